@@ -1,0 +1,81 @@
+// Lint rules, including the import boundaries between layers (see ../shared/design.md of the handbook).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const noElectron = {
+  name: 'electron',
+  message: 'The engine and the reader run in plain Node: never import electron here.',
+};
+const noSqlite = {
+  name: 'better-sqlite3',
+  message: 'Only electron/gateway/store talks to SQLite; take a repository instead.',
+};
+const noHid = { name: 'node-hid', message: 'Only electron/reader talks to node-hid.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noSqlite, noHid, { name: 'react', message: 'shared/ holds no UI.' }],
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in the renderer too: no Node modules.' },
+            {
+              group: ['../electron/*', '../renderer/*', '../../electron/*', '../../renderer/*'],
+              message: 'shared/ imports nothing of ours.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/gateway/**/*.ts', 'electron/cli.ts'],
+    ignores: ['electron/gateway/store/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noHid] }] },
+  },
+  {
+    files: ['electron/gateway/store/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noHid] }] },
+  },
+  {
+    files: ['electron/reader/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite] }] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noSqlite, noHid],
+          patterns: [
+            { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
+            {
+              group: ['**/electron/**'],
+              message: 'The renderer reaches the main process only through window.tender.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,191 @@
+/**
+ * The headless command line: the same engine as the desktop app, without Electron.
+ *
+ *   npm run gateway -- serve --data-dir <dir> --port <port>
+ *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
+ *   npm run gateway -- keys list | keys revoke <key id>
+ *   npm run gateway -- settings get [name] | settings set <name> <value>
+ *
+ * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
+ */
+import { parseArgs } from 'node:util';
+import { PERMISSIONS } from '../shared/api/permissions';
+import { certificateFingerprint } from './gateway/crypto/certificate';
+import { Engine } from './gateway/engine';
+import { startGateway } from './gateway/gateway';
+import { formatTimestamp } from './gateway/domain/dates';
+import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
+import { dataDirLayout, defaultDataDir } from './gateway/paths';
+import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
+
+export const DEFAULT_PORT = 8443;
+
+const USAGE = `Usage: npm run gateway -- <command> [options]
+
+Commands:
+  serve                         Serve the REST API on https://127.0.0.1:<port>/rest/v1
+  keys create --name <name>     Create an API key (printed once, alone on the last line)
+              [--permissions <list>]  comma-separated: ${PERMISSIONS.join(', ')} (default: all)
+  keys list                     List API keys (never the keys themselves)
+  keys revoke <key id>          Revoke a key by its id (from keys list) or the key itself
+  settings get [name]           Show settings
+  settings set <name> <value>   Change a setting (${Object.keys(SETTING_DEFINITIONS).join(', ')})
+
+Options:
+  --data-dir <dir>   Where the ledger, keys and TLS certificate live (default: ${defaultDataDir()})
+  --port <port>      serve: loopback port (default: ${DEFAULT_PORT})
+`;
+
+class UsageError extends Error {}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535)
+    throw new UsageError(`--port must be 1 to 65535, not "${text}".`);
+  return port;
+}
+
+function withEngine<T>(dataDir: string, work: (engine: Engine) => T): T {
+  const engine = Engine.open(dataDir);
+  try {
+    return work(engine);
+  } finally {
+    engine.close();
+  }
+}
+
+async function serve(dataDir: string, port: number, allowedOrigins: string[]): Promise<void> {
+  const gateway = await startGateway({ dataDir, port, allowedOrigins });
+  const layout = dataDirLayout(dataDir);
+  console.log(`Data dir: ${dataDir}`);
+  console.log(
+    `TLS certificate: ${layout.certificate} (SHA-256 ${certificateFingerprint(gateway.certificatePem)})`,
+  );
+  console.log(`Tender gateway ready on ${gateway.url}`);
+  const stop = (signal: string) => {
+    console.log(`${signal} received; stopping.`);
+    gateway.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function keys(
+  dataDir: string,
+  action: string | undefined,
+  args: string[],
+  values: { name?: string; permissions?: string },
+) {
+  withEngine(dataDir, (engine) => {
+    switch (action) {
+      case 'create': {
+        if (!values.name) throw new UsageError('keys create needs --name <name>.');
+        const permissions =
+          values.permissions === undefined ? [...PERMISSIONS] : parsePermissions(values.permissions);
+        const { key, info } = engine.keys.create(values.name, permissions);
+        console.log(`Created API key ${info.id} "${info.name}" with ${info.permissions.join(', ')}.`);
+        console.log('Store it now: it is shown only this once.');
+        console.log(key);
+        return;
+      }
+      case 'list': {
+        const all = engine.keys.list();
+        if (all.length === 0) console.log('No API keys. Create one with: keys create --name <name>');
+        for (const key of all) {
+          const state = key.revoked ? `revoked ${formatTimestamp(key.revoked)}` : 'active';
+          const used = key.lastUsed ? formatTimestamp(key.lastUsed) : 'never';
+          console.log(
+            `${key.id}  ${key.name}  [${key.permissions.join(', ')}]  created ${formatTimestamp(key.created)}  last used ${used}  ${state}`,
+          );
+        }
+        return;
+      }
+      case 'revoke': {
+        const id = args[0];
+        if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
+        const revoked = engine.keys.revoke(id);
+        if (!revoked) throw new UsageError(`No active key with id ${id}. See keys list.`);
+        console.log(`Revoked API key ${revoked.id} "${revoked.name}".`);
+        return;
+      }
+      default:
+        throw new UsageError('keys takes create, list or revoke.');
+    }
+  });
+}
+
+function settings(dataDir: string, action: string | undefined, args: string[]) {
+  withEngine(dataDir, (engine) => {
+    if (action === 'get') {
+      const all = engine.settings.all();
+      const names = args.length ? args : Object.keys(all);
+      for (const name of names) {
+        if (!(name in all))
+          throw new UnknownSettingError(`Unknown setting "${name}". Known: ${Object.keys(all).join(', ')}.`);
+        console.log(`${name}=${String(all[name as keyof typeof all])}`);
+      }
+      return;
+    }
+    if (action === 'set') {
+      const [name, value] = args;
+      if (name === undefined || value === undefined)
+        throw new UsageError('settings set needs a name and a value.');
+      engine.settings.setFromText(name, value);
+      console.log(`${name}=${String(engine.settings.all()[name as keyof typeof SETTING_DEFINITIONS])}`);
+      return;
+    }
+    throw new UsageError('settings takes get or set.');
+  });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      name: { type: 'string' },
+      permissions: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, action, ...rest] = positionals;
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  if (values.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(dataDir, parsePort(values.port), values['allow-origin'] ?? []);
+    case 'keys':
+      return keys(dataDir, action, rest, values);
+    case 'settings':
+      return settings(dataDir, action, action === undefined ? [] : rest);
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known =
+    error instanceof UsageError ||
+    error instanceof InvalidKeyRequestError ||
+    error instanceof UnknownSettingError;
+  const argumentError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  if (known || argumentError) {
+    console.error(`tender: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`tender: ${(error as Error).message}`);
+  process.exit(1);
+});

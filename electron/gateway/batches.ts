@@ -1,0 +1,26 @@
+/** The settlement batch: reading the open one, listing them all, and closing at end of day. */
+import { randomInt } from 'node:crypto';
+import type { BatchRecord, Ledger } from './store/ledger';
+
+export class BatchService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  open(): BatchRecord | undefined {
+    return this.ledger.openBatch();
+  }
+
+  /**
+   * Closes the open batch for settlement; undefined when none is open. Uncaptured authorizations
+   * are in no batch, so they stay open and are captured into the next one.
+   */
+  closeOpen(): BatchRecord | undefined {
+    return this.ledger.write(() => {
+      const open = this.ledger.openBatch();
+      if (!open) return undefined;
+      return this.ledger.closeBatch(open.id, this.now(), String(randomInt(1_000_000_000, 10_000_000_000)));
+    });
+  }
+}

@@ -1,0 +1,32 @@
+/** How a transaction counts in its settlement batch. */
+import type { BatchDelta } from '../store/ledger';
+
+const SALE_LABELS = new Set(['Sale', 'Forced Sale', 'Capture']);
+
+/**
+ * What an approved transaction adds to its batch. Sales (SALE, FORCED SALE, CAPTURE) and refunds
+ * count; AUTH and VOID rows never do, and a voided transaction takes back what it added.
+ */
+export function batchContribution(t: {
+  type: string | null;
+  result: string;
+  amount: number | null;
+  tipAmount: number;
+}): BatchDelta {
+  const none: BatchDelta = { salesCount: 0, salesTotal: 0, refundCount: 0, refundTotal: 0, tipTotal: 0 };
+  if (t.result !== 'Approved' || t.amount === null) return none;
+  if (SALE_LABELS.has(t.type ?? ''))
+    return { ...none, salesCount: 1, salesTotal: t.amount, tipTotal: t.tipAmount };
+  if (t.type === 'Refund') return { ...none, refundCount: 1, refundTotal: t.amount };
+  return none;
+}
+
+export function negate(delta: BatchDelta): BatchDelta {
+  return {
+    salesCount: -delta.salesCount,
+    salesTotal: -delta.salesTotal,
+    refundCount: -delta.refundCount,
+    refundTotal: -delta.refundTotal,
+    tipTotal: -delta.tipTotal,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Every code the engine can answer. error_code values are stable: integrators switch on them, so a
+ * code is never reused for another meaning. The README publishes this catalogue.
+ */
+
+export const ERROR_CODES = {
+  INVALID_EXPIRY: '8000',
+  MISSING_FIELD: '8001',
+  INVALID_CARD: '8002',
+  INVALID_AMOUNT: '8003',
+  INVALID_FIELD: '8004',
+  UNKNOWN_TYPE: '8005',
+  TIP_NOT_ALLOWED: '8006',
+  INVALID_CSC: '8007',
+  BLOCKED_LOCATION: '8008',
+  FIELD_NOT_APPLICABLE: '8009',
+  ORIGINAL_NOT_FOUND: '8010',
+  NOT_CAPTURABLE: '8011',
+  CAPTURE_OVER_AUTHORIZED: '8012',
+  REFUND_UNSETTLED: '8013',
+  REFUND_OVER_REMAINING: '8014',
+  NOT_REFUNDABLE: '8015',
+  VOID_SETTLED: '8016',
+  NOT_VOIDABLE: '8017',
+  UNSUPPORTED_TRACK_FORMAT: '8018',
+  UNREADABLE_SWIPE: '8019',
+  PROCESSOR_UNAVAILABLE: '9000',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
+  '8000': 'Invalid expiration date: not MMYY, month outside 01-12, or in the past.',
+  '8001': 'A field the transaction type requires is missing.',
+  '8002': 'Invalid card number: not 13-19 digits, or fails the Luhn check.',
+  '8003': 'Invalid amount or tip_amount: not dollars with two decimals, zero, or above 999999.99.',
+  '8004': 'A field has the wrong form (order_number, server_id, client_ip, email, zip, id, ...).',
+  '8005': 'Unknown transaction type.',
+  '8006': 'tip_amount sent while tip support is off, or on a type that takes no tip.',
+  '8007': 'Invalid card security code: 3 digits, or 4 for American Express.',
+  '8008': 'Blocked geographic location (client_ip).',
+  '8009': 'A field that this type does not take (card data on CAPTURE, amount on VOID, ...).',
+  '8010': 'The transaction named by id does not exist.',
+  '8011': 'Not capturable: only an approved AUTH, not yet captured or voided, can be captured.',
+  '8012': 'Capture amount above the authorized amount.',
+  '8013': 'Refund of a transaction whose batch is still open: void it instead.',
+  '8014': 'Refund above what remains refundable on the original.',
+  '8015': 'Not refundable: only approved, unvoided SALE, FORCED SALE and CAPTURE can be refunded.',
+  '8016': 'Void of a transaction whose batch is closed: refund it instead.',
+  '8017': 'Not voidable: declined, rejected, already voided, a captured AUTH, or a VOID.',
+  '8018': 'Unsupported track_format, or encrypted_track_data without track_format MAGTEK.',
+  '8019': 'encrypted_track_data could not be read.',
+  '9000': 'The processor could not complete the request (Error result); try again.',
+};
+
+/** result_code values: 0000 approves; the rest follow the ISO 8583 response codes they echo. */
+export const RESULT_CODES = {
+  APPROVED: '0000',
+  DO_NOT_HONOR: '0005',
+  INSUFFICIENT_FUNDS: '0051',
+  SYSTEM_MALFUNCTION: '0096',
+} as const;
+
+export const RESULT_CODE_MEANINGS: Record<string, string> = {
+  '0000': 'Approved.',
+  '0005': 'Declined: do not honor.',
+  '0051': 'Declined: insufficient funds.',
+  '0096': 'Error: processor system malfunction.',
+};
+
+/** Address verification answers. */
+export const AVS_CODES = {
+  Y: 'Street and zip match.',
+  Z: 'Zip matches, street not verified.',
+  A: 'Street matches, zip not verified.',
+  N: 'No match (zip 99999).',
+  U: 'Address not available: no billing street or zip was sent.',
+} as const;
+export type AvsCode = keyof typeof AVS_CODES;
+
+/** Card security code answers. */
+export const CSC_CODES = {
+  M: 'Matches.',
+  N: 'Does not match (CSC 999).',
+  P: 'Not processed: no CSC was sent.',
+} as const;
+export type CscCode = keyof typeof CSC_CODES;

@@ -1,0 +1,121 @@
+/**
+ * What CAPTURE, REFUND and VOID may do to an earlier transaction. Pure: each check is given the rows
+ * it needs and answers yes, or no with the error code and the words to say why.
+ */
+import { formatMoney } from '../../../shared/money';
+import { ERROR_CODES, type ErrorCode } from './codes';
+
+export interface ReferencedTransaction {
+  id: number;
+  type: string | null;
+  result: string;
+  amount: number | null;
+  voidedBy: number | null;
+  capturedBy: number | null;
+  refundedAmount: number;
+}
+
+export type RuleCheck = { ok: true } | { ok: false; errorCode: ErrorCode; message: string };
+
+const ok: RuleCheck = { ok: true };
+const no = (errorCode: ErrorCode, message: string): RuleCheck => ({ ok: false, errorCode, message });
+
+export function notFound(id: number): RuleCheck {
+  return no(ERROR_CODES.ORIGINAL_NOT_FOUND, `Transaction ${id} was not found. Check the id.`);
+}
+
+function describe(t: ReferencedTransaction): string {
+  return `${t.type ?? 'Transaction'} ${t.id}`;
+}
+
+/** CAPTURE: an approved AUTH that is neither captured nor voided, for at most the authorized amount. */
+export function checkCapture(auth: ReferencedTransaction, amount: number): RuleCheck {
+  if (auth.type !== 'Auth') {
+    return no(
+      ERROR_CODES.NOT_CAPTURABLE,
+      `${describe(auth)} is not an authorization; only an AUTH can be captured.`,
+    );
+  }
+  if (auth.result !== 'Approved') {
+    return no(
+      ERROR_CODES.NOT_CAPTURABLE,
+      `Authorization ${auth.id} was not approved, so there is nothing to capture.`,
+    );
+  }
+  if (auth.voidedBy !== null) {
+    return no(ERROR_CODES.NOT_CAPTURABLE, `Authorization ${auth.id} was voided; start a new sale.`);
+  }
+  if (auth.capturedBy !== null) {
+    return no(
+      ERROR_CODES.NOT_CAPTURABLE,
+      `Authorization ${auth.id} was already captured (transaction ${auth.capturedBy}).`,
+    );
+  }
+  if (auth.amount !== null && amount > auth.amount) {
+    return no(
+      ERROR_CODES.CAPTURE_OVER_AUTHORIZED,
+      `Capture amount ${formatMoney(amount)} is above the ${formatMoney(auth.amount)} authorized.`,
+    );
+  }
+  return ok;
+}
+
+const REFUNDABLE_TYPES = new Set(['Sale', 'Forced Sale', 'Capture']);
+
+/** Matched REFUND: of an approved, unvoided, settled sale, for at most what is left of it. */
+export function checkRefund(original: ReferencedTransaction, settled: boolean, amount: number): RuleCheck {
+  if (!REFUNDABLE_TYPES.has(original.type ?? '') || original.result !== 'Approved') {
+    return no(
+      ERROR_CODES.NOT_REFUNDABLE,
+      `${describe(original)} cannot be refunded; only an approved SALE, FORCED SALE or CAPTURE can.`,
+    );
+  }
+  if (original.voidedBy !== null) {
+    return no(ERROR_CODES.NOT_REFUNDABLE, `${describe(original)} was voided, so there is nothing to refund.`);
+  }
+  if (!settled) {
+    return no(
+      ERROR_CODES.REFUND_UNSETTLED,
+      `${describe(original)} has not settled yet (its batch is open): void it instead of refunding.`,
+    );
+  }
+  const remaining = (original.amount ?? 0) - original.refundedAmount;
+  if (amount > remaining) {
+    return no(
+      ERROR_CODES.REFUND_OVER_REMAINING,
+      `Refund amount ${formatMoney(amount)} is above the ${formatMoney(remaining)} still refundable on ${describe(original)}.`,
+    );
+  }
+  return ok;
+}
+
+/** VOID: an approved transaction still in the open batch, or an AUTH that was never captured. */
+export function checkVoid(target: ReferencedTransaction, inOpenBatch: boolean): RuleCheck {
+  if (target.type === 'Void')
+    return no(ERROR_CODES.NOT_VOIDABLE, `${describe(target)} is itself a void and cannot be voided.`);
+  if (target.result !== 'Approved') {
+    return no(ERROR_CODES.NOT_VOIDABLE, `${describe(target)} was not approved, so there is nothing to void.`);
+  }
+  if (target.voidedBy !== null) {
+    return no(
+      ERROR_CODES.NOT_VOIDABLE,
+      `${describe(target)} was already voided (transaction ${target.voidedBy}).`,
+    );
+  }
+  if (target.type === 'Auth') {
+    if (target.capturedBy !== null) {
+      return no(
+        ERROR_CODES.NOT_VOIDABLE,
+        `Authorization ${target.id} was captured: void the capture (transaction ${target.capturedBy}) instead.`,
+      );
+    }
+    return ok;
+  }
+  if (!inOpenBatch) {
+    return no(
+      ERROR_CODES.VOID_SETTLED,
+      `${describe(target)} has settled (its batch is closed): refund it instead.`,
+    );
+  }
+  return ok;
+}

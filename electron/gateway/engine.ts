@@ -1,0 +1,58 @@
+/**
+ * The engine's composition: one ledger file per data dir, and the services over it. Used alike by
+ * the Electron main process, the headless CLI and the tests.
+ */
+import { mkdirSync } from 'node:fs';
+import { BatchService } from './batches';
+import { ApiKeys } from './keys';
+import { dataDirLayout } from './paths';
+import type { Processor } from './processor/processor';
+import { SimulatedProcessor } from './processor/simulated';
+import { Settings } from './settings';
+import { openDatabase, type Connection } from './store/database';
+import { KeyStore } from './store/keys';
+import { Ledger } from './store/ledger';
+import { SettingsStore } from './store/settings';
+import { TransactionService, type SwipeDecoder } from './transactions';
+
+export interface EngineOptions {
+  now?: () => number;
+  processor?: Processor;
+  swipes?: SwipeDecoder;
+}
+
+export class Engine {
+  readonly ledger: Ledger;
+  readonly keys: ApiKeys;
+  readonly settings: Settings;
+  readonly transactions: TransactionService;
+  readonly batches: BatchService;
+
+  private constructor(
+    private readonly db: Connection,
+    options: EngineOptions,
+  ) {
+    const now = options.now ?? Date.now;
+    this.ledger = new Ledger(db);
+    this.keys = new ApiKeys(new KeyStore(db), now);
+    this.settings = new Settings(new SettingsStore(db));
+    this.transactions = new TransactionService(
+      this.ledger,
+      this.settings,
+      options.processor ?? new SimulatedProcessor(),
+      now,
+      options.swipes,
+    );
+    this.batches = new BatchService(this.ledger, now);
+  }
+
+  /** Opens (creating when new) the ledger of a data dir. */
+  static open(dataDir: string, options: EngineOptions = {}): Engine {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return new Engine(openDatabase(dataDirLayout(dataDir).database), options);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Starting the engine for real: the data dir, its TLS identity, the ledger and the HTTPS server on
+ * loopback. The Electron main process and `npm run gateway -- serve` both start it through here.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
+import { Engine, type EngineOptions } from './engine';
+import { API_PREFIX, createApiServer } from './http/server';
+import { dataDirLayout } from './paths';
+
+export interface GatewayOptions {
+  dataDir: string;
+  /** Loopback port; 0 lets the system pick a free one. */
+  port: number;
+  /** Web origins allowed to call the API from a browser context (the desktop app's renderer). */
+  allowedOrigins?: readonly string[];
+  engine?: EngineOptions;
+}
+
+export interface RunningGateway {
+  /** https://127.0.0.1:<port>/rest/v1 */
+  readonly url: string;
+  readonly port: number;
+  /** PEM of the self-signed loopback certificate the server presents. */
+  readonly certificatePem: string;
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+function writeFileAtomically(file: string, data: string, mode: number): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, data, { mode });
+  renameSync(temporary, file);
+  chmodSync(file, mode);
+}
+
+/** The data dir's certificate and key, made on first run and renewed before they lapse. */
+export async function ensureTlsIdentity(dataDir: string): Promise<TlsIdentity> {
+  const layout = dataDirLayout(dataDir);
+  try {
+    const identity = {
+      certificatePem: readFileSync(layout.certificate, 'utf8'),
+      privateKeyPem: readFileSync(layout.privateKey, 'utf8'),
+    };
+    if (isCertificateFresh(identity.certificatePem)) return identity;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const identity = await createLoopbackCertificate();
+  mkdirSync(layout.tlsDir, { recursive: true, mode: 0o700 });
+  writeFileAtomically(layout.privateKey, identity.privateKeyPem, 0o600);
+  writeFileAtomically(layout.certificate, identity.certificatePem, 0o644);
+  return identity;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const engine = Engine.open(options.dataDir, options.engine);
+  try {
+    const tls = await ensureTlsIdentity(options.dataDir);
+    const server = await createApiServer({
+      engine,
+      tls: { key: tls.privateKeyPem, cert: tls.certificatePem },
+      ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+    });
+    await server.listen({ host: '127.0.0.1', port: options.port });
+    const port = (server.server.address() as AddressInfo).port;
+    let closing: Promise<void> | undefined;
+    return {
+      url: `https://127.0.0.1:${port}${API_PREFIX}`,
+      port,
+      certificatePem: tls.certificatePem,
+      engine,
+      close: () => (closing ??= server.close().then(() => engine.close())),
+    };
+  } catch (error) {
+    engine.close();
+    throw error;
+  }
+}

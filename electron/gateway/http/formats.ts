@@ -1,0 +1,126 @@
+/**
+ * JSON and XML, chosen per request: the body is read by its Content-Type, the answer is written in
+ * the format Accept asks for, or, when Accept leaves it open, the format the request was sent in.
+ */
+import Negotiator from 'negotiator';
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { problems } from './problems';
+
+export type Format = 'json' | 'xml';
+
+const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'application/xml' };
+
+export function contentTypeOf(format: Format): string {
+  return `${MEDIA_TYPES[format]}; charset=utf-8`;
+}
+
+/** The format a Content-Type names, or undefined for anything else. */
+export function formatOfContentType(contentType: string | undefined): Format | undefined {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/json') return 'json';
+  if (mediaType === 'application/xml' || mediaType === 'text/xml') return 'xml';
+  return undefined;
+}
+
+/** The answer's format, or undefined when Accept allows neither (406). */
+export function responseFormat(headers: { accept?: string; 'content-type'?: string }): Format | undefined {
+  const sent = formatOfContentType(headers['content-type']) ?? 'json';
+  if (!headers.accept?.trim()) return sent;
+  const preference =
+    sent === 'xml'
+      ? ['application/xml', 'text/xml', 'application/json']
+      : ['application/json', 'application/xml', 'text/xml'];
+  const chosen = new Negotiator({ headers: { accept: headers.accept } }).mediaType(preference);
+  return chosen === undefined ? undefined : chosen === 'application/json' ? 'json' : 'xml';
+}
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: true,
+  // Numbers stay the exact text sent: "025.00" must not become 25.
+  parseTagValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  // Only the predefined XML entities and character references; a DOCTYPE never reaches the parser.
+  processEntities: true,
+  htmlEntities: true,
+});
+
+const xmlBuilder = new XMLBuilder({ format: false, suppressEmptyNode: false });
+
+/** Reads a request body into a plain object whose root is `rootName` (XML) or the JSON object. */
+export function parseBody(raw: string, format: Format, rootName: string): Record<string, unknown> {
+  if (!raw.trim()) throw problems.badRequest('The request body is empty.');
+  if (format === 'json') {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw problems.badRequest(`The body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw problems.badRequest('The body must be one JSON object.');
+    }
+    return value as Record<string, unknown>;
+  }
+  if (/<!DOCTYPE|<!ENTITY/i.test(raw)) {
+    throw problems.badRequest('XML with a DOCTYPE or entity declarations is not accepted.');
+  }
+  let document: Record<string, unknown>;
+  try {
+    const verdict = XMLValidator.validate(raw);
+    if (verdict !== true) throw new Error(`${verdict.err.msg} (line ${verdict.err.line})`);
+    document = xmlParser.parse(raw) as Record<string, unknown>;
+  } catch (error) {
+    throw problems.badRequest(`The body is not well-formed XML: ${(error as Error).message}`);
+  }
+  const roots = Object.keys(document);
+  if (roots.length !== 1 || roots[0] !== rootName) {
+    throw problems.badRequest(`The XML root element must be <${rootName}>.`);
+  }
+  const root = document[rootName];
+  if (root === '') return {};
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+    throw problems.badRequest(`<${rootName}> must hold child elements, one per field.`);
+  }
+  return emptyElementsAsAbsent(root as Record<string, unknown>);
+}
+
+/** `<billing/>` parses as "", which means "no billing object", not a text value. */
+function emptyElementsAsAbsent(element: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(element)) {
+    if (value === '') continue;
+    result[key] =
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? emptyElementsAsAbsent(value as Record<string, unknown>)
+        : value;
+  }
+  return result;
+}
+
+/**
+ * Drops null and empty-string values and trims text, the same for JSON as XML already does, so a
+ * field left blank counts as absent in both formats.
+ */
+export function normalizeFields(body: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const cleaned = typeof value === 'string' ? value.trim() : value;
+    if (cleaned === null || cleaned === '') continue;
+    result[key] =
+      typeof cleaned === 'object' && !Array.isArray(cleaned)
+        ? normalizeFields(cleaned as Record<string, unknown>)
+        : cleaned;
+  }
+  return result;
+}
+
+/** Writes one resource (`root` element) or a list (`root` holding `item` elements). */
+export function serialize(format: Format, root: string, payload: object | object[], item?: string): string {
+  if (format === 'json') return JSON.stringify(payload);
+  const body = Array.isArray(payload)
+    ? { [root]: payload.length ? { [item ?? 'item']: payload } : '' }
+    : { [root]: payload };
+  return `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder.build(body) as string}`;
+}

@@ -1,0 +1,118 @@
+/** Reads the list endpoints' query strings into ledger filters; a bad parameter is a 400 naming it. */
+import type { z } from 'zod';
+import {
+  batchListQuerySchema,
+  PAGE_SIZE_DEFAULT,
+  transactionListQuerySchema,
+  type BatchOrderField,
+  type TransactionOrderField,
+} from '../../../shared/api/schemas';
+import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/api/transaction-types';
+import { parseMoney } from '../../../shared/money';
+import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from '../domain/dates';
+import type { BatchFilter, Page, TransactionFilter } from '../store/ledger';
+import { problems } from './problems';
+
+type Query = Record<string, unknown>;
+
+function validated<S extends z.ZodType>(schema: S, query: Query): z.output<S> {
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) throw problems.badParameter(name, 'is given more than once; send it once.');
+  }
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys') {
+    const name = issue.keys[0] ?? '';
+    throw problems.badParameter(
+      name,
+      'is not a parameter of this list. See /rest/v1/openapi.json for the ones it takes.',
+    );
+  }
+  throw problems.badParameter(String(issue?.path[0] ?? 'query'), issue?.message ?? 'is not valid');
+}
+
+function dateParameter(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const epoch = parseQueryDateTime(text);
+  if (epoch === undefined)
+    throw problems.badParameter(name, `must be one of: ${ACCEPTED_DATE_FORMATS.join('; ')}.`);
+  return epoch;
+}
+
+type CommonQuery = z.output<typeof transactionListQuerySchema> | z.output<typeof batchListQuerySchema>;
+
+function paging<Field extends string>(query: CommonQuery, orderBy: Field): Page<Field> {
+  const limit = query.page_size === undefined ? PAGE_SIZE_DEFAULT : Number(query.page_size);
+  const page = query.page === undefined ? 1 : Number(query.page);
+  return {
+    orderBy,
+    descending: query.descending?.toLowerCase() !== 'false',
+    limit,
+    offset: (page - 1) * limit,
+  };
+}
+
+/** The filters both lists share: the fields of a transaction. */
+function transactionFields(
+  query: CommonQuery,
+): Omit<TransactionFilter, 'id' | 'batchId' | 'from' | 'before'> {
+  const filter: Omit<TransactionFilter, 'id' | 'batchId' | 'from' | 'before'> = {};
+  if (query.amount !== undefined) {
+    const amount = parseMoney(query.amount, { allowZero: true });
+    if (!amount.ok) throw problems.badParameter('amount', 'must be dollars with two decimals, like 25.00');
+    filter.amount = amount.cents;
+  }
+  if (query.type !== undefined) {
+    const type = parseTransactionType(query.type);
+    if (!type)
+      throw problems.badParameter('type', 'must be one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID');
+    filter.type = TYPE_LABELS[type];
+  }
+  if (query.result !== undefined) {
+    const result = parseResult(query.result);
+    if (!result) throw problems.badParameter('result', 'must be one of Approved, Declined, Rejected, Error');
+    filter.result = result;
+  }
+  if (query.last_four !== undefined) filter.lastFour = query.last_four;
+  if (query.authorization_code !== undefined) filter.authorizationCode = query.authorization_code;
+  if (query.invoice !== undefined) filter.invoice = query.invoice;
+  if (query.order_id !== undefined) filter.orderNumber = query.order_id;
+  if (query.first_name !== undefined) filter.firstName = query.first_name;
+  if (query.last_name !== undefined) filter.lastName = query.last_name;
+  if (query.server_id !== undefined) filter.serverId = query.server_id;
+  return filter;
+}
+
+function dateRange(query: CommonQuery): { from?: number; before?: number } {
+  const from = dateParameter('start_date', query.start_date);
+  const before = dateParameter('end_date', query.end_date);
+  if (from !== undefined && before !== undefined && from >= before) {
+    throw problems.badParameter('end_date', 'must be later than start_date.');
+  }
+  return { ...(from !== undefined && { from }), ...(before !== undefined && { before }) };
+}
+
+export function readTransactionListQuery(query: Query): {
+  filter: TransactionFilter;
+  page: Page<TransactionOrderField>;
+  pageNumber: number;
+} {
+  const parsed = validated(transactionListQuerySchema, query);
+  const filter: TransactionFilter = { ...transactionFields(parsed), ...dateRange(parsed) };
+  if (parsed.id !== undefined) filter.id = Number(parsed.id);
+  if (parsed.batch_id !== undefined) filter.batchId = Number(parsed.batch_id);
+  return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
+}
+
+export function readBatchListQuery(query: Query): {
+  filter: BatchFilter;
+  page: Page<BatchOrderField>;
+  pageNumber: number;
+} {
+  const parsed = validated(batchListQuerySchema, query);
+  const filter: BatchFilter = { ...dateRange(parsed), holding: transactionFields(parsed) };
+  if (parsed.id !== undefined) filter.id = Number(parsed.id);
+  if (parsed.status !== undefined) filter.status = parsed.status.toUpperCase() as 'OPEN' | 'CLOSED';
+  return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
+}

@@ -1,0 +1,222 @@
+/**
+ * The /rest/v1 HTTPS server. Every answer, errors included, comes in the format the client asked
+ * for; requests from other hosts or web origins are refused before they reach a route.
+ */
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Permission } from '../../../shared/api/permissions';
+import { buildOpenApiDocument } from '../../../shared/api/openapi';
+import type { Engine } from '../engine';
+import type { ApiKeyInfo } from '../keys';
+import { presentBatch, presentTransaction } from '../presenters';
+import {
+  contentTypeOf,
+  formatOfContentType,
+  normalizeFields,
+  parseBody,
+  responseFormat,
+  serialize,
+  type Format,
+} from './formats';
+import { readBatchListQuery, readTransactionListQuery } from './list-queries';
+import { ApiProblem, problems } from './problems';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+export const API_PREFIX = '/rest/v1';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    format: Format;
+  }
+}
+
+export interface ApiServerOptions {
+  engine: Engine;
+  tls: { key: string; cert: string };
+  /** Web origins allowed to call the API (the desktop app's renderer); all others are refused. */
+  allowedOrigins?: readonly string[];
+}
+
+const ROUTES: Record<string, readonly string[]> = {
+  [`${API_PREFIX}/transactions`]: ['GET', 'POST'],
+  [`${API_PREFIX}/batches`]: ['GET'],
+  [`${API_PREFIX}/batches/open`]: ['GET', 'PUT'],
+  [`${API_PREFIX}/openapi.json`]: ['GET'],
+};
+
+function pathOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+export function allowedHosts(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+}
+
+function send(reply: FastifyReply, status: number, root: string, payload: object | object[], item?: string) {
+  return reply
+    .code(status)
+    .type(contentTypeOf(reply.request.format))
+    .send(serialize(reply.request.format, root, payload, item));
+}
+
+function sendProblem(reply: FastifyReply, problem: ApiProblem) {
+  for (const [name, value] of Object.entries(problem.extra.headers ?? {})) reply.header(name, value);
+  return send(reply, problem.status, 'error', {
+    status: String(problem.status),
+    error: problem.code,
+    message: problem.message,
+    ...(problem.extra.parameter !== undefined && { parameter: problem.extra.parameter }),
+  });
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const { engine } = options;
+  // The Host check needs the port actually bound, known only once listening (port 0 picks one).
+  let hosts: Set<string> | undefined;
+  let origins: Set<string> | undefined;
+
+  const app = Fastify({
+    https: { key: options.tls.key, cert: options.tls.cert, minVersion: 'TLSv1.2' },
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    exposeHeadRoutes: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 10_000,
+  });
+  app.decorateRequest('format', 'json');
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    ['application/json', 'application/xml', 'text/xml'],
+    { parseAs: 'string' },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.format = responseFormat(request.headers) ?? 'json';
+    reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
+    if (!hosts || !origins) {
+      hosts = allowedHosts((app.server.address() as AddressInfo).port);
+      origins = new Set([...(options.allowedOrigins ?? []), ...[...hosts].map((host) => `https://${host}`)]);
+    }
+    const host = (request.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) throw problems.misdirected(request.headers.host ?? '');
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      if (!origins.has(origin))
+        throw problems.forbidden(`Requests from the web origin ${origin} are not allowed.`);
+      reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    }
+    if (responseFormat(request.headers) === undefined) throw problems.notAcceptable();
+    if (request.method === 'OPTIONS' && origin !== undefined && ROUTES[pathOf(request.url)]) {
+      reply
+        .header('access-control-allow-methods', ROUTES[pathOf(request.url)]?.join(', '))
+        .header('access-control-allow-headers', 'accept, content-type, api_key, idempotency-key')
+        .header('access-control-max-age', '600');
+      return reply.code(204).send();
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiProblem) return sendProblem(reply, error);
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendProblem(reply, problems.unsupportedMediaType(request.headers['content-type']));
+    }
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendProblem(reply, problems.payloadTooLarge(BODY_LIMIT_BYTES));
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendProblem(
+        reply,
+        new ApiProblem(status, 'bad_request', error instanceof Error ? error.message : 'Bad request.'),
+      );
+    }
+    process.stderr.write(
+      `tender: ${request.method} ${pathOf(request.url)} failed: ${(error as Error).stack ?? String(error)}\n`,
+    );
+    return sendProblem(
+      reply,
+      new ApiProblem(
+        500,
+        'internal_error',
+        'The engine failed to complete the request; nothing was recorded. Try again.',
+      ),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request.url);
+    const allowed = ROUTES[path];
+    return sendProblem(
+      reply,
+      allowed ? problems.methodNotAllowed(request.method, path, allowed) : problems.notFound(path),
+    );
+  });
+
+  const authenticate = (request: FastifyRequest, permission: Permission, bodyKey?: unknown): ApiKeyInfo => {
+    const header = request.headers['api_key'];
+    const presented = typeof header === 'string' ? header : typeof bodyKey === 'string' ? bodyKey : undefined;
+    if (presented === undefined || presented === '') {
+      throw problems.unauthorized('An API key is required: send it in the api_key header.');
+    }
+    const key = engine.keys.authenticate(presented.trim());
+    if (!key) throw problems.unauthorized('The API key is not valid, or was revoked.');
+    if (!key.permissions.includes(permission)) {
+      throw problems.forbidden(`This API key lacks the ${permission} permission.`);
+    }
+    return key;
+  };
+
+  app.post(`${API_PREFIX}/transactions`, async (request, reply) => {
+    if (request.headers['api_key'] !== undefined) authenticate(request, 'transactions:write');
+    const sentAs = formatOfContentType(request.headers['content-type']);
+    if (typeof request.body !== 'string' || sentAs === undefined) {
+      throw problems.unsupportedMediaType(request.headers['content-type']);
+    }
+    const body = normalizeFields(parseBody(request.body, sentAs, 'transaction'));
+    const key = authenticate(request, 'transactions:write', body.api_key);
+    delete body.api_key;
+    const response = await engine.transactions.submit(body, { apiKeyId: key.recordId });
+    return send(reply, 200, 'transaction', response);
+  });
+
+  app.get(`${API_PREFIX}/transactions`, async (request, reply) => {
+    authenticate(request, 'transactions:read');
+    const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
+    const items = engine.ledger.listTransactions(filter, page).map(presentTransaction);
+    if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
+    return send(reply, 200, 'transactions', items, 'transaction');
+  });
+
+  app.get(`${API_PREFIX}/batches`, async (request, reply) => {
+    authenticate(request, 'batches:read');
+    const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
+    const items = engine.ledger.listBatches(filter, page).map(presentBatch);
+    if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
+    return send(reply, 200, 'batches', items, 'batch');
+  });
+
+  app.get(`${API_PREFIX}/batches/open`, async (request, reply) => {
+    authenticate(request, 'batches:read');
+    const open = engine.batches.open();
+    return open ? send(reply, 200, 'batch', presentBatch(open)) : reply.code(204).send();
+  });
+
+  app.put(`${API_PREFIX}/batches/open`, async (request, reply) => {
+    authenticate(request, 'batches:close');
+    const closed = engine.batches.closeOpen();
+    return closed ? send(reply, 200, 'batch', presentBatch(closed)) : reply.code(204).send();
+  });
+
+  const openApi = JSON.stringify(buildOpenApiDocument());
+  app.get(`${API_PREFIX}/openapi.json`, async (_request, reply) =>
+    reply.code(200).type('application/json; charset=utf-8').send(openApi),
+  );
+
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * API keys: generated, shown once, stored as a SHA-256 of their secret and compared in constant
+ * time. A key reads `tender_<public id>_<secret>`; the public id finds the row without revealing
+ * anything, the secret proves possession.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
+import type { ApiKeyRecord, KeyStore } from './store/keys';
+
+const KEY_PATTERN = /^tender_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+/** Last-used times are for people; writing one per request would cost a commit per read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiKeyInfo {
+  /** The public part of the key, which names it in lists and revocations. */
+  id: string;
+  /** The ledger's row id, recorded with each transaction the key makes. */
+  recordId: number;
+  name: string;
+  permissions: Permission[];
+  created: number;
+  lastUsed: number | null;
+  revoked: number | null;
+}
+
+export class InvalidKeyRequestError extends Error {}
+
+export function parsePermissions(list: string): Permission[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !isPermission(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new InvalidKeyRequestError(
+      `Unknown permission ${unknown.map((n) => `"${n}"`).join(', ') || '(none given)'}. Use a comma-separated list of: ${PERMISSIONS.join(', ')}.`,
+    );
+  }
+  return [...new Set(names as Permission[])];
+}
+
+function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+function toInfo(record: ApiKeyRecord): ApiKeyInfo {
+  return {
+    id: record.publicId,
+    recordId: record.id,
+    name: record.name,
+    permissions: record.permissions.filter(isPermission),
+    created: record.createdAt,
+    lastUsed: record.lastUsedAt,
+    revoked: record.revokedAt,
+  };
+}
+
+export class ApiKeys {
+  constructor(
+    private readonly store: KeyStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Creates a key and returns it in full: the only time it can be seen. */
+  create(name: string, permissions: readonly Permission[] = PERMISSIONS): { key: string; info: ApiKeyInfo } {
+    const trimmed = name.trim();
+    if (!trimmed || trimmed.length > 100)
+      throw new InvalidKeyRequestError('A key needs a name of 1 to 100 characters.');
+    const publicId = randomBytes(8).toString('hex');
+    const secret = randomBytes(32).toString('base64url');
+    const record = this.store.insert({
+      publicId,
+      secretHash: hashSecret(secret),
+      name: trimmed,
+      permissions,
+      createdAt: this.now(),
+    });
+    return { key: `tender_${publicId}_${secret}`, info: toInfo(record) };
+  }
+
+  /** The key's record when the presented text is a live key, otherwise undefined. */
+  authenticate(presented: string): ApiKeyInfo | undefined {
+    const match = KEY_PATTERN.exec(presented);
+    const record = match ? this.store.findByPublicId(match[1] as string) : undefined;
+    const expected = record?.secretHash ?? hashSecret('no such key');
+    const matches = timingSafeEqual(expected, hashSecret(match?.[2] ?? presented));
+    if (!record || !matches || record.revokedAt !== null) return undefined;
+    const now = this.now();
+    if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      this.store.touch(record.id, now);
+      record.lastUsedAt = now;
+    }
+    return toInfo(record);
+  }
+
+  list(): ApiKeyInfo[] {
+    return this.store.list().map(toInfo);
+  }
+
+  /** Revokes by public id (the middle part of the key) or by the whole key. */
+  revoke(idOrKey: string): ApiKeyInfo | undefined {
+    const publicId = KEY_PATTERN.exec(idOrKey)?.[1] ?? idOrKey;
+    const record = this.store.revoke(publicId, this.now());
+    return record && toInfo(record);
+  }
+}

@@ -1,0 +1,58 @@
+/** Ledger rows as the wire shows them: every value a string, cards masked, times with their offset. */
+import type { Batch, TransactionListItem } from '../../shared/api/schemas';
+import { maskLastFour } from '../../shared/cards';
+import { formatMoney } from '../../shared/money';
+import { formatTimestamp } from './domain/dates';
+import type { BatchRecord, LedgerTransaction } from './store/ledger';
+
+const text = (value: string | number | null | undefined): string =>
+  value === null || value === undefined ? '' : String(value);
+const money = (cents: number | null): string => (cents === null ? '' : formatMoney(cents));
+
+export function presentTransaction(t: LedgerTransaction): TransactionListItem {
+  const settles = t.type === 'Sale' || t.type === 'Forced Sale' || t.type === 'Capture';
+  return {
+    id: String(t.id),
+    type: text(t.type),
+    result: t.result,
+    result_code: text(t.resultCode),
+    ...(t.errorCode !== null && { error_code: t.errorCode }),
+    display_message: t.displayMessage,
+    amount: money(t.amount),
+    tip_amount: money(t.tipAmount),
+    authorization_code: text(t.authorizationCode),
+    card: t.cardLastFour === null ? '' : maskLastFour(t.cardLastFour, t.cardLength ?? 16),
+    card_brand: text(t.cardBrand),
+    billing_is_shipping: String(t.billingIsShipping),
+    created: formatTimestamp(t.createdAt),
+    invoice: text(t.invoice),
+    order_number: text(t.orderNumber),
+    purchase_order: text(t.purchaseOrder),
+    customer_id: text(t.customerId),
+    first_name: text(t.firstName),
+    last_name: text(t.lastName),
+    server_id: text(t.serverId),
+    batch_id: text(t.batchId),
+    original_id: text(t.originalId),
+    voided: String(t.voidedBy !== null),
+    captured: String(t.capturedBy !== null),
+    refunded_amount: settles ? formatMoney(t.refundedAmount) : '',
+  };
+}
+
+export function presentBatch(b: BatchRecord): Batch {
+  return {
+    id: String(b.id),
+    status: b.status,
+    sales_count: String(b.salesCount),
+    sales_total: formatMoney(b.salesTotal),
+    refund_count: String(b.refundCount),
+    refund_total: formatMoney(b.refundTotal),
+    total_count: String(b.salesCount + b.refundCount),
+    net_amount: formatMoney(b.salesTotal - b.refundTotal),
+    tip_total: formatMoney(b.tipTotal),
+    opened: formatTimestamp(b.openedAt),
+    ...(b.settledAt !== null && { settled: formatTimestamp(b.settledAt) }),
+    ...(b.confirmationCode !== null && { confirmation_code: b.confirmationCode }),
+  };
+}

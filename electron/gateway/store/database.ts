@@ -1,0 +1,54 @@
+/**
+ * Opening the ledger: the durability settings every connection needs, and the migrations. This
+ * folder is the only place that imports better-sqlite3.
+ */
+import Database from 'better-sqlite3';
+import { MIGRATIONS, type Migration } from './migrations';
+
+export type Connection = Database.Database;
+
+export class NewerSchemaError extends Error {
+  constructor(found: number, known: number) {
+    super(
+      `The ledger was written by a newer Tender (schema ${found}, this one knows ${known}). ` +
+        'Update Tender before opening it.',
+    );
+  }
+}
+
+/**
+ * WAL lets readers carry on while a write commits; synchronous=FULL makes every commit reach the
+ * disk before the call returns, which is what lets the engine answer only after a row is durable.
+ */
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Connection {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function schemaVersion(db: Connection): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Brings a database up to the newest schema, one step per transaction. */
+export function migrate(db: Connection, migrations: readonly Migration[] = MIGRATIONS): void {
+  const known = migrations.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > known) throw new NewerSchemaError(current, known);
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

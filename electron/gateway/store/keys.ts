@@ -1,0 +1,91 @@
+/** API keys: stored as a hash of their secret, shown in full only once, when created. */
+import type { Connection } from './database';
+
+export interface ApiKeyRecord {
+  id: number;
+  publicId: string;
+  secretHash: Buffer;
+  name: string;
+  permissions: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+interface ApiKeyRow {
+  id: number;
+  public_id: string;
+  secret_hash: Buffer;
+  name: string;
+  permissions: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    publicId: row.public_id,
+    secretHash: row.secret_hash,
+    name: row.name,
+    permissions: row.permissions ? row.permissions.split(',') : [],
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export class KeyStore {
+  private readonly statements;
+
+  constructor(db: Connection) {
+    this.statements = {
+      insert: db.prepare<[string, Buffer, string, string, number], ApiKeyRow>(
+        'INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
+      ),
+      byPublicId: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE public_id = ?'),
+      all: db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY id'),
+      revoke: db.prepare<[number, string], ApiKeyRow>(
+        'UPDATE api_keys SET revoked_at = ? WHERE public_id = ? AND revoked_at IS NULL RETURNING *',
+      ),
+      touch: db.prepare<[number, number]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+    };
+  }
+
+  insert(key: {
+    publicId: string;
+    secretHash: Buffer;
+    name: string;
+    permissions: readonly string[];
+    createdAt: number;
+  }) {
+    return toRecord(
+      this.statements.insert.get(
+        key.publicId,
+        key.secretHash,
+        key.name,
+        key.permissions.join(','),
+        key.createdAt,
+      ) as ApiKeyRow,
+    );
+  }
+
+  findByPublicId(publicId: string): ApiKeyRecord | undefined {
+    const row = this.statements.byPublicId.get(publicId);
+    return row && toRecord(row);
+  }
+
+  list(): ApiKeyRecord[] {
+    return this.statements.all.all().map(toRecord);
+  }
+
+  revoke(publicId: string, at: number): ApiKeyRecord | undefined {
+    const row = this.statements.revoke.get(at, publicId);
+    return row && toRecord(row);
+  }
+
+  touch(id: number, at: number): void {
+    this.statements.touch.run(at, id);
+  }
+}

@@ -1,0 +1,667 @@
+/**
+ * POST /transactions: validates a request, applies the interface's rules, asks the processor, and
+ * records the outcome in the ledger. An answer is returned only once its row has been committed.
+ */
+import type { z } from 'zod';
+import {
+  transactionRequestSchema,
+  type TransactionRequest,
+  type TransactionResponse,
+} from '../../shared/api/schemas';
+import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
+import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
+import { parseMoney } from '../../shared/money';
+import { batchContribution, negate } from './domain/batch';
+import { ERROR_CODES, type ErrorCode } from './domain/codes';
+import { checkExpiry } from './domain/expiry';
+import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from './domain/rules';
+import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
+import type { Settings } from './settings';
+import type { Ledger, LedgerTransaction, NewTransaction } from './store/ledger';
+
+/** Who is asking: the API key, for the record. */
+export interface SubmitContext {
+  apiKeyId: number | null;
+}
+
+/** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/crypto). */
+export interface SwipeDecoder {
+  decode(
+    encryptedTrackData: string,
+  ):
+    | { ok: true; pan: string; expMmyy: string; firstName?: string; lastName?: string }
+    | { ok: false; errorCode: ErrorCode; message: string };
+}
+
+/** Swipes are refused until a decoder is configured. */
+const noSwipeDecoder: SwipeDecoder = {
+  decode: () => ({
+    ok: false,
+    errorCode: ERROR_CODES.UNREADABLE_SWIPE,
+    message: 'Swiped card data cannot be read by this engine. Key the card in instead.',
+  }),
+};
+
+/** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
+class Rejection {
+  constructor(
+    readonly errorCode: ErrorCode,
+    readonly message: string,
+    readonly detail: Partial<NewTransaction> = {},
+  ) {}
+}
+
+const FIELD_VALIDATION = 'Field Validation: ';
+
+const FIELD_ERROR_CODES: Partial<Record<string, ErrorCode>> = {
+  type: ERROR_CODES.UNKNOWN_TYPE,
+  card: ERROR_CODES.INVALID_CARD,
+  exp_date: ERROR_CODES.INVALID_EXPIRY,
+  amount: ERROR_CODES.INVALID_AMOUNT,
+  tip_amount: ERROR_CODES.INVALID_AMOUNT,
+  csc: ERROR_CODES.INVALID_CSC,
+};
+
+const CARD_FIELDS = ['card', 'exp_date', 'csc', 'encrypted_track_data', 'track_format'] as const;
+
+/** Fields that must be present for each type (card data is checked separately). */
+const REQUIRED: Record<TransactionType, readonly (keyof TransactionRequest)[]> = {
+  SALE: ['amount'],
+  'FORCED SALE': ['amount', 'authorization_code'],
+  AUTH: ['amount'],
+  CAPTURE: ['id', 'amount'],
+  REFUND: ['amount'],
+  VOID: ['id'],
+};
+
+export const TRANSACTION_REQUIREMENTS = REQUIRED;
+
+interface CardInput {
+  details: CardDetails;
+  row: Pick<NewTransaction, 'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode'>;
+  names: { firstName?: string; lastName?: string };
+}
+
+export class TransactionService {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly settings: Settings,
+    private readonly processor: Processor,
+    private readonly now: () => number = Date.now,
+    private readonly swipes: SwipeDecoder = noSwipeDecoder,
+  ) {}
+
+  async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
+    try {
+      const request = this.validate(body);
+      const type = parseTransactionType(request.type) as TransactionType;
+      const screened = this.processor.screen(
+        request.client_ip === undefined ? {} : { clientIp: request.client_ip },
+      );
+      if (screened?.outcome === 'rejected')
+        throw new Rejection(screened.errorCode as ErrorCode, screened.message);
+      switch (type) {
+        case 'SALE':
+        case 'AUTH':
+          return await this.authorize(type, request, context);
+        case 'FORCED SALE':
+          return this.forcedSale(request, context);
+        case 'CAPTURE':
+          return await this.capture(request, context);
+        case 'REFUND':
+          return request.id === undefined
+            ? await this.unmatchedRefund(request, context)
+            : await this.matchedRefund(request, context);
+        case 'VOID':
+          return await this.void(request, context);
+      }
+    } catch (error) {
+      if (!(error instanceof Rejection)) throw error;
+      return this.recordRejection(error, body, context);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Validation
+
+  private validate(body: unknown): TransactionRequest {
+    const parsed = transactionRequestSchema.safeParse(body);
+    if (!parsed.success) throw fieldRejection(parsed.error);
+    const request = parsed.data;
+    const type = parseTransactionType(request.type);
+    if (!type) {
+      throw new Rejection(
+        ERROR_CODES.UNKNOWN_TYPE,
+        `${FIELD_VALIDATION}type "${request.type}" is not one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID`,
+      );
+    }
+    for (const field of REQUIRED[type]) {
+      if (request[field] === undefined) {
+        throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required for ${type}`);
+      }
+    }
+    const takesCard =
+      type === 'SALE' ||
+      type === 'FORCED SALE' ||
+      type === 'AUTH' ||
+      (type === 'REFUND' && request.id === undefined);
+    if (!takesCard) {
+      const stray = CARD_FIELDS.find((field) => request[field] !== undefined);
+      if (stray) {
+        const which = type === 'REFUND' ? 'a REFUND of an earlier transaction (id)' : type;
+        throw new Rejection(
+          ERROR_CODES.FIELD_NOT_APPLICABLE,
+          `${FIELD_VALIDATION}${stray} does not apply to ${which}`,
+        );
+      }
+    } else if (request.card === undefined && request.encrypted_track_data === undefined) {
+      const what = type === 'REFUND' ? 'REFUND without id (an unmatched refund)' : type;
+      throw new Rejection(
+        ERROR_CODES.MISSING_FIELD,
+        `${FIELD_VALIDATION}card and exp_date, or encrypted_track_data, are required for ${what}`,
+      );
+    }
+    if (type === 'VOID' && request.amount !== undefined) {
+      throw new Rejection(
+        ERROR_CODES.FIELD_NOT_APPLICABLE,
+        `${FIELD_VALIDATION}amount does not apply to VOID: a void reverses the whole transaction`,
+      );
+    }
+    if ((type === 'SALE' || type === 'AUTH' || type === 'FORCED SALE') && request.id !== undefined) {
+      throw new Rejection(
+        ERROR_CODES.FIELD_NOT_APPLICABLE,
+        `${FIELD_VALIDATION}id does not apply to ${type}`,
+      );
+    }
+    if (request.tip_amount !== undefined) {
+      if (type !== 'CAPTURE' && type !== 'FORCED SALE') {
+        throw new Rejection(
+          ERROR_CODES.TIP_NOT_ALLOWED,
+          `${FIELD_VALIDATION}tip_amount applies to CAPTURE and FORCED SALE only`,
+        );
+      }
+      if (!this.settings.get('tips_enabled')) {
+        throw new Rejection(
+          ERROR_CODES.TIP_NOT_ALLOWED,
+          `${FIELD_VALIDATION}tip_amount is not allowed: tip support is off in the gateway settings`,
+        );
+      }
+    }
+    return request;
+  }
+
+  private readCard(request: TransactionRequest): CardInput {
+    let pan: string;
+    let expMmyy: string;
+    let names: CardInput['names'] = {};
+    let entryMode: CardDetails['entryMode'];
+    if (request.card !== undefined && request.encrypted_track_data !== undefined) {
+      throw new Rejection(
+        ERROR_CODES.FIELD_NOT_APPLICABLE,
+        `${FIELD_VALIDATION}send card or encrypted_track_data, not both`,
+      );
+    }
+    if (request.encrypted_track_data !== undefined) {
+      if (request.track_format?.toUpperCase() !== 'MAGTEK') {
+        throw new Rejection(
+          ERROR_CODES.UNSUPPORTED_TRACK_FORMAT,
+          `${FIELD_VALIDATION}track_format must be MAGTEK with encrypted_track_data`,
+        );
+      }
+      const swipe = this.swipes.decode(request.encrypted_track_data);
+      if (!swipe.ok) throw new Rejection(swipe.errorCode, swipe.message);
+      ({ pan, expMmyy } = swipe);
+      names = {
+        ...(swipe.firstName && { firstName: swipe.firstName }),
+        ...(swipe.lastName && { lastName: swipe.lastName }),
+      };
+      entryMode = 'swiped';
+    } else {
+      pan = request.card as string;
+      if (request.exp_date === undefined)
+        throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}exp_date is required with card`);
+      expMmyy = request.exp_date;
+      entryMode = 'keyed';
+    }
+    const brand = cardBrand(pan);
+    const row = {
+      cardBin: pan.slice(0, 6),
+      cardLastFour: pan.slice(-4),
+      cardLength: pan.length,
+      cardBrand: brand,
+      entryMode,
+    };
+    if (!passesLuhn(pan)) {
+      throw new Rejection(
+        ERROR_CODES.INVALID_CARD,
+        `${FIELD_VALIDATION}card number is not valid (check digit). Check the number and key it again.`,
+        {
+          ...row,
+          cardBin: null,
+        },
+      );
+    }
+    const expiry = checkExpiry(expMmyy, new Date(this.now()));
+    if (!expiry.ok)
+      throw new Rejection(ERROR_CODES.INVALID_EXPIRY, `${FIELD_VALIDATION}${expiry.message}`, row);
+    if (request.csc !== undefined && request.csc.length !== cscLength(brand)) {
+      throw new Rejection(
+        ERROR_CODES.INVALID_CSC,
+        `${FIELD_VALIDATION}csc must be ${cscLength(brand)} digits for this card`,
+        row,
+      );
+    }
+    const details: CardDetails = {
+      pan,
+      expiry: expiry.expiry,
+      entryMode,
+      ...(request.csc !== undefined && { csc: request.csc }),
+      ...(request.billing?.street !== undefined && { billingStreet: request.billing.street }),
+      ...(request.billing?.zip !== undefined && { billingZip: request.billing.zip }),
+    };
+    return { details, row, names };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The six types
+
+  private async authorize(type: 'SALE' | 'AUTH', request: TransactionRequest, context: SubmitContext) {
+    const card = this.readCard(request);
+    const amount = request.amount as number;
+    const decision = await this.processor.authorize({
+      kind: type === 'SALE' ? 'sale' : 'auth',
+      amountCents: amount,
+      card: card.details,
+    });
+    return this.ledger.write(() => {
+      const row = this.newRow(type, request, context, { amount, ...card.row, ...namesOf(request, card) });
+      return this.recordDecision(row, decision, type === 'SALE');
+    });
+  }
+
+  private forcedSale(request: TransactionRequest, context: SubmitContext) {
+    const card = this.readCard(request);
+    const tip = request.tip_amount ?? 0;
+    const amount = (request.amount as number) + tip;
+    return this.ledger.write(() => {
+      const row = this.newRow('FORCED SALE', request, context, {
+        amount,
+        tipAmount: tip,
+        ...card.row,
+        ...namesOf(request, card),
+        authorizationCode: (request.authorization_code as string).toUpperCase(),
+      });
+      return this.insertApproved(row, 'Approved', true);
+    });
+  }
+
+  private async capture(request: TransactionRequest, context: SubmitContext) {
+    const authId = request.id as number;
+    const amount = request.amount as number;
+    const tip = request.tip_amount ?? 0;
+    const check = (auth: LedgerTransaction | undefined) =>
+      this.expect(auth ? checkCapture(auth, amount) : notFound(authId), authId);
+    const auth = this.ledger.find(authId);
+    check(auth);
+    const decision = await this.processor.followUp({
+      kind: 'capture',
+      amountCents: amount + tip,
+      originalAuthorizationCode: auth?.authorizationCode ?? '',
+    });
+    return this.ledger.write(() => {
+      const current = this.ledger.find(authId) as LedgerTransaction;
+      check(current);
+      const row = this.newRow('CAPTURE', request, context, {
+        ...copiedFrom(current),
+        amount: amount + tip,
+        tipAmount: tip,
+        serverId: request.server_id ?? current.serverId,
+        invoice: request.invoice ?? current.invoice,
+        authorizationCode: current.authorizationCode,
+      });
+      const response = this.recordDecision(row, decision, true, current.authorizationCode);
+      if (decision.outcome === 'approved') this.ledger.markCaptured(authId, Number(response.id));
+      return response;
+    });
+  }
+
+  private async matchedRefund(request: TransactionRequest, context: SubmitContext) {
+    const originalId = request.id as number;
+    const amount = request.amount as number;
+    const check = (original: LedgerTransaction | undefined) =>
+      this.expect(
+        original ? checkRefund(original, this.isSettled(original.batchId), amount) : notFound(originalId),
+        originalId,
+      );
+    const original = this.ledger.find(originalId);
+    check(original);
+    const decision = await this.processor.followUp({
+      kind: 'refund',
+      amountCents: amount,
+      originalAuthorizationCode: original?.authorizationCode ?? '',
+    });
+    return this.ledger.write(() => {
+      const current = this.ledger.find(originalId) as LedgerTransaction;
+      check(current);
+      const row = this.newRow('REFUND', request, context, { ...copiedFrom(current), amount });
+      const response = this.recordDecision(row, decision, true);
+      if (decision.outcome === 'approved') this.ledger.addRefunded(originalId, amount);
+      return response;
+    });
+  }
+
+  private async unmatchedRefund(request: TransactionRequest, context: SubmitContext) {
+    const card = this.readCard(request);
+    const amount = request.amount as number;
+    const decision = await this.processor.credit({ amountCents: amount, card: card.details });
+    return this.ledger.write(() => {
+      const row = this.newRow('REFUND', request, context, { amount, ...card.row, ...namesOf(request, card) });
+      return this.recordDecision(row, decision, true);
+    });
+  }
+
+  private async void(request: TransactionRequest, context: SubmitContext) {
+    const targetId = request.id as number;
+    const check = (target: LedgerTransaction | undefined) =>
+      this.expect(
+        target ? checkVoid(target, this.isInOpenBatch(target.batchId)) : notFound(targetId),
+        targetId,
+      );
+    const target = this.ledger.find(targetId);
+    check(target);
+    const decision = await this.processor.followUp({
+      kind: 'void',
+      amountCents: target?.amount ?? 0,
+      originalAuthorizationCode: target?.authorizationCode ?? '',
+    });
+    return this.ledger.write(() => {
+      const current = this.ledger.find(targetId) as LedgerTransaction;
+      check(current);
+      const row = this.newRow('VOID', request, context, {
+        ...copiedFrom(current),
+        amount: current.amount,
+        tipAmount: current.tipAmount,
+        batchId: current.batchId,
+      });
+      const response = this.recordDecision(row, decision, false);
+      if (decision.outcome !== 'approved') return response;
+      const voidId = Number(response.id);
+      this.ledger.markVoided(targetId, voidId);
+      if (current.batchId !== null)
+        this.ledger.applyBatchDelta(current.batchId, negate(batchContribution(current)));
+      if (current.type === 'Refund' && current.originalId !== null && current.amount !== null) {
+        this.ledger.addRefunded(current.originalId, -current.amount);
+      }
+      // Voiding a capture reverses the whole sale: the authorization's hold is released with it.
+      if (current.type === 'Capture' && current.originalId !== null)
+        this.ledger.markVoided(current.originalId, voidId);
+      return response;
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Recording
+
+  private expect(check: RuleCheck, originalId: number): void {
+    if (!check.ok) {
+      const exists = check.errorCode !== ERROR_CODES.ORIGINAL_NOT_FOUND;
+      throw new Rejection(check.errorCode, check.message, exists ? { originalId } : {});
+    }
+  }
+
+  private isSettled(batchId: number | null): boolean {
+    return batchId !== null && this.ledger.findBatch(batchId)?.status === 'CLOSED';
+  }
+
+  private isInOpenBatch(batchId: number | null): boolean {
+    return batchId !== null && this.ledger.findBatch(batchId)?.status === 'OPEN';
+  }
+
+  private newRow(
+    type: TransactionType,
+    request: TransactionRequest,
+    context: SubmitContext,
+    fields: Partial<NewTransaction>,
+  ): NewTransaction & { id: number } {
+    const id = this.ledger.nextTransactionId();
+    return {
+      id,
+      type: TYPE_LABELS[type],
+      result: 'Approved',
+      resultCode: null,
+      errorCode: null,
+      displayMessage: '',
+      amount: null,
+      tipAmount: 0,
+      authorizationCode: null,
+      avsResultCode: null,
+      cscResultCode: null,
+      cardBin: null,
+      cardLastFour: null,
+      cardLength: null,
+      cardBrand: null,
+      entryMode: null,
+      invoice: request.invoice ?? null,
+      orderNumber: request.order_number ?? null,
+      purchaseOrder: request.purchase_order ?? `PO${String(id).padStart(10, '0')}`,
+      customerId: request.customer_id ?? null,
+      email: request.email ?? null,
+      clientIp: request.client_ip ?? null,
+      description: request.description ?? null,
+      comments: request.comments ?? null,
+      serverId: request.server_id ?? null,
+      firstName: request.billing?.first_name ?? null,
+      lastName: request.billing?.last_name ?? null,
+      billingIsShipping: request.billing_is_shipping ?? false,
+      billing: request.billing ? JSON.stringify(request.billing) : null,
+      shipping: request.shipping ? JSON.stringify(request.shipping) : null,
+      originalId: request.id ?? null,
+      batchId: null,
+      apiKeyId: context.apiKeyId,
+      createdAt: this.now(),
+      ...fields,
+    };
+  }
+
+  /** Records the processor's answer; approved rows that settle join the open batch. */
+  private recordDecision(
+    row: NewTransaction & { id: number },
+    decision: ProcessorDecision,
+    settles: boolean,
+    authorizationCode?: string | null,
+  ): TransactionResponse {
+    switch (decision.outcome) {
+      case 'approved':
+        return this.insertApproved(
+          {
+            ...row,
+            resultCode: decision.resultCode,
+            authorizationCode: authorizationCode ?? decision.authorizationCode,
+            avsResultCode: decision.avs ?? null,
+            cscResultCode: decision.csc ?? null,
+          },
+          decision.message,
+          settles,
+        );
+      case 'declined':
+        this.ledger.insert({
+          ...row,
+          result: 'Declined',
+          resultCode: decision.resultCode,
+          displayMessage: decision.message,
+          avsResultCode: decision.avs ?? null,
+          cscResultCode: decision.csc ?? null,
+          batchId: null,
+        });
+        return withCodes(
+          {
+            id: String(row.id),
+            result: 'Declined',
+            result_code: decision.resultCode,
+            display_message: decision.message,
+          },
+          decision,
+        );
+      case 'error':
+        this.ledger.insert({
+          ...row,
+          result: 'Error',
+          resultCode: decision.resultCode,
+          errorCode: decision.errorCode,
+          displayMessage: decision.message,
+          batchId: null,
+        });
+        return {
+          id: String(row.id),
+          result: 'Error',
+          result_code: decision.resultCode,
+          display_message: decision.message,
+          error_code: decision.errorCode,
+        };
+      case 'rejected':
+        throw new Rejection(decision.errorCode as ErrorCode, decision.message);
+    }
+  }
+
+  private insertApproved(
+    row: NewTransaction & { id: number },
+    message: string,
+    settles: boolean,
+  ): TransactionResponse {
+    const approved = {
+      ...row,
+      result: 'Approved' as const,
+      resultCode: row.resultCode ?? '0000',
+      displayMessage: message,
+    };
+    if (settles) {
+      const batch = this.ledger.openBatchForWrite(row.createdAt);
+      approved.batchId = batch.id;
+      this.ledger.insert(approved);
+      this.ledger.applyBatchDelta(batch.id, batchContribution(approved));
+    } else {
+      this.ledger.insert(approved);
+    }
+    return {
+      id: String(row.id),
+      result: 'Approved',
+      result_code: approved.resultCode,
+      display_message: message,
+      authorization_code: approved.authorizationCode ?? '',
+      ...(approved.avsResultCode && { avs_result_code: approved.avsResultCode }),
+      ...(approved.cscResultCode && { csc_result_code: approved.cscResultCode }),
+    };
+  }
+
+  /** Rejected answers carry no id, but the attempt is kept (masked) so that lists can show it. */
+  private recordRejection(rejection: Rejection, body: unknown, context: SubmitContext): TransactionResponse {
+    const safe = safeDetail(body);
+    this.ledger.write(() => {
+      const id = this.ledger.nextTransactionId();
+      this.ledger.insert({
+        id,
+        type: safe.type,
+        result: 'Rejected',
+        resultCode: null,
+        errorCode: rejection.errorCode,
+        displayMessage: rejection.message,
+        amount: safe.amount,
+        tipAmount: 0,
+        authorizationCode: null,
+        avsResultCode: null,
+        cscResultCode: null,
+        cardBin: null,
+        cardLastFour: safe.cardLastFour,
+        cardLength: safe.cardLength,
+        cardBrand: null,
+        entryMode: null,
+        invoice: safe.invoice,
+        orderNumber: null,
+        purchaseOrder: null,
+        customerId: null,
+        email: null,
+        clientIp: null,
+        description: null,
+        comments: null,
+        serverId: null,
+        firstName: null,
+        lastName: null,
+        billingIsShipping: false,
+        billing: null,
+        shipping: null,
+        originalId: null,
+        batchId: null,
+        apiKeyId: context.apiKeyId,
+        createdAt: this.now(),
+        ...rejection.detail,
+      });
+    });
+    return { result: 'Rejected', display_message: rejection.message, error_code: rejection.errorCode };
+  }
+}
+
+function fieldRejection(error: z.ZodError): Rejection {
+  const issue = error.issues[0];
+  const path = issue?.path.map(String) ?? [];
+  const field = path.join('.') || 'body';
+  const missing = issue?.code === 'invalid_type' && issue.input === undefined;
+  const errorCode = missing
+    ? ERROR_CODES.MISSING_FIELD
+    : (FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD);
+  const message = missing ? 'is required' : (issue?.message ?? 'is not valid');
+  return new Rejection(errorCode, `${FIELD_VALIDATION}${field} ${message}`);
+}
+
+function namesOf(
+  request: TransactionRequest,
+  card: CardInput,
+): Pick<NewTransaction, 'firstName' | 'lastName'> {
+  return {
+    firstName: request.billing?.first_name ?? card.names.firstName ?? null,
+    lastName: request.billing?.last_name ?? card.names.lastName ?? null,
+  };
+}
+
+/** The card and cardholder columns a follow-up (capture, refund, void) carries over from its original. */
+function copiedFrom(original: LedgerTransaction): Partial<NewTransaction> {
+  return {
+    cardBin: original.cardBin,
+    cardLastFour: original.cardLastFour,
+    cardLength: original.cardLength,
+    cardBrand: original.cardBrand,
+    entryMode: original.entryMode,
+    firstName: original.firstName,
+    lastName: original.lastName,
+    serverId: original.serverId,
+    originalId: original.id,
+  };
+}
+
+function withCodes(
+  response: TransactionResponse,
+  decision: { avs?: string; csc?: string },
+): TransactionResponse {
+  return {
+    ...response,
+    ...(decision.avs && { avs_result_code: decision.avs }),
+    ...(decision.csc && { csc_result_code: decision.csc }),
+  };
+}
+
+/** What may be kept of a rejected request: never the card number, only its last four digits. */
+function safeDetail(
+  body: unknown,
+): Pick<NewTransaction, 'type' | 'amount' | 'cardLastFour' | 'cardLength' | 'invoice'> {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const type = typeof record.type === 'string' ? parseTransactionType(record.type) : undefined;
+  const amount = typeof record.amount === 'string' ? parseMoney(record.amount) : undefined;
+  const card = typeof record.card === 'string' && /^\d{13,19}$/.test(record.card) ? record.card : undefined;
+  const invoice = typeof record.invoice === 'string' && record.invoice.length <= 64 ? record.invoice : null;
+  return {
+    type: type ? TYPE_LABELS[type] : null,
+    amount: amount?.ok ? amount.cents : null,
+    cardLastFour: card?.slice(-4) ?? null,
+    cardLength: card?.length ?? null,
+    invoice,
+  };
+}

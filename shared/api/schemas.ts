@@ -1,0 +1,290 @@
+/**
+ * The REST resources of /rest/v1, one zod schema each. Types are inferred from these, the engine
+ * validates with them, the client and the renderer reuse them, and the OpenAPI document is generated
+ * from them: a shape is described here and nowhere else.
+ */
+import { z } from 'zod';
+import { MAX_AMOUNT_CENTS, parseMoney } from '../money';
+import { RESULTS, TRANSACTION_TYPES } from './transaction-types';
+
+// ---------------------------------------------------------------------------------------------
+// Field building blocks. Every message reads after the field name: "amount must be ...".
+
+const text = (max: number) =>
+  z
+    .string({ error: 'must be text (a JSON string or XML element text)' })
+    .max(max, `must be at most ${max} characters`);
+
+const pattern = (regex: RegExp, message: string, max: number) => text(max).regex(regex, message);
+
+/** Dollars with exactly two decimals, read into integer cents. */
+const money = (options: { allowZero: boolean }) =>
+  text(16)
+    .transform((value, ctx) => {
+      const parsed = parseMoney(value, options);
+      if (parsed.ok) return parsed.cents;
+      const messages = {
+        format: 'must be dollars with exactly two decimals, like 25.00',
+        zero: 'must be more than 0.00',
+        too_large: `must be at most ${(MAX_AMOUNT_CENTS / 100).toFixed(2)}`,
+      } as const;
+      ctx.addIssue({ code: 'custom', message: messages[parsed.problem] });
+      return z.NEVER;
+    })
+    .meta({ type: 'string', pattern: '^\\d+\\.\\d{2}$', examples: ['25.00'] });
+
+/** A transaction id: a positive integer, sent as a string (a JSON integer is accepted too). */
+const transactionId = z
+  .union([z.string(), z.number()], { error: 'must be a transaction id such as "1042"' })
+  .transform((value, ctx) => {
+    const textValue = typeof value === 'number' ? String(value) : value;
+    if (/^[1-9]\d{0,14}$/.test(textValue)) return Number(textValue);
+    ctx.addIssue({ code: 'custom', message: 'must be a transaction id such as "1042"' });
+    return z.NEVER;
+  })
+  .meta({ examples: ['1042'] });
+
+const flag = z
+  .union([z.boolean(), z.string()], { error: 'must be true or false' })
+  .transform((value, ctx) => {
+    if (typeof value === 'boolean') return value;
+    const lower = value.toLowerCase();
+    if (lower === 'true' || lower === 'false') return lower === 'true';
+    ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+    return z.NEVER;
+  })
+  .meta({ type: 'string', enum: ['true', 'false'] });
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6 = /^(?=.*:)[0-9A-Fa-f:.]{2,45}$/;
+
+// ---------------------------------------------------------------------------------------------
+// Transaction request
+
+export const billingSchema = z.object({
+  first_name: text(64).optional().meta({ description: 'First name on the card.' }),
+  last_name: text(64).optional().meta({ description: 'Last name on the card.' }),
+  company: text(100).optional(),
+  street: text(100).optional().meta({ description: 'Used for address verification.' }),
+  street2: text(100).optional(),
+  city: text(64).optional(),
+  state: text(64).optional(),
+  country: text(64).optional(),
+  zip: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code such as 30301', 10)
+    .optional()
+    .meta({ description: 'Address verification zip code. 99999 never matches (avs_result_code N).' }),
+  phone: text(32).optional(),
+});
+
+export const shippingSchema = z.object({
+  first_name: text(64).optional(),
+  last_name: text(64).optional(),
+  company: text(100).optional(),
+  street: text(100).optional(),
+  street2: text(100).optional(),
+  city: text(64).optional(),
+  state: text(64).optional(),
+  zip: pattern(/^\d{5}(-?\d{4})?$/, 'must be five or nine digits', 10).optional(),
+  phone: text(32).optional(),
+});
+
+export const transactionRequestSchema = z.object({
+  type: text(16).meta({
+    description:
+      'One of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID, in any letter case; FORCED_SALE is accepted too.',
+    examples: ['SALE'],
+  }),
+  id: transactionId.optional().meta({ description: 'The transaction to capture, refund or void.' }),
+  card: pattern(/^\d{13,19}$/, 'must be 13 to 19 digits', 19)
+    .optional()
+    .meta({ description: 'Card number. Never stored: only the last four digits and the brand are kept.' }),
+  csc: pattern(/^\d{3,4}$/, 'must be 3 digits, or 4 for American Express', 4).optional(),
+  exp_date: pattern(/^\d{4}$/, 'must be four digits MMYY, like 0429', 4)
+    .optional()
+    .meta({ examples: ['1229'] }),
+  amount: money({ allowZero: false }).optional(),
+  invoice: text(64).optional(),
+  authorization_code: pattern(/^[A-Za-z0-9]{1,8}$/, 'must be 1 to 8 letters or digits', 8)
+    .optional()
+    .meta({ description: 'Required for FORCED SALE: the code the issuer gave by voice.' }),
+  purchase_order: text(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
+  email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254).optional(),
+  customer_id: text(64).optional(),
+  order_number: pattern(/^[0-9A-Z]{1,18}$/, 'must be 1 to 18 characters 0-9 and A-Z', 18).optional(),
+  client_ip: text(45)
+    .refine((ip) => IPV4.test(ip) || IPV6.test(ip), 'must be an IPv4 or IPv6 address')
+    .optional(),
+  description: text(255).optional(),
+  comments: text(1000).optional(),
+  tip_amount: money({ allowZero: true })
+    .optional()
+    .meta({ description: 'CAPTURE and FORCED SALE only, and only when tip support is on.' }),
+  server_id: pattern(/^\d{2}$/, 'must be two digits, like 07', 2).optional(),
+  encrypted_track_data: text(4096).optional().meta({ description: 'The MagTek encrypted swipe string.' }),
+  track_format: text(16).optional().meta({ description: 'MAGTEK when encrypted_track_data is sent.' }),
+  billing_is_shipping: flag.optional(),
+  billing: billingSchema.optional(),
+  shipping: shippingSchema.optional(),
+  api_key: text(256).optional().meta({ description: 'Alternative to the api_key header.' }),
+});
+
+export type TransactionRequest = z.output<typeof transactionRequestSchema>;
+export type TransactionRequestBody = z.input<typeof transactionRequestSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Answers. Every value is a string on the wire.
+
+const wireText = z.string();
+
+export const transactionResponseSchema = z.object({
+  id: wireText.optional().meta({ description: 'Absent on Rejected answers.' }),
+  result: z.enum(RESULTS),
+  result_code: wireText.optional(),
+  display_message: wireText,
+  authorization_code: wireText.optional(),
+  avs_result_code: wireText.optional(),
+  csc_result_code: wireText.optional(),
+  error_code: wireText.optional().meta({ description: 'Present on Rejected and Error answers.' }),
+});
+export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
+
+export const transactionListItemSchema = z.object({
+  id: wireText,
+  type: wireText.meta({ examples: ['Sale', 'Forced Sale', 'Auth', 'Capture', 'Refund', 'Void'] }),
+  result: wireText,
+  result_code: wireText,
+  error_code: wireText.optional().meta({ description: 'Present on Rejected and Error items.' }),
+  display_message: wireText,
+  amount: wireText.meta({ description: 'Total amount, tip included.' }),
+  tip_amount: wireText,
+  authorization_code: wireText,
+  card: wireText.meta({
+    description: 'Masked: only the last four digits are visible.',
+    examples: ['************1111'],
+  }),
+  card_brand: wireText,
+  billing_is_shipping: wireText,
+  created: wireText.meta({ examples: ['2026-11-20T14:05:09.042-05:00'] }),
+  invoice: wireText,
+  order_number: wireText,
+  purchase_order: wireText,
+  customer_id: wireText,
+  first_name: wireText,
+  last_name: wireText,
+  server_id: wireText,
+  batch_id: wireText.meta({ description: 'The settlement batch, empty when in none.' }),
+  original_id: wireText.meta({ description: 'For CAPTURE, REFUND and VOID: the transaction it refers to.' }),
+  voided: wireText.meta({ description: 'true once a VOID reversed it.' }),
+  captured: wireText.meta({ description: 'For AUTH: true once captured.' }),
+  refunded_amount: wireText.meta({ description: 'For SALE, FORCED SALE and CAPTURE: refunds so far.' }),
+});
+export type TransactionListItem = z.infer<typeof transactionListItemSchema>;
+
+export const batchSchema = z.object({
+  id: wireText,
+  status: z.enum(['OPEN', 'CLOSED']),
+  sales_count: wireText,
+  sales_total: wireText,
+  refund_count: wireText,
+  refund_total: wireText,
+  total_count: wireText.meta({ description: 'Sales and refunds; voided transactions are not counted.' }),
+  net_amount: wireText.meta({ description: 'sales_total minus refund_total.' }),
+  tip_total: wireText,
+  opened: wireText,
+  settled: wireText.optional().meta({ description: 'Closed batches only.' }),
+  confirmation_code: wireText.optional().meta({ description: 'Closed batches only.' }),
+});
+export type Batch = z.infer<typeof batchSchema>;
+
+export const errorSchema = z.object({
+  status: wireText,
+  error: wireText.meta({ description: 'A stable code, such as unauthorized or bad_parameter.' }),
+  message: wireText,
+  parameter: wireText.optional().meta({ description: 'The query parameter at fault, for bad_parameter.' }),
+});
+export type ApiError = z.infer<typeof errorSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// List queries. Every value arrives as query-string text.
+
+export const PAGE_SIZE_DEFAULT = 25;
+export const PAGE_SIZE_MAX = 100;
+
+const positiveInteger = (max: number, what: string) =>
+  text(12).refine((v) => /^[1-9]\d*$/.test(v) && Number(v) <= max, `must be ${what}`);
+
+/** Filters and paging shared by both lists. */
+const listQueryShape = {
+  page_size: positiveInteger(PAGE_SIZE_MAX, `a whole number from 1 to ${PAGE_SIZE_MAX}`)
+    .optional()
+    .meta({ description: `Items per page, default ${PAGE_SIZE_DEFAULT}.` }),
+  page: positiveInteger(1_000_000_000, 'a whole number from 1').optional().meta({ description: 'From 1.' }),
+  descending: text(5)
+    .refine((v) => /^(true|false)$/i.test(v), 'must be true or false')
+    .optional()
+    .meta({ description: 'Default true.' }),
+  start_date: text(64).optional().meta({ description: 'Inclusive.' }),
+  end_date: text(64).optional().meta({ description: 'Exclusive.' }),
+  id: positiveInteger(Number.MAX_SAFE_INTEGER, 'a positive whole number').optional(),
+  amount: pattern(/^\d+\.\d{2}$/, 'must be dollars with two decimals, like 25.00', 16).optional(),
+  type: text(16).optional(),
+  result: text(16).optional(),
+  last_four: pattern(/^\d{4}$/, 'must be four digits', 4).optional(),
+  authorization_code: text(16).optional(),
+  invoice: text(64).optional(),
+  order_id: text(18).optional(),
+  first_name: text(64).optional(),
+  last_name: text(64).optional(),
+  server_id: pattern(/^\d{2}$/, 'must be two digits', 2).optional(),
+};
+
+export const TRANSACTION_ORDER_FIELDS = [
+  'id',
+  'created',
+  'amount',
+  'type',
+  'result',
+  'last_four',
+  'authorization_code',
+  'invoice',
+  'order_id',
+  'first_name',
+  'last_name',
+  'server_id',
+] as const;
+export type TransactionOrderField = (typeof TRANSACTION_ORDER_FIELDS)[number];
+
+export const transactionListQuerySchema = z.strictObject({
+  ...listQueryShape,
+  order_by: z
+    .enum(TRANSACTION_ORDER_FIELDS, { error: `must be one of ${TRANSACTION_ORDER_FIELDS.join(', ')}` })
+    .optional(),
+  batch_id: positiveInteger(Number.MAX_SAFE_INTEGER, 'a positive whole number').optional(),
+});
+export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;
+
+export const BATCH_ORDER_FIELDS = [
+  'id',
+  'settled',
+  'opened',
+  'status',
+  'amount',
+  'net_amount',
+  'sales_total',
+  'refund_total',
+  'total_count',
+] as const;
+export type BatchOrderField = (typeof BATCH_ORDER_FIELDS)[number];
+
+export const batchListQuerySchema = z.strictObject({
+  ...listQueryShape,
+  order_by: z
+    .enum(BATCH_ORDER_FIELDS, { error: `must be one of ${BATCH_ORDER_FIELDS.join(', ')}` })
+    .optional(),
+  status: text(6)
+    .refine((v) => /^(open|closed)$/i.test(v), 'must be OPEN or CLOSED')
+    .optional(),
+});
+export type BatchListQuery = z.infer<typeof batchListQuerySchema>;
+
+export { TRANSACTION_TYPES };

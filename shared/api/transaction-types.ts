@@ -1,0 +1,39 @@
+/** The six transaction types of the interface, as the wire spells them. */
+export const TRANSACTION_TYPES = ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND', 'VOID'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** How lists write each type (mixed case). */
+export const TYPE_LABELS = {
+  SALE: 'Sale',
+  'FORCED SALE': 'Forced Sale',
+  AUTH: 'Auth',
+  CAPTURE: 'Capture',
+  REFUND: 'Refund',
+  VOID: 'Void',
+} as const satisfies Record<TransactionType, string>;
+export type TransactionTypeLabel = (typeof TYPE_LABELS)[TransactionType];
+
+/**
+ * Reads a type as a client may write it: any letter case, and FORCED SALE with a space, an
+ * underscore or a hyphen ("forced_sale", "Forced Sale").
+ */
+export function parseTransactionType(text: string): TransactionType | undefined {
+  const canonical = text.trim().toUpperCase().replace(/[_-]/g, ' ').replace(/\s+/g, ' ');
+  return (TRANSACTION_TYPES as readonly string[]).includes(canonical)
+    ? (canonical as TransactionType)
+    : undefined;
+}
+
+/** The outcome of a transaction, as answers and lists write it. */
+export const RESULTS = ['Approved', 'Declined', 'Rejected', 'Error'] as const;
+export type TransactionResult = (typeof RESULTS)[number];
+
+export function parseResult(text: string): TransactionResult | undefined {
+  const lower = text.trim().toLowerCase();
+  return RESULTS.find((result) => result.toLowerCase() === lower);
+}
+
+/** Types that take a card (keyed or swiped). */
+export const CARD_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'AUTH'];
+/** Types that settle as sales in a batch. */
+export const SALE_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'CAPTURE'];
