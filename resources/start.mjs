@@ -1,0 +1,87 @@
+// `npm start`: builds Tender and opens it in Electron. Electron fetches its own runtime from the internet
+// on first use; when it cannot, this says so plainly and points to the headless engine instead of
+// leaving a stack trace.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(join(root, 'package.json'));
+const electronDir = dirname(require.resolve('electron/package.json'));
+const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
+
+/** The runtime's path, or undefined while it has not been downloaded. Never triggers a download itself. */
+function installedRuntime() {
+  const pathFile = join(electronDir, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const executable = join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(executable) ? executable : undefined;
+}
+
+function downloadRuntime() {
+  console.log('Tender: downloading the Electron runtime (first start only)...');
+  const install = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  });
+  const output = `${install.stderr ?? ''}${install.error ? String(install.error) : ''}`;
+  return output
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
+}
+
+function explainHeadless(reason) {
+  console.error(
+    [
+      '',
+      'Tender cannot open its window: the Electron runtime could not be downloaded (no internet access?).',
+      ...(reason ? [`  Reason: ${reason}`] : []),
+      '',
+      'Electron downloads its runtime the first time the app starts. Run `npm start` again once this',
+      'computer can reach the internet (or set ELECTRON_MIRROR to a mirror your network allows).',
+      '',
+      'Meanwhile the payment engine runs without a window:',
+      '',
+      '  npm run gateway -- serve --data-dir <dir> --port 8443',
+      '',
+      'for example with --data-dir .tender-data. Other programs can use its API right away, and the',
+      'cashier screens can be opened later in a browser.',
+      '',
+    ].join('\n'),
+  );
+}
+
+if (!installedRuntime()) {
+  const reason = downloadRuntime();
+  if (!installedRuntime()) {
+    explainHeadless(reason);
+    process.exit(1);
+  }
+}
+
+// `preview` builds main, preload and renderer, then starts Electron on the built app.
+const extraArgs = process.argv.slice(2);
+const app = spawn(
+  process.execPath,
+  [electronVite, 'preview', ...(extraArgs.length ? ['--', ...extraArgs] : [])],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+
+// Ctrl+C reaches the child through the terminal's process group; a signal sent to this process alone
+// is passed on so the app can close its ledger before exiting.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => app.kill(signal));
+}
+
+app.on('error', (error) => {
+  console.error(`Tender: could not run electron-vite: ${error.message}`);
+  process.exit(1);
+});
+app.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
