@@ -1,0 +1,18 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t.close());
+
+describe('a sale over HTTPS', () => {
+  it('approves a keyed Visa and lists it masked', async () => {
+    const response = await t.client.createTransaction({ type: 'SALE', amount: '25.00', ...VISA });
+    expect(response.result).toBe('Approved');
+    const [item] = await t.client.listTransactions();
+    expect(item?.card).toBe('************1111');
+    expect(item?.id).toBe(response.id);
+  });
+});

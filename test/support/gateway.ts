@@ -1,0 +1,105 @@
+/** A real engine on loopback HTTPS over a fresh SQLite file, and clients that trust its certificate. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TenderClient, type FetchLike } from '../../shared/api/client';
+import type { Permission } from '../../shared/api/permissions';
+import type { EngineOptions } from '../../electron/gateway/engine';
+import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface RawRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Overrides the Host header (DNS-rebinding tests). */
+  host?: string;
+}
+
+export interface TestGateway {
+  gateway: RunningGateway;
+  dataDir: string;
+  /** An API key with every permission. */
+  key: string;
+  client: TenderClient;
+  /** A request with full control of method, headers and body; path is below /rest/v1 unless absolute. */
+  request(path: string, options?: RawRequest): Promise<RawResponse>;
+  createKey(permissions: Permission[]): string;
+  clientWith(key: string): TenderClient;
+  close(): Promise<void>;
+}
+
+export async function startTestGateway(
+  options: { tips?: boolean; engine?: EngineOptions; allowedOrigins?: string[] } = {},
+): Promise<TestGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tender-test-'));
+  const gateway = await startGateway({
+    dataDir,
+    port: 0,
+    ...(options.engine && { engine: options.engine }),
+    ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+  });
+  if (options.tips) gateway.engine.settings.setFromText('tips_enabled', 'true');
+  const key = gateway.engine.keys.create('test suite').key;
+  const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
+
+  const request = (path: string, raw: RawRequest = {}): Promise<RawResponse> =>
+    new Promise((resolve, reject) => {
+      const fullPath = path.startsWith('/') ? path : `/rest/v1/${path}`;
+      const headers: Record<string, string> = { host: raw.host ?? `127.0.0.1:${gateway.port}`, ...raw.headers };
+      if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
+      const outgoing = httpsRequest(
+        { host: '127.0.0.1', port: gateway.port, path: fullPath, method: raw.method ?? 'GET', headers, agent, servername: 'localhost' },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            resolve({
+              status: incoming.statusCode ?? 0,
+              headers: incoming.headers,
+              body,
+              json: <T>() => JSON.parse(body) as T,
+            });
+          });
+          incoming.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(raw.body);
+    });
+
+  const fetch: FetchLike = async (url, init) => {
+    const { pathname, search } = new URL(url);
+    const response = await request(pathname + search, init);
+    return { status: response.status, text: async () => response.body };
+  };
+  const clientWith = (apiKey: string) => new TenderClient({ baseUrl: gateway.url, apiKey, fetch });
+
+  return {
+    gateway,
+    dataDir,
+    key,
+    client: clientWith(key),
+    request,
+    createKey: (permissions) => gateway.engine.keys.create('limited', permissions).key,
+    clientWith,
+    close: async () => {
+      agent.destroy();
+      await gateway.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A card that approves, with an expiry comfortably in the future. */
+export const VISA = { card: '4111111111111111', exp_date: '1230' } as const;
+export const MASTERCARD = { card: '5454545454545454', exp_date: '1230' } as const;
+export const AMEX = { card: '371449635398431', exp_date: '1230' } as const;
