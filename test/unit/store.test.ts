@@ -1,0 +1,116 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../electron/gateway/engine';
+import { migrate, NewerSchemaError, openDatabase, schemaVersion } from '../../electron/gateway/store/database';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tender-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('opening the ledger', () => {
+  it('a new database is migrated to the latest schema, in WAL with full sync and foreign keys', () => {
+    const db = openDatabase(join(dir, 'ledger.db'));
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('opening again runs no migration twice', () => {
+    openDatabase(join(dir, 'ledger.db')).close();
+    const db = openDatabase(join(dir, 'ledger.db'));
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('each migration step applies on top of the one before', () => {
+    const db = new Database(join(dir, 'steps.db'));
+    for (const step of MIGRATIONS) {
+      migrate(db, MIGRATIONS.filter((m) => m.version <= step.version));
+      expect(schemaVersion(db)).toBe(step.version);
+    }
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('a ledger from a newer Tender is refused rather than changed', () => {
+    const file = join(dir, 'newer.db');
+    const db = new Database(file);
+    db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => openDatabase(file)).toThrow(NewerSchemaError);
+  });
+
+  it('a failed migration leaves the database where it was', () => {
+    const db = new Database(join(dir, 'broken.db'));
+    const broken = [...MIGRATIONS, { version: LATEST_SCHEMA_VERSION + 1, description: 'broken', sql: 'CREATE TABLE x (; ' }];
+    expect(() => migrate(db, broken)).toThrow();
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    db.close();
+  });
+});
+
+describe('ledger constraints', () => {
+  it('a second open batch is impossible', () => {
+    const db = openDatabase(join(dir, 'ledger.db'));
+    db.prepare("INSERT INTO batches (status, opened_at) VALUES ('OPEN', 1)").run();
+    expect(() => db.prepare("INSERT INTO batches (status, opened_at) VALUES ('OPEN', 2)").run()).toThrow(/UNIQUE/);
+    db.close();
+  });
+
+  it('refunds can never exceed the amount of their original', () => {
+    const db = openDatabase(join(dir, 'ledger.db'));
+    db.prepare(
+      "INSERT INTO transactions (id, type, result, display_message, amount, created_at) VALUES (1, 'Sale', 'Approved', 'Approved', 500, 1)",
+    ).run();
+    expect(() => db.prepare('UPDATE transactions SET refunded_amount = 501 WHERE id = 1').run()).toThrow(/CHECK/);
+    db.close();
+  });
+});
+
+describe('API keys', () => {
+  it('only a hash of the key is stored, and the key works until revoked', () => {
+    const engine = Engine.open(dir);
+    const { key, info } = engine.keys.create('kitchen display', ['transactions:read']);
+    const db = new Database(join(dir, 'tender.db'), { readonly: true });
+    const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
+    expect(JSON.stringify(row)).not.toContain(key.split('_')[2]);
+    db.close();
+    expect(engine.keys.authenticate(key)?.permissions).toEqual(['transactions:read']);
+    expect(engine.keys.authenticate(`${key.slice(0, -1)}x`)).toBeUndefined();
+    expect(engine.keys.revoke(info.id)?.revoked).not.toBeNull();
+    expect(engine.keys.authenticate(key)).toBeUndefined();
+    engine.close();
+  });
+
+  it('records when a key was last used', () => {
+    let now = 1_000_000;
+    const engine = Engine.open(dir, { now: () => now });
+    const { key } = engine.keys.create('script');
+    expect(engine.keys.list()[0]?.lastUsed).toBeNull();
+    now += 5;
+    engine.keys.authenticate(key);
+    expect(engine.keys.list()[0]?.lastUsed).toBe(now);
+    engine.close();
+  });
+});
+
+describe('settings', () => {
+  it('tips are off until turned on, and bad values are refused', () => {
+    const engine = Engine.open(dir);
+    expect(engine.settings.get('tips_enabled')).toBe(false);
+    engine.settings.setFromText('tips_enabled', 'TRUE');
+    expect(engine.settings.get('tips_enabled')).toBe(true);
+    expect(() => engine.settings.setFromText('tips_enabled', 'yes')).toThrow(/not a valid value/);
+    expect(() => engine.settings.setFromText('colour', 'red')).toThrow(/Unknown setting/);
+    expect(engine.settings.get('tips_enabled')).toBe(true);
+    engine.close();
+  });
+});
