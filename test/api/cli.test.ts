@@ -1,0 +1,112 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-cli-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Resolves with the serve process once it prints its ready line. */
+function serve(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port)], { cwd: ROOT });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`https://127.0.0.1:${port}/rest/v1`)) resolve({ child, output: () => output });
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function getOpenBatch(port: number, key: string): Promise<number> {
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  return new Promise((resolve, reject) => {
+    get(
+      { host: '127.0.0.1', port, path: '/rest/v1/batches/open', headers: { api_key: key }, agent: new Agent({ ca }) },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    ).on('error', reject);
+  });
+}
+
+describe('the headless command line', () => {
+  it('keys create prints the new key alone on the last line, and keys list never shows it', () => {
+    const created = run('keys', 'create', '--name', 'kitchen', '--permissions', 'transactions:read,batches:read');
+    expect(created.status).toBe(0);
+    const key = created.stdout.trim().split('\n').at(-1) ?? '';
+    expect(key).toMatch(/^tender_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    const listed = run('keys', 'list');
+    expect(listed.stdout).toContain('kitchen');
+    expect(listed.stdout).toContain('transactions:read, batches:read');
+    expect(listed.stdout).not.toContain(key);
+  });
+
+  it('keys create refuses an unknown permission and creates nothing', () => {
+    const created = run('keys', 'create', '--name', 'x', '--permissions', 'transactions:delete');
+    expect(created.status).toBe(2);
+    expect(created.stderr).toContain('Unknown permission "transactions:delete"');
+    expect(run('keys', 'list').stdout).toContain('No API keys');
+  });
+
+  it('keys revoke takes the id from keys list', () => {
+    const key = run('keys', 'create', '--name', 'old').stdout.trim().split('\n').at(-1) ?? '';
+    const id = key.split('_')[1] ?? '';
+    expect(run('keys', 'revoke', id).status).toBe(0);
+    expect(run('keys', 'list').stdout).toMatch(/revoked/);
+    expect(run('keys', 'revoke', id).status).toBe(2);
+  });
+
+  it('settings set and get tips_enabled, and refuse nonsense', () => {
+    expect(run('settings', 'get').stdout.trim()).toBe('tips_enabled=false');
+    expect(run('settings', 'set', 'tips_enabled', 'true').status).toBe(0);
+    expect(run('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=true');
+    const bad = run('settings', 'set', 'tips_enabled', 'maybe');
+    expect(bad.status).toBe(2);
+    expect(run('settings', 'get').stdout.trim()).toBe('tips_enabled=true');
+  });
+
+  it('an unknown command says so and shows the usage', () => {
+    const result = run('launch');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unknown command "launch"');
+    expect(result.stderr).toContain('Usage: npm run gateway');
+  });
+
+  it('serve creates the data dir, answers on loopback HTTPS, and stops cleanly on SIGTERM', async () => {
+    const key = run('keys', 'create', '--name', 'probe').stdout.trim().split('\n').at(-1) ?? '';
+    const port = await freePort();
+    const { child, output } = await serve(port);
+    expect(output()).toContain(join(dataDir, 'tls', 'cert.pem'));
+    expect(await getOpenBatch(port, key)).toBe(204);
+    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
