@@ -6,7 +6,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default defineConfig({
   root,
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'],
+    include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
