@@ -35,10 +35,14 @@ describe.skipIf(!runtime)('the desktop app', () => {
   let home: string;
 
   beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
     home = mkdtempSync(join(tmpdir(), 'tender-electron-'));
   }, 120_000);
   afterAll(() => rmSync(home, { recursive: true, force: true }));

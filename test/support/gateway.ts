@@ -53,10 +53,21 @@ export async function startTestGateway(
   const request = (path: string, raw: RawRequest = {}): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
       const fullPath = path.startsWith('/') ? path : `/rest/v1/${path}`;
-      const headers: Record<string, string> = { host: raw.host ?? `127.0.0.1:${gateway.port}`, ...raw.headers };
+      const headers: Record<string, string> = {
+        host: raw.host ?? `127.0.0.1:${gateway.port}`,
+        ...raw.headers,
+      };
       if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
       const outgoing = httpsRequest(
-        { host: '127.0.0.1', port: gateway.port, path: fullPath, method: raw.method ?? 'GET', headers, agent, servername: 'localhost' },
+        {
+          host: '127.0.0.1',
+          port: gateway.port,
+          path: fullPath,
+          method: raw.method ?? 'GET',
+          headers,
+          agent,
+          servername: 'localhost',
+        },
         (incoming) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { cardBrand, cscLength, maskLastFour, maskPan, passesLuhn } from '../../shared/cards';
 
 describe('card numbers', () => {
-  it.each(['4111111111111111', '5454545454545454', '371449635398431', '6011000995500000', '4000000000000002'])(
-    '%s passes the Luhn check',
-    (pan) => expect(passesLuhn(pan)).toBe(true),
-  );
+  it.each([
+    '4111111111111111',
+    '5454545454545454',
+    '371449635398431',
+    '6011000995500000',
+    '4000000000000002',
+  ])('%s passes the Luhn check', (pan) => expect(passesLuhn(pan)).toBe(true));
 
-  it.each(['4111111111111112', '1234567812345678', '411111111111111a', ''])('%j fails the Luhn check', (pan) =>
-    expect(passesLuhn(pan)).toBe(false),
+  it.each(['4111111111111112', '1234567812345678', '411111111111111a', ''])(
+    '%j fails the Luhn check',
+    (pan) => expect(passesLuhn(pan)).toBe(false),
   );
 
   it('knows the brand from the leading digits', () => {

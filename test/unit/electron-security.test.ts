@@ -22,9 +22,13 @@ describe('the desktop shell trusts exactly its own engine', () => {
   });
 
   it('serves renderer files from its own scheme and never outside the renderer folder', () => {
-    expect(rendererFileFor('tender://app/index.html', '/opt/tender/renderer')).toBe('/opt/tender/renderer/index.html');
+    expect(rendererFileFor('tender://app/index.html', '/opt/tender/renderer')).toBe(
+      '/opt/tender/renderer/index.html',
+    );
     expect(rendererFileFor('tender://app/', '/opt/tender/renderer')).toBe('/opt/tender/renderer/index.html');
-    expect(rendererFileFor('tender://app/../secrets', '/opt/tender/renderer')).toBe('/opt/tender/renderer/secrets');
+    expect(rendererFileFor('tender://app/../secrets', '/opt/tender/renderer')).toBe(
+      '/opt/tender/renderer/secrets',
+    );
     expect(rendererFileFor('tender://app/%2e%2e/%2e%2e/etc/passwd', '/opt/tender/renderer')).toBe(
       '/opt/tender/renderer/etc/passwd',
     );

@@ -9,12 +9,23 @@ describe('money on the wire', () => {
     expect(parseMoney('999999.99')).toEqual({ ok: true, cents: MAX_AMOUNT_CENTS });
   });
 
-  it.each(['25', '25.0', '25.000', '-5.00', '+5.00', '1e2', '1,000.00', ' 5.00', '05.00', '.50', '5.', 'abc', ''])(
-    'refuses %j as a format problem',
-    (text) => {
-      expect(parseMoney(text)).toEqual({ ok: false, problem: 'format' });
-    },
-  );
+  it.each([
+    '25',
+    '25.0',
+    '25.000',
+    '-5.00',
+    '+5.00',
+    '1e2',
+    '1,000.00',
+    ' 5.00',
+    '05.00',
+    '.50',
+    '5.',
+    'abc',
+    '',
+  ])('refuses %j as a format problem', (text) => {
+    expect(parseMoney(text)).toEqual({ ok: false, problem: 'format' });
+  });
 
   it('refuses zero unless zero is allowed, as for a tip', () => {
     expect(parseMoney('0.00')).toEqual({ ok: false, problem: 'zero' });

@@ -8,7 +8,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('is OpenAPI 3.1 with every endpoint of the interface', () => {
-    const document = JSON.parse(openApiText()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(openApiText()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths['/transactions'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(document.paths['/batches'] ?? {})).toEqual(['get']);

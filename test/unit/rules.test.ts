@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { batchContribution, negate } from '../../electron/gateway/domain/batch';
 import { checkExpiry } from '../../electron/gateway/domain/expiry';
-import { checkCapture, checkRefund, checkVoid, type ReferencedTransaction } from '../../electron/gateway/domain/rules';
+import {
+  checkCapture,
+  checkRefund,
+  checkVoid,
+  type ReferencedTransaction,
+} from '../../electron/gateway/domain/rules';
 
 const base: ReferencedTransaction = {
   id: 7,
@@ -63,7 +68,8 @@ describe('refund', () => {
   });
 
   it('refuses authorizations, refunds, voids and voided sales', () => {
-    for (const type of ['Auth', 'Refund', 'Void']) expect(codeOf(checkRefund({ ...base, type }, true, 1))).toBe('8015');
+    for (const type of ['Auth', 'Refund', 'Void'])
+      expect(codeOf(checkRefund({ ...base, type }, true, 1))).toBe('8015');
     expect(codeOf(checkRefund({ ...base, voidedBy: 3 }, true, 1))).toBe('8015');
   });
 });
@@ -98,7 +104,9 @@ describe('batch contribution', () => {
       refundTotal: 0,
       tipTotal: 200,
     });
-    expect(batchContribution({ type: 'Refund', result: 'Approved', amount: 300, tipAmount: 0 }).refundTotal).toBe(300);
+    expect(
+      batchContribution({ type: 'Refund', result: 'Approved', amount: 300, tipAmount: 0 }).refundTotal,
+    ).toBe(300);
   });
 
   it('never counts declined transactions, authorizations or voids', () => {

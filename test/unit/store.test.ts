@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../electron/gateway/engine';
-import { migrate, NewerSchemaError, openDatabase, schemaVersion } from '../../electron/gateway/store/database';
+import {
+  migrate,
+  NewerSchemaError,
+  openDatabase,
+  schemaVersion,
+} from '../../electron/gateway/store/database';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
 
 let dir: string;
@@ -33,7 +38,10 @@ describe('opening the ledger', () => {
   it('each migration step applies on top of the one before', () => {
     const db = new Database(join(dir, 'steps.db'));
     for (const step of MIGRATIONS) {
-      migrate(db, MIGRATIONS.filter((m) => m.version <= step.version));
+      migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= step.version),
+      );
       expect(schemaVersion(db)).toBe(step.version);
     }
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -50,7 +58,10 @@ describe('opening the ledger', () => {
 
   it('a failed migration leaves the database where it was', () => {
     const db = new Database(join(dir, 'broken.db'));
-    const broken = [...MIGRATIONS, { version: LATEST_SCHEMA_VERSION + 1, description: 'broken', sql: 'CREATE TABLE x (; ' }];
+    const broken = [
+      ...MIGRATIONS,
+      { version: LATEST_SCHEMA_VERSION + 1, description: 'broken', sql: 'CREATE TABLE x (; ' },
+    ];
     expect(() => migrate(db, broken)).toThrow();
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     db.close();
@@ -61,7 +72,9 @@ describe('ledger constraints', () => {
   it('a second open batch is impossible', () => {
     const db = openDatabase(join(dir, 'ledger.db'));
     db.prepare("INSERT INTO batches (status, opened_at) VALUES ('OPEN', 1)").run();
-    expect(() => db.prepare("INSERT INTO batches (status, opened_at) VALUES ('OPEN', 2)").run()).toThrow(/UNIQUE/);
+    expect(() => db.prepare("INSERT INTO batches (status, opened_at) VALUES ('OPEN', 2)").run()).toThrow(
+      /UNIQUE/,
+    );
     db.close();
   });
 
@@ -70,7 +83,9 @@ describe('ledger constraints', () => {
     db.prepare(
       "INSERT INTO transactions (id, type, result, display_message, amount, created_at) VALUES (1, 'Sale', 'Approved', 'Approved', 500, 1)",
     ).run();
-    expect(() => db.prepare('UPDATE transactions SET refunded_amount = 501 WHERE id = 1').run()).toThrow(/CHECK/);
+    expect(() => db.prepare('UPDATE transactions SET refunded_amount = 501 WHERE id = 1').run()).toThrow(
+      /CHECK/,
+    );
     db.close();
   });
 });
