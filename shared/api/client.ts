@@ -50,12 +50,19 @@ export class TenderClient {
   constructor(private readonly options: TenderClientOptions) {}
 
   createTransaction(request: TransactionRequestBody): Promise<TransactionResponse> {
-    return this.call('POST', '/transactions', transactionResponseSchema, request) as Promise<TransactionResponse>;
+    return this.call(
+      'POST',
+      '/transactions',
+      transactionResponseSchema,
+      request,
+    ) as Promise<TransactionResponse>;
   }
 
   /** One page of transactions; an empty list when nothing matches. */
   async listTransactions(query: QueryValues<TransactionListQuery> = {}): Promise<TransactionListItem[]> {
-    return (await this.call('GET', `/transactions${queryString(query)}`, z.array(transactionListItemSchema))) ?? [];
+    return (
+      (await this.call('GET', `/transactions${queryString(query)}`, z.array(transactionListItemSchema))) ?? []
+    );
   }
 
   async listBatches(query: QueryValues<BatchListQuery> = {}): Promise<Batch[]> {
@@ -72,7 +79,12 @@ export class TenderClient {
     return this.call('PUT', '/batches/open', batchSchema);
   }
 
-  private async call<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T | undefined> {
+  private async call<T>(
+    method: string,
+    path: string,
+    schema: z.ZodType<T>,
+    body?: unknown,
+  ): Promise<T | undefined> {
     const headers: Record<string, string> = { accept: 'application/json', api_key: this.options.apiKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.options.fetch(`${this.options.baseUrl}${path}`, {

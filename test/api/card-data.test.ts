@@ -20,7 +20,13 @@ function ledgerBytes(): string {
 
 describe('card data is never stored', () => {
   it('no full card number reaches the database or its WAL, approved, declined or rejected', async () => {
-    const cards = ['4111111111111111', '4000000000000002', '4000000000000119', '4111111111111112', '5454545454545454'];
+    const cards = [
+      '4111111111111111',
+      '4000000000000002',
+      '4000000000000119',
+      '4111111111111112',
+      '5454545454545454',
+    ];
     for (const card of cards) {
       await t.client.createTransaction({ type: 'SALE', amount: '12.34', card, exp_date: '1230', csc: '737' });
       await t.client.createTransaction({ type: 'AUTH', amount: '5.00', card, exp_date: '0101' });

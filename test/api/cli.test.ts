@@ -16,13 +16,18 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Resolves with the serve process once it prints its ready line. */
 function serve(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port)], { cwd: ROOT });
+  const child = spawn(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port)], {
+    cwd: ROOT,
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -47,7 +52,13 @@ function getOpenBatch(port: number, key: string): Promise<number> {
   const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
   return new Promise((resolve, reject) => {
     get(
-      { host: '127.0.0.1', port, path: '/rest/v1/batches/open', headers: { api_key: key }, agent: new Agent({ ca }) },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/rest/v1/batches/open',
+        headers: { api_key: key },
+        agent: new Agent({ ca }),
+      },
       (response) => {
         response.resume();
         resolve(response.statusCode ?? 0);
@@ -58,7 +69,14 @@ function getOpenBatch(port: number, key: string): Promise<number> {
 
 describe('the headless command line', () => {
   it('keys create prints the new key alone on the last line, and keys list never shows it', () => {
-    const created = run('keys', 'create', '--name', 'kitchen', '--permissions', 'transactions:read,batches:read');
+    const created = run(
+      'keys',
+      'create',
+      '--name',
+      'kitchen',
+      '--permissions',
+      'transactions:read,batches:read',
+    );
     expect(created.status).toBe(0);
     const key = created.stdout.trim().split('\n').at(-1) ?? '';
     expect(key).toMatch(/^tender_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
