@@ -126,7 +126,7 @@ export class TransactionService {
 
   private validate(body: unknown): TransactionRequest {
     const parsed = transactionRequestSchema.safeParse(body);
-    if (!parsed.success) throw fieldRejection(parsed.error);
+    if (!parsed.success) throw fieldRejection(parsed.error, body);
     const request = parsed.data;
     const type = parseTransactionType(request.type);
     if (!type) {
@@ -600,16 +600,25 @@ export class TransactionService {
   }
 }
 
-function fieldRejection(error: z.ZodError): Rejection {
+function fieldRejection(error: z.ZodError, body: unknown): Rejection {
   const issue = error.issues[0];
   const path = issue?.path.map(String) ?? [];
   const field = path.join('.') || 'body';
-  const missing = issue?.code === 'invalid_type' && issue.input === undefined;
+  const missing = valueAt(body, path) === undefined;
   const errorCode = missing
     ? ERROR_CODES.MISSING_FIELD
     : (FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD);
   const message = missing ? 'is required' : (issue?.message ?? 'is not valid');
   return new Rejection(errorCode, `${FIELD_VALIDATION}${field} ${message}`);
+}
+
+function valueAt(body: unknown, path: readonly string[]): unknown {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 function namesOf(
