@@ -273,6 +273,16 @@ export const BATCH_ORDER_FIELDS = [
   'sales_total',
   'refund_total',
   'total_count',
+  // The interface names these order_by values for both lists; a batch has no single value for
+  // them, so they keep batches in id order.
+  'type',
+  'result',
+  'last_four',
+  'authorization_code',
+  'invoice',
+  'order_id',
+  'first_name',
+  'last_name',
 ] as const;
 export type BatchOrderField = (typeof BATCH_ORDER_FIELDS)[number];
 

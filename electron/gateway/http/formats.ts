@@ -30,8 +30,25 @@ export function responseFormat(headers: { accept?: string; 'content-type'?: stri
     sent === 'xml'
       ? ['application/xml', 'text/xml', 'application/json']
       : ['application/json', 'application/xml', 'text/xml'];
-  const chosen = new Negotiator({ headers: { accept: headers.accept } }).mediaType(preference);
+  const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(headers.accept) } }).mediaType(
+    preference,
+  );
   return chosen === undefined ? undefined : chosen === 'application/json' ? 'json' : 'xml';
+}
+
+/**
+ * Drops media-type parameters other than q: "application/json; charset=utf-8" asks for JSON, and
+ * Negotiator would otherwise insist on matching the charset too.
+ */
+function withoutMediaParameters(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type, ...parameters] = range.split(';');
+      const quality = parameters.find((parameter) => /^\s*q\s*=/i.test(parameter));
+      return quality ? `${type};${quality}` : (type ?? '');
+    })
+    .join(',');
 }
 
 const xmlParser = new XMLParser({

@@ -15,7 +15,10 @@ export const problems = {
   badRequest: (message: string) => new ApiProblem(400, 'bad_request', message),
   badParameter: (parameter: string, message: string) =>
     new ApiProblem(400, 'bad_parameter', `${parameter} ${message}`, { parameter }),
-  unauthorized: (message: string) => new ApiProblem(401, 'unauthorized', message),
+  unauthorized: (message: string) =>
+    new ApiProblem(401, 'unauthorized', message, {
+      headers: { 'www-authenticate': 'ApiKey header="api_key"' },
+    }),
   forbidden: (message: string) => new ApiProblem(403, 'forbidden', message),
   notFound: (path: string) =>
     new ApiProblem(

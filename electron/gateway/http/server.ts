@@ -160,7 +160,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   const authenticate = (request: FastifyRequest, permission: Permission, bodyKey?: unknown): ApiKeyInfo => {
     const header = request.headers['api_key'];
-    const presented = typeof header === 'string' ? header : typeof bodyKey === 'string' ? bodyKey : undefined;
+    const fromHeader = typeof header === 'string' && header.trim() !== '' ? header : undefined;
+    const presented = fromHeader ?? (typeof bodyKey === 'string' ? bodyKey : undefined);
     if (presented === undefined || presented === '') {
       throw problems.unauthorized('An API key is required: send it in the api_key header.');
     }
@@ -173,7 +174,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   };
 
   app.post(`${API_PREFIX}/transactions`, async (request, reply) => {
-    if (request.headers['api_key'] !== undefined) authenticate(request, 'transactions:write');
+    if (typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== '') {
+      authenticate(request, 'transactions:write');
+    }
     const sentAs = formatOfContentType(request.headers['content-type']);
     if (typeof request.body !== 'string' || sentAs === undefined) {
       throw problems.unsupportedMediaType(request.headers['content-type']);

@@ -116,8 +116,8 @@ const TRANSACTION_COLUMNS: Record<keyof TransactionFilter & string, string> = {
   authorizationCode: 'authorization_code',
   invoice: 'invoice',
   orderNumber: 'order_number',
-  firstName: 'first_name',
-  lastName: 'last_name',
+  firstName: 'first_name_key',
+  lastName: 'last_name_key',
   serverId: 'server_id',
   batchId: 'batch_id',
   from: 'created_at',
@@ -135,8 +135,8 @@ export const TRANSACTION_ORDER_COLUMNS = {
   authorization_code: 'authorization_code',
   invoice: 'invoice',
   order_id: 'order_number',
-  first_name: 'first_name COLLATE NOCASE',
-  last_name: 'last_name COLLATE NOCASE',
+  first_name: 'first_name_key',
+  last_name: 'last_name_key',
   server_id: 'server_id',
 } as const;
 
@@ -150,7 +150,20 @@ export const BATCH_ORDER_COLUMNS = {
   sales_total: 'sales_total',
   refund_total: 'refund_total',
   total_count: '(sales_count + refund_count)',
+  type: 'id',
+  result: 'id',
+  last_four: 'id',
+  authorization_code: 'id',
+  invoice: 'id',
+  order_id: 'id',
+  first_name: 'id',
+  last_name: 'id',
 } as const;
+
+/** The form names are compared in: Unicode case folding, so "élodie" finds "Élodie". */
+export function nameKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
 
 function transactionConditions(filter: TransactionFilter, alias = ''): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
@@ -160,9 +173,8 @@ function transactionConditions(filter: TransactionFilter, alias = ''): { sql: st
     const column = alias + TRANSACTION_COLUMNS[key];
     if (key === 'from') sql.push(`${column} >= ?`);
     else if (key === 'before') sql.push(`${column} < ?`);
-    else if (key === 'firstName' || key === 'lastName') sql.push(`${column} = ? COLLATE NOCASE`);
     else sql.push(`${column} = ?`);
-    params.push(value);
+    params.push(key === 'firstName' || key === 'lastName' ? nameKey(value as string) : value);
   }
   return { sql, params };
 }
@@ -296,13 +308,15 @@ export class Ledger {
           id, type, result, result_code, error_code, display_message, amount, tip_amount,
           authorization_code, avs_result_code, csc_result_code, card_bin, card_last_four, card_length,
           card_brand, entry_mode, invoice, order_number, purchase_order, customer_id, email, client_ip,
-          description, comments, server_id, first_name, last_name, billing_is_shipping, billing, shipping,
+          description, comments, server_id, first_name, last_name, first_name_key, last_name_key,
+          billing_is_shipping, billing, shipping,
           original_id, batch_id, api_key_id, created_at
         ) VALUES (
           @id, @type, @result, @resultCode, @errorCode, @displayMessage, @amount, @tipAmount,
           @authorizationCode, @avsResultCode, @cscResultCode, @cardBin, @cardLastFour, @cardLength,
           @cardBrand, @entryMode, @invoice, @orderNumber, @purchaseOrder, @customerId, @email, @clientIp,
-          @description, @comments, @serverId, @firstName, @lastName, @billingIsShipping, @billing, @shipping,
+          @description, @comments, @serverId, @firstName, @lastName, @firstNameKey, @lastNameKey,
+          @billingIsShipping, @billing, @shipping,
           @originalId, @batchId, @apiKeyId, @createdAt
         )`),
       markVoided: db.prepare('UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL'),
@@ -343,7 +357,12 @@ export class Ledger {
   }
 
   insert(transaction: NewTransaction & { id: number }): void {
-    this.statements.insert.run({ ...transaction, billingIsShipping: transaction.billingIsShipping ? 1 : 0 });
+    this.statements.insert.run({
+      ...transaction,
+      firstNameKey: transaction.firstName === null ? null : nameKey(transaction.firstName),
+      lastNameKey: transaction.lastName === null ? null : nameKey(transaction.lastName),
+      billingIsShipping: transaction.billingIsShipping ? 1 : 0,
+    });
   }
 
   markVoided(id: number, voidId: number): void {

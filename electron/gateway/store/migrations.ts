@@ -74,6 +74,9 @@ export const MIGRATIONS: readonly Migration[] = [
         server_id           TEXT,
         first_name          TEXT,
         last_name           TEXT,
+        -- Case-folded names for the list filters: COLLATE NOCASE folds only A-Z, not "É" or "Ü".
+        first_name_key      TEXT,
+        last_name_key       TEXT,
         billing_is_shipping INTEGER NOT NULL DEFAULT 0,
         billing             TEXT,
         shipping            TEXT,
@@ -96,8 +99,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transactions_by_authorization_code ON transactions (authorization_code, id);
       CREATE INDEX transactions_by_invoice ON transactions (invoice, id);
       CREATE INDEX transactions_by_order_number ON transactions (order_number, id);
-      CREATE INDEX transactions_by_first_name ON transactions (first_name COLLATE NOCASE, id);
-      CREATE INDEX transactions_by_last_name ON transactions (last_name COLLATE NOCASE, id);
+      CREATE INDEX transactions_by_first_name ON transactions (first_name_key, id);
+      CREATE INDEX transactions_by_last_name ON transactions (last_name_key, id);
       CREATE INDEX transactions_by_server ON transactions (server_id, id);
       CREATE INDEX transactions_by_batch ON transactions (batch_id, id);
       CREATE INDEX transactions_by_original ON transactions (original_id, id);
