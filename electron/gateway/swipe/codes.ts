@@ -1,0 +1,52 @@
+/**
+ * error_code values for swipes that cannot be used, merged into the engine's ERROR_CODES. Each kind of
+ * failure has its own code, because each asks for a different action: swipe again, use another
+ * reader, re-key the reader, or ask for another card.
+ */
+
+export const SWIPE_ERROR_CODES = {
+  SWIPE_MALFORMED: '8020',
+  SWIPE_TAMPERED: '8021',
+  SWIPE_TRUNCATED: '8022',
+  SWIPE_NOT_ENCRYPTED: '8023',
+  SWIPE_KEYS_EXHAUSTED: '8024',
+  SWIPE_UNDECRYPTABLE: '8025',
+  SWIPE_INVALID_KSN: '8026',
+  SWIPE_BAD_READ: '8027',
+  SWIPE_NOT_PAYMENT_CARD: '8028',
+  SWIPE_REPLAYED: '8029',
+} as const;
+export type SwipeErrorCode = (typeof SWIPE_ERROR_CODES)[keyof typeof SWIPE_ERROR_CODES];
+
+/** What each code means, for the published error catalogue. */
+export const SWIPE_ERROR_CODE_MEANINGS: Record<SwipeErrorCode, string> = {
+  '8020':
+    'encrypted_track_data is not a MagTek encrypted swipe string: wrong number of fields, characters or field lengths.',
+  '8021': 'encrypted_track_data was altered: its clear-text CRC does not match its content.',
+  '8022': 'encrypted_track_data was cut short: fields are missing at its end.',
+  '8023':
+    'The reader did not encrypt the swipe (all-zero KSN, encryption off in the reader status, or clear track data).',
+  '8024': 'The reader has used up its DUKPT keys and must be re-keyed before it can encrypt again.',
+  '8025':
+    "The tracks do not decrypt to card data: the reader's key does not come from this terminal's BDK, or the tracks disagree.",
+  '8026': 'The KSN transaction counter is not one a DUKPT reader can produce (more than ten 1-bits).',
+  '8027': 'The swipe carries no track 1 or track 2 data: the reader could not read the stripe.',
+  '8028': 'The card read well but is not a payment card (no account number and expiry on track 1 or 2).',
+  '8029': 'The swipe was already used: an earlier transaction carried the same KSN (a replayed swipe).',
+};
+
+/** What the cashier reads (display_message): what happened and what to do next, never card data. */
+export const SWIPE_DISPLAY_MESSAGES: Record<SwipeErrorCode, string> = {
+  '8020': 'The swipe was not understood. Swipe again; if this repeats, check the card reader setup.',
+  '8021': 'The swipe data was changed on its way. Swipe the card again.',
+  '8022': 'The swipe data was cut short. Swipe again, steadily.',
+  '8023':
+    'This card reader does not encrypt card data, so the swipe cannot be used. Key the card in instead.',
+  '8024': 'The card reader has run out of encryption keys and must be re-keyed. Key the card in meanwhile.',
+  '8025':
+    "The card data could not be decrypted. Swipe again; if it keeps failing, the reader's key does not match this terminal.",
+  '8026': 'The swipe came with an invalid reader key number. Swipe again.',
+  '8027': 'The card was not read. Swipe again, steadily.',
+  '8028': 'This is not a payment card. Ask for another card.',
+  '8029': 'This swipe was already used. Swipe the card again.',
+};
