@@ -29,7 +29,7 @@ Commands:
   keys list                     List API keys (never the keys themselves)
   keys revoke <key id>          Revoke a key by its id (from keys list) or the key itself
   settings get [name]           Show settings
-  settings set <name> <value>   Change a setting (${Object.keys(SETTING_DEFINITIONS).join(', ')})
+  settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
 
 Options:
   --data-dir <dir>   Where the ledger, keys and TLS certificate live (default: ${defaultDataDir()})
@@ -129,7 +129,7 @@ function settings(dataDir: string, action: string | undefined, args: string[]) {
       for (const name of names) {
         if (!(name in all))
           throw new UnknownSettingError(`Unknown setting "${name}". Known: ${Object.keys(all).join(', ')}.`);
-        console.log(`${name}=${String(all[name as keyof typeof all])}`);
+        console.log(`${name}=${engine.settings.display(name as keyof typeof all)}`);
       }
       return;
     }
@@ -138,7 +138,7 @@ function settings(dataDir: string, action: string | undefined, args: string[]) {
       if (name === undefined || value === undefined)
         throw new UsageError('settings set needs a name and a value.');
       engine.settings.setFromText(name, value);
-      console.log(`${name}=${String(engine.settings.all()[name as keyof typeof SETTING_DEFINITIONS])}`);
+      console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);
       return;
     }
     throw new UsageError('settings takes get or set.');

@@ -9,6 +9,7 @@ import { dataDirLayout } from './paths';
 import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
+import { MagtekSwipeDecoder } from './swipe/decoder';
 import { openDatabase, type Connection } from './store/database';
 import { KeyStore } from './store/keys';
 import { Ledger } from './store/ledger';
@@ -36,12 +37,16 @@ export class Engine {
     this.ledger = new Ledger(db);
     this.keys = new ApiKeys(new KeyStore(db), now);
     this.settings = new Settings(new SettingsStore(db));
+    // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
+    const swipes = options.swipes ?? {
+      decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),
+    };
     this.transactions = new TransactionService(
       this.ledger,
       this.settings,
       options.processor ?? new SimulatedProcessor(),
+      swipes,
       now,
-      options.swipes,
     );
     this.batches = new BatchService(this.ledger, now);
   }

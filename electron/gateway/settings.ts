@@ -1,4 +1,5 @@
 /** The gateway settings a merchant can change, with their defaults and the forms they accept. */
+import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
 import type { SettingsStore } from './store/settings';
 
 interface SettingDefinition<T> {
@@ -6,6 +7,8 @@ interface SettingDefinition<T> {
   defaultValue: T;
   parse(text: string): T | undefined;
   format(value: T): string;
+  /** How the value is shown to people; a secret is never shown, only described. */
+  display?(value: T): string;
 }
 
 const booleanSetting = (description: string, defaultValue: boolean): SettingDefinition<boolean> => ({
@@ -15,8 +18,22 @@ const booleanSetting = (description: string, defaultValue: boolean): SettingDefi
   format: String,
 });
 
+const swipeKeySetting: SettingDefinition<string> = {
+  description:
+    'The base derivation key (BDK) the MagTek readers were injected with: 32 hex digits. The default is the ' +
+    'public ANSI test key, for testing only.',
+  defaultValue: ANSI_TEST_BDK,
+  parse: (text) => (/^[0-9A-Fa-f]{32}$/.test(text.trim()) ? text.trim().toUpperCase() : undefined),
+  format: String,
+  display: (value) =>
+    value === ANSI_TEST_BDK
+      ? `ANSI test BDK (TEST ONLY: set the BDK your readers were injected with), KCV ${keyCheckValue(value)}`
+      : `custom BDK, KCV ${keyCheckValue(value)}`,
+};
+
 export const SETTING_DEFINITIONS = {
   tips_enabled: booleanSetting('Accept tip_amount on CAPTURE and FORCED SALE (true or false).', false),
+  swipe_bdk: swipeKeySetting,
 };
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;
@@ -28,19 +45,32 @@ export function isSettingName(name: string): name is SettingName {
 
 export class UnknownSettingError extends Error {}
 
+/** The definitions differ in value type; the Settings methods below keep each name to its own type. */
+function definitionOf(name: SettingName): SettingDefinition<unknown> {
+  return SETTING_DEFINITIONS[name] as unknown as SettingDefinition<unknown>;
+}
+
 export class Settings {
   constructor(private readonly store: SettingsStore) {}
 
   get<K extends SettingName>(name: K): SettingValues[K] {
-    const definition = SETTING_DEFINITIONS[name];
+    const definition = definitionOf(name);
     const stored = this.store.get(name);
-    return (stored === undefined ? undefined : definition.parse(stored)) ?? definition.defaultValue;
+    return ((stored === undefined ? undefined : definition.parse(stored)) ??
+      definition.defaultValue) as SettingValues[K];
   }
 
   all(): SettingValues {
     return Object.fromEntries(
       Object.keys(SETTING_DEFINITIONS).map((name) => [name, this.get(name as SettingName)]),
     ) as SettingValues;
+  }
+
+  /** The value as people may see it: secrets are described (with a key check value), never shown. */
+  display(name: SettingName): string {
+    const definition = definitionOf(name);
+    const value = this.get(name);
+    return definition.display ? definition.display(value) : definition.format(value);
   }
 
   /** Sets a setting from text, as the CLI and the settings screen receive it. */
@@ -50,10 +80,11 @@ export class Settings {
         `Unknown setting "${name}". Known: ${Object.keys(SETTING_DEFINITIONS).join(', ')}.`,
       );
     }
-    const definition = SETTING_DEFINITIONS[name];
+    const definition = definitionOf(name);
     const value = definition.parse(text);
     if (value === undefined) {
-      throw new UnknownSettingError(`"${text}" is not a valid value for ${name}: ${definition.description}`);
+      const shown = definition.display ? 'That value' : `"${text}"`;
+      throw new UnknownSettingError(`${shown} is not a valid value for ${name}: ${definition.description}`);
     }
     this.store.set(name, definition.format(value));
   }

@@ -14,6 +14,7 @@ import { parseMoney } from '../../shared/money';
 import { batchContribution, negate } from './domain/batch';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import { checkExpiry } from './domain/expiry';
+import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
 import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from './domain/rules';
 import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
 import type { Settings } from './settings';
@@ -24,23 +25,14 @@ export interface SubmitContext {
   apiKeyId: number | null;
 }
 
-/** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/crypto). */
+/** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/swipe). */
 export interface SwipeDecoder {
   decode(
     encryptedTrackData: string,
   ):
-    | { ok: true; pan: string; expMmyy: string; firstName?: string; lastName?: string }
+    | { ok: true; pan: string; expMmyy: string; firstName?: string; lastName?: string; ksn: string }
     | { ok: false; errorCode: ErrorCode; message: string };
 }
-
-/** Swipes are refused until a decoder is configured. */
-const noSwipeDecoder: SwipeDecoder = {
-  decode: () => ({
-    ok: false,
-    errorCode: ERROR_CODES.UNREADABLE_SWIPE,
-    message: 'Swiped card data cannot be read by this engine. Key the card in instead.',
-  }),
-};
 
 /** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
 class Rejection {
@@ -78,7 +70,10 @@ export const TRANSACTION_REQUIREMENTS = REQUIRED;
 
 interface CardInput {
   details: CardDetails;
-  row: Pick<NewTransaction, 'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode'>;
+  row: Pick<
+    NewTransaction,
+    'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn'
+  >;
   names: { firstName?: string; lastName?: string };
 }
 
@@ -87,8 +82,8 @@ export class TransactionService {
     private readonly ledger: Ledger,
     private readonly settings: Settings,
     private readonly processor: Processor,
+    private readonly swipes: SwipeDecoder,
     private readonly now: () => number = Date.now,
-    private readonly swipes: SwipeDecoder = noSwipeDecoder,
   ) {}
 
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
@@ -195,6 +190,7 @@ export class TransactionService {
     let expMmyy: string;
     let names: CardInput['names'] = {};
     let entryMode: CardDetails['entryMode'];
+    let swipeKsn: string | null = null;
     if (request.card !== undefined && request.encrypted_track_data !== undefined) {
       throw new Rejection(
         ERROR_CODES.FIELD_NOT_APPLICABLE,
@@ -211,6 +207,7 @@ export class TransactionService {
       const swipe = this.swipes.decode(request.encrypted_track_data);
       if (!swipe.ok) throw new Rejection(swipe.errorCode, swipe.message);
       ({ pan, expMmyy } = swipe);
+      swipeKsn = swipe.ksn;
       names = {
         ...(swipe.firstName && { firstName: swipe.firstName }),
         ...(swipe.lastName && { lastName: swipe.lastName }),
@@ -259,7 +256,21 @@ export class TransactionService {
       ...(request.billing?.street !== undefined && { billingStreet: request.billing.street }),
       ...(request.billing?.zip !== undefined && { billingZip: request.billing.zip }),
     };
-    return { details, row, names };
+    const card = { details, row: { ...row, swipeKsn }, names };
+    this.rejectReplayedSwipe(card);
+    return card;
+  }
+
+  /** A swipe's KSN is new every time; one the ledger has seen is a replay. Checked again in the write. */
+  private rejectReplayedSwipe(card: CardInput): void {
+    const { swipeKsn, ...masked } = card.row;
+    if (swipeKsn !== null && this.ledger.isSwipeKsnUsed(swipeKsn)) {
+      throw new Rejection(
+        ERROR_CODES.SWIPE_REPLAYED,
+        SWIPE_DISPLAY_MESSAGES[ERROR_CODES.SWIPE_REPLAYED],
+        masked,
+      );
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -274,6 +285,7 @@ export class TransactionService {
       card: card.details,
     });
     return this.ledger.write(() => {
+      this.rejectReplayedSwipe(card);
       const row = this.newRow(type, request, context, { amount, ...card.row, ...namesOf(request, card) });
       return this.recordDecision(row, decision, type === 'SALE');
     });
@@ -284,6 +296,7 @@ export class TransactionService {
     const tip = request.tip_amount ?? 0;
     const amount = (request.amount as number) + tip;
     return this.ledger.write(() => {
+      this.rejectReplayedSwipe(card);
       const row = this.newRow('FORCED SALE', request, context, {
         amount,
         tipAmount: tip,
@@ -355,6 +368,7 @@ export class TransactionService {
     const amount = request.amount as number;
     const decision = await this.processor.credit({ amountCents: amount, card: card.details });
     return this.ledger.write(() => {
+      this.rejectReplayedSwipe(card);
       const row = this.newRow('REFUND', request, context, { amount, ...card.row, ...namesOf(request, card) });
       return this.recordDecision(row, decision, true);
     });
@@ -458,6 +472,7 @@ export class TransactionService {
       originalId: request.id ?? null,
       batchId: null,
       apiKeyId: context.apiKeyId,
+      swipeKsn: null,
       createdAt: this.now(),
       ...fields,
     };
@@ -592,6 +607,7 @@ export class TransactionService {
         originalId: null,
         batchId: null,
         apiKeyId: context.apiKeyId,
+        swipeKsn: null,
         createdAt: this.now(),
         ...rejection.detail,
       });

@@ -102,12 +102,27 @@ describe('the headless command line', () => {
   });
 
   it('settings set and get tips_enabled, and refuse nonsense', () => {
-    expect(run('settings', 'get').stdout.trim()).toBe('tips_enabled=false');
+    expect(run('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=false');
     expect(run('settings', 'set', 'tips_enabled', 'true').status).toBe(0);
     expect(run('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=true');
     const bad = run('settings', 'set', 'tips_enabled', 'maybe');
     expect(bad.status).toBe(2);
-    expect(run('settings', 'get').stdout.trim()).toBe('tips_enabled=true');
+    expect(run('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=true');
+  });
+
+  it('the swipe BDK defaults to the ANSI test key, says so, and is never printed', () => {
+    expect(run('settings', 'get', 'swipe_bdk').stdout).toMatch(
+      /^swipe_bdk=ANSI test BDK \(TEST ONLY.*KCV [0-9A-F]{6}/,
+    );
+    const key = '89ABCDEF0123456776543210FEDCBA98';
+    const set = run('settings', 'set', 'swipe_bdk', key);
+    expect(set.status).toBe(0);
+    const shown = run('settings', 'get').stdout;
+    expect(shown).toMatch(/swipe_bdk=custom BDK, KCV [0-9A-F]{6}/);
+    expect(shown).not.toContain(key);
+    const bad = run('settings', 'set', 'swipe_bdk', 'SECRETSECRETSECRET');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).not.toContain('SECRETSECRETSECRET');
   });
 
   it('an unknown command says so and shows the usage', () => {

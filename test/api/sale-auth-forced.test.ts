@@ -618,16 +618,16 @@ describe('field validation of SALE, AUTH and FORCED SALE', () => {
     expect(answer).not.toHaveProperty('id');
   });
 
-  it('unreadable encrypted_track_data with track_format MAGTEK is rejected with 8019 and no id', async () => {
+  it('encrypted_track_data that is not a MagTek swipe string is rejected with 8020 and no id', async () => {
     const { card: _pan, exp_date: _expiry, ...swipe } = sale;
     expectRejected(
       await postJson(t, { ...swipe, encrypted_track_data: 'NOT-A-MAGTEK-STRING', track_format: 'MAGTEK' }),
-      '8019',
+      '8020',
       false,
     );
     expectRejected(
       await postXml(t, { ...swipe, type: 'AUTH', encrypted_track_data: '%B%%%', track_format: 'magtek' }),
-      '8019',
+      '8020',
       false,
     );
   });

@@ -53,6 +53,17 @@ export function tdesEncryptBlock(key: Buffer, block: Buffer): Buffer {
   return ecb('des-ede3-ecb', tripleLength(key), block);
 }
 
+/**
+ * The key check value: the first three bytes of a zero block encrypted with the key. It names a key
+ * so people can compare keys without ever seeing one.
+ */
+export function keyCheckValue(keyHex: string): string {
+  return tdesEncryptBlock(Buffer.from(keyHex, 'hex'), Buffer.alloc(8))
+    .subarray(0, 3)
+    .toString('hex')
+    .toUpperCase();
+}
+
 /** TDES-CBC with an all-zero IV, the last block zero-padded: how MagTek readers encrypt tracks. */
 export function tdesCbcEncrypt(key: Buffer, data: Buffer): Buffer {
   const padded = Buffer.alloc(Math.ceil(data.length / BLOCK) * BLOCK);

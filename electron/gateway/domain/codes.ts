@@ -1,3 +1,5 @@
+import { SWIPE_ERROR_CODE_MEANINGS, SWIPE_ERROR_CODES } from '../swipe/codes';
+
 /**
  * Every code the engine can answer. error_code values are stable: integrators switch on them, so a
  * code is never reused for another meaning. The README publishes this catalogue.
@@ -23,7 +25,7 @@ export const ERROR_CODES = {
   VOID_SETTLED: '8016',
   NOT_VOIDABLE: '8017',
   UNSUPPORTED_TRACK_FORMAT: '8018',
-  UNREADABLE_SWIPE: '8019',
+  ...SWIPE_ERROR_CODES,
   PROCESSOR_UNAVAILABLE: '9000',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -48,7 +50,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8016': 'Void of a transaction whose batch is closed: refund it instead.',
   '8017': 'Not voidable: declined, rejected, already voided, a captured AUTH, or a VOID.',
   '8018': 'Unsupported track_format, or encrypted_track_data without track_format MAGTEK.',
-  '8019': 'encrypted_track_data could not be read.',
+  ...SWIPE_ERROR_CODE_MEANINGS,
   '9000': 'The processor could not complete the request (Error result); try again.',
 };
 

@@ -43,6 +43,8 @@ export interface LedgerTransaction {
   capturedBy: number | null;
   refundedAmount: number;
   apiKeyId: number | null;
+  /** The KSN of the swipe that carried the card, when it was swiped. */
+  swipeKsn: string | null;
   createdAt: number;
 }
 
@@ -223,6 +225,7 @@ interface TransactionRowShape {
   captured_by: number | null;
   refunded_amount: number;
   api_key_id: number | null;
+  swipe_ksn: string | null;
   created_at: number;
 }
 
@@ -264,6 +267,7 @@ function toTransaction(row: TransactionRowShape): LedgerTransaction {
     capturedBy: row.captured_by,
     refundedAmount: row.refunded_amount,
     apiKeyId: row.api_key_id,
+    swipeKsn: row.swipe_ksn,
     createdAt: row.created_at,
   };
 }
@@ -310,15 +314,16 @@ export class Ledger {
           card_brand, entry_mode, invoice, order_number, purchase_order, customer_id, email, client_ip,
           description, comments, server_id, first_name, last_name, first_name_key, last_name_key,
           billing_is_shipping, billing, shipping,
-          original_id, batch_id, api_key_id, created_at
+          original_id, batch_id, api_key_id, swipe_ksn, created_at
         ) VALUES (
           @id, @type, @result, @resultCode, @errorCode, @displayMessage, @amount, @tipAmount,
           @authorizationCode, @avsResultCode, @cscResultCode, @cardBin, @cardLastFour, @cardLength,
           @cardBrand, @entryMode, @invoice, @orderNumber, @purchaseOrder, @customerId, @email, @clientIp,
           @description, @comments, @serverId, @firstName, @lastName, @firstNameKey, @lastNameKey,
           @billingIsShipping, @billing, @shipping,
-          @originalId, @batchId, @apiKeyId, @createdAt
+          @originalId, @batchId, @apiKeyId, @swipeKsn, @createdAt
         )`),
+      swipeSeen: db.prepare<[string], { id: number }>('SELECT id FROM transactions WHERE swipe_ksn = ?'),
       markVoided: db.prepare('UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL'),
       markCaptured: db.prepare(
         'UPDATE transactions SET captured_by = ? WHERE id = ? AND captured_by IS NULL',
@@ -363,6 +368,11 @@ export class Ledger {
       lastNameKey: transaction.lastName === null ? null : nameKey(transaction.lastName),
       billingIsShipping: transaction.billingIsShipping ? 1 : 0,
     });
+  }
+
+  /** True when a transaction already carried a swipe with this KSN. */
+  isSwipeKsnUsed(ksn: string): boolean {
+    return this.statements.swipeSeen.get(ksn) !== undefined;
   }
 
   markVoided(id: number, voidId: number): void {

@@ -10,6 +10,7 @@ import {
   tdesTrackKey,
   type TrackKeyVariant,
 } from '../crypto/dukpt';
+import type { SwipeDecoder } from '../transactions';
 import { SWIPE_DISPLAY_MESSAGES, SWIPE_ERROR_CODES, type SwipeErrorCode } from './codes';
 import { ENCRYPTION_STATUS, isEncrypting, parseSwipeString, type SwipeStringFailure } from './format';
 import { parseTrack1, parseTrack2, splitTracks, yymmToMmyy, type TrackCard } from './tracks';
@@ -93,7 +94,7 @@ function matchesMaskedTracks(maskedTracks: string, pan: string): boolean {
   return shown.every((card) => card === undefined || card.pan.slice(-4) === pan.slice(-4));
 }
 
-export class MagtekSwipeDecoder {
+export class MagtekSwipeDecoder implements SwipeDecoder {
   // A private field, so that the key never shows in util.inspect, JSON or a debugger's summary.
   readonly #bdk: Buffer;
 
