@@ -18,6 +18,8 @@ import { TransactionService, type SwipeDecoder } from './transactions';
 
 export interface EngineOptions {
   now?: () => number;
+  /** Path of a better-sqlite3 addon built for the running runtime (Electron's ABI differs from Node's). */
+  nativeBinding?: string;
   processor?: Processor;
   swipes?: SwipeDecoder;
 }
@@ -54,7 +56,11 @@ export class Engine {
   /** Opens (creating when new) the ledger of a data dir. */
   static open(dataDir: string, options: EngineOptions = {}): Engine {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return new Engine(openDatabase(dataDirLayout(dataDir).database), options);
+    const database = dataDirLayout(dataDir).database;
+    return new Engine(
+      openDatabase(database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      options,
+    );
   }
 
   close(): void {

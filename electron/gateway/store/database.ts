@@ -20,8 +20,19 @@ export class NewerSchemaError extends Error {
  * WAL lets readers carry on while a write commits; synchronous=FULL makes every commit reach the
  * disk before the call returns, which is what lets the engine answer only after a row is durable.
  */
-export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Connection {
-  const db = new Database(file);
+export function openDatabase(
+  file: string,
+  options: {
+    /**
+     * The better-sqlite3 addon to load. Electron needs one built for its own ABI, kept apart from the
+     * Node build the tests use; see resources/ for the step that builds it.
+     */
+    nativeBinding?: string;
+    migrations?: readonly Migration[];
+  } = {},
+): Connection {
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const migrations = options.migrations ?? MIGRATIONS;
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
