@@ -16,7 +16,7 @@ export class BatchService {
    * Closes the open batch for settlement; undefined when none is open. Uncaptured authorizations
    * are in no batch, so they stay open and are captured into the next one.
    */
-  closeOpen(): BatchRecord | undefined {
+  closeOpen(): Promise<BatchRecord | undefined> {
     return this.ledger.write(() => {
       const open = this.ledger.openBatch();
       if (!open) return undefined;

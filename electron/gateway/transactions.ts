@@ -100,7 +100,7 @@ export class TransactionService {
         case 'AUTH':
           return await this.authorize(type, request, context);
         case 'FORCED SALE':
-          return this.forcedSale(request, context);
+          return await this.forcedSale(request, context);
         case 'CAPTURE':
           return await this.capture(request, context);
         case 'REFUND':
@@ -112,7 +112,7 @@ export class TransactionService {
       }
     } catch (error) {
       if (!(error instanceof Rejection)) throw error;
-      return this.recordRejection(error, body, context);
+      return await this.recordRejection(error, body, context);
     }
   }
 
@@ -569,9 +569,13 @@ export class TransactionService {
   }
 
   /** Rejected answers carry no id, but the attempt is kept (masked) so that lists can show it. */
-  private recordRejection(rejection: Rejection, body: unknown, context: SubmitContext): TransactionResponse {
+  private async recordRejection(
+    rejection: Rejection,
+    body: unknown,
+    context: SubmitContext,
+  ): Promise<TransactionResponse> {
     const safe = safeDetail(body);
-    this.ledger.write(() => {
+    await this.ledger.write(() => {
       const id = this.ledger.nextTransactionId();
       this.ledger.insert({
         id,

@@ -212,7 +212,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   app.put(`${API_PREFIX}/batches/open`, async (request, reply) => {
     authenticate(request, 'batches:close');
-    const closed = engine.batches.closeOpen();
+    const closed = await engine.batches.closeOpen();
     return closed ? send(reply, 200, 'batch', presentBatch(closed)) : reply.code(204).send();
   });
 

@@ -4,6 +4,7 @@
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 import type { Connection } from './database';
+import { GroupCommit } from './group-commit';
 
 export interface LedgerTransaction {
   id: number;
@@ -302,8 +303,10 @@ function toBatch(row: BatchRowShape): BatchRecord {
 
 export class Ledger {
   private readonly statements;
+  readonly commits: GroupCommit;
 
   constructor(private readonly db: Connection) {
+    this.commits = new GroupCommit(db);
     this.statements = {
       find: db.prepare<[number], TransactionRowShape>('SELECT * FROM transactions WHERE id = ?'),
       nextId: db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM transactions'),
@@ -346,9 +349,13 @@ export class Ledger {
     };
   }
 
-  /** Runs `work` as one BEGIN IMMEDIATE transaction: all of it commits, durably, or none of it. */
-  write<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+  /**
+   * Runs `work` atomically in a BEGIN IMMEDIATE transaction, shared with the writes that arrive at
+   * the same time (group commit). The promise settles once the commit is on disk: all of `work`
+   * committed, or, if it threw, none of it.
+   */
+  write<T>(work: () => T): Promise<T> {
+    return this.commits.run(work);
   }
 
   find(id: number): LedgerTransaction | undefined {
