@@ -6,7 +6,7 @@ import globals from 'globals';
 
 const noElectron = {
   name: 'electron',
-  message: 'The engine and the reader run in plain Node: never import electron here.',
+  message: 'The engine, the reader and the bridge host run in plain Node: never import electron here.',
 };
 const noSqlite = {
   name: 'better-sqlite3',
@@ -45,7 +45,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/gateway/**/*.ts', 'electron/cli.ts'],
+    files: ['electron/gateway/**/*.ts', 'electron/bridge/**/*.ts', 'electron/cli.ts'],
     ignores: ['electron/gateway/store/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noHid] }] },
   },

@@ -1,0 +1,76 @@
+/**
+ * The host side of every bridge request, whatever carried it: the channel must be in the contract,
+ * the input must parse with its schema, and the answer is parsed with its schema too, so that nothing
+ * beyond the contract (a stray field, a card number) can leave the host by mistake.
+ */
+import { z } from 'zod';
+import {
+  invokeChannels,
+  isInvokeChannel,
+  type BridgeErrorCode,
+  type InvokeChannel,
+  type InvokeOutput,
+  type InvokeResult,
+} from '../../shared/ipc/contract';
+
+/** What the host does for each request, given its validated input. */
+export type BridgeHandlers = {
+  [C in InvokeChannel]: (
+    input: z.output<(typeof invokeChannels)[C]['input']>,
+  ) => InvokeOutput<C> | Promise<InvokeOutput<C>>;
+};
+
+/** A refusal whose message is meant for the screens. */
+export class BridgeError extends Error {
+  constructor(
+    readonly code: BridgeErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BridgeError';
+  }
+}
+
+export function bridgeFailure(code: BridgeErrorCode, message: string): InvokeResult {
+  return { ok: false, error: { code, message } };
+}
+
+export interface DispatchOptions {
+  /** Where unexpected handler failures go (never shown to the screens as they are). */
+  onUnexpectedError?: (channel: InvokeChannel, error: unknown) => void;
+}
+
+export async function dispatchInvoke(
+  handlers: BridgeHandlers,
+  channel: unknown,
+  input: unknown,
+  options: DispatchOptions = {},
+): Promise<InvokeResult> {
+  if (!isInvokeChannel(channel)) {
+    return bridgeFailure(
+      'unknown-channel',
+      `The bridge has no request named ${String(channel).slice(0, 64)}.`,
+    );
+  }
+  const contract = invokeChannels[channel];
+  const parsed = contract.input.safeParse(input);
+  if (!parsed.success) {
+    return bridgeFailure('invalid-input', `${channel} was called with ${z.prettifyError(parsed.error)}`);
+  }
+  try {
+    const handler = handlers[channel] as (input: unknown) => unknown;
+    const output = (contract.output as z.ZodType).parse(await handler(parsed.data));
+    return { ok: true, value: output };
+  } catch (error) {
+    if (error instanceof BridgeError) return bridgeFailure(error.code, error.message);
+    (options.onUnexpectedError ?? reportUnexpected)(channel, error);
+    return bridgeFailure(
+      'failed',
+      `Tender could not complete ${channel}. Try again; if it keeps failing, restart Tender.`,
+    );
+  }
+}
+
+function reportUnexpected(channel: InvokeChannel, error: unknown): void {
+  console.error(`tender: the bridge request ${channel} failed.`, error);
+}

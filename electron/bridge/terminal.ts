@@ -1,0 +1,187 @@
+/**
+ * What the cashier screens get from the process that hosts them, whichever transport carries it:
+ * their own API key for the engine, the card reader's status and swipes, and the app settings.
+ * The Electron main process and the headless `serve` command both run one Terminal over the engine.
+ */
+import { PERMISSIONS } from '../../shared/api/permissions';
+import type { AppSettings, ReaderStatus, TerminalSession } from '../../shared/ipc/contract';
+import type { Engine } from '../gateway/engine';
+import { MagtekReaders, type HidBackend, type ReaderSwipe } from '../reader/reader';
+import { SwipeSimulator } from '../reader/simulator';
+import { BridgeError, type BridgeHandlers } from './dispatch';
+import { BridgeEventHub } from './events';
+import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
+import { simulatedSwipePlan } from './simulated-cards';
+
+export type ReaderSetup =
+  | { kind: 'none' }
+  | { kind: 'hid'; backend: HidBackend }
+  /** Swipes generated on request, through the same report parsing as a real reader's. */
+  | { kind: 'simulator' };
+
+export type TerminalShell = TerminalSession['shell'];
+
+export interface TerminalOptions {
+  /** The engine and the REST base URL it serves. */
+  gateway: { url: string; engine: Engine };
+  shell: TerminalShell;
+  version: string;
+  reader: ReaderSetup;
+}
+
+/**
+ * The screens' API key is named after their shell. Each start revokes the keys the previous run of
+ * the same shell left, so at most one is live and none is ever written down in the clear.
+ */
+export const TERMINAL_KEY_NAMES: Record<TerminalShell, string> = {
+  desktop: 'Tender desktop app',
+  browser: 'Tender browser screens',
+};
+
+export function issueTerminalKey(engine: Engine, shell: TerminalShell): string {
+  const name = TERMINAL_KEY_NAMES[shell];
+  for (const key of engine.keys.list()) {
+    if (key.name === name && key.revoked === null) engine.keys.revoke(key.id);
+  }
+  return engine.keys.create(name, PERMISSIONS).key;
+}
+
+export class Terminal {
+  readonly events = new BridgeEventHub();
+  readonly handlers: BridgeHandlers;
+  readonly #options: TerminalOptions;
+  readonly #apiKey: string;
+  readonly #readers: MagtekReaders | undefined;
+  readonly #simulator: SwipeSimulator | undefined;
+  readonly #tracker: ReaderStatusTracker;
+  #lastStatus: string;
+  #stopped = false;
+
+  private constructor(options: TerminalOptions) {
+    this.#options = options;
+    this.#apiKey = issueTerminalKey(options.gateway.engine, options.shell);
+    this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
+    const backend =
+      options.reader.kind === 'hid' ? options.reader.backend : this.#simulator && this.#simulator.backend;
+    this.#readers = backend ? new MagtekReaders({ backend }) : undefined;
+    this.#tracker = new ReaderStatusTracker(this.#simulator !== undefined);
+    this.#lastStatus = JSON.stringify(this.readerStatus());
+    this.handlers = this.#createHandlers();
+  }
+
+  /** Issues the screens' key and starts the reader. */
+  static async start(options: TerminalOptions): Promise<Terminal> {
+    const terminal = new Terminal(options);
+    await terminal.#startReader();
+    return terminal;
+  }
+
+  readerStatus(): ReaderStatus {
+    return this.#readers ? this.#tracker.status : { state: 'off' };
+  }
+
+  /** Stops the reader and revokes the screens' key; call before the engine closes. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    await this.#readers?.stop();
+    this.#options.gateway.engine.keys.revoke(this.#apiKey);
+  }
+
+  async #startReader(): Promise<void> {
+    const readers = this.#readers;
+    if (!readers) return;
+    readers.on('attached', (info) => {
+      this.#tracker.attached(info);
+      this.#announceStatus();
+    });
+    readers.on('detached', (info) => {
+      this.#tracker.detached(info);
+      this.#announceStatus();
+    });
+    readers.on('error', (problem) => {
+      if (isSwipeProblem(problem)) {
+        this.events.emit('reader:swipe-failed', { code: problem.code, message: problem.message });
+      }
+      this.#tracker.problem(problem);
+      this.#announceStatus();
+    });
+    readers.on('swipe', (swipe) => this.#onSwipe(swipe));
+    await readers.start();
+  }
+
+  #onSwipe(swipe: ReaderSwipe): void {
+    this.#tracker.swiped(swipe.reader);
+    this.#announceStatus();
+    const { display } = swipe;
+    this.events.emit('reader:swipe', {
+      encryptedTrackData: swipe.encryptedTrackData,
+      trackFormat: swipe.trackFormat,
+      card: {
+        maskedPan: display.maskedPan,
+        lastFour: display.lastFour,
+        brand: display.brand,
+        ...(display.cardholderName && { cardholderName: display.cardholderName }),
+      },
+    });
+  }
+
+  #announceStatus(): void {
+    const status = this.readerStatus();
+    const text = JSON.stringify(status);
+    if (text === this.#lastStatus) return;
+    this.#lastStatus = text;
+    this.events.emit('reader:status-changed', status);
+  }
+
+  #settings(): AppSettings {
+    return { tipsEnabled: this.#options.gateway.engine.settings.get('tips_enabled') };
+  }
+
+  #requireSimulator(): { simulator: SwipeSimulator; readers: MagtekReaders } {
+    if (!this.#simulator || !this.#readers) {
+      throw new BridgeError(
+        'unavailable',
+        'This terminal uses a real card reader; simulated swipes are only for demos and tests.',
+      );
+    }
+    return { simulator: this.#simulator, readers: this.#readers };
+  }
+
+  #createHandlers(): BridgeHandlers {
+    return {
+      'terminal:session': () => ({
+        version: this.#options.version,
+        shell: this.#options.shell,
+        engineUrl: this.#options.gateway.url,
+        apiKey: this.#apiKey,
+        readerSimulator: this.#simulator !== undefined,
+      }),
+      'reader:status': () => this.readerStatus(),
+      'settings:get': () => this.#settings(),
+      'settings:update': (input) => {
+        if (input.tipsEnabled !== undefined) {
+          this.#options.gateway.engine.settings.setFromText('tips_enabled', String(input.tipsEnabled));
+        }
+        return this.#settings();
+      },
+      'simulator:swipe': (input) => {
+        const { simulator } = this.#requireSimulator();
+        if (!simulator.plugged) {
+          throw new BridgeError('unavailable', 'The simulated card reader is unplugged. Plug it in first.');
+        }
+        const plan = simulatedSwipePlan(input.card);
+        simulator.swipe(plan.card, plan.badRead ? { badRead: true } : {});
+        return null;
+      },
+      'simulator:plug': async (input) => {
+        const { simulator, readers } = this.#requireSimulator();
+        if (input.plugged) simulator.plug();
+        else simulator.unplug();
+        // Answer once the reader module has seen the change, so a swipe right after finds it open.
+        await readers.rescan();
+        return null;
+      },
+    };
+  }
+}
