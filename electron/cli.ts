@@ -1,15 +1,20 @@
 /**
  * The headless command line: the same engine as the desktop app, without Electron.
  *
- *   npm run gateway -- serve --data-dir <dir> --port <port>
+ *   npm run gateway -- serve --data-dir <dir> --port <port> [--renderer] [--reader hid|simulator]
  *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../shared/api/permissions';
+import { startHeadlessScreens } from './bridge/headless';
+import { ScreensNotBuiltError } from './bridge/screens-files';
+import type { ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
 import { Engine } from './gateway/engine';
 import { startGateway } from './gateway/gateway';
@@ -24,6 +29,9 @@ const USAGE = `Usage: npm run gateway -- <command> [options]
 
 Commands:
   serve                         Serve the REST API on https://127.0.0.1:<port>/rest/v1
+        [--renderer]            and the cashier screens at https://127.0.0.1:<port>/ (after npm run build)
+        [--renderer-dir <dir>]  the built screens to serve (default: out/renderer)
+        [--reader hid|simulator]  with --renderer: a MagTek reader over USB, or the swipe simulator
   keys create --name <name>     Create an API key (printed once, alone on the last line)
               [--permissions <list>]  comma-separated: ${PERMISSIONS.join(', ')} (default: all)
   keys list                     List API keys (never the keys themselves)
@@ -37,6 +45,49 @@ Options:
 `;
 
 class UsageError extends Error {}
+
+const ROOT = join(import.meta.dirname, '..');
+const READER_KINDS = ['hid', 'simulator'] as const;
+
+interface ScreensOptions {
+  rendererDir: string;
+  reader: (typeof READER_KINDS)[number] | undefined;
+}
+
+function screensOptions(values: {
+  renderer?: boolean;
+  'renderer-dir'?: string;
+  reader?: string;
+}): ScreensOptions | undefined {
+  const reader = values.reader;
+  if (reader !== undefined && !(READER_KINDS as readonly string[]).includes(reader)) {
+    throw new UsageError(`--reader takes hid or simulator, not "${reader}".`);
+  }
+  if (!values.renderer && values['renderer-dir'] === undefined) {
+    // Swipes are delivered to the cashier screens; without them a reader would have no one to tell.
+    if (reader !== undefined)
+      throw new UsageError('--reader needs --renderer: swipes go to the cashier screens.');
+    return undefined;
+  }
+  return {
+    rendererDir: resolve(values['renderer-dir'] ?? join(ROOT, 'out', 'renderer')),
+    reader: reader as ScreensOptions['reader'],
+  };
+}
+
+async function readerSetup(kind: ScreensOptions['reader']): Promise<ReaderSetup> {
+  if (kind === 'simulator') return { kind: 'simulator' };
+  if (kind === 'hid') {
+    // node-hid loads libudev/libusb; only a serve that asks for the reader pays for it.
+    const { nodeHidBackend } = await import('./reader/node-hid-backend');
+    return { kind: 'hid', backend: nodeHidBackend() };
+  }
+  return { kind: 'none' };
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
@@ -55,13 +106,43 @@ function withEngine<T>(dataDir: string, work: (engine: Engine) => T): T {
   }
 }
 
-async function serve(dataDir: string, port: number, allowedOrigins: string[]): Promise<void> {
-  const gateway = await startGateway({ dataDir, port, allowedOrigins });
+async function serve(
+  dataDir: string,
+  port: number,
+  allowedOrigins: string[],
+  screens: ScreensOptions | undefined,
+): Promise<void> {
+  let gateway: { url: string; certificatePem: string; close(): Promise<void> };
+  let screensUrl: string | undefined;
+  if (screens) {
+    const running = await startHeadlessScreens({
+      dataDir,
+      port,
+      allowedOrigins,
+      rendererDir: screens.rendererDir,
+      reader: await readerSetup(screens.reader),
+      version: packageVersion(),
+    });
+    gateway = {
+      url: running.gateway.url,
+      certificatePem: running.gateway.certificatePem,
+      close: running.close,
+    };
+    screensUrl = running.screensUrl;
+  } else {
+    gateway = await startGateway({ dataDir, port, allowedOrigins });
+  }
   const layout = dataDirLayout(dataDir);
   console.log(`Data dir: ${dataDir}`);
   console.log(
     `TLS certificate: ${layout.certificate} (SHA-256 ${certificateFingerprint(gateway.certificatePem)})`,
   );
+  if (screensUrl) {
+    const reader = screens?.reader ?? 'none';
+    console.log(`Card reader: ${reader === 'none' ? 'none (key cards in)' : reader}`);
+    // The fragment holds this run's bridge token: open the address as printed, on this computer only.
+    console.log(`Cashier screens: ${screensUrl}`);
+  }
   console.log(`Tender gateway ready on ${gateway.url}`);
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);
@@ -155,6 +236,9 @@ export async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       permissions: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      renderer: { type: 'boolean' },
+      'renderer-dir': { type: 'string' },
+      reader: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -166,7 +250,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serve(dataDir, parsePort(values.port), values['allow-origin'] ?? []);
+      return serve(dataDir, parsePort(values.port), values['allow-origin'] ?? [], screensOptions(values));
     case 'keys':
       return keys(dataDir, action, rest, values);
     case 'settings':
@@ -177,6 +261,10 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ScreensNotBuiltError) {
+    console.error(`tender: ${error.message}`);
+    process.exit(1);
+  }
   const known =
     error instanceof UsageError ||
     error instanceof InvalidKeyRequestError ||

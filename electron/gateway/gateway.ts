@@ -4,6 +4,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
 import { Engine, type EngineOptions } from './engine';
 import { API_PREFIX, createApiServer } from './http/server';
@@ -16,6 +17,8 @@ export interface GatewayOptions {
   /** Web origins allowed to call the API from a browser context (the desktop app's renderer). */
   allowedOrigins?: readonly string[];
   engine?: EngineOptions;
+  /** Routes and listeners beside the API on the same origin (see ApiServerOptions.extend). */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 export interface RunningGateway {
@@ -62,6 +65,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       engine,
       tls: { key: tls.privateKeyPem, cert: tls.certificatePem },
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+      ...(options.extend && { extend: options.extend }),
     });
     await server.listen({ host: '127.0.0.1', port: options.port });
     const port = (server.server.address() as AddressInfo).port;

@@ -35,6 +35,12 @@ export interface ApiServerOptions {
   tls: { key: string; cert: string };
   /** Web origins allowed to call the API (the desktop app's renderer); all others are refused. */
   allowedOrigins?: readonly string[];
+  /**
+   * Adds routes and listeners beside /rest/v1 before the server listens: the headless engine serves
+   * the cashier screens and their bridge socket this way. Added routes pass the same Host and Origin
+   * checks as the API.
+   */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 const ROUTES: Record<string, readonly string[]> = {
@@ -221,5 +227,6 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     reply.code(200).type('application/json; charset=utf-8').send(openApi),
   );
 
+  await options.extend?.(app);
   return app;
 }

@@ -1,0 +1,142 @@
+/**
+ * The bridge over a WebSocket on the engine's HTTPS server, for the screens in a browser. The
+ * upgrade passes the same Host and Origin rules as the API, then the socket must present the per-run
+ * token before anything else; only then does it receive events and may it make requests.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import {
+  BRIDGE_MAX_MESSAGE_BYTES,
+  BRIDGE_SOCKET_PATH,
+  clientMessageSchema,
+  SOCKET_CLOSE_CODES,
+  type ClientMessage,
+  type ServerMessage,
+} from '../../shared/ipc/socket-protocol';
+import { allowedHosts } from '../gateway/http/server';
+import { dispatchInvoke, type BridgeHandlers } from './dispatch';
+import type { BridgeEventHub } from './events';
+
+export interface BridgeHost {
+  handlers: BridgeHandlers;
+  events: BridgeEventHub;
+}
+
+export interface BridgeSocketOptions {
+  token: string;
+  /** The terminal behind the bridge, once it has started; sockets are refused before that. */
+  host: () => BridgeHost | undefined;
+  /** How long a new socket has to present the token. */
+  helloTimeoutMs?: number;
+}
+
+const DEFAULT_HELLO_TIMEOUT_MS = 5_000;
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+interface Refusal {
+  status: number;
+  reason: string;
+}
+
+/** Why an upgrade request may not become a bridge socket, or undefined when it may. */
+export function refuseUpgrade(
+  request: Pick<IncomingMessage, 'url' | 'headers'>,
+  port: number,
+): Refusal | undefined {
+  const path = (request.url ?? '').split('?')[0];
+  if (path !== BRIDGE_SOCKET_PATH) return { status: 404, reason: 'Not Found' };
+  const host = (request.headers.host ?? '').toLowerCase();
+  if (!allowedHosts(port).has(host)) return { status: 421, reason: 'Misdirected Request' };
+  // Browsers always send Origin on a WebSocket; only the screens' own page may open this one.
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin.toLowerCase() !== `https://${host}`) {
+    return { status: 403, reason: 'Forbidden' };
+  }
+  return undefined;
+}
+
+function refuse(socket: Duplex, refusal: Refusal): void {
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+  );
+}
+
+export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOptions): void {
+  const expected = digest(options.token);
+  const helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: BRIDGE_MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+  });
+
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const port = (app.server.address() as AddressInfo).port;
+    const refusal = refuseUpgrade(request, port);
+    if (refusal) return refuse(socket, refusal);
+    const host = options.host();
+    if (!host) return refuse(socket, { status: 503, reason: 'Service Unavailable' });
+    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws, host));
+  });
+
+  // Open sockets would hold the server's close forever; they are told the engine is going away.
+  app.addHook('preClose', async () => {
+    for (const client of sockets.clients) client.close(SOCKET_CLOSE_CODES.GOING_AWAY, 'Tender is stopping.');
+    await new Promise<void>((resolve) => sockets.close(() => resolve()));
+  });
+
+  function serve(ws: WebSocket, host: BridgeHost): void {
+    let unsubscribe: (() => void) | undefined;
+    const send = (message: ServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const hello = setTimeout(
+      () => ws.close(SOCKET_CLOSE_CODES.TOO_SLOW, 'No bridge token was presented.'),
+      helloTimeoutMs,
+    );
+
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      const message = isBinary ? undefined : readMessage(data);
+      if (!message) return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Not a bridge message.');
+      if (!unsubscribe) {
+        if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expected)) {
+          return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'Wrong bridge token.');
+        }
+        clearTimeout(hello);
+        unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
+        return send({ type: 'ready' });
+      }
+      if (message.type !== 'invoke') return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Already connected.');
+      void dispatchInvoke(host.handlers, message.channel, message.input).then((result) =>
+        send({ type: 'result', id: message.id, result }),
+      );
+    });
+    ws.on('close', () => {
+      clearTimeout(hello);
+      unsubscribe?.();
+    });
+    // A socket error is followed by close; there is nothing else to do with it.
+    ws.on('error', () => undefined);
+  }
+}
+
+function readMessage(data: RawData): ClientMessage | undefined {
+  try {
+    const bytes = Buffer.isBuffer(data)
+      ? data
+      : Array.isArray(data)
+        ? Buffer.concat(data)
+        : Buffer.from(data);
+    const parsed = clientMessageSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * The screens' side of the WebSocket bridge, as a BridgeTransport for createBridge. It presents the
+ * token, queues requests until the host says ready, and reconnects after a drop; a refused token
+ * ends it, since that page belongs to an earlier run of the engine. The socket itself comes from the
+ * caller (the browser's WebSocket, or `ws` in tests), as do timers: shared/ has neither DOM nor Node.
+ */
+import { BridgeCallError, type BridgeTransport } from './facade';
+import type { EventName, InvokeChannel } from './contract';
+import {
+  SOCKET_CLOSE_CODES,
+  serverMessageSchema,
+  type ClientMessage,
+  type ServerMessage,
+} from './socket-protocol';
+
+export interface SocketHandlers {
+  open(): void;
+  message(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface OpenSocket {
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Opens a socket to the bridge and reports its life through the handlers. */
+export type SocketOpener = (handlers: SocketHandlers) => OpenSocket;
+
+export type SocketState =
+  | { state: 'connecting' }
+  | { state: 'ready' }
+  | { state: 'reconnecting' }
+  /** The host refused this page's token: only opening the newly printed address helps. */
+  | { state: 'refused'; message: string }
+  | { state: 'closed' };
+
+export interface SocketTransportOptions {
+  schedule: (callback: () => void, delayMs: number) => () => void;
+  /** The first wait before reconnecting; it doubles up to maxReconnectDelayMs. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+}
+
+export interface SocketTransport extends BridgeTransport {
+  readonly state: SocketState;
+  onStateChange(listener: (state: SocketState) => void): () => void;
+  close(): void;
+}
+
+interface Pending {
+  message: ClientMessage;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+const LOST_CONNECTION =
+  'Lost the connection to Tender. It reconnects by itself; if this lasts, check that Tender is running.';
+export const REFUSED_TOKEN =
+  'This page belongs to an earlier run of Tender. Open the address the serve command printed this time.';
+
+export function socketTransport(
+  open: SocketOpener,
+  token: string,
+  options: SocketTransportOptions,
+): SocketTransport {
+  const firstDelay = options.reconnectDelayMs ?? 500;
+  const maxDelay = options.maxReconnectDelayMs ?? 5_000;
+  const subscribers = new Map<EventName, Set<(payload: unknown) => void>>();
+  const stateListeners = new Set<(state: SocketState) => void>();
+  /** Requests not yet answered, by id; those not yet sent wait for ready. */
+  const pending = new Map<number, Pending & { sent: boolean }>();
+  let nextId = 1;
+  let state: SocketState = { state: 'connecting' };
+  let socket: OpenSocket | undefined;
+  let delay = firstDelay;
+  let cancelReconnect: (() => void) | undefined;
+
+  const setState = (next: SocketState) => {
+    state = next;
+    for (const listener of [...stateListeners]) listener(next);
+  };
+
+  const send = (message: ClientMessage) => socket?.send(JSON.stringify(message));
+
+  const failPending = (message: string, onlySent: boolean) => {
+    for (const [id, request] of pending) {
+      if (onlySent && !request.sent) continue;
+      pending.delete(id);
+      request.reject(new BridgeCallError('unavailable', message));
+    }
+  };
+
+  const receive = (message: ServerMessage) => {
+    if (message.type === 'ready') {
+      delay = firstDelay;
+      setState({ state: 'ready' });
+      for (const request of pending.values()) {
+        request.sent = true;
+        send(request.message);
+      }
+      return;
+    }
+    if (message.type === 'result') {
+      const request = pending.get(message.id);
+      pending.delete(message.id);
+      request?.resolve(message.result);
+      return;
+    }
+    for (const listener of [...(subscribers.get(message.event as EventName) ?? [])])
+      listener(message.payload);
+  };
+
+  const connect = () => {
+    cancelReconnect = undefined;
+    const current = open({
+      open: () => current.send(JSON.stringify({ type: 'hello', token } satisfies ClientMessage)),
+      message: (text) => {
+        let parsed: ServerMessage | undefined;
+        try {
+          parsed = serverMessageSchema.parse(JSON.parse(text));
+        } catch {
+          return current.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Not a bridge message.');
+        }
+        receive(parsed);
+      },
+      close: (code) => {
+        if (socket !== current) return;
+        socket = undefined;
+        // A request already sent may or may not have run; only the caller can decide to retry it.
+        failPending(LOST_CONNECTION, true);
+        if (state.state === 'closed') return;
+        if (code === SOCKET_CLOSE_CODES.UNAUTHORIZED) {
+          failPending(REFUSED_TOKEN, false);
+          return setState({ state: 'refused', message: REFUSED_TOKEN });
+        }
+        setState({ state: 'reconnecting' });
+        cancelReconnect = options.schedule(connect, delay);
+        delay = Math.min(delay * 2, maxDelay);
+      },
+    });
+    socket = current;
+  };
+
+  connect();
+
+  return {
+    get state() {
+      return state;
+    },
+    onStateChange(listener) {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+    invoke(channel: InvokeChannel, input: unknown) {
+      if (state.state === 'refused') return Promise.reject(new BridgeCallError('unavailable', state.message));
+      if (state.state === 'closed')
+        return Promise.reject(new BridgeCallError('unavailable', LOST_CONNECTION));
+      return new Promise((resolve, reject) => {
+        const id = nextId++;
+        const message: ClientMessage = { type: 'invoke', id, channel, input };
+        const ready = state.state === 'ready';
+        pending.set(id, { message, resolve, reject, sent: ready });
+        if (ready) send(message);
+      });
+    },
+    subscribe(event, listener) {
+      const set = subscribers.get(event) ?? new Set();
+      set.add(listener);
+      subscribers.set(event, set);
+      return () => {
+        set.delete(listener);
+      };
+    },
+    close() {
+      setState({ state: 'closed' });
+      cancelReconnect?.();
+      failPending(LOST_CONNECTION, false);
+      socket?.close(1000, 'The page is closing.');
+      socket = undefined;
+    },
+  };
+}

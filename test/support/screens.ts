@@ -1,0 +1,133 @@
+/**
+ * The headless engine serving the cashier screens, and a bridge client in Node that speaks to it
+ * through the same transport the screens use in a browser.
+ */
+import { createHash, createPublicKey, X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import type { TenderBridge } from '../../shared/ipc/contract';
+import { createBridge } from '../../shared/ipc/facade';
+import { BRIDGE_SOCKET_PATH } from '../../shared/ipc/socket-protocol';
+import { socketTransport, type SocketState, type SocketTransport } from '../../shared/ipc/socket-transport';
+import { startHeadlessScreens, type RunningHeadlessScreens } from '../../electron/bridge/headless';
+import type { ReaderSetup } from '../../electron/bridge/terminal';
+
+export interface TestScreens {
+  running: RunningHeadlessScreens;
+  /** https://127.0.0.1:<port> */
+  origin: string;
+  dataDir: string;
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  /** A bridge in Node over the WebSocket, as a browser page would hold it. */
+  connectBridge(token?: string): Promise<NodeBridge>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface NodeBridge {
+  bridge: TenderBridge;
+  transport: SocketTransport;
+  /** Resolves once the transport reaches a state that passes the test. */
+  until(test: (state: SocketState) => boolean): Promise<SocketState>;
+}
+
+export async function startTestScreens(options: {
+  rendererDir: string;
+  reader?: ReaderSetup;
+}): Promise<TestScreens> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tender-screens-'));
+  const running = await startHeadlessScreens({
+    dataDir,
+    port: 0,
+    rendererDir: options.rendererDir,
+    reader: options.reader ?? { kind: 'simulator' },
+    version: '0.1.0-test',
+  });
+  const { port, certificatePem } = running.gateway;
+  const origin = `https://127.0.0.1:${port}`;
+  const agent = new Agent({ ca: certificatePem, keepAlive: false });
+  const sockets = new Set<SocketTransport>();
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<TestResponse>((resolve, reject) => {
+      const outgoing = httpsRequest(`${origin}${path}`, { agent, headers }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: incoming.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+
+  const connectBridge = async (token = running.bridgeToken): Promise<NodeBridge> => {
+    const transport = socketTransport(
+      (handlers) => {
+        const ws = new WebSocket(`wss://127.0.0.1:${port}${BRIDGE_SOCKET_PATH}`, {
+          ca: certificatePem,
+          origin,
+        });
+        ws.on('open', () => handlers.open());
+        ws.on('message', (data) => handlers.message(String(data)));
+        ws.on('close', (code, reason) => handlers.close(code, String(reason)));
+        ws.on('error', () => undefined);
+        return { send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) };
+      },
+      token,
+      {
+        schedule: (callback, delayMs) => {
+          const timer = setTimeout(callback, delayMs);
+          return () => clearTimeout(timer);
+        },
+        reconnectDelayMs: 50,
+      },
+    );
+    sockets.add(transport);
+    const until = (test: (state: SocketState) => boolean) =>
+      new Promise<SocketState>((resolve) => {
+        if (test(transport.state)) return resolve(transport.state);
+        const off = transport.onStateChange((state) => {
+          if (!test(state)) return;
+          off();
+          resolve(state);
+        });
+      });
+    return { bridge: createBridge(transport, '0.1.0-test'), transport, until };
+  };
+
+  return {
+    running,
+    origin,
+    dataDir,
+    get,
+    connectBridge,
+    close: async () => {
+      for (const transport of sockets) transport.close();
+      agent.destroy();
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Chromium's --ignore-certificate-errors-spki-list value that trusts exactly this certificate. */
+export function spkiFingerprint(certificatePem: string): string {
+  const spki = createPublicKey(new X509Certificate(certificatePem).publicKey).export({
+    type: 'spki',
+    format: 'der',
+  });
+  return createHash('sha256').update(spki).digest('base64');
+}

@@ -1,0 +1,182 @@
+/**
+ * The headless engine serving the screens: the files and their security headers, and the bridge
+ * WebSocket with its Host, Origin and token checks, driven from Node through the screens' own
+ * transport.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRIDGE_SOCKET_PATH, SOCKET_CLOSE_CODES } from '../../shared/ipc/socket-protocol';
+import { REFUSED_TOKEN } from '../../shared/ipc/socket-transport';
+import { startTestScreens, type TestScreens } from '../support/screens';
+
+let rendererDir: string;
+let screens: TestScreens;
+
+beforeAll(async () => {
+  rendererDir = mkdtempSync(join(tmpdir(), 'tender-renderer-'));
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Tender</title>');
+  writeFileSync(join(rendererDir, 'assets', 'index-abc123.js'), 'console.log("screens");');
+  writeFileSync(join(rendererDir, 'secret.txt'), 'not served');
+  screens = await startTestScreens({ rendererDir });
+});
+afterAll(async () => {
+  await screens.close();
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+/** The status line of an upgrade attempt, or 101 when it became a socket. */
+function upgrade(options: { path?: string; host?: string; origin?: string }): Promise<number> {
+  const { port, certificatePem } = screens.running.gateway;
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}${options.path ?? BRIDGE_SOCKET_PATH}`, {
+      ca: certificatePem,
+      ...(options.origin && { origin: options.origin }),
+      ...(options.host && { headers: { host: options.host } }),
+    });
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('unexpected-response', (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.on('error', () => undefined);
+  });
+}
+
+/** Sends raw frames on a new socket and resolves with the close code the host chose. */
+function closeCodeAfter(...messages: (string | Buffer)[]): Promise<number> {
+  const { port, certificatePem } = screens.running.gateway;
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}${BRIDGE_SOCKET_PATH}`, { ca: certificatePem });
+    ws.on('open', () => messages.forEach((message) => ws.send(message)));
+    ws.on('close', (code) => resolve(code));
+    ws.on('error', () => undefined);
+  });
+}
+
+describe('the screens on the engine’s origin', () => {
+  it('serves the document with a strict policy that forbids framing', async () => {
+    const response = await screens.get('/');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('<title>Tender</title>');
+    const policy = String(response.headers['content-security-policy']);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain(`connect-src 'self' wss://127.0.0.1:${screens.running.gateway.port}`);
+    expect(policy).not.toContain('unsafe');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect((await screens.get('/index.html')).status).toBe(200);
+  });
+
+  it('serves built assets and nothing else of the folder', async () => {
+    const asset = await screens.get('/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/^text\/javascript/);
+    for (const path of [
+      '/secret.txt',
+      '/assets/..%2fsecret.txt',
+      '/assets/.hidden.js',
+      '/assets/missing.js',
+    ]) {
+      const response = await screens.get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers['content-type'], path).toMatch(/^application\/json/);
+    }
+  });
+
+  it('leaves the API as it was', async () => {
+    expect((await screens.get('/rest/v1/openapi.json')).status).toBe(200);
+    expect((await screens.get('/rest/v1/transactions')).status).toBe(401);
+    expect((await screens.get('/rest/v1/nowhere')).status).toBe(404);
+    const foreign = await screens.get('/', { origin: 'https://example.com' });
+    expect(foreign.status).toBe(403);
+  });
+});
+
+describe('the bridge socket', () => {
+  it('opens only on its path, for a loopback Host and the screens’ own origin', async () => {
+    const { origin, running } = screens;
+    expect(await upgrade({ origin })).toBe(101);
+    expect(await upgrade({})).toBe(101);
+    expect(await upgrade({ path: '/elsewhere', origin })).toBe(404);
+    expect(await upgrade({ origin: 'https://example.com' })).toBe(403);
+    expect(await upgrade({ origin: 'null' })).toBe(403);
+    expect(await upgrade({ host: `attacker.example:${running.gateway.port}`, origin })).toBe(421);
+  });
+
+  it('closes a socket that presents a wrong token, asks before presenting one, or talks nonsense', async () => {
+    expect(await closeCodeAfter(JSON.stringify({ type: 'hello', token: 'guess' }))).toBe(
+      SOCKET_CLOSE_CODES.UNAUTHORIZED,
+    );
+    expect(await closeCodeAfter(JSON.stringify({ type: 'invoke', id: 1, channel: 'terminal:session' }))).toBe(
+      SOCKET_CLOSE_CODES.UNAUTHORIZED,
+    );
+    expect(await closeCodeAfter('not json')).toBe(SOCKET_CLOSE_CODES.BAD_MESSAGE);
+    expect(await closeCodeAfter(Buffer.from([1, 2, 3]))).toBe(SOCKET_CLOSE_CODES.BAD_MESSAGE);
+  });
+
+  it('tells a page from an earlier run to open the new address', async () => {
+    const stale = await screens.connectBridge('a-token-from-yesterday');
+    expect(await stale.until((state) => state.state === 'refused')).toEqual({
+      state: 'refused',
+      message: REFUSED_TOKEN,
+    });
+    await expect(stale.bridge.invoke('reader:status')).rejects.toThrow(REFUSED_TOKEN);
+  });
+
+  it('answers requests with the token, and validates their input', async () => {
+    const { bridge } = await screens.connectBridge();
+    const session = await bridge.invoke('terminal:session');
+    expect(session).toMatchObject({
+      shell: 'browser',
+      engineUrl: screens.running.gateway.url,
+      readerSimulator: true,
+    });
+    expect(screens.running.gateway.engine.keys.authenticate(session.apiKey)?.name).toBe(
+      'Tender browser screens',
+    );
+    await expect(
+      (bridge as unknown as { invoke(c: string, i: unknown): Promise<unknown> }).invoke('simulator:swipe', {
+        card: '4111111111111111',
+      }),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+
+  it('delivers swipes from the simulated reader to every connected page', async () => {
+    const cashier = await screens.connectBridge();
+    const controller = await screens.connectBridge();
+    await cashier.bridge.invoke('reader:status');
+    const swiped = new Promise((resolve) => {
+      const off = cashier.bridge.on('reader:swipe', (swipe) => {
+        off();
+        resolve(swipe.card);
+      });
+    });
+    await controller.bridge.invoke('simulator:swipe', { card: 'approved-mastercard' });
+    expect(await swiped).toEqual({
+      maskedPan: '************5454',
+      lastFour: '5454',
+      brand: 'mastercard',
+      cardholderName: 'ALEX RIVERA',
+    });
+  });
+});
+
+describe('stopping the engine', () => {
+  it('closes open bridge sockets, and the page then tries to reconnect', async () => {
+    const own = await startTestScreens({ rendererDir, reader: { kind: 'none' } });
+    const { bridge, until } = await own.connectBridge();
+    expect(await bridge.invoke('reader:status')).toEqual({ state: 'off' });
+    const stopping = own.running.close();
+    expect(await until((state) => state.state === 'reconnecting')).toEqual({ state: 'reconnecting' });
+    await stopping;
+    await own.close();
+  });
+});
