@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
@@ -7,6 +8,9 @@ import type { Plugin } from 'vite';
 const fromRoot = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
 const { version } = JSON.parse(readFileSync(fromRoot('./package.json'), 'utf8')) as { version: string };
+
+// Tests build into a folder of their own, so they never race another build of out/ running beside them.
+const outDir = process.env.TENDER_BUILD_DIR ?? fromRoot('./out');
 
 /**
  * The dev server needs an inline React Refresh preamble, injected <style> tags and its HMR websocket,
@@ -35,7 +39,7 @@ function devContentSecurityPolicy(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      outDir: fromRoot('./out/main'),
+      outDir: join(outDir, 'main'),
       // Native addons (better-sqlite3, node-hid) and the rest of `dependencies` load from node_modules
       // at run time; only our own code is bundled.
       externalizeDeps: true,
@@ -46,7 +50,7 @@ export default defineConfig({
   preload: {
     define: { __TENDER_VERSION__: JSON.stringify(version) },
     build: {
-      outDir: fromRoot('./out/preload'),
+      outDir: join(outDir, 'preload'),
       // A sandboxed preload can require only 'electron' and a few Node built-ins, and only as CommonJS:
       // everything else must be inlined into this one file.
       externalizeDeps: false,
@@ -58,7 +62,7 @@ export default defineConfig({
     root: fromRoot('./renderer'),
     plugins: [react(), devContentSecurityPolicy()],
     build: {
-      outDir: fromRoot('./out/renderer'),
+      outDir: join(outDir, 'renderer'),
       rolldownOptions: { input: fromRoot('./renderer/index.html') },
     },
   },

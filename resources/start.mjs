@@ -1,11 +1,16 @@
 // `npm start`: builds Tender and opens it in Electron. Electron fetches its own runtime from the internet
 // on first use; when it cannot, this says so plainly and points to the headless engine instead of
-// leaving a stack trace.
+// leaving a stack trace. Then better-sqlite3 is built for Electron into out/native (once per Electron
+// version; node_modules keeps the Node build the tests use), and the app is built and opened.
+//
+//   npm start                            the app, with the MagTek reader over USB
+//   npm start -- --simulate-reader       with the swipe simulator instead (development only)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildElectronSqlite, explainBuildFailure } from './electron-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(join(root, 'package.json'));
@@ -48,8 +53,8 @@ function explainHeadless(reason) {
       '',
       '  npm run gateway -- serve --data-dir <dir> --port 8443',
       '',
-      'for example with --data-dir .tender-data. Other programs can use its API right away, and the',
-      'cashier screens can be opened later in a browser.',
+      'for example with --data-dir .tender-data. Other programs can use its API right away. Add',
+      '--renderer (after `npm run build`) to serve the cashier screens to a browser on this computer.',
       '',
     ].join('\n'),
   );
@@ -63,7 +68,15 @@ if (!installedRuntime()) {
   }
 }
 
-// `preview` builds main, preload and renderer, then starts Electron on the built app.
+try {
+  await buildElectronSqlite();
+} catch (error) {
+  console.error(explainBuildFailure(error));
+  process.exit(1);
+}
+
+// `preview` builds main, preload and renderer, then starts Electron on the built app; arguments after
+// `--` reach the app itself.
 const extraArgs = process.argv.slice(2);
 const app = spawn(
   process.execPath,

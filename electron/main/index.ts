@@ -1,10 +1,16 @@
-import { app, BrowserWindow, dialog, net, protocol, session } from 'electron';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startGateway } from '../gateway/gateway';
-import type { RunningGateway } from '../gateway/gateway';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron';
+import { screensDocumentHeaders } from '../bridge/content-security-policy';
+import { Terminal, type ReaderSetup } from '../bridge/terminal';
+import { startGateway, type RunningGateway } from '../gateway/gateway';
+import { nodeHidBackend } from '../reader/node-hid-backend';
+import { forwardBridgeEvents, registerBridgeIpc } from './ipc';
+import { electronSqliteBinding, MissingElectronBuildError } from './native';
 import {
   DEFAULT_GATEWAY_PORT,
+  GATEWAY_HOST,
   RENDERER_ORIGIN,
   RENDERER_SCHEME,
   gatewayPortFrom,
@@ -15,10 +21,14 @@ import {
 
 export { DEFAULT_GATEWAY_PORT };
 
-// A packaged app must never be pointed at another page through the environment.
+// A packaged app must never be pointed at another page, or at a pretend reader, through its environment.
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const simulateReader =
+  !app.isPackaged &&
+  (process.argv.includes('--simulate-reader') || process.env.TENDER_READER === 'simulator');
 const rendererDir = join(import.meta.dirname, '../renderer');
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+const screensOrigins = rendererOrigins(devServerUrl);
 
 // Must happen before 'ready'. `standard` and `secure` give the scheme a real origin, relative URLs and
 // a secure context, like https.
@@ -26,11 +36,16 @@ protocol.registerSchemesAsPrivileged([
   { scheme: RENDERER_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
+interface Services {
+  gateway: RunningGateway;
+  terminal?: Terminal;
+}
+
 let mainWindow: BrowserWindow | undefined;
 // Settles to undefined when the engine did not start, so quitting never waits on a failure.
-let engine: Promise<RunningGateway | undefined> = Promise.resolve(undefined);
-let engineClosing: Promise<void> | undefined;
-let engineClosed = false;
+let services: Promise<Services | undefined> = Promise.resolve(undefined);
+let servicesClosing: Promise<void> | undefined;
+let servicesClosed = false;
 let startFailed = false;
 
 if (!app.requestSingleInstanceLock()) {
@@ -45,17 +60,18 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
 
   app.on('window-all-closed', () => app.quit());
 
-  // The ledger must be closed cleanly before the process goes away: hold the quit until it is.
+  // The reader and the ledger must be closed cleanly before the process goes away: hold the quit.
   app.on('before-quit', (event) => {
-    if (engineClosed) return;
+    if (servicesClosed) return;
     event.preventDefault();
-    void closeEngine().then(() => {
-      engineClosed = true;
+    void closeServices().then(() => {
+      servicesClosed = true;
       app.quit();
     });
   });
@@ -64,21 +80,31 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 async function start(): Promise<void> {
+  const port = gatewayPortFrom(process.env);
   const appSession = session.defaultSession;
   appSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   appSession.setPermissionCheckHandler(() => false);
-  protocol.handle(RENDERER_SCHEME, (request) => {
-    const file = rendererFileFor(request.url, rendererDir);
-    return file ? net.fetch(pathToFileURL(file).toString()) : new Response('Not found', { status: 404 });
-  });
+  protocol.handle(RENDERER_SCHEME, (request) => serveScreensFile(request.url, port));
 
-  const port = gatewayPortFrom(process.env);
+  const nativeBinding = electronSqliteBinding(
+    app.getAppPath(),
+    process.platform,
+    process.arch,
+    app.isPackaged,
+  );
+  if (!existsSync(nativeBinding)) throw new MissingElectronBuildError(nativeBinding);
+
   const starting = startGateway({
     dataDir: app.getPath('userData'),
     port,
-    allowedOrigins: rendererOrigins(devServerUrl),
+    allowedOrigins: screensOrigins,
+    engine: { nativeBinding },
   });
-  engine = starting.catch(() => undefined);
+  let current: Services | undefined;
+  services = starting.then(
+    (gateway) => (current = { gateway }),
+    () => undefined,
+  );
   const gateway = await starting;
 
   appSession.setCertificateVerifyProc((request, callback) => {
@@ -90,7 +116,32 @@ async function start(): Promise<void> {
     );
   });
 
+  const reader: ReaderSetup = simulateReader
+    ? { kind: 'simulator' }
+    : { kind: 'hid', backend: nodeHidBackend() };
+  const terminal = await Terminal.start({ gateway, shell: 'desktop', version: app.getVersion(), reader });
+  if (current) current.terminal = terminal;
+
+  registerBridgeIpc(ipcMain, terminal.handlers, {
+    webContentsId: () => mainWindow?.webContents.id,
+    origins: screensOrigins,
+  });
+  forwardBridgeEvents(terminal.events, () => mainWindow?.webContents, screensOrigins);
+
   mainWindow = createWindow();
+}
+
+/** A file of the built screens; the document gets the header-only parts of the security policy. */
+async function serveScreensFile(url: string, port: number): Promise<Response> {
+  const file = rendererFileFor(url, rendererDir);
+  if (!file) return new Response('Not found', { status: 404 });
+  const response = await net.fetch(pathToFileURL(file).toString());
+  if (!file.endsWith('.html')) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(screensDocumentHeaders([`https://${GATEWAY_HOST}:${port}`]))) {
+    headers.set(name, value);
+  }
+  return new Response(response.body, { status: response.status, headers });
 }
 
 function createWindow(): BrowserWindow {
@@ -121,11 +172,15 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
-function closeEngine(): Promise<void> {
-  engineClosing ??= engine
-    .then((gateway) => gateway?.close())
+/** Reader first (no swipe may arrive for a closed engine), then the engine and its ledger. */
+function closeServices(): Promise<void> {
+  servicesClosing ??= services
+    .then(async (running) => {
+      await running?.terminal?.stop();
+      await running?.gateway.close();
+    })
     .catch((error: unknown) => console.error('Tender: the payment engine did not shut down cleanly.', error));
-  return engineClosing;
+  return servicesClosing;
 }
 
 function failToStart(error: unknown): void {
@@ -133,7 +188,7 @@ function failToStart(error: unknown): void {
   startFailed = true;
   console.error('Tender could not start.', error);
   dialog.showErrorBox('Tender could not start', startupErrorMessage(error));
-  void closeEngine().then(() => app.exit(1));
+  void closeServices().then(() => app.exit(1));
 }
 
 function startupErrorMessage(error: unknown): string {
