@@ -97,12 +97,12 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-function withEngine<T>(dataDir: string, work: (engine: Engine) => T): T {
+async function withEngine<T>(dataDir: string, work: (engine: Engine) => T): Promise<T> {
   const engine = Engine.open(dataDir);
   try {
     return work(engine);
   } finally {
-    engine.close();
+    await engine.close();
   }
 }
 
@@ -164,7 +164,7 @@ function keys(
   args: string[],
   values: { name?: string; permissions?: string },
 ) {
-  withEngine(dataDir, (engine) => {
+  return withEngine(dataDir, (engine) => {
     switch (action) {
       case 'create': {
         if (!values.name) throw new UsageError('keys create needs --name <name>.');
@@ -203,7 +203,7 @@ function keys(
 }
 
 function settings(dataDir: string, action: string | undefined, args: string[]) {
-  withEngine(dataDir, (engine) => {
+  return withEngine(dataDir, (engine) => {
     if (action === 'get') {
       const all = engine.settings.all();
       const names = args.length ? args : Object.keys(all);

@@ -10,6 +10,7 @@ import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
+import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import { openDatabase, type Connection } from './store/database';
 import { KeyStore } from './store/keys';
 import { Ledger } from './store/ledger';
@@ -33,6 +34,7 @@ export class Engine {
 
   private constructor(
     private readonly db: Connection,
+    private readonly checkpointer: Checkpointer,
     options: EngineOptions,
   ) {
     const now = options.now ?? Date.now;
@@ -57,13 +59,14 @@ export class Engine {
   static open(dataDir: string, options: EngineOptions = {}): Engine {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const database = dataDirLayout(dataDir).database;
-    return new Engine(
-      openDatabase(database, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-      options,
-    );
+    const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+    const db = openDatabase(database, native);
+    return new Engine(db, startCheckpointer(database, native), options);
   }
 
-  close(): void {
+  /** Stops the background checkpoints, then closes the ledger (which checkpoints what is left). */
+  async close(): Promise<void> {
+    await this.checkpointer.stop();
     this.db.close();
   }
 }

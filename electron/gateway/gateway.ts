@@ -78,7 +78,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       close: () => (closing ??= server.close().then(() => engine.close())),
     };
   } catch (error) {
-    engine.close();
+    await engine.close();
     throw error;
   }
 }

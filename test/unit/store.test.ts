@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,8 +90,24 @@ describe('ledger constraints', () => {
   });
 });
 
+describe('background checkpoints', () => {
+  it('copy committed pages into the database file outside any commit', async () => {
+    const engine = Engine.open(dir);
+    const file = join(dir, 'tender.db');
+    const before = statSync(file).size;
+    for (let i = 0; i < 200; i++) {
+      await engine.transactions.submit(
+        { type: 'SALE', amount: '1.00', card: '4111111111111111', exp_date: '1230' },
+        { apiKeyId: null },
+      );
+    }
+    await expect.poll(() => statSync(file).size, { timeout: 5000 }).toBeGreaterThan(before);
+    await engine.close();
+  });
+});
+
 describe('API keys', () => {
-  it('only a hash of the key is stored, and the key works until revoked', () => {
+  it('only a hash of the key is stored, and the key works until revoked', async () => {
     const engine = Engine.open(dir);
     const { key, info } = engine.keys.create('kitchen display', ['transactions:read']);
     const db = new Database(join(dir, 'tender.db'), { readonly: true });
@@ -102,10 +118,10 @@ describe('API keys', () => {
     expect(engine.keys.authenticate(`${key.slice(0, -1)}x`)).toBeUndefined();
     expect(engine.keys.revoke(info.id)?.revoked).not.toBeNull();
     expect(engine.keys.authenticate(key)).toBeUndefined();
-    engine.close();
+    await engine.close();
   });
 
-  it('records when a key was last used', () => {
+  it('records when a key was last used', async () => {
     let now = 1_000_000;
     const engine = Engine.open(dir, { now: () => now });
     const { key } = engine.keys.create('script');
@@ -113,12 +129,12 @@ describe('API keys', () => {
     now += 5;
     engine.keys.authenticate(key);
     expect(engine.keys.list()[0]?.lastUsed).toBe(now);
-    engine.close();
+    await engine.close();
   });
 });
 
 describe('settings', () => {
-  it('tips are off until turned on, and bad values are refused', () => {
+  it('tips are off until turned on, and bad values are refused', async () => {
     const engine = Engine.open(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);
     engine.settings.setFromText('tips_enabled', 'TRUE');
@@ -126,6 +142,6 @@ describe('settings', () => {
     expect(() => engine.settings.setFromText('tips_enabled', 'yes')).toThrow(/not a valid value/);
     expect(() => engine.settings.setFromText('colour', 'red')).toThrow(/Unknown setting/);
     expect(engine.settings.get('tips_enabled')).toBe(true);
-    engine.close();
+    await engine.close();
   });
 });

@@ -123,7 +123,12 @@ export function formatTimestamp(epochMs: number, timeZone?: string): string {
     throw new RangeError(`Not a valid time value: ${epochMs}`);
   }
   const instant = Math.floor(epochMs);
-  const offsetMs = Math.round(offsetMsAt(instant, formatterFor(timeZone)) / MINUTE_MS) * MINUTE_MS;
+  // The terminal's own zone is the hot path (every list item): the Date object knows its offset
+  // without a trip through Intl, and follows a change of process.env.TZ all the same.
+  const offsetMs =
+    timeZone === undefined
+      ? -Math.round(new Date(instant).getTimezoneOffset()) * MINUTE_MS
+      : Math.round(offsetMsAt(instant, formatterFor(timeZone)) / MINUTE_MS) * MINUTE_MS;
   const wall = new Date(instant + offsetMs);
   if (Number.isNaN(wall.getTime())) throw new RangeError(`Not a valid time value: ${epochMs}`);
 

@@ -38,6 +38,10 @@ export function openDatabase(
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Checkpoints run in the background (see checkpoints.ts), never inside a request's commit; the
+    // WAL file is cut back to this size once they have caught up.
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     migrate(db, migrations);
     return db;
   } catch (error) {

@@ -3,6 +3,7 @@
  * ../domain; this file only reads and writes rows, inside the write transactions the engine opens.
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
+import type Database from 'better-sqlite3';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 
@@ -189,6 +190,22 @@ function orderClause(expression: string, descending: boolean): string {
     : `ORDER BY ${expression} ${direction}, id ${direction}`;
 }
 
+/** The SQL of one page of the transaction list: the engine runs it, and so does its benchmark baseline. */
+export function transactionListQuery(
+  filter: TransactionFilter,
+  page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+): { sql: string; params: unknown[] } {
+  const { sql, params } = transactionConditions(filter);
+  const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
+  const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending);
+  // The page's ids come from the index alone (each index ends in id), so rows are read only for the
+  // page itself: not for the rows an OFFSET skips, nor for every row of a date range being sorted.
+  return {
+    sql: `SELECT * FROM transactions WHERE id IN (SELECT id FROM transactions ${where} ${order} LIMIT ? OFFSET ?) ${order}`,
+    params: [...params, page.limit, page.offset],
+  };
+}
+
 interface TransactionRowShape {
   id: number;
   type: TransactionTypeLabel | null;
@@ -304,6 +321,7 @@ function toBatch(row: BatchRowShape): BatchRecord {
 export class Ledger {
   private readonly statements;
   readonly commits: GroupCommit;
+  private readonly listStatements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Connection) {
     this.commits = new GroupCommit(db);
@@ -424,15 +442,20 @@ export class Ledger {
     filter: TransactionFilter,
     page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ): LedgerTransaction[] {
-    const { sql, params } = transactionConditions(filter);
-    const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
-    const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending);
-    const rows = this.db
-      .prepare<unknown[], TransactionRowShape>(
-        `SELECT * FROM transactions ${where} ${order} LIMIT ? OFFSET ?`,
-      )
-      .all(...params, page.limit, page.offset);
-    return rows.map(toTransaction);
+    const { sql, params } = transactionListQuery(filter, page);
+    return this.cached<TransactionRowShape>(sql)
+      .all(...params)
+      .map(toTransaction);
+  }
+
+  /** Lists are a handful of shapes of SQL asked again and again: each is prepared once. */
+  private cached<Row>(sql: string): Database.Statement<unknown[], Row> {
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return statement as Database.Statement<unknown[], Row>;
   }
 
   listBatches(filter: BatchFilter, page: Page<keyof typeof BATCH_ORDER_COLUMNS>): BatchRecord[] {
@@ -455,9 +478,8 @@ export class Ledger {
     }
     const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
     const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending);
-    const rows = this.db
-      .prepare<unknown[], BatchRowShape>(`SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`)
-      .all(...params, page.limit, page.offset);
-    return rows.map(toBatch);
+    return this.cached<BatchRowShape>(`SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`)
+      .all(...params, page.limit, page.offset)
+      .map(toBatch);
   }
 }
