@@ -1,0 +1,109 @@
+/**
+ * The load generator: a separate process, as a client would be, sending requests over HTTPS with
+ * keep-alive at a fixed concurrency, and printing one JSON line of throughput and latencies.
+ *
+ *   node --import tsx test/bench/load.ts '<json options>'
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+
+interface LoadOptions {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  caFile: string;
+  concurrency: number;
+  /** Stop after this many requests... */
+  requests?: number;
+  /** ...or after this long (ms), whichever comes first. */
+  durationMs?: number;
+  warmupRequests?: number;
+  /** Warm the connections with GETs here instead of the measured request (for requests that change state). */
+  warmupPath?: string;
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
+const agent = new Agent({
+  ca: readFileSync(options.caFile),
+  keepAlive: true,
+  maxSockets: options.concurrency,
+});
+const target = new URL(options.url);
+
+function once(warmup = false): Promise<{ ms: number; status: number }> {
+  const started = process.hrtime.bigint();
+  const method = warmup && options.warmupPath ? 'GET' : options.method;
+  const path = warmup && options.warmupPath ? options.warmupPath : target.pathname + target.search;
+  const body = method === 'GET' ? undefined : options.body;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path,
+        method,
+        headers: {
+          host: target.host,
+          ...options.headers,
+          ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+        agent,
+      },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () =>
+          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: incoming.statusCode ?? 0 }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function run(): Promise<void> {
+  // Warm every connection the run will use, so no TLS handshake lands inside the measurement.
+  const warmupEach = Math.ceil((options.warmupRequests ?? 20) / options.concurrency);
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      for (let i = 0; i < warmupEach; i++) await once(true);
+    }),
+  );
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const limit = options.requests ?? Number.POSITIVE_INFINITY;
+  const deadline = Date.now() + (options.durationMs ?? Number.POSITIVE_INFINITY);
+  let issued = 0;
+  const started = process.hrtime.bigint();
+  const worker = async () => {
+    while (issued < limit && Date.now() < deadline) {
+      issued++;
+      const { ms, status } = await once();
+      latencies.push(ms);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  agent.destroy();
+  process.stdout.write(
+    `${JSON.stringify({
+      requests: latencies.length,
+      perSecond: latencies.length / seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      statuses: Object.fromEntries(statuses),
+    })}\n`,
+  );
+}
+
+run().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,431 @@
+/**
+ * `npm run bench`: the engine measured side by side with the limits of the machine it runs on.
+ * Every figure stands beside a baseline measured in the same run, and the ratio is what counts:
+ * absolute times on a shared machine are noise, ratios hold. Results go to the terminal and into
+ * BENCHMARKS.md.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../../electron/gateway/engine';
+import { ensureTlsIdentity } from '../../electron/gateway/gateway';
+import { dataDirLayout } from '../../electron/gateway/paths';
+import { seedLedger } from '../../electron/gateway/store/seed';
+import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/ledger';
+import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI_BUNDLE = join(ROOT, 'out', 'cli', 'tender-gateway.mjs');
+const TSX = ['--import', 'tsx'];
+const SETTLED = 950_000;
+const OPEN = 50_000;
+const DAYS = 3 * 365;
+
+interface Measure {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  statuses?: Record<string, number>;
+}
+
+interface Row {
+  what: string;
+  engine: string;
+  baseline: string;
+  ratio: number;
+  /** How the ratio or the figure is judged, and whether it passes. */
+  target: string;
+  pass: boolean;
+}
+
+const rows: Row[] = [];
+const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function runJson<T>(args: string[]): T {
+  const output = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 });
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as T;
+}
+
+/** Starts a server process and resolves once it prints its ready line, with the time that took. */
+function startServer(args: string[], ready: RegExp): Promise<{ child: ChildProcess; startupMs: number }> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve({ child, startupMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+function load(options: Record<string, unknown>): Measure {
+  return runJson<Measure>([...TSX, join(ROOT, 'test/bench/load.ts'), JSON.stringify(options)]);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tender-bench-'));
+  const baselineDir = mkdtempSync(join(tmpdir(), 'tender-bench-baseline-'));
+  try {
+    console.log('Building the headless engine...');
+    execFileSync(
+      join(ROOT, 'node_modules', '.bin', 'esbuild'),
+      [
+        'electron/cli.ts',
+        '--bundle',
+        '--platform=node',
+        '--format=esm',
+        '--packages=external',
+        `--outfile=${CLI_BUNDLE}`,
+        '--log-level=warning',
+      ],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
+
+    console.log(`Seeding ${(SETTLED + OPEN).toLocaleString('en-US')} transactions over ${DAYS} days...`);
+    const endAt = Date.now();
+    const engine = Engine.open(dataDir);
+    const seedStarted = Date.now();
+    // The seeder needs the raw connection: it lives in the store, next to the schema.
+    seedLedger((engine as unknown as { db: Parameters<typeof seedLedger>[0] }).db, {
+      settledTransactions: SETTLED,
+      openTransactions: OPEN,
+      endAt,
+      days: DAYS,
+    });
+    const seedSeconds = (Date.now() - seedStarted) / 1000;
+    const key = engine.keys.create('benchmark').key;
+    await engine.close();
+    console.log(`Seeded in ${seedSeconds.toFixed(1)} s.`);
+    await ensureTlsIdentity(dataDir);
+    const caFile = dataDirLayout(dataDir).certificate;
+    const database = dataDirLayout(dataDir).database;
+
+    // Start-up: the engine on a million-row ledger against a bare HTTPS server.
+    const enginePort = await freePort();
+    const bareport = await freePort();
+    const engineStarts: number[] = [];
+    const bareStarts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = await startServer(
+        [CLI_BUNDLE, 'serve', '--data-dir', dataDir, '--port', String(enginePort)],
+        /ready on/,
+      );
+      engineStarts.push(started.startupMs);
+      await stop(started.child);
+      const bare = await startServer(
+        [...TSX, join(ROOT, 'test/bench/baselines.ts'), 'https', String(bareport), dataDir],
+        /ready/,
+      );
+      bareStarts.push(bare.startupMs);
+      await stop(bare.child);
+    }
+
+    const server = await startServer(
+      [CLI_BUNDLE, 'serve', '--data-dir', dataDir, '--port', String(enginePort)],
+      /ready on/,
+    );
+    const bare = await startServer(
+      [...TSX, join(ROOT, 'test/bench/baselines.ts'), 'https', String(bareport), dataDir],
+      /ready/,
+    );
+    const api = `https://127.0.0.1:${enginePort}/rest/v1`;
+    const headers = { api_key: key, accept: 'application/json' };
+
+    // Lists on the million-row ledger, against the same SQL straight through better-sqlite3.
+    const day = endAt - 400 * 86_400_000;
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = (t: number) => {
+      const d = new Date(t);
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    };
+    const dayStart = new Date(day).setHours(0, 0, 0, 0);
+    const dayEnd = dayStart + 86_400_000;
+    const page = (orderBy: 'id' | 'invoice', number = 1) => ({
+      orderBy,
+      descending: true,
+      limit: PAGE_SIZE_DEFAULT,
+      offset: (number - 1) * PAGE_SIZE_DEFAULT,
+    });
+    const listQueries: {
+      what: string;
+      query: string;
+      filter: TransactionFilter;
+      page: ReturnType<typeof page>;
+    }[] = [
+      { what: 'first page', query: '', filter: {}, page: page('id') },
+      { what: 'last_four filter', query: 'last_four=4242', filter: { lastFour: '4242' }, page: page('id') },
+      { what: 'order_by invoice', query: 'order_by=invoice', filter: {}, page: page('invoice') },
+      {
+        what: 'one day date range',
+        query: `start_date=${encodeURIComponent(local(dayStart))}&end_date=${encodeURIComponent(local(dayEnd))}`,
+        filter: { from: dayStart, before: dayEnd },
+        page: page('id'),
+      },
+      { what: 'page 400 of 25', query: 'page=400', filter: {}, page: page('id', 400) },
+    ];
+    for (const list of listQueries) {
+      const measured = load({
+        url: `${api}/transactions?${list.query}`,
+        method: 'GET',
+        headers,
+        caFile,
+        concurrency: 1,
+        requests: 300,
+      });
+      const { sql, params } = transactionListQuery(list.filter, list.page);
+      const baseline = runJson<Measure>([
+        ...TSX,
+        join(ROOT, 'test/bench/baselines.ts'),
+        'query',
+        database,
+        JSON.stringify({ sql, params, iterations: 300 }),
+      ]);
+      const ratio = measured.p99 / baseline.p99;
+      rows.push({
+        what: `GET /transactions ${list.what} (p99)`,
+        engine: ms(measured.p99),
+        baseline: `${ms(baseline.p99)} SQL`,
+        ratio,
+        target: '≤ 10 ms and ≤ 2× SQL',
+        pass: measured.p99 <= 10 && ratio <= 2,
+      });
+      if (measured.statuses?.['200'] !== measured.requests)
+        throw new Error(`${list.what}: ${JSON.stringify(measured.statuses)}`);
+    }
+
+    // The open batch with 50,000 transactions in it.
+    const openRead = load({
+      url: `${api}/batches/open`,
+      method: 'GET',
+      headers,
+      caFile,
+      concurrency: 1,
+      requests: 300,
+    });
+    const openSql = runJson<Measure>([
+      ...TSX,
+      join(ROOT, 'test/bench/baselines.ts'),
+      'query',
+      database,
+      JSON.stringify({ sql: "SELECT * FROM batches WHERE status = 'OPEN'", params: [], iterations: 300 }),
+    ]);
+    rows.push({
+      what: 'GET /batches/open, 50,000 in batch (p99)',
+      engine: ms(openRead.p99),
+      baseline: `${ms(openSql.p99)} SQL`,
+      ratio: openRead.p99 / openSql.p99,
+      target: '≤ 5 ms',
+      pass: openRead.p99 <= 5,
+    });
+    const close = load({
+      url: `${api}/batches/open`,
+      method: 'PUT',
+      headers,
+      caFile,
+      concurrency: 1,
+      requests: 1,
+      warmupRequests: 5,
+      warmupPath: '/rest/v1/batches/open',
+    });
+    const commits = runJson<Measure>([
+      ...TSX,
+      join(ROOT, 'test/bench/baselines.ts'),
+      'commits',
+      join(baselineDir, 'commits.db'),
+      '4000',
+    ]);
+    rows.push({
+      what: 'PUT /batches/open, 50,000 in batch',
+      engine: ms(close.p50),
+      baseline: `${ms(commits.p50)} commit`,
+      ratio: close.p50 / commits.p50,
+      target: '≤ 100 ms',
+      pass: close.p50 <= 100 && close.statuses?.['200'] === 1,
+    });
+
+    // SALE: throughput and latency against the transport and durability ceilings.
+    const sale = JSON.stringify({
+      type: 'SALE',
+      amount: '12.50',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    const saleHeaders = { ...headers, 'content-type': 'application/json' };
+    const transport: Record<number, Measure> = {};
+    const engineSale: Record<number, Measure> = {};
+    for (const concurrency of [1, 16]) {
+      engineSale[concurrency] = load({
+        url: `${api}/transactions`,
+        method: 'POST',
+        headers: saleHeaders,
+        body: sale,
+        caFile,
+        concurrency,
+        durationMs: 4000,
+        warmupRequests: 32,
+      });
+      transport[concurrency] = load({
+        url: `https://127.0.0.1:${bareport}/rest/v1/transactions`,
+        method: 'POST',
+        headers: saleHeaders,
+        body: sale,
+        caFile,
+        concurrency,
+        durationMs: 4000,
+        warmupRequests: 32,
+      });
+    }
+    const c1 = engineSale[1] as Measure;
+    const c16 = engineSale[16] as Measure;
+    const t1 = transport[1] as Measure;
+    const t16 = transport[16] as Measure;
+    rows.push({
+      what: 'SALE throughput, concurrency 16',
+      engine: `${c16.perSecond.toFixed(0)}/s`,
+      baseline: `${commits.perSecond.toFixed(0)}/s commits`,
+      ratio: c16.perSecond / commits.perSecond,
+      target: '≥ 3× single commits (group commit)',
+      pass: c16.perSecond >= 3 * commits.perSecond,
+    });
+    rows.push({
+      what: 'SALE throughput vs transport, concurrency 16',
+      engine: `${c16.perSecond.toFixed(0)}/s`,
+      baseline: `${t16.perSecond.toFixed(0)}/s HTTPS`,
+      ratio: c16.perSecond / t16.perSecond,
+      target: 'for context',
+      pass: true,
+    });
+    rows.push({
+      what: 'SALE throughput, concurrency 1',
+      engine: `${c1.perSecond.toFixed(0)}/s`,
+      baseline: `${commits.perSecond.toFixed(0)}/s commits`,
+      ratio: c1.perSecond / commits.perSecond,
+      target: 'for context',
+      pass: true,
+    });
+    rows.push({
+      what: 'SALE p99, concurrency 1',
+      engine: ms(c1.p99),
+      baseline: `${ms(t1.p99 + commits.p99)} HTTPS + commit`,
+      ratio: c1.p99 / (t1.p99 + commits.p99),
+      target: '≤ 1.5×',
+      pass: c1.p99 <= 1.5 * (t1.p99 + commits.p99),
+    });
+    rows.push({
+      what: 'SALE p50 / p99, concurrency 16',
+      engine: `${ms(c16.p50)} / ${ms(c16.p99)}`,
+      baseline: `${ms(t16.p50)} / ${ms(t16.p99)} HTTPS`,
+      ratio: c16.p99 / t16.p99,
+      target: 'for context',
+      pass: true,
+    });
+    const approved = (c1.statuses?.['200'] ?? 0) + (c16.statuses?.['200'] ?? 0);
+    if (approved !== c1.requests + c16.requests)
+      throw new Error(`SALE answers: ${JSON.stringify([c1.statuses, c16.statuses])}`);
+
+    // Memory and start-up.
+    const rss = peakRssMb(server.child.pid as number);
+    const bareRss = peakRssMb(bare.child.pid as number);
+    rows.push({
+      what: 'Engine peak RSS, 1,000,000-row ledger',
+      engine: `${rss.toFixed(0)} MB`,
+      baseline: `${bareRss.toFixed(0)} MB bare HTTPS`,
+      ratio: rss / bareRss,
+      target: '≤ 150 MB',
+      pass: rss <= 150,
+    });
+    const startup = median(engineStarts);
+    const bareStartup = median(bareStarts);
+    rows.push({
+      what: 'Engine start-up to ready (median of 5)',
+      engine: ms(startup),
+      baseline: `${ms(bareStartup)} bare HTTPS`,
+      ratio: startup / bareStartup,
+      target: '< 1 s',
+      pass: startup < 1000,
+    });
+    await stop(server.child);
+    await stop(bare.child);
+
+    report(seedSeconds);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(baselineDir, { recursive: true, force: true });
+  }
+}
+
+function report(seedSeconds: number): void {
+  const header = ['Measure', 'Engine', 'Baseline', 'Ratio', 'Target', ''];
+  const lines = rows.map((row) => [
+    row.what,
+    row.engine,
+    row.baseline,
+    `${row.ratio.toFixed(2)}×`,
+    row.target,
+    row.pass ? 'pass' : 'MISS',
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => (line[column] ?? '').length)),
+  );
+  const format = (cells: string[]) =>
+    cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
+  console.log(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const line of lines) console.log(format(line));
+  console.log(`\nSeeding 1,000,000 transactions took ${seedSeconds.toFixed(1)} s.`);
+
+  const markdown = [
+    `| ${header.slice(0, 5).join(' | ')} | |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...lines.map((line) => `| ${line.join(' | ')} |`),
+    '',
+    `Seeding 1,000,000 transactions: ${seedSeconds.toFixed(1)} s. Machine: ${describeMachine()}. Run ${new Date().toISOString().slice(0, 10)}.`,
+  ].join('\n');
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const current = readFileSync(file, 'utf8');
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const updated = current.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${markdown}\n${end}`);
+  writeFileSync(file, updated);
+  console.log('Results written to BENCHMARKS.md.');
+}
+
+function describeMachine(): string {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  return `${cpu.trim()}, Node ${process.versions.node}, SQLite via better-sqlite3`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
