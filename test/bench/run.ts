@@ -114,16 +114,15 @@ async function main(): Promise<void> {
 
     console.log(`Seeding ${(SETTLED + OPEN).toLocaleString('en-US')} transactions over ${DAYS} days...`);
     const endAt = Date.now();
-    const engine = Engine.open(dataDir);
     const seedStarted = Date.now();
-    // The seeder needs the raw connection: it lives in the store, next to the schema.
-    seedLedger((engine as unknown as { db: Parameters<typeof seedLedger>[0] }).db, {
+    seedLedger(dataDirLayout(dataDir).database, {
       settledTransactions: SETTLED,
       openTransactions: OPEN,
       endAt,
       days: DAYS,
     });
     const seedSeconds = (Date.now() - seedStarted) / 1000;
+    const engine = Engine.open(dataDir);
     const key = engine.keys.create('benchmark').key;
     await engine.close();
     console.log(`Seeded in ${seedSeconds.toFixed(1)} s.`);

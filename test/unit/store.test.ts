@@ -11,6 +11,7 @@ import {
   schemaVersion,
 } from '../../electron/gateway/store/database';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+import { seedLedger } from '../../electron/gateway/store/seed';
 
 let dir: string;
 beforeEach(() => {
@@ -86,6 +87,38 @@ describe('ledger constraints', () => {
     expect(() => db.prepare('UPDATE transactions SET refunded_amount = 501 WHERE id = 1').run()).toThrow(
       /CHECK/,
     );
+    db.close();
+  });
+});
+
+describe('the seeder', () => {
+  it('writes history whose batch totals equal their rows, with one open batch', () => {
+    const file = join(dir, 'seeded.db');
+    const seeded = seedLedger(file, {
+      settledTransactions: 4000,
+      openTransactions: 300,
+      endAt: Date.now(),
+      days: 10,
+    });
+    expect(seeded).toEqual({ transactions: 4300, batches: 11 });
+    const db = new Database(file, { readonly: true });
+    const mismatches = db
+      .prepare(
+        `SELECT b.id FROM batches b LEFT JOIN (
+           SELECT batch_id,
+             SUM(CASE WHEN type IN ('Sale', 'Forced Sale', 'Capture') THEN 1 ELSE 0 END) AS sales_count,
+             SUM(CASE WHEN type IN ('Sale', 'Forced Sale', 'Capture') THEN amount ELSE 0 END) AS sales_total,
+             SUM(CASE WHEN type = 'Refund' THEN amount ELSE 0 END) AS refund_total,
+             SUM(tip_amount) AS tip_total
+           FROM transactions WHERE result = 'Approved' AND voided_by IS NULL AND type != 'Void' GROUP BY batch_id
+         ) t ON t.batch_id = b.id
+         WHERE b.sales_count != t.sales_count OR b.sales_total != t.sales_total
+            OR b.refund_total != t.refund_total OR b.tip_total != t.tip_total`,
+      )
+      .all();
+    expect(mismatches).toEqual([]);
+    expect(db.prepare("SELECT count(*) AS n FROM batches WHERE status = 'OPEN'").get()).toEqual({ n: 1 });
+    expect(db.pragma('foreign_key_check')).toEqual([]);
     db.close();
   });
 });

@@ -5,7 +5,7 @@
  * that equal their rows. Secondary indexes are dropped while the rows go in and rebuilt after, which
  * is what makes a million rows take seconds rather than minutes.
  */
-import type { Connection } from './database';
+import { openDatabase } from './database';
 
 export interface SeedOptions {
   /** Transactions in settled batches. */
@@ -83,7 +83,20 @@ function random(seed: number): () => number {
   };
 }
 
-export function seedLedger(db: Connection, options: SeedOptions): { transactions: number; batches: number } {
+/** Seeds the ledger file (migrating it first when new). Run it while no engine has the file open. */
+export function seedLedger(file: string, options: SeedOptions): { transactions: number; batches: number } {
+  const db = openDatabase(file);
+  try {
+    return seed(db, options);
+  } finally {
+    db.close();
+  }
+}
+
+function seed(
+  db: ReturnType<typeof openDatabase>,
+  options: SeedOptions,
+): { transactions: number; batches: number } {
   const next = random(options.seed ?? 42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const total = options.settledTransactions + options.openTransactions;
