@@ -13,6 +13,8 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
+// A checkpoint streams pages from the WAL to the file; it needs no page cache of its own.
+db.pragma('cache_size = -256');
 const checkpoint = (mode) => {
   try {
     db.pragma('wal_checkpoint(' + mode + ')');
