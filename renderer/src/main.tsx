@@ -1,13 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import './styles.css';
+import { chooseBridge } from './bridge/choose-bridge';
+import './styles/base.css';
+import './styles/shell.css';
+import './styles/sale.css';
+import './styles/result.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element.');
 
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <App choice={chooseBridge()} />
   </StrictMode>,
 );

@@ -1,0 +1,146 @@
+/** The sale's ticket: the amount as money while it is typed, and the optional references. */
+import type { KeyboardEvent } from 'react';
+import { displayMoney } from '../../../shared/money';
+import type { SaleAction, SaleState } from './sale-state';
+import { KeyHint } from '../ui/KeyHint';
+
+type Props = { state: Exclude<SaleState, { step: 'result' }>; act: (action: SaleAction) => void };
+
+const STEPS = ['Amount', 'Card', 'Answer'] as const;
+
+const AMOUNT_SHORTCUTS = [
+  ['0-9', 'amount'],
+  ['Backspace', 'last digit'],
+  ['Esc', 'clear'],
+  ['Enter', 'charge'],
+] as const;
+const SWIPE_SHORTCUTS = [
+  ['K', 'key in the card'],
+  ['Esc', 'change the amount'],
+] as const;
+const KEYED_SHORTCUTS = [
+  ['Tab', 'next field'],
+  ['Enter', 'charge'],
+  ['Esc', 'swipe instead'],
+] as const;
+
+export function AmountPanel({ state, act }: Props) {
+  const { cents, invoice, orderNumber } = state.sale;
+  const editable = state.step === 'amount';
+  const stepIndex = state.step === 'amount' ? 0 : 1;
+  const shortcuts =
+    state.step === 'amount'
+      ? AMOUNT_SHORTCUTS
+      : state.step === 'card' && state.mode === 'keyed'
+        ? KEYED_SHORTCUTS
+        : state.step === 'card'
+          ? SWIPE_SHORTCUTS
+          : [];
+  const submitOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    act({ type: 'take-card' });
+  };
+
+  return (
+    <section className="ticket" aria-labelledby="ticket-title">
+      <header className="ticket-head">
+        <h1 id="ticket-title">New sale</h1>
+        <ol className="steps" aria-label="Sale steps">
+          {STEPS.map((name, index) => (
+            <li
+              key={name}
+              className={
+                index === stepIndex ? 'step step-current' : index < stepIndex ? 'step step-done' : 'step'
+              }
+              aria-current={index === stepIndex ? 'step' : undefined}
+            >
+              <span className="step-number" aria-hidden="true">
+                {index + 1}
+              </span>
+              {name}
+            </li>
+          ))}
+        </ol>
+      </header>
+
+      <div className="amount">
+        <span className="amount-label" id="amount-label">
+          Amount
+        </span>
+        <output
+          className={cents === 0 ? 'amount-value amount-zero' : 'amount-value'}
+          aria-labelledby="amount-label"
+          aria-live="polite"
+          data-testid="sale-amount"
+        >
+          {displayMoney(cents)}
+        </output>
+        {editable ? (
+          <p className="amount-hint">
+            Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.
+          </p>
+        ) : (
+          <button type="button" className="link-button" onClick={() => act({ type: 'edit-amount' })}>
+            Change the amount
+            {state.step === 'card' && state.mode === 'swipe' && <KeyHint>Esc</KeyHint>}
+          </button>
+        )}
+      </div>
+
+      <div className="references">
+        <label className="field">
+          <span className="field-label">
+            Invoice <span className="field-optional">optional</span>
+          </span>
+          <input
+            className="input"
+            value={invoice}
+            maxLength={64}
+            autoComplete="off"
+            readOnly={!editable}
+            onChange={(event) => act({ type: 'invoice', value: event.target.value })}
+            onKeyDown={submitOnEnter}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">
+            Order number <span className="field-optional">optional</span>
+          </span>
+          <input
+            className="input input-code"
+            value={orderNumber}
+            maxLength={18}
+            autoComplete="off"
+            spellCheck={false}
+            readOnly={!editable}
+            // The engine takes order numbers of 0-9 and A-Z only.
+            onChange={(event) =>
+              act({ type: 'order-number', value: event.target.value.toUpperCase().replace(/[^0-9A-Z]/g, '') })
+            }
+            onKeyDown={submitOnEnter}
+          />
+        </label>
+      </div>
+
+      {editable && state.notice && (
+        <p className="notice" role="alert">
+          {state.notice}
+        </p>
+      )}
+
+      {shortcuts.length > 0 && (
+        <dl className="shortcuts" aria-label="Keyboard shortcuts">
+          {shortcuts.map(([key, meaning]) => (
+            <div key={key}>
+              <dt>
+                <kbd>{key}</kbd>
+              </dt>
+              <dd>{meaning}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * One sale at the counter: type the amount, take the card (swipe, or key it in), see the answer,
+ * start the next. Works by touch and by keyboard alone, and never has two charges in flight.
+ */
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { TenderApiError } from '../../../shared/api/client';
+import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import { formatMoney } from '../../../shared/money';
+import { useTerminal } from '../terminal/terminal-context';
+import { isAmountKey } from './amount';
+import { AmountPanel } from './AmountPanel';
+import { CardPanel } from './CardPanel';
+import { Keypad } from './Keypad';
+import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
+import { ResultView } from './ResultView';
+import { freshSale, saleReducer, type ChargedCard, type SaleAction, type SaleState } from './sale-state';
+
+/** The card part of a SALE request: a swipe string, or the keyed fields. */
+export type CardPayment = Pick<
+  TransactionRequestBody,
+  'card' | 'exp_date' | 'csc' | 'billing' | 'encrypted_track_data' | 'track_format'
+>;
+
+const EARLY_SWIPE = 'The card was swiped before Charge was pressed. Press Charge, then swipe again.';
+const SWIPE_WITHOUT_AMOUNT = 'Enter the amount first, then swipe the card.';
+
+function isTyping(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    target.closest('input, textarea, select, [contenteditable="true"]') !== null
+  );
+}
+
+function isControl(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement && target.closest('button, a, summary, input, select, textarea') !== null
+  );
+}
+
+export function SaleScreen() {
+  const { bridge, client, reader } = useTerminal();
+  const [state, dispatch] = useReducer(saleReducer, undefined, freshSale);
+  // Event handlers registered once read the latest step from here; it is updated with every action,
+  // before React renders, so a swipe arriving in between already sees the new step.
+  const current = useRef<SaleState>(state);
+  const inFlight = useRef(false);
+  const readerOff = useRef(reader.state === 'off');
+  useEffect(() => {
+    readerOff.current = reader.state === 'off';
+  }, [reader.state]);
+
+  const act = useCallback((action: SaleAction) => {
+    // Without a card reader the card is keyed in anyway: go straight to the form.
+    const actions: SaleAction[] =
+      action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
+    for (const next of actions) {
+      current.current = saleReducer(current.current, next);
+      dispatch(next);
+    }
+  }, []);
+
+  const charge = useCallback(
+    async (card: ChargedCard, payment: CardPayment) => {
+      const before = current.current;
+      // The one gate every charge passes: a second tap or a second swipe finds it closed.
+      if (inFlight.current || before.step !== 'card') return;
+      inFlight.current = true;
+      act({ type: 'charge', card });
+      const { sale } = before;
+      let outcome: SaleOutcome;
+      try {
+        const response = await client.createTransaction({
+          type: 'SALE',
+          amount: formatMoney(sale.cents),
+          ...payment,
+          ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
+          ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
+        });
+        outcome = outcomeOfResponse(response);
+      } catch (error) {
+        // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
+        if (!(error instanceof TenderApiError)) console.error('Tender: the sale request failed.', error);
+        outcome = outcomeOfFailure(error);
+      }
+      inFlight.current = false;
+      act({ type: 'settled', outcome });
+    },
+    [act, client],
+  );
+
+  useEffect(
+    () =>
+      bridge.on('reader:swipe', (swipe) => {
+        const step = current.current.step;
+        if (step === 'card') {
+          void charge(
+            { source: 'swipe', card: swipe.card },
+            { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
+          );
+        } else if (step === 'amount') {
+          act({
+            type: 'notice',
+            message: current.current.sale.cents > 0 ? EARLY_SWIPE : SWIPE_WITHOUT_AMOUNT,
+          });
+        }
+        // While charging or showing a result, a swipe is ignored: one sale at a time.
+      }),
+    [act, bridge, charge],
+  );
+
+  useEffect(
+    () => bridge.on('reader:swipe-failed', (failure) => act({ type: 'notice', message: failure.message })),
+    [act, bridge],
+  );
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const sale = current.current;
+      const typing = isTyping(event.target);
+      let action: SaleAction | undefined;
+      if (sale.step === 'amount' && !typing) {
+        if (isAmountKey(event.key)) action = { type: 'amount-key', key: event.key };
+        else if (event.key === 'Backspace') action = { type: 'backspace' };
+        else if (event.key === 'Delete' || event.key === 'Escape') action = { type: 'clear-amount' };
+        else if (event.key === 'Enter' && !isControl(event.target)) action = { type: 'take-card' };
+      } else if (sale.step === 'card') {
+        if (event.key === 'Escape') action = { type: 'back' };
+        else if (!typing && sale.mode === 'swipe' && event.key.toLowerCase() === 'k')
+          action = { type: 'key-in' };
+      } else if (sale.step === 'result' && !typing) {
+        if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
+        else if (event.key === 'Enter' && !isControl(event.target)) action = { type: 'new-sale' };
+        else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };
+      }
+      if (!action) return;
+      event.preventDefault();
+      act(action);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [act]);
+
+  if (state.step === 'result') {
+    return (
+      <ResultView
+        sale={state.sale}
+        card={state.card}
+        outcome={state.outcome}
+        onNewSale={() => act({ type: 'new-sale' })}
+        onTryAgain={() => act({ type: 'try-again' })}
+      />
+    );
+  }
+
+  return (
+    <div className="sale">
+      <AmountPanel state={state} act={act} />
+      <section className="sale-side" aria-label={state.step === 'amount' ? 'Amount keypad' : 'Payment'}>
+        {state.step === 'amount' ? (
+          <Keypad cents={state.sale.cents} act={act} />
+        ) : (
+          <CardPanel state={state} act={act} onCharge={charge} />
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { brandLabel } from '../../../shared/cards';
+import type { ChargedCard } from './sale-state';
+
+/** "Visa •••• 1111": how a card is named on screen. */
+export function cardName(card: ChargedCard): string {
+  const brand = card.source === 'swipe' ? card.card.brand : card.brand;
+  const lastFour = card.source === 'swipe' ? card.card.lastFour : card.lastFour;
+  return `${brandLabel(brand)} •••• ${lastFour}`;
+}
+
+export function cardholderOf(card: ChargedCard): string | undefined {
+  return card.source === 'swipe' ? card.card.cardholderName : undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * The steps of one sale, as a reducer: amount, card (swipe or keyed), charging, result. Actions that
+ * do not fit the current step are ignored, so a late swipe or a second tap cannot move a sale that
+ * has already gone past them.
+ */
+import type { CardBrand } from '../../../shared/cards';
+import type { SwipedCard } from '../../../shared/ipc/contract';
+import { pressAmountKey, pressBackspace, type AmountKey } from './amount';
+import type { SaleOutcome } from './outcome';
+
+export interface SaleDetails {
+  cents: number;
+  invoice: string;
+  orderNumber: string;
+}
+
+/** What the screen may keep of the card once the request is sent: never the number itself. */
+export type ChargedCard =
+  { source: 'swipe'; card: SwipedCard } | { source: 'keyed'; brand: CardBrand; lastFour: string };
+
+export type SaleState =
+  | { step: 'amount'; sale: SaleDetails; notice?: string }
+  | { step: 'card'; sale: SaleDetails; mode: 'swipe' | 'keyed'; notice?: string }
+  | { step: 'charging'; sale: SaleDetails; card: ChargedCard }
+  | { step: 'result'; sale: SaleDetails; card: ChargedCard; outcome: SaleOutcome };
+
+export type SaleAction =
+  | { type: 'amount-key'; key: AmountKey }
+  | { type: 'backspace' }
+  | { type: 'clear-amount' }
+  | { type: 'invoice'; value: string }
+  | { type: 'order-number'; value: string }
+  /** Amount confirmed: wait for the card. */
+  | { type: 'take-card' }
+  | { type: 'key-in' }
+  | { type: 'swipe-instead' }
+  | { type: 'back' }
+  /** From the card step straight back to the amount, whatever the card mode. */
+  | { type: 'edit-amount' }
+  | { type: 'notice'; message: string }
+  | { type: 'charge'; card: ChargedCard }
+  | { type: 'settled'; outcome: SaleOutcome }
+  /** Same amount and references, another card. */
+  | { type: 'try-again' }
+  | { type: 'new-sale' };
+
+export const freshSale = (): SaleState => ({
+  step: 'amount',
+  sale: { cents: 0, invoice: '', orderNumber: '' },
+});
+
+export function saleReducer(state: SaleState, action: SaleAction): SaleState {
+  switch (action.type) {
+    case 'amount-key':
+    case 'backspace':
+    case 'clear-amount': {
+      if (state.step !== 'amount') return state;
+      const cents =
+        action.type === 'amount-key'
+          ? pressAmountKey(state.sale.cents, action.key)
+          : action.type === 'backspace'
+            ? pressBackspace(state.sale.cents)
+            : 0;
+      return { step: 'amount', sale: { ...state.sale, cents } };
+    }
+    case 'invoice':
+      return state.step === 'amount' ? { ...state, sale: { ...state.sale, invoice: action.value } } : state;
+    case 'order-number':
+      return state.step === 'amount'
+        ? { ...state, sale: { ...state.sale, orderNumber: action.value.toUpperCase() } }
+        : state;
+    case 'take-card':
+      return state.step === 'amount' && state.sale.cents > 0
+        ? { step: 'card', sale: state.sale, mode: 'swipe' }
+        : state;
+    case 'key-in':
+      return state.step === 'card' ? { step: 'card', sale: state.sale, mode: 'keyed' } : state;
+    case 'swipe-instead':
+      return state.step === 'card' ? { step: 'card', sale: state.sale, mode: 'swipe' } : state;
+    case 'back':
+      if (state.step !== 'card') return state;
+      return state.mode === 'keyed'
+        ? { step: 'card', sale: state.sale, mode: 'swipe' }
+        : { step: 'amount', sale: state.sale };
+    case 'edit-amount':
+      return state.step === 'card' ? { step: 'amount', sale: state.sale } : state;
+    case 'notice':
+      return state.step === 'amount' || state.step === 'card' ? { ...state, notice: action.message } : state;
+    case 'charge':
+      return state.step === 'card' ? { step: 'charging', sale: state.sale, card: action.card } : state;
+    case 'settled':
+      return state.step === 'charging' ? { ...state, step: 'result', outcome: action.outcome } : state;
+    case 'try-again':
+      // After no answer the first charge may have gone through: only a fresh, checked start is safe.
+      return state.step === 'result' &&
+        state.outcome.kind !== 'approved' &&
+        state.outcome.kind !== 'unreachable'
+        ? { step: 'card', sale: state.sale, mode: 'swipe' }
+        : state;
+    case 'new-sale':
+      return state.step === 'result' || state.step === 'amount' || state.step === 'card'
+        ? freshSale()
+        : state;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * What every screen needs from the host: the session (the screens' own API key and the engine's
+ * address), a REST client over it, the card reader's status, and whether the bridge is connected.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { TenderClient } from '../../../shared/api/client';
+import type { ReaderStatus, TenderBridge, TerminalSession } from '../../../shared/ipc/contract';
+import type { BridgeChoice } from '../bridge/choose-bridge';
+import { StartupScreen } from '../shell/StartupScreen';
+import { engineFetch } from './engine-fetch';
+
+export interface Terminal {
+  bridge: TenderBridge;
+  session: TerminalSession;
+  client: TenderClient;
+  reader: ReaderStatus;
+  /** The bridge to the host: always up in the desktop app; a browser's socket may drop and come back. */
+  link: 'up' | 'reconnecting';
+}
+
+const TerminalContext = createContext<Terminal | undefined>(undefined);
+
+export function useTerminal(): Terminal {
+  const terminal = useContext(TerminalContext);
+  if (!terminal) throw new Error('useTerminal is used outside TerminalProvider.');
+  return terminal;
+}
+
+type Phase =
+  | { phase: 'connecting' }
+  | { phase: 'failed'; message: string }
+  | { phase: 'refused'; message: string }
+  | { phase: 'ready'; session: TerminalSession; client: TenderClient };
+
+export function TerminalProvider({
+  choice,
+  children,
+}: {
+  choice: Exclude<BridgeChoice, { kind: 'none' }>;
+  children: ReactNode;
+}) {
+  const { bridge } = choice;
+  const link = choice.kind === 'browser' ? choice.link : undefined;
+  const [phase, setPhase] = useState<Phase>({ phase: 'connecting' });
+  const [reader, setReader] = useState<ReaderStatus>({ state: 'waiting' });
+  const [linkState, setLinkState] = useState<Terminal['link']>('up');
+  const [attempt, setAttempt] = useState(0);
+
+  // Subscribed before the first status is read, so no change in between is missed.
+  useEffect(() => bridge.on('reader:status-changed', setReader), [bridge]);
+
+  useEffect(() => {
+    let current = true;
+    Promise.all([bridge.invoke('terminal:session'), bridge.invoke('reader:status')]).then(
+      ([session, status]) => {
+        if (!current) return;
+        setReader(status);
+        const client = new TenderClient({
+          baseUrl: session.engineUrl,
+          apiKey: session.apiKey,
+          fetch: engineFetch,
+        });
+        setPhase({ phase: 'ready', session, client });
+      },
+      (error: unknown) => {
+        if (current)
+          setPhase({ phase: 'failed', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, attempt]);
+
+  useEffect(() => {
+    if (!link) return;
+    return link.onStateChange((state) => {
+      if (state.state === 'refused') setPhase({ phase: 'refused', message: state.message });
+      else if (state.state === 'reconnecting') setLinkState('reconnecting');
+      else if (state.state === 'ready') {
+        setLinkState('up');
+        // Events sent while the socket was down are lost; the status is read afresh.
+        bridge.invoke('reader:status').then(setReader, () => undefined);
+      }
+    });
+  }, [bridge, link]);
+
+  const retry = useCallback(() => {
+    setPhase({ phase: 'connecting' });
+    setAttempt((count) => count + 1);
+  }, []);
+
+  const terminal = useMemo<Terminal | undefined>(
+    () =>
+      phase.phase === 'ready'
+        ? { bridge, session: phase.session, client: phase.client, reader, link: linkState }
+        : undefined,
+    [bridge, phase, reader, linkState],
+  );
+
+  if (phase.phase === 'connecting') return <StartupScreen kind="connecting" />;
+  if (phase.phase === 'failed')
+    return <StartupScreen kind="failed" message={phase.message} onRetry={retry} />;
+  if (phase.phase === 'refused') return <StartupScreen kind="refused" message={phase.message} />;
+  return <TerminalContext.Provider value={terminal}>{children}</TerminalContext.Provider>;
+}
