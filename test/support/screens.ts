@@ -2,12 +2,13 @@
  * The headless engine serving the cashier screens, and a bridge client in Node that speaks to it
  * through the same transport the screens use in a browser.
  */
-import { createHash, createPublicKey, X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { TenderClient } from '../../shared/api/client';
 import type { TenderBridge } from '../../shared/ipc/contract';
 import { createBridge } from '../../shared/ipc/facade';
 import { BRIDGE_SOCKET_PATH } from '../../shared/ipc/socket-protocol';
@@ -20,6 +21,8 @@ export interface TestScreens {
   /** https://127.0.0.1:<port> */
   origin: string;
   dataDir: string;
+  /** The REST API with a key of its own, to check what the screens did. */
+  client: TenderClient;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
   /** A bridge in Node over the WebSocket, as a browser page would hold it. */
   connectBridge(token?: string): Promise<NodeBridge>;
@@ -56,9 +59,13 @@ export async function startTestScreens(options: {
   const agent = new Agent({ ca: certificatePem, keepAlive: false });
   const sockets = new Set<SocketTransport>();
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
+  const request = (
+    path: string,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) =>
     new Promise<TestResponse>((resolve, reject) => {
-      const outgoing = httpsRequest(`${origin}${path}`, { agent, headers }, (incoming) => {
+      const { method = 'GET', headers = {}, body } = options;
+      const outgoing = httpsRequest(`${origin}${path}`, { agent, method, headers }, (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () =>
@@ -70,8 +77,17 @@ export async function startTestScreens(options: {
         );
       });
       outgoing.on('error', reject);
-      outgoing.end();
+      outgoing.end(body);
     });
+  const get = (path: string, headers: Record<string, string> = {}) => request(path, { headers });
+  const client = new TenderClient({
+    baseUrl: running.gateway.url,
+    apiKey: running.gateway.engine.keys.create('screens test checks').key,
+    fetch: async (url, init) => {
+      const response = await request(new URL(url).pathname + new URL(url).search, init);
+      return { status: response.status, text: async () => response.body };
+    },
+  });
 
   const connectBridge = async (token = running.bridgeToken): Promise<NodeBridge> => {
     const transport = socketTransport(
@@ -112,6 +128,7 @@ export async function startTestScreens(options: {
     running,
     origin,
     dataDir,
+    client,
     get,
     connectBridge,
     close: async () => {
@@ -125,7 +142,7 @@ export async function startTestScreens(options: {
 
 /** Chromium's --ignore-certificate-errors-spki-list value that trusts exactly this certificate. */
 export function spkiFingerprint(certificatePem: string): string {
-  const spki = createPublicKey(new X509Certificate(certificatePem).publicKey).export({
+  const spki = new X509Certificate(certificatePem).publicKey.export({
     type: 'spki',
     format: 'der',
   });

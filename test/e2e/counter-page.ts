@@ -1,0 +1,247 @@
+/**
+ * The cashier screens in Debian's Chromium, served by a real engine on loopback: the browser,
+ * the page object the tests drive, screenshots and the accessibility check.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright';
+import { expect } from 'vitest';
+import { spkiFingerprint, startTestScreens, type NodeBridge, type TestScreens } from '../support/screens';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+const require = createRequire(join(ROOT, 'package.json'));
+export const RESULTS_DIR = join(ROOT, 'test-results');
+const CHROMIUM = '/usr/bin/chromium';
+const AXE_SOURCE = readFileSync(
+  join(dirname(require.resolve('axe-core/package.json')), 'axe.min.js'),
+  'utf8',
+);
+
+export interface Counter {
+  screens: TestScreens;
+  browser: Browser;
+  /** A second page on the bridge, standing where the cashier's reader would be. */
+  reader: NodeBridge;
+  /** A fresh browser page on the screens, waiting for the reader to be ready. */
+  open(): Promise<CounterPage>;
+  /**
+   * Closes the pages opened so far. Every open page is a cashier screen on the same bridge: one left
+   * waiting for a card would take the next test's swipe.
+   */
+  closePages(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the app into a folder of its own and serves its screens with the simulated reader. */
+export async function startCounter(): Promise<Counter> {
+  const buildDir = mkdtempSync(join(tmpdir(), 'tender-e2e-build-'));
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, TENDER_BUILD_DIR: buildDir },
+      stdio: 'pipe',
+    },
+  );
+  const screens = await startTestScreens({ rendererDir: join(buildDir, 'renderer') });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Trusts exactly this engine's self-signed certificate, as a browser set up per the README would.
+      `--ignore-certificate-errors-spki-list=${spkiFingerprint(screens.running.gateway.certificatePem)}`,
+    ],
+  });
+  const reader = await screens.connectBridge();
+  const contexts: BrowserContext[] = [];
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  return {
+    screens,
+    browser,
+    reader,
+    async open() {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 800 },
+        deviceScaleFactor: 1,
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      const counter = new CounterPage(page, screens, reader);
+      await page.goto(screens.running.screensUrl);
+      await counter.readerBadge('Card reader ready').waitFor();
+      return counter;
+    },
+    async closePages() {
+      await Promise.all(contexts.splice(0).map((context) => context.close()));
+    },
+    async close() {
+      await Promise.all(contexts.splice(0).map((context) => context.close()));
+      await browser.close();
+      await screens.close();
+      rmSync(buildDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HeldRequest {
+  /** Resolves when the screen has sent its request (the first one, while held). */
+  sent: Promise<void>;
+  /** How many sale requests the screen sent since the hold began. */
+  count(): number;
+  release(): void;
+}
+
+export class CounterPage {
+  /** Console errors and uncaught exceptions, including any content security policy refusal. */
+  readonly problems: string[] = [];
+  #swipesReceived = 0;
+  readonly #swipeWaiters = new Set<() => void>();
+
+  constructor(
+    readonly page: Page,
+    readonly screens: TestScreens,
+    readonly reader: NodeBridge,
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.problems.push(message.text());
+    });
+    page.on('pageerror', (error) => this.problems.push(error.message));
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (!String(payload).includes('"event":"reader:swipe"')) return;
+        this.#swipesReceived += 1;
+        for (const wake of this.#swipeWaiters) wake();
+      }),
+    );
+  }
+
+  /**
+   * Resolves once the page has received this many swipe events over its bridge socket and has run
+   * its handlers for them (one animation frame later).
+   */
+  async swipesReceived(count: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.#swipesReceived < count) return;
+        this.#swipeWaiters.delete(check);
+        resolve();
+      };
+      this.#swipeWaiters.add(check);
+      check();
+    });
+    await this.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+
+  readerBadge(text: string) {
+    return this.page.locator('.reader-badge', { hasText: text });
+  }
+
+  get amount() {
+    return this.page.getByTestId('sale-amount');
+  }
+
+  get result() {
+    return this.page.getByTestId('sale-result');
+  }
+
+  /** Taps the keypad, as a finger would. */
+  async tapAmount(digits: string): Promise<void> {
+    for (const digit of digits) {
+      await this.page
+        .getByRole('group', { name: 'Amount keys' })
+        .getByRole('button', { name: digit, exact: true })
+        .click();
+    }
+  }
+
+  async chargeAndKeyIn(): Promise<void> {
+    await this.page.getByRole('button', { name: /^Charge \$/ }).click();
+    await this.page.getByTestId('waiting-for-swipe').waitFor();
+    await this.page.getByRole('button', { name: 'Key in the card' }).click();
+  }
+
+  async fillCard(card: { number: string; expiry: string; csc?: string; zip?: string }): Promise<void> {
+    await this.page.getByLabel('Card number').fill(card.number);
+    await this.page.getByLabel('Expiry (MMYY)').fill(card.expiry);
+    if (card.csc) await this.page.getByLabel(/Security code/).fill(card.csc);
+    if (card.zip) await this.page.getByLabel(/Billing zip/).fill(card.zip);
+  }
+
+  async submitCard(): Promise<void> {
+    await this.page
+      .locator('form.keyed-form')
+      .getByRole('button', { name: /^Charge \$/ })
+      .click();
+  }
+
+  /** Waits for the result screen and returns its outcome kind. */
+  async outcome(): Promise<string | null> {
+    await this.result.waitFor();
+    return this.result.getAttribute('data-outcome');
+  }
+
+  /**
+   * Holds the screen's sale requests at the network until released, to look at the screen while a
+   * charge is in flight and to count what it sends meanwhile. The route stays for the page's life:
+   * removing it with a request still held would hand that request back to Playwright.
+   */
+  async holdSaleRequests(): Promise<HeldRequest> {
+    let count = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent!: () => void;
+    const sentPromise = new Promise<void>((resolve) => (sent = resolve));
+    await this.page.route('**/rest/v1/transactions', async (route: Route) => {
+      if (route.request().method() === 'POST') {
+        count += 1;
+        sent();
+        await released;
+      }
+      await route.continue();
+    });
+    return { sent: sentPromise, count: () => count, release };
+  }
+
+  /** Saves a screenshot under test-results/ and checks the screen with axe. */
+  async check(name: string): Promise<void> {
+    await this.page.screenshot({ path: join(RESULTS_DIR, `cashier-${name}.png`), animations: 'disabled' });
+    await expectAccessible(this.page, name);
+    expect(this.problems, `console errors on ${name}`).toEqual([]);
+  }
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's source is evaluated through the DevTools protocol, which the page's policy does not govern. */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const { violations, passed } = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[]; passes: unknown[] }> } }
+    ).axe;
+    const results = await axe.run();
+    return { violations: results.violations, passed: results.passes.length };
+  });
+  // A run that checked nothing would pass too; axe checks dozens of rules on any of these screens.
+  expect(passed, `axe rules passed on ${state}`).toBeGreaterThan(10);
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  expect(serious, `serious accessibility violations on ${state}`).toEqual([]);
+}
