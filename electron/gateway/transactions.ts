@@ -2,6 +2,7 @@
  * POST /transactions: validates a request, applies the interface's rules, asks the processor, and
  * records the outcome in the ledger. An answer is returned only once its row has been committed.
  */
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import {
   transactionRequestSchema,
@@ -23,6 +24,38 @@ import type { Ledger, LedgerTransaction, NewTransaction } from './store/ledger';
 /** Who is asking: the API key, for the record. */
 export interface SubmitContext {
   apiKeyId: number | null;
+  /** Set when the request carried an Idempotency-Key: its answer is stored with the ledger write. */
+  idempotency?: { key: string; fingerprint: string };
+}
+
+/** How long an idempotency key's answer is kept: at least a day, as the README promises. */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
+
+/** An Idempotency-Key that cannot be honoured: reused for another request, or still being answered. */
+export class IdempotencyConflict extends Error {
+  constructor(readonly reason: 'different_request' | 'in_flight') {
+    super(
+      reason === 'in_flight'
+        ? 'A request with this Idempotency-Key is still being processed. Retry once it has been answered.'
+        : 'This Idempotency-Key was already used for a different request. Use a new key for a new transaction.',
+    );
+  }
+}
+
+/** The same request, whatever its format or field order, has the same fingerprint. */
+export function requestFingerprint(body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
 }
 
 /** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/swipe). */
@@ -78,6 +111,10 @@ interface CardInput {
 }
 
 export class TransactionService {
+  /** Idempotency keys whose first request is still being answered. */
+  private readonly inFlight = new Set<string>();
+  private answersForgottenAt = 0;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly settings: Settings,
@@ -85,6 +122,34 @@ export class TransactionService {
     private readonly swipes: SwipeDecoder,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * submit() for a request with an Idempotency-Key: the first request with a key is processed and
+   * its answer stored in the same commit as its ledger rows; a retry with the same body gets that
+   * answer again, changing nothing; the key with another body, or while the first is still being
+   * answered, is refused.
+   */
+  async submitOnce(
+    body: unknown,
+    context: SubmitContext & { apiKeyId: number },
+    key: string,
+  ): Promise<{ response: TransactionResponse; replayed: boolean }> {
+    const fingerprint = requestFingerprint(body);
+    const scope = `${context.apiKeyId}\u0000${key}`;
+    if (this.inFlight.has(scope)) throw new IdempotencyConflict('in_flight');
+    const stored = this.ledger.findAnswer(context.apiKeyId, key);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw new IdempotencyConflict('different_request');
+      return { response: JSON.parse(stored.response) as TransactionResponse, replayed: true };
+    }
+    this.inFlight.add(scope);
+    try {
+      const response = await this.submit(body, { ...context, idempotency: { key, fingerprint } });
+      return { response, replayed: false };
+    } finally {
+      this.inFlight.delete(scope);
+    }
+  }
 
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
@@ -284,7 +349,7 @@ export class TransactionService {
       amountCents: amount,
       card: card.details,
     });
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       this.rejectReplayedSwipe(card);
       const row = this.newRow(type, request, context, { amount, ...card.row, ...namesOf(request, card) });
       return this.recordDecision(row, decision, type === 'SALE');
@@ -295,7 +360,7 @@ export class TransactionService {
     const card = this.readCard(request);
     const tip = request.tip_amount ?? 0;
     const amount = (request.amount as number) + tip;
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       this.rejectReplayedSwipe(card);
       const row = this.newRow('FORCED SALE', request, context, {
         amount,
@@ -321,7 +386,7 @@ export class TransactionService {
       amountCents: amount + tip,
       originalAuthorizationCode: auth?.authorizationCode ?? '',
     });
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       const current = this.ledger.find(authId) as LedgerTransaction;
       check(current);
       const row = this.newRow('CAPTURE', request, context, {
@@ -353,7 +418,7 @@ export class TransactionService {
       amountCents: amount,
       originalAuthorizationCode: original?.authorizationCode ?? '',
     });
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       const current = this.ledger.find(originalId) as LedgerTransaction;
       check(current);
       const row = this.newRow('REFUND', request, context, { ...copiedFrom(current), amount });
@@ -367,7 +432,7 @@ export class TransactionService {
     const card = this.readCard(request);
     const amount = request.amount as number;
     const decision = await this.processor.credit({ amountCents: amount, card: card.details });
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       this.rejectReplayedSwipe(card);
       const row = this.newRow('REFUND', request, context, { amount, ...card.row, ...namesOf(request, card) });
       return this.recordDecision(row, decision, true);
@@ -388,7 +453,7 @@ export class TransactionService {
       amountCents: target?.amount ?? 0,
       originalAuthorizationCode: target?.authorizationCode ?? '',
     });
-    return this.ledger.write(() => {
+    return this.commit(context, () => {
       const current = this.ledger.find(targetId) as LedgerTransaction;
       check(current);
       const row = this.newRow('VOID', request, context, {
@@ -415,6 +480,29 @@ export class TransactionService {
 
   // -------------------------------------------------------------------------------------------
   // Recording
+
+  /** A ledger write whose answer, when the request carried an Idempotency-Key, is stored with it. */
+  private commit(context: SubmitContext, work: () => TransactionResponse): Promise<TransactionResponse> {
+    return this.ledger.write(() => {
+      const response = work();
+      const once = context.idempotency;
+      if (once && context.apiKeyId !== null) {
+        const now = this.now();
+        this.ledger.rememberAnswer(
+          context.apiKeyId,
+          once.key,
+          once.fingerprint,
+          JSON.stringify(response),
+          now,
+        );
+        if (now - this.answersForgottenAt > 60_000) {
+          this.answersForgottenAt = now;
+          this.ledger.forgetAnswers(now - IDEMPOTENCY_RETENTION_MS);
+        }
+      }
+      return response;
+    });
+  }
 
   private expect(check: RuleCheck, originalId: number): void {
     if (!check.ok) {
@@ -575,7 +663,12 @@ export class TransactionService {
     context: SubmitContext,
   ): Promise<TransactionResponse> {
     const safe = safeDetail(body);
-    await this.ledger.write(() => {
+    const response: TransactionResponse = {
+      result: 'Rejected',
+      display_message: rejection.message,
+      error_code: rejection.errorCode,
+    };
+    return this.commit(context, () => {
       const id = this.ledger.nextTransactionId();
       this.ledger.insert({
         id,
@@ -615,8 +708,8 @@ export class TransactionService {
         createdAt: this.now(),
         ...rejection.detail,
       });
+      return response;
     });
-    return { result: 'Rejected', display_message: rejection.message, error_code: rejection.errorCode };
   }
 }
 

@@ -113,12 +113,32 @@ export function buildOpenApiDocument(): JsonObject {
             'Required fields by type: SALE and AUTH amount + card and exp_date (or encrypted_track_data and ' +
             'track_format MAGTEK); FORCED SALE also authorization_code; CAPTURE id and amount; REFUND amount and ' +
             'id (matched) or card data (unmatched); VOID id. The api_key may also be sent in the body.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'Makes retries safe: the same key with the same body answers the stored answer again (marked ' +
+                'Idempotent-Replayed: true) and charges nothing more. Kept for at least 24 hours, per API key.',
+              schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\x21-\\x7e]+$' },
+            },
+          ],
           requestBody: { required: true, content: content(ref('TransactionRequest'), 'transaction') },
           responses: {
             '200': {
               description: 'The outcome, in result.',
+              headers: {
+                'Idempotent-Replayed': {
+                  description:
+                    'true when this is the stored answer to an earlier request with the same Idempotency-Key.',
+                  schema: { type: 'string', enum: ['true'] },
+                },
+              },
               content: content(ref('TransactionResponse'), 'transaction'),
             },
+            '409': errorResponse('A request with the same Idempotency-Key is still being processed.'),
+            '422': errorResponse('The Idempotency-Key was already used with a different request body.'),
             '400': errorResponse('The body is not one well-formed JSON object or <transaction> element.'),
             '413': errorResponse('The body is larger than 64 KiB.'),
             '415': errorResponse('Content-Type is not application/json or application/xml.'),

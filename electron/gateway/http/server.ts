@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import type { Engine } from '../engine';
+import { IdempotencyConflict } from '../transactions';
 import type { ApiKeyInfo } from '../keys';
 import { presentBatch, presentTransaction } from '../presenters';
 import {
@@ -76,6 +77,15 @@ function sendProblem(reply: FastifyReply, problem: ApiProblem) {
   });
 }
 
+/** Idempotency-Key: 1 to 64 visible ASCII characters, or absent. */
+function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(header)) {
+    throw problems.badRequest('Idempotency-Key must be 1 to 64 visible ASCII characters, sent once.');
+  }
+  return header;
+}
+
 export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const { engine } = options;
   // The Host check needs the port actually bound, known only once listening (port 0 picks one).
@@ -115,7 +125,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     if (origin !== undefined) {
       if (!origins.has(origin))
         throw problems.forbidden(`Requests from the web origin ${origin} are not allowed.`);
-      reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      reply
+        .header('access-control-allow-origin', origin)
+        .header('access-control-expose-headers', 'idempotent-replayed')
+        .header('vary', 'Origin');
     }
     if (responseFormat(request.headers) === undefined) throw problems.notAcceptable();
     if (request.method === 'OPTIONS' && origin !== undefined && ROUTES[pathOf(request.url)]) {
@@ -190,8 +203,29 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     const body = normalizeFields(parseBody(request.body, sentAs, 'transaction'));
     const key = authenticate(request, 'transactions:write', body.api_key);
     delete body.api_key;
-    const response = await engine.transactions.submit(body, { apiKeyId: key.recordId });
-    return send(reply, 200, 'transaction', response);
+    const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+    if (idempotencyKey === undefined) {
+      return send(
+        reply,
+        200,
+        'transaction',
+        await engine.transactions.submit(body, { apiKeyId: key.recordId }),
+      );
+    }
+    try {
+      const { response, replayed } = await engine.transactions.submitOnce(
+        body,
+        { apiKeyId: key.recordId },
+        idempotencyKey,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return send(reply, 200, 'transaction', response);
+    } catch (error) {
+      if (!(error instanceof IdempotencyConflict)) throw error;
+      throw error.reason === 'in_flight'
+        ? new ApiProblem(409, 'idempotency_key_in_flight', error.message)
+        : new ApiProblem(422, 'idempotency_key_reused', error.message);
+    }
   });
 
   app.get(`${API_PREFIX}/transactions`, async (request, reply) => {

@@ -344,6 +344,13 @@ export class Ledger {
           @billingIsShipping, @billing, @shipping,
           @originalId, @batchId, @apiKeyId, @swipeKsn, @createdAt
         )`),
+      findAnswer: db.prepare<[number, string], { fingerprint: string; response: string }>(
+        'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
+      ),
+      rememberAnswer: db.prepare<[number, string, string, string, number]>(
+        'INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      forgetAnswers: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at < ?'),
       swipeSeen: db.prepare<[string], { id: number }>('SELECT id FROM transactions WHERE swipe_ksn = ?'),
       markVoided: db.prepare('UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL'),
       markCaptured: db.prepare(
@@ -393,6 +400,21 @@ export class Ledger {
       lastNameKey: transaction.lastName === null ? null : nameKey(transaction.lastName),
       billingIsShipping: transaction.billingIsShipping ? 1 : 0,
     });
+  }
+
+  /** The answer stored under an idempotency key, with the fingerprint of the request it answered. */
+  findAnswer(apiKeyId: number, key: string): { fingerprint: string; response: string } | undefined {
+    return this.statements.findAnswer.get(apiKeyId, key);
+  }
+
+  /** Stores an answer under its idempotency key; call it inside the write that made the answer. */
+  rememberAnswer(apiKeyId: number, key: string, fingerprint: string, response: string, at: number): void {
+    this.statements.rememberAnswer.run(apiKeyId, key, fingerprint, response, at);
+  }
+
+  /** Drops the answers stored before `before` (epoch ms). */
+  forgetAnswers(before: number): void {
+    this.statements.forgetAnswers.run(before);
   }
 
   /** True when a transaction already carried a swipe with this KSN. */

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CardDetails, Processor, ProcessorDecision } from '../../electron/gateway/processor/processor';
+import { SimulatedProcessor } from '../../electron/gateway/processor/simulated';
+import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const SALE = JSON.stringify({ type: 'SALE', amount: '12.00', ...VISA });
+
+function post(g: TestGateway, body: string, key?: string, format: 'json' | 'xml' = 'json') {
+  return g.request('transactions', {
+    method: 'POST',
+    body,
+    headers: {
+      api_key: g.key,
+      'content-type': `application/${format}`,
+      accept: 'application/json',
+      ...(key !== undefined && { 'idempotency-key': key }),
+    },
+  });
+}
+
+async function transactionCount(g: TestGateway): Promise<number> {
+  return (await g.client.listTransactions({ page_size: 100 })).length;
+}
+
+/** A processor whose authorizations wait until the test lets them through. */
+class GatedProcessor extends SimulatedProcessor implements Processor {
+  private release: (() => void) | undefined;
+  gate = new Promise<void>((resolve) => (this.release = resolve));
+  open(): void {
+    this.release?.();
+  }
+  override async authorize(request: {
+    kind: 'sale' | 'auth';
+    amountCents: number;
+    card: CardDetails;
+  }): Promise<ProcessorDecision> {
+    await this.gate;
+    return super.authorize(request);
+  }
+}
+
+describe('Idempotency-Key on POST /transactions', () => {
+  it('a retry with the same key and body gets the same answer, marked replayed, and charges once', async () => {
+    t = await startTestGateway();
+    const first = await post(t, SALE, 'order-1001');
+    const again = await post(t, SALE, 'order-1001');
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await transactionCount(t)).toBe(1);
+  });
+
+  it('the same request sent as XML is the same request', async () => {
+    t = await startTestGateway();
+    const json = await post(t, SALE, 'k-xml');
+    const xml = await post(
+      t,
+      '<transaction><type>SALE</type><amount>12.00</amount><card>4111111111111111</card><exp_date>1230</exp_date></transaction>',
+      'k-xml',
+      'xml',
+    );
+    expect(xml.json()).toEqual(json.json());
+    expect(xml.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('the same key with a different body is refused with 422 and changes nothing', async () => {
+    t = await startTestGateway();
+    await post(t, SALE, 'k-1');
+    const other = await post(t, JSON.stringify({ type: 'SALE', amount: '99.00', ...VISA }), 'k-1');
+    expect(other.status).toBe(422);
+    expect(other.json()).toMatchObject({ status: '422', error: 'idempotency_key_reused' });
+    expect(await transactionCount(t)).toBe(1);
+  });
+
+  it('the same key while the first request is still in flight gets 409', async () => {
+    const processor = new GatedProcessor();
+    t = await startTestGateway({ engine: { processor } });
+    const first = post(t, SALE, 'k-slow');
+    await expect.poll(async () => (await post(t as TestGateway, SALE, 'k-slow')).status).toBe(409);
+    processor.open();
+    expect((await first).status).toBe(200);
+    expect((await post(t, SALE, 'k-slow')).headers['idempotent-replayed']).toBe('true');
+    expect(await transactionCount(t)).toBe(1);
+  });
+
+  it('a Rejected answer is replayed too, without a second rejected row', async () => {
+    t = await startTestGateway();
+    const expired = JSON.stringify({ type: 'SALE', amount: '1.00', card: VISA.card, exp_date: '0101' });
+    const first = await post(t, expired, 'k-rejected');
+    const again = await post(t, expired, 'k-rejected');
+    expect(first.json()).toMatchObject({ result: 'Rejected', error_code: '8000' });
+    expect(again.json()).toEqual(first.json());
+    expect(await transactionCount(t)).toBe(1);
+  });
+
+  it('keys belong to their API key: another integrator may use the same key', async () => {
+    t = await startTestGateway();
+    const other = t.createKey(['transactions:write', 'transactions:read']);
+    await post(t, SALE, 'shared');
+    const second = await t.request('transactions', {
+      method: 'POST',
+      body: SALE,
+      headers: { api_key: other, 'content-type': 'application/json', 'idempotency-key': 'shared' },
+    });
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(await transactionCount(t)).toBe(2);
+  });
+
+  it('an answer is kept at least 24 hours, and forgotten after 48', async () => {
+    const clock = { now: Date.now() };
+    t = await startTestGateway({ engine: { now: () => clock.now } });
+    const first = await post(t, SALE, 'k-day');
+    clock.now += 25 * 3_600_000;
+    expect((await post(t, SALE, 'k-day')).json()).toEqual(first.json());
+    clock.now += 24 * 3_600_000;
+    await post(t, SALE, 'k-other');
+    const later = await post(t, SALE, 'k-day');
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.json()).not.toEqual(first.json());
+  });
+
+  it('a request that failed before its commit leaves the key free for the retry', async () => {
+    class FailingOnce extends SimulatedProcessor {
+      failed = false;
+      override async authorize(request: { kind: 'sale' | 'auth'; amountCents: number; card: CardDetails }) {
+        if (!this.failed) {
+          this.failed = true;
+          throw new Error('network down');
+        }
+        return super.authorize(request);
+      }
+    }
+    t = await startTestGateway({ engine: { processor: new FailingOnce() } });
+    expect((await post(t, SALE, 'k-retry')).status).toBe(500);
+    const retry = await post(t, SALE, 'k-retry');
+    expect(retry.status).toBe(200);
+    expect(retry.json()).toMatchObject({ result: 'Approved' });
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it.each(['', 'x'.repeat(65), 'has space', 'ünïcode'])(
+    'refuses the key %j with 400 and records nothing',
+    async (key) => {
+      t = await startTestGateway();
+      const response = await post(t, SALE, key);
+      expect(response.status).toBe(400);
+      expect(await transactionCount(t)).toBe(0);
+    },
+  );
+});
