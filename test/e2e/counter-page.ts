@@ -74,7 +74,7 @@ export async function startCounter(): Promise<Counter> {
       });
       contexts.push(context);
       const page = await context.newPage();
-      const counter = new CounterPage(page, screens, reader);
+      const counter = new CounterPage(page);
       await page.goto(screens.running.screensUrl);
       await counter.readerBadge('Card reader ready').waitFor();
       return counter;
@@ -107,8 +107,8 @@ export class CounterPage {
 
   constructor(
     readonly page: Page,
-    readonly screens: TestScreens,
-    readonly reader: NodeBridge,
+    /** Screenshots are saved as test-results/<prefix>-<name>.png. */
+    private readonly screenshotPrefix = 'cashier',
   ) {
     page.on('console', (message) => {
       if (message.type() === 'error') this.problems.push(message.text());
@@ -212,7 +212,10 @@ export class CounterPage {
 
   /** Saves a screenshot under test-results/ and checks the screen with axe. */
   async check(name: string): Promise<void> {
-    await this.page.screenshot({ path: join(RESULTS_DIR, `cashier-${name}.png`), animations: 'disabled' });
+    await this.page.screenshot({
+      path: join(RESULTS_DIR, `${this.screenshotPrefix}-${name}.png`),
+      animations: 'disabled',
+    });
     await expectAccessible(this.page, name);
     expect(this.problems, `console errors on ${name}`).toEqual([]);
   }

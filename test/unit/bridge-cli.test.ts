@@ -1,0 +1,118 @@
+/** `npm run gateway -- serve --renderer`: the flags, as a person types them, in a real process. */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+
+let dataDir: string;
+let rendererDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-cli-screens-'));
+  rendererDir = mkdtempSync(join(tmpdir(), 'tender-cli-renderer-'));
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Tender</title>');
+});
+afterEach(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function fetchPage(url: string): Promise<{ status: number; csp: string | undefined }> {
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  return new Promise((resolve, reject) => {
+    get(url, { agent: new Agent({ ca }) }, (response) => {
+      response.resume();
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          csp: response.headers['content-security-policy'] as string | undefined,
+        }),
+      );
+    }).on('error', reject);
+  });
+}
+
+describe('serve --renderer', () => {
+  it('serves the screens and prints their address with this run’s bridge token', async () => {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        ...CLI,
+        'serve',
+        '--data-dir',
+        dataDir,
+        '--port',
+        String(port),
+        '--renderer-dir',
+        rendererDir,
+        '--reader',
+        'simulator',
+      ],
+      { cwd: ROOT },
+    );
+    let output = '';
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Tender gateway ready on')) resolve();
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    });
+    try {
+      await ready;
+      const address = /Cashier screens: (https:\/\/127\.0\.0\.1:\d+\/#bridge=([A-Za-z0-9_-]{43}))/.exec(
+        output,
+      );
+      expect(address, output).not.toBeNull();
+      expect(output).toContain('Card reader: simulator');
+      const page = await fetchPage(address?.[1] ?? '');
+      expect(page.status).toBe(200);
+      expect(page.csp).toContain("frame-ancestors 'none'");
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('refuses a reader without the screens, and an unknown reader, as usage mistakes', () => {
+    for (const args of [
+      ['--reader', 'simulator'],
+      ['--renderer', '--reader', 'usb'],
+    ]) {
+      const result = spawnSync(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/--reader/);
+    }
+  });
+
+  it('says how to build the screens when they are not built', () => {
+    const result = spawnSync(
+      process.execPath,
+      [...CLI, 'serve', '--data-dir', dataDir, '--port', '1', '--renderer-dir', join(dataDir, 'nowhere')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Run `npm run build` first.');
+  });
+});
