@@ -49,12 +49,20 @@ export interface TenderClientOptions {
 export class TenderClient {
   constructor(private readonly options: TenderClientOptions) {}
 
-  createTransaction(request: TransactionRequestBody): Promise<TransactionResponse> {
+  /**
+   * Runs a transaction. With an idempotency key, sending the same request again (after a lost
+   * answer) returns the first answer instead of charging twice.
+   */
+  createTransaction(
+    request: TransactionRequestBody,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<TransactionResponse> {
     return this.call(
       'POST',
       '/transactions',
       transactionResponseSchema,
       request,
+      options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey },
     ) as Promise<TransactionResponse>;
   }
 
@@ -84,8 +92,13 @@ export class TenderClient {
     path: string,
     schema: z.ZodType<T>,
     body?: unknown,
+    extraHeaders: Record<string, string> = {},
   ): Promise<T | undefined> {
-    const headers: Record<string, string> = { accept: 'application/json', api_key: this.options.apiKey };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      api_key: this.options.apiKey,
+      ...extraHeaders,
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.options.fetch(`${this.options.baseUrl}${path}`, {
       method,

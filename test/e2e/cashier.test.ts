@@ -278,14 +278,20 @@ describe('errors of the engine and the connection', () => {
     await cashier.check('15-engine-error');
   });
 
-  it('shows a lost connection as unknown, and offers no retry that could charge twice', async () => {
+  it('after a lost connection offers Check again, which charges the sale once when the engine is back', async () => {
     const cashier = await counter.open();
-    await cashier.page.route('**/rest/v1/transactions', (route) => route.abort('connectionreset'));
-    await cashier.tapAmount('1000');
+    let attempts = 0;
+    await cashier.page.route('**/rest/v1/transactions', (route) =>
+      route.request().method() === 'POST' && ++attempts === 1
+        ? route.abort('connectionreset')
+        : route.continue(),
+    );
+    await cashier.tapAmount('1001');
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+    const before = (await latestTransactions(1))[0]?.id;
     await cashier.submitCard();
-    expect(await cashier.outcome()).toBe('unreachable');
+    expect(await cashier.outcome()).toBe('unknown');
     const text = await cashier.result.textContent();
     expect(text).toContain('Tender could not reach its payment engine.');
     expect(text).toContain('may or may not have been charged');
@@ -295,7 +301,52 @@ describe('errors of the engine and the connection', () => {
       expect.stringContaining('net::ERR_CONNECTION_RESET'),
       expect.stringContaining('Tender: the sale request failed.'),
     ]);
-    await cashier.check('16-connection-lost');
+    await cashier.check('16-no-answer');
+
+    await cashier.page.keyboard.press('Enter');
+    await cashier.result.and(cashier.page.locator('[data-outcome="approved"]')).waitFor();
+    const newer = (await latestTransactions(3)).filter((item) => Number(item.id) > Number(before));
+    expect(newer.map((item) => [item.amount, item.result])).toEqual([['10.01', 'Approved']]);
+  });
+
+  it('recovers an answer lost after the engine charged, without charging again', async () => {
+    const cashier = await counter.open();
+    let attempts = 0;
+    await cashier.page.route('**/rest/v1/transactions', async (route) => {
+      const request = route.request();
+      if (request.method() !== 'POST' || ++attempts > 1) return route.continue();
+      // The charge reaches the engine and is recorded; only its answer never gets back to the page.
+      const headers = await request.allHeaders();
+      await counter.screens.send('/rest/v1/transactions', {
+        method: 'POST',
+        headers: {
+          'content-type': headers['content-type'] ?? '',
+          accept: headers.accept ?? '',
+          api_key: headers.api_key ?? '',
+          'idempotency-key': headers['idempotency-key'] ?? '',
+        },
+        body: request.postData() ?? '',
+      });
+      await route.abort('connectionreset');
+    });
+    await cashier.tapAmount('1002');
+    await cashier.chargeAndKeyIn();
+    await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+    const before = (await latestTransactions(1))[0]?.id;
+    await cashier.submitCard();
+    expect(await cashier.outcome()).toBe('unknown');
+    const [charged] = (await latestTransactions(3)).filter((item) => Number(item.id) > Number(before));
+    expect(charged).toMatchObject({ amount: '10.02', result: 'Approved' });
+    cashier.problems.splice(0);
+
+    await cashier.page.getByRole('button', { name: 'Check again' }).click();
+    await cashier.result.and(cashier.page.locator('[data-outcome="approved"]')).waitFor();
+    expect(await cashier.page.getByTestId('authorization-code').textContent()).toBe(
+      charged?.authorization_code,
+    );
+    expect(await cashier.result.textContent()).toContain(`#${charged?.id}`);
+    const newer = (await latestTransactions(3)).filter((item) => Number(item.id) > Number(before));
+    expect(newer).toHaveLength(1);
   });
 });
 

@@ -23,6 +23,11 @@ export interface TestScreens {
   dataDir: string;
   /** The REST API with a key of its own, to check what the screens did. */
   client: TenderClient;
+  /** A raw HTTPS request to the engine (path from the origin). */
+  send(
+    path: string,
+    options?: { method?: string; headers?: Record<string, string>; body?: string },
+  ): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
   /** A bridge in Node over the WebSocket, as a browser page would hold it. */
   connectBridge(token?: string): Promise<NodeBridge>;
@@ -129,6 +134,7 @@ export async function startTestScreens(options: {
     origin,
     dataDir,
     client,
+    send: request,
     get,
     connectBridge,
     close: async () => {

@@ -101,15 +101,31 @@ describe('the steps of a sale', () => {
     expect(run([{ type: 'new-sale' }], declined)).toEqual(freshSale());
   });
 
-  it('offers no second try after no answer, when the first charge may have gone through', () => {
+  it('after no answer offers the same charge again, never another card', () => {
     const card = { source: 'keyed', brand: 'visa', lastFour: '1111' } as const;
     const unknown = run([
       ...keys('100'),
       { type: 'take-card' },
       { type: 'charge', card },
-      { type: 'settled', outcome: { kind: 'unreachable', message: 'x', nextStep: 'y' } },
+      { type: 'settled', outcome: { kind: 'unknown', reason: 'no-answer', message: 'x', nextStep: 'y' } },
     ]);
     expect(saleReducer(unknown, { type: 'try-again' })).toBe(unknown);
+    expect(saleReducer(unknown, { type: 'recheck' })).toEqual({
+      step: 'charging',
+      sale: { cents: 100, invoice: '', orderNumber: '' },
+      card,
+    });
+  });
+
+  it('checks again only when the answer is unknown', () => {
+    const card = { source: 'keyed', brand: 'visa', lastFour: '0002' } as const;
+    const declined = run([
+      ...keys('100'),
+      { type: 'take-card' },
+      { type: 'charge', card },
+      { type: 'settled', outcome: { kind: 'declined', message: 'Declined.' } },
+    ]);
+    expect(saleReducer(declined, { type: 'recheck' })).toBe(declined);
   });
 });
 
@@ -177,9 +193,28 @@ describe('what the cashier is told', () => {
       nextStep: expect.stringMatching(/^Restart Tender/),
     });
     expect(outcomeOfFailure(new DOMException('timed out', 'TimeoutError'))).toMatchObject({
-      kind: 'unreachable',
+      kind: 'unknown',
+      reason: 'no-answer',
       message: 'The payment engine did not answer in time.',
     });
-    expect(outcomeOfFailure(new TypeError('Failed to fetch'))).toMatchObject({ kind: 'unreachable' });
+    expect(outcomeOfFailure(new TypeError('Failed to fetch'))).toMatchObject({
+      kind: 'unknown',
+      reason: 'no-answer',
+    });
+  });
+
+  it('takes a key still being answered for a sale in progress, not a refusal', () => {
+    const inFlight = new TenderApiError(409, {
+      status: '409',
+      error: 'idempotency_key_in_flight',
+      message:
+        'A request with this Idempotency-Key is still being processed. Retry once it has been answered.',
+    });
+    expect(outcomeOfFailure(inFlight)).toEqual({
+      kind: 'unknown',
+      reason: 'in-progress',
+      message: 'The payment engine is still working on this sale.',
+      nextStep: 'Wait a moment, then press Check again.',
+    });
   });
 });

@@ -15,6 +15,7 @@ type Props = {
   outcome: SaleOutcome;
   onNewSale: () => void;
   onTryAgain: () => void;
+  onCheckAgain: () => void;
 };
 
 const PRESENTATION: Record<SaleOutcome['kind'], { tone: string; title: string }> = {
@@ -23,13 +24,18 @@ const PRESENTATION: Record<SaleOutcome['kind'], { tone: string; title: string }>
   rejected: { tone: 'rejected', title: 'Not accepted' },
   error: { tone: 'declined', title: 'Not completed' },
   refused: { tone: 'declined', title: 'Not processed' },
-  unreachable: { tone: 'unknown', title: 'No answer' },
+  unknown: { tone: 'unknown', title: 'No answer' },
 };
 
-export function ResultView({ sale, card, outcome, onNewSale, onTryAgain }: Props) {
-  const { tone, title } = PRESENTATION[outcome.kind];
+export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheckAgain }: Props) {
+  const { tone } = PRESENTATION[outcome.kind];
+  const title =
+    outcome.kind === 'unknown' && outcome.reason === 'in-progress'
+      ? 'Still processing'
+      : PRESENTATION[outcome.kind].title;
   const approved = outcome.kind === 'approved';
-  const canTryAgain = !approved && outcome.kind !== 'unreachable';
+  const unknown = outcome.kind === 'unknown';
+  const canTryAgain = !approved && !unknown;
   const holder = cardholderOf(card);
 
   return (
@@ -38,7 +44,7 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain }: Props
         <div className="result-badge">
           {approved ? (
             <CheckIcon />
-          ) : outcome.kind === 'unreachable' ? (
+          ) : unknown ? (
             <ClockIcon />
           ) : outcome.kind === 'rejected' ? (
             <AlertIcon />
@@ -51,9 +57,7 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain }: Props
         </h1>
         <p className="result-amount">
           {displayMoney(sale.cents)}
-          {!approved && outcome.kind !== 'unreachable' && (
-            <span className="result-amount-note"> not charged</span>
-          )}
+          {!approved && !unknown && <span className="result-amount-note"> not charged</span>}
         </p>
 
         {outcome.kind === 'approved' ? (
@@ -106,9 +110,28 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain }: Props
         )}
 
         <div className="result-actions">
-          <button type="button" className="button button-primary button-large" onClick={onNewSale} autoFocus>
+          {unknown && (
+            // Resending is the safe way to learn the outcome, so it comes first; a new sale is still one key.
+            <button
+              type="button"
+              className="button button-primary button-large"
+              onClick={onCheckAgain}
+              autoFocus
+            >
+              Check again
+              <KeyHint>Enter</KeyHint>
+            </button>
+          )}
+          <button
+            type="button"
+            className={
+              unknown ? 'button button-secondary button-large' : 'button button-primary button-large'
+            }
+            onClick={onNewSale}
+            autoFocus={!unknown}
+          >
             New sale
-            <KeyHint>Enter</KeyHint>
+            <KeyHint>{unknown ? 'N' : 'Enter'}</KeyHint>
           </button>
           {canTryAgain && (
             <button type="button" className="button button-secondary button-large" onClick={onTryAgain}>

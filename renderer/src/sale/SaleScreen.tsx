@@ -44,6 +44,13 @@ export function SaleScreen() {
   // before React renders, so a swipe arriving in between already sees the new step.
   const current = useRef<SaleState>(state);
   const inFlight = useRef(false);
+  /**
+   * The charge whose answer is still awaited or unknown, with its idempotency key: sent again as it
+   * is, the engine answers for the same sale instead of charging twice. It holds the card data only
+   * until an answer is known, then it is dropped.
+   */
+  const attempt = useRef<{ request: TransactionRequestBody; idempotencyKey: string } | undefined>(undefined);
+
   const readerOff = useRef(reader.state === 'off');
   useEffect(() => {
     readerOff.current = reader.state === 'off';
@@ -54,10 +61,33 @@ export function SaleScreen() {
     const actions: SaleAction[] =
       action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
     for (const next of actions) {
-      current.current = saleReducer(current.current, next);
+      const before = current.current;
+      current.current = saleReducer(before, next);
+      // Leaving an unknown outcome for a new sale drops the card data kept for checking again.
+      if (next.type === 'new-sale' && current.current !== before) attempt.current = undefined;
       dispatch(next);
     }
   }, []);
+
+  const send = useCallback(async () => {
+    const pending = attempt.current;
+    if (!pending) return;
+    inFlight.current = true;
+    let outcome: SaleOutcome;
+    try {
+      const response = await client.createTransaction(pending.request, {
+        idempotencyKey: pending.idempotencyKey,
+      });
+      outcome = outcomeOfResponse(response);
+    } catch (error) {
+      // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
+      if (!(error instanceof TenderApiError)) console.error('Tender: the sale request failed.', error);
+      outcome = outcomeOfFailure(error);
+    }
+    if (outcome.kind !== 'unknown') attempt.current = undefined;
+    inFlight.current = false;
+    act({ type: 'settled', outcome });
+  }, [act, client]);
 
   const charge = useCallback(
     async (card: ChargedCard, payment: CardPayment) => {
@@ -65,28 +95,29 @@ export function SaleScreen() {
       // The one gate every charge passes: a second tap or a second swipe finds it closed.
       if (inFlight.current || before.step !== 'card') return;
       inFlight.current = true;
-      act({ type: 'charge', card });
       const { sale } = before;
-      let outcome: SaleOutcome;
-      try {
-        const response = await client.createTransaction({
+      attempt.current = {
+        request: {
           type: 'SALE',
           amount: formatMoney(sale.cents),
           ...payment,
           ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
           ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
-        });
-        outcome = outcomeOfResponse(response);
-      } catch (error) {
-        // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
-        if (!(error instanceof TenderApiError)) console.error('Tender: the sale request failed.', error);
-        outcome = outcomeOfFailure(error);
-      }
-      inFlight.current = false;
-      act({ type: 'settled', outcome });
+        },
+        idempotencyKey: crypto.randomUUID(),
+      };
+      act({ type: 'charge', card });
+      await send();
     },
-    [act, client],
+    [act, send],
   );
+
+  const checkAgain = useCallback(async () => {
+    const before = current.current;
+    if (inFlight.current || before.step !== 'result' || before.outcome.kind !== 'unknown') return;
+    act({ type: 'recheck' });
+    await send();
+  }, [act, send]);
 
   useEffect(
     () =>
@@ -129,17 +160,20 @@ export function SaleScreen() {
         else if (!typing && sale.mode === 'swipe' && event.key.toLowerCase() === 'k')
           action = { type: 'key-in' };
       } else if (sale.step === 'result' && !typing) {
+        const unknown = sale.outcome.kind === 'unknown';
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
-        else if (event.key === 'Enter' && !isControl(event.target)) action = { type: 'new-sale' };
+        else if (event.key === 'Enter' && !isControl(event.target))
+          action = unknown ? { type: 'recheck' } : { type: 'new-sale' };
         else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };
       }
       if (!action) return;
       event.preventDefault();
-      act(action);
+      if (action.type === 'recheck') void checkAgain();
+      else act(action);
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [act]);
+  }, [act, checkAgain]);
 
   if (state.step === 'result') {
     return (
@@ -149,6 +183,7 @@ export function SaleScreen() {
         outcome={state.outcome}
         onNewSale={() => act({ type: 'new-sale' })}
         onTryAgain={() => act({ type: 'try-again' })}
+        onCheckAgain={() => void checkAgain()}
       />
     );
   }

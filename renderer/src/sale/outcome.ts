@@ -22,8 +22,11 @@ export type SaleOutcome =
   | { kind: 'error'; message: string; nextStep?: string; transactionId?: string }
   /** The engine answered with an HTTP error: the request was refused before any charge. */
   | { kind: 'refused'; message: string; nextStep: string; status: number }
-  /** No answer: whether the card was charged is unknown. */
-  | { kind: 'unreachable'; message: string; nextStep: string };
+  /**
+   * Whether the card was charged is not known yet: no answer came, or the engine is still working on
+   * this sale. Sending the same request with the same idempotency key settles it without charging twice.
+   */
+  | { kind: 'unknown'; reason: 'no-answer' | 'in-progress'; message: string; nextStep: string };
 
 /** Field names the engine's validation messages use, in the counter's words. */
 const FIELD_WORDS: Record<string, string> = {
@@ -114,8 +117,8 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
   }
 }
 
-const UNKNOWN_CHARGE =
-  'The card may or may not have been charged. Before charging again, check the latest transactions.';
+const CHECK_AGAIN =
+  'The card may or may not have been charged. Press Check again: the engine answers for this same sale, and never charges the card twice.';
 
 export function outcomeOfFailure(error: unknown): SaleOutcome {
   if (error instanceof TenderApiError) {
@@ -125,6 +128,14 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
       message: cashierWords(error.message),
       nextStep,
     });
+    if (error.status === 409) {
+      return {
+        kind: 'unknown',
+        reason: 'in-progress',
+        message: 'The payment engine is still working on this sale.',
+        nextStep: 'Wait a moment, then press Check again.',
+      };
+    }
     if (error.status === 401 || error.status === 403) {
       return refused(
         'Restart Tender: the cashier screens get a new key for the payment engine at each start.',
@@ -136,21 +147,24 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
   }
   if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return {
-      kind: 'unreachable',
+      kind: 'unknown',
+      reason: 'no-answer',
       message: 'The payment engine did not answer in time.',
-      nextStep: UNKNOWN_CHARGE,
+      nextStep: CHECK_AGAIN,
     };
   }
   if (error instanceof TypeError) {
     return {
-      kind: 'unreachable',
+      kind: 'unknown',
+      reason: 'no-answer',
       message: 'Tender could not reach its payment engine. Check that Tender is still running.',
-      nextStep: UNKNOWN_CHARGE,
+      nextStep: CHECK_AGAIN,
     };
   }
   return {
-    kind: 'unreachable',
+    kind: 'unknown',
+    reason: 'no-answer',
     message: "The payment engine's answer could not be read.",
-    nextStep: UNKNOWN_CHARGE,
+    nextStep: CHECK_AGAIN,
   };
 }

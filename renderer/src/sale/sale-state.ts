@@ -42,6 +42,8 @@ export type SaleAction =
   | { type: 'settled'; outcome: SaleOutcome }
   /** Same amount and references, another card. */
   | { type: 'try-again' }
+  /** The same charge sent again, after no answer: the idempotency key makes it charge at most once. */
+  | { type: 'recheck' }
   | { type: 'new-sale' };
 
 export const freshSale = (): SaleState => ({
@@ -91,11 +93,13 @@ export function saleReducer(state: SaleState, action: SaleAction): SaleState {
     case 'settled':
       return state.step === 'charging' ? { ...state, step: 'result', outcome: action.outcome } : state;
     case 'try-again':
-      // After no answer the first charge may have gone through: only a fresh, checked start is safe.
-      return state.step === 'result' &&
-        state.outcome.kind !== 'approved' &&
-        state.outcome.kind !== 'unreachable'
+      // After no answer the first charge may have gone through: another card could charge twice.
+      return state.step === 'result' && state.outcome.kind !== 'approved' && state.outcome.kind !== 'unknown'
         ? { step: 'card', sale: state.sale, mode: 'swipe' }
+        : state;
+    case 'recheck':
+      return state.step === 'result' && state.outcome.kind === 'unknown'
+        ? { step: 'charging', sale: state.sale, card: state.card }
         : state;
     case 'new-sale':
       return state.step === 'result' || state.step === 'amount' || state.step === 'card'
