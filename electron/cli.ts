@@ -5,6 +5,7 @@
  *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
+ *   npm run gateway -- backup --to <file> | restore --from <file>
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
@@ -17,7 +18,9 @@ import { ScreensNotBuiltError } from './bridge/screens-files';
 import type { ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
 import { Engine } from './gateway/engine';
-import { startGateway } from './gateway/gateway';
+import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
+import { DataDirInUseError } from './gateway/data-dir';
+import { LedgerDamagedError, startGateway } from './gateway/gateway';
 import { formatTimestamp } from './gateway/domain/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
@@ -38,6 +41,9 @@ Commands:
   keys revoke <key id>          Revoke a key by its id (from keys list) or the key itself
   settings get [name]           Show settings
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
+  backup --to <file>            Write a consistent copy of the ledger (safe while serving)
+  restore --from <file>         Replace the ledger with a backup (stop serving first; the old
+                                ledger is kept beside it as tender.db.before-restore-<time>)
 
 Options:
   --data-dir <dir>   Where the ledger, keys and TLS certificate live (default: ${defaultDataDir()})
@@ -112,7 +118,12 @@ async function serve(
   allowedOrigins: string[],
   screens: ScreensOptions | undefined,
 ): Promise<void> {
-  let gateway: { url: string; certificatePem: string; close(): Promise<void> };
+  let gateway: {
+    url: string;
+    certificatePem: string;
+    recoveredFromUncleanShutdown: boolean;
+    close(): Promise<void>;
+  };
   let screensUrl: string | undefined;
   if (screens) {
     const running = await startHeadlessScreens({
@@ -126,6 +137,7 @@ async function serve(
     gateway = {
       url: running.gateway.url,
       certificatePem: running.gateway.certificatePem,
+      recoveredFromUncleanShutdown: running.gateway.recoveredFromUncleanShutdown,
       close: running.close,
     };
     screensUrl = running.screensUrl;
@@ -134,6 +146,11 @@ async function serve(
   }
   const layout = dataDirLayout(dataDir);
   console.log(`Data dir: ${dataDir}`);
+  if (gateway.recoveredFromUncleanShutdown) {
+    console.log(
+      'The last shutdown was not clean (killed or power loss); the ledger passed its integrity check.',
+    );
+  }
   console.log(
     `TLS certificate: ${layout.certificate} (SHA-256 ${certificateFingerprint(gateway.certificatePem)})`,
   );
@@ -239,6 +256,8 @@ export async function main(argv: string[]): Promise<void> {
       renderer: { type: 'boolean' },
       'renderer-dir': { type: 'string' },
       reader: { type: 'string' },
+      to: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -255,6 +274,23 @@ export async function main(argv: string[]): Promise<void> {
       return keys(dataDir, action, rest, values);
     case 'settings':
       return settings(dataDir, action, action === undefined ? [] : rest);
+    case 'backup': {
+      if (!values.to) throw new UsageError('backup needs --to <file>.');
+      const { problems } = await backupLedger(dataDir, resolve(values.to));
+      if (problems.length > 0)
+        throw new BackupError(`The backup failed its integrity check: ${problems.join('; ')}`);
+      console.log(
+        `Backed up the ledger of ${dataDir} to ${resolve(values.to)}; it passed its integrity check.`,
+      );
+      return;
+    }
+    case 'restore': {
+      if (!values.from) throw new UsageError('restore needs --from <file>.');
+      const { keptAs } = restoreLedger(dataDir, resolve(values.from));
+      console.log(`Restored ${resolve(values.from)} into ${dataDir}.`);
+      if (keptAs) console.log(`The ledger it replaced is kept as ${keptAs}.`);
+      return;
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
@@ -262,6 +298,14 @@ export async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ScreensNotBuiltError) {
+    console.error(`tender: ${error.message}`);
+    process.exit(1);
+  }
+  if (
+    error instanceof BackupError ||
+    error instanceof DataDirInUseError ||
+    error instanceof LedgerDamagedError
+  ) {
     console.error(`tender: ${error.message}`);
     process.exit(1);
   }

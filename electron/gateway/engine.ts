@@ -11,7 +11,7 @@ import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
-import { openDatabase, type Connection } from './store/database';
+import { backupDatabase, integrityProblems, openDatabase, type Connection } from './store/database';
 import { KeyStore } from './store/keys';
 import { Ledger } from './store/ledger';
 import { SettingsStore } from './store/settings';
@@ -62,6 +62,16 @@ export class Engine {
     const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     const db = openDatabase(database, native);
     return new Engine(db, startCheckpointer(database, native), options);
+  }
+
+  /** What the integrity check finds wrong with the ledger; empty when it is sound. */
+  checkIntegrity(): string[] {
+    return integrityProblems(this.db);
+  }
+
+  /** Writes a consistent copy of the ledger to `file` while the engine keeps running. */
+  backup(file: string): Promise<void> {
+    return backupDatabase(this.db, file);
   }
 
   /** Stops the background checkpoints, then closes the ledger (which checkpoints what is left). */

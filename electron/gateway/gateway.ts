@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
+import { claimDataDir } from './data-dir';
 import { Engine, type EngineOptions } from './engine';
 import { API_PREFIX, createApiServer } from './http/server';
 import { dataDirLayout } from './paths';
@@ -28,6 +29,8 @@ export interface RunningGateway {
   /** PEM of the self-signed loopback certificate the server presents. */
   readonly certificatePem: string;
   readonly engine: Engine;
+  /** True when the previous engine on this data dir did not stop cleanly and the ledger was checked. */
+  readonly recoveredFromUncleanShutdown: boolean;
   close(): Promise<void>;
 }
 
@@ -57,9 +60,29 @@ export async function ensureTlsIdentity(dataDir: string): Promise<TlsIdentity> {
   return identity;
 }
 
+export class LedgerDamagedError extends Error {}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const engine = Engine.open(options.dataDir, options.engine);
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const claim = claimDataDir(options.dataDir);
+  let engine: Engine;
   try {
+    engine = Engine.open(options.dataDir, options.engine);
+  } catch (error) {
+    claim.release();
+    throw error;
+  }
+  try {
+    if (claim.unclean) {
+      const problems = engine.checkIntegrity();
+      if (problems.length > 0) {
+        throw new LedgerDamagedError(
+          `The ledger in ${options.dataDir} failed its integrity check after an unclean shutdown ` +
+            `(${problems.slice(0, 3).join('; ')}). Nothing was served. Restore the latest backup: ` +
+            'npm run gateway -- restore --data-dir <dir> --from <backup file>.',
+        );
+      }
+    }
     const tls = await ensureTlsIdentity(options.dataDir);
     const server = await createApiServer({
       engine,
@@ -75,10 +98,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       port,
       certificatePem: tls.certificatePem,
       engine,
-      close: () => (closing ??= server.close().then(() => engine.close())),
+      recoveredFromUncleanShutdown: claim.unclean,
+      close: () =>
+        (closing ??= server
+          .close()
+          .then(() => engine.close())
+          .finally(() => claim.release())),
     };
   } catch (error) {
     await engine.close();
+    claim.release();
     throw error;
   }
 }

@@ -22,5 +22,7 @@ export function dataDirLayout(dataDir: string) {
     tlsDir: join(dataDir, 'tls'),
     certificate: join(dataDir, 'tls', 'cert.pem'),
     privateKey: join(dataDir, 'tls', 'key.pem'),
+    /** Present while an engine serves the data dir; left behind by one that did not stop cleanly. */
+    servingMarker: join(dataDir, 'engine.pid'),
   };
 }

@@ -67,3 +67,29 @@ export function migrate(db: Connection, migrations: readonly Migration[] = MIGRA
     }).immediate();
   }
 }
+
+/** What SQLite's integrity check finds wrong with the database: nothing, when it is sound. */
+export function integrityProblems(db: Connection): string[] {
+  const rows = db.pragma('integrity_check') as { integrity_check: string }[];
+  const problems = rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
+  const foreignKeys = db.pragma('foreign_key_check') as { table: string; rowid: number }[];
+  return [...problems, ...foreignKeys.map((row) => `foreign key broken in ${row.table} row ${row.rowid}`)];
+}
+
+/**
+ * Copies the database to `file` through SQLite's online backup API: a consistent snapshot, taken
+ * while the engine keeps serving, never a raw copy of a file that may be mid-write.
+ */
+export async function backupDatabase(db: Connection, file: string): Promise<void> {
+  await db.backup(file);
+}
+
+/** A ledger file's schema version and integrity, read without changing it (for restores). */
+export function inspectLedgerFile(file: string): { schemaVersion: number; problems: string[] } {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return { schemaVersion: schemaVersion(db), problems: integrityProblems(db) };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Backups and restores of a data dir's ledger. A backup goes through SQLite's online backup API, so
+ * it is consistent even while the engine serves; a restore replaces the ledger only after the backup
+ * has passed its integrity check, and keeps the ledger it replaces beside it.
+ */
+import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import { claimDataDir } from './data-dir';
+import { Engine } from './engine';
+import { dataDirLayout } from './paths';
+import { inspectLedgerFile } from './store/database';
+import { LATEST_SCHEMA_VERSION } from './store/migrations';
+
+export class BackupError extends Error {}
+
+/** Writes a consistent copy of the data dir's ledger to `file`, which must not exist yet. */
+export async function backupLedger(dataDir: string, file: string): Promise<{ problems: string[] }> {
+  if (existsSync(file)) throw new BackupError(`${file} already exists; choose a new file for the backup.`);
+  if (!existsSync(dataDirLayout(dataDir).database))
+    throw new BackupError(`There is no ledger in ${dataDir}.`);
+  const engine = Engine.open(dataDir);
+  try {
+    await engine.backup(file);
+  } finally {
+    await engine.close();
+  }
+  return { problems: inspectLedgerFile(file).problems };
+}
+
+/**
+ * Replaces the data dir's ledger with a backup. Refused while an engine serves the data dir, and
+ * for a backup that fails its integrity check or comes from a newer Tender. The replaced ledger
+ * (with its WAL, if any) is renamed, never deleted; its path is returned.
+ */
+export function restoreLedger(
+  dataDir: string,
+  from: string,
+  now = new Date(),
+): { keptAs: string | undefined } {
+  if (!existsSync(from)) throw new BackupError(`${from} does not exist.`);
+  const inspected = inspectLedgerFile(from);
+  if (inspected.problems.length > 0) {
+    throw new BackupError(
+      `${from} failed its integrity check (${inspected.problems.slice(0, 3).join('; ')}).`,
+    );
+  }
+  if (inspected.schemaVersion > LATEST_SCHEMA_VERSION) {
+    throw new BackupError(`${from} was written by a newer Tender; update Tender before restoring it.`);
+  }
+  const claim = claimDataDir(dataDir);
+  try {
+    const { database } = dataDirLayout(dataDir);
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
+    const keptAs = existsSync(database) ? `${database}.before-restore-${stamp}` : undefined;
+    if (keptAs) {
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (existsSync(database + suffix)) renameSync(database + suffix, keptAs + suffix);
+      }
+    }
+    copyFileSync(from, database);
+    return { keptAs };
+  } finally {
+    claim.release();
+  }
+}
