@@ -9,7 +9,16 @@ const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
 const money = (cents: number | null): string => (cents === null ? '' : formatMoney(cents));
 
-export function presentTransaction(t: LedgerTransaction): TransactionListItem {
+/** Authorizations expire this many days after they were approved (the auth_expiry_days setting). */
+export interface PresentationContext {
+  authExpiryDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export function presentTransaction(t: LedgerTransaction, context: PresentationContext): TransactionListItem {
+  const holding =
+    t.type === 'Auth' && t.result === 'Approved' && t.capturedBy === null && t.voidedBy === null;
   const settles = t.type === 'Sale' || t.type === 'Forced Sale' || t.type === 'Capture';
   return {
     id: String(t.id),
@@ -37,6 +46,7 @@ export function presentTransaction(t: LedgerTransaction): TransactionListItem {
     voided: String(t.voidedBy !== null),
     captured: String(t.capturedBy !== null),
     refunded_amount: settles ? formatMoney(t.refundedAmount) : '',
+    expires: holding ? formatTimestamp(t.createdAt + context.authExpiryDays * DAY_MS) : '',
   };
 }
 

@@ -18,6 +18,13 @@ const booleanSetting = (description: string, defaultValue: boolean): SettingDefi
   format: String,
 });
 
+const daysSetting = (description: string, defaultValue: number): SettingDefinition<number> => ({
+  description,
+  defaultValue,
+  parse: (text) => (/^[1-9]\d{0,2}$/.test(text.trim()) ? Number(text.trim()) : undefined),
+  format: String,
+});
+
 const swipeKeySetting: SettingDefinition<string> = {
   description:
     'The base derivation key (BDK) the MagTek readers were injected with: 32 hex digits. The default is the ' +
@@ -34,6 +41,10 @@ const swipeKeySetting: SettingDefinition<string> = {
 export const SETTING_DEFINITIONS = {
   tips_enabled: booleanSetting('Accept tip_amount on CAPTURE and FORCED SALE (true or false).', false),
   swipe_bdk: swipeKeySetting,
+  auth_expiry_days: daysSetting(
+    'Days an approved AUTH can still be captured (1 to 999); older ones are expired and their hold released.',
+    7,
+  ),
 };
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;

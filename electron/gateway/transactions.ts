@@ -378,7 +378,12 @@ export class TransactionService {
     const amount = request.amount as number;
     const tip = request.tip_amount ?? 0;
     const check = (auth: LedgerTransaction | undefined) =>
-      this.expect(auth ? checkCapture(auth, amount) : notFound(authId), authId);
+      this.expect(
+        auth
+          ? checkCapture(auth, amount, { days: this.settings.get('auth_expiry_days'), now: this.now() })
+          : notFound(authId),
+        authId,
+      );
     const auth = this.ledger.find(authId);
     check(auth);
     const decision = await this.processor.followUp({

@@ -177,6 +177,10 @@ export const transactionListItemSchema = z.object({
   voided: wireText.meta({ description: 'true once a VOID reversed it.' }),
   captured: wireText.meta({ description: 'For AUTH: true once captured.' }),
   refunded_amount: wireText.meta({ description: 'For SALE, FORCED SALE and CAPTURE: refunds so far.' }),
+  expires: wireText.meta({
+    description:
+      'For an approved AUTH not yet captured or voided: when it can no longer be captured (auth_expiry_days after approval).',
+  }),
 });
 export type TransactionListItem = z.infer<typeof transactionListItemSchema>;
 

@@ -16,8 +16,10 @@ const base: ReferencedTransaction = {
   voidedBy: null,
   capturedBy: null,
   refundedAmount: 0,
+  createdAt: Date.UTC(2026, 10, 1),
 };
 const auth = { ...base, type: 'Auth' };
+const fresh = { days: 7, now: Date.UTC(2026, 10, 2) };
 
 const codeOf = (check: ReturnType<typeof checkCapture>) => (check.ok ? 'ok' : check.errorCode);
 
@@ -40,18 +42,25 @@ describe('expiry', () => {
 
 describe('capture', () => {
   it('captures up to the authorized amount', () => {
-    expect(codeOf(checkCapture(auth, 5000))).toBe('ok');
-    expect(codeOf(checkCapture(auth, 5001))).toBe('8012');
+    expect(codeOf(checkCapture(auth, 5000, fresh))).toBe('ok');
+    expect(codeOf(checkCapture(auth, 5001, fresh))).toBe('8012');
   });
 
   it('captures an authorization only once', () => {
-    expect(codeOf(checkCapture({ ...auth, capturedBy: 9 }, 100))).toBe('8011');
+    expect(codeOf(checkCapture({ ...auth, capturedBy: 9 }, 100, fresh))).toBe('8011');
+  });
+
+  it('refuses an authorization older than the expiry, and allows one just inside it', () => {
+    const day = 86_400_000;
+    expect(codeOf(checkCapture(auth, 100, { days: 7, now: auth.createdAt + 7 * day }))).toBe('ok');
+    expect(codeOf(checkCapture(auth, 100, { days: 7, now: auth.createdAt + 7 * day + 1 }))).toBe('8030');
+    expect(codeOf(checkCapture(auth, 100, { days: 30, now: auth.createdAt + 8 * day }))).toBe('ok');
   });
 
   it('refuses a sale, a declined or a voided authorization', () => {
-    expect(codeOf(checkCapture(base, 100))).toBe('8011');
-    expect(codeOf(checkCapture({ ...auth, result: 'Declined' }, 100))).toBe('8011');
-    expect(codeOf(checkCapture({ ...auth, voidedBy: 9 }, 100))).toBe('8011');
+    expect(codeOf(checkCapture(base, 100, fresh))).toBe('8011');
+    expect(codeOf(checkCapture({ ...auth, result: 'Declined' }, 100, fresh))).toBe('8011');
+    expect(codeOf(checkCapture({ ...auth, voidedBy: 9 }, 100, fresh))).toBe('8011');
   });
 });
 

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   NOT_VOIDABLE: '8017',
   UNSUPPORTED_TRACK_FORMAT: '8018',
   ...SWIPE_ERROR_CODES,
+  AUTHORIZATION_EXPIRED: '8030',
   PROCESSOR_UNAVAILABLE: '9000',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -51,6 +52,8 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8017': 'Not voidable: declined, rejected, already voided, a captured AUTH, or a VOID.',
   '8018': 'Unsupported track_format, or encrypted_track_data without track_format MAGTEK.',
   ...SWIPE_ERROR_CODE_MEANINGS,
+  '8030':
+    'The AUTH is older than the authorization expiry (auth_expiry_days, default 7): it can no longer be captured.',
   '9000': 'The processor could not complete the request (Error result); try again.',
 };
 

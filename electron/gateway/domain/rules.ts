@@ -13,6 +13,8 @@ export interface ReferencedTransaction {
   voidedBy: number | null;
   capturedBy: number | null;
   refundedAmount: number;
+  /** Epoch ms. */
+  createdAt: number;
 }
 
 export type RuleCheck = { ok: true } | { ok: false; errorCode: ErrorCode; message: string };
@@ -28,8 +30,26 @@ function describe(t: ReferencedTransaction): string {
   return `${t.type ?? 'Transaction'} ${t.id}`;
 }
 
-/** CAPTURE: an approved AUTH that is neither captured nor voided, for at most the authorized amount. */
-export function checkCapture(auth: ReferencedTransaction, amount: number): RuleCheck {
+const DAY_MS = 86_400_000;
+
+/** True once an authorization is older than the expiry the merchant set: it can no longer be captured. */
+export function isAuthorizationExpired(
+  auth: { createdAt: number },
+  expiryDays: number,
+  now: number,
+): boolean {
+  return now - auth.createdAt > expiryDays * DAY_MS;
+}
+
+/**
+ * CAPTURE: an approved AUTH that is neither captured, voided nor expired, for at most the authorized
+ * amount.
+ */
+export function checkCapture(
+  auth: ReferencedTransaction,
+  amount: number,
+  expiry: { days: number; now: number },
+): RuleCheck {
   if (auth.type !== 'Auth') {
     return no(
       ERROR_CODES.NOT_CAPTURABLE,
@@ -49,6 +69,12 @@ export function checkCapture(auth: ReferencedTransaction, amount: number): RuleC
     return no(
       ERROR_CODES.NOT_CAPTURABLE,
       `Authorization ${auth.id} was already captured (transaction ${auth.capturedBy}).`,
+    );
+  }
+  if (isAuthorizationExpired(auth, expiry.days, expiry.now)) {
+    return no(
+      ERROR_CODES.AUTHORIZATION_EXPIRED,
+      `Authorization ${auth.id} has expired: it is older than ${expiry.days} days and its hold was released. Run a new sale.`,
     );
   }
   if (auth.amount !== null && amount > auth.amount) {

@@ -231,7 +231,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   app.get(`${API_PREFIX}/transactions`, async (request, reply) => {
     authenticate(request, 'transactions:read');
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
-    const items = engine.ledger.listTransactions(filter, page).map(presentTransaction);
+    const context = { authExpiryDays: engine.settings.get('auth_expiry_days') };
+    const items = engine.ledger
+      .listTransactions(filter, page)
+      .map((item) => presentTransaction(item, context));
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     return send(reply, 200, 'transactions', items, 'transaction');
   });
