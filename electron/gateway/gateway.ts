@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
 import { claimDataDir } from './data-dir';
 import { Engine, type EngineOptions } from './engine';
-import { API_PREFIX, createApiServer } from './http/server';
+import { API_PREFIX, createApiServer, type ServerLimits } from './http/server';
 import { dataDirLayout } from './paths';
 
 export interface GatewayOptions {
@@ -18,6 +18,8 @@ export interface GatewayOptions {
   /** Web origins allowed to call the API from a browser context (the desktop app's renderer). */
   allowedOrigins?: readonly string[];
   engine?: EngineOptions;
+  /** Timeouts and caps against slow or abusive clients; the defaults suit a counter. */
+  limits?: Partial<ServerLimits>;
   /** Routes and listeners beside the API on the same origin (see ApiServerOptions.extend). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       tls: { key: tls.privateKeyPem, cert: tls.certificatePem },
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
       ...(options.extend && { extend: options.extend }),
+      ...(options.limits && { limits: options.limits }),
     });
     await server.listen({ host: '127.0.0.1', port: options.port });
     const port = (server.server.address() as AddressInfo).port;

@@ -7,6 +7,7 @@ import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
 import type { EngineOptions } from '../../electron/gateway/engine';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
+import type { ServerLimits } from '../../electron/gateway/http/server';
 
 export interface RawResponse {
   status: number;
@@ -37,7 +38,12 @@ export interface TestGateway {
 }
 
 export async function startTestGateway(
-  options: { tips?: boolean; engine?: EngineOptions; allowedOrigins?: string[] } = {},
+  options: {
+    tips?: boolean;
+    engine?: EngineOptions;
+    allowedOrigins?: string[];
+    limits?: Partial<ServerLimits>;
+  } = {},
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-test-'));
   const gateway = await startGateway({
@@ -45,6 +51,7 @@ export async function startTestGateway(
     port: 0,
     ...(options.engine && { engine: options.engine }),
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+    ...(options.limits && { limits: options.limits }),
   });
   if (options.tips) gateway.engine.settings.setFromText('tips_enabled', 'true');
   const key = gateway.engine.keys.create('test suite').key;

@@ -2,6 +2,7 @@
  * The /rest/v1 HTTPS server. Every answer, errors included, comes in the format the client asked
  * for; requests from other hosts or web origins are refused before they reach a route.
  */
+import type * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Permission } from '../../../shared/api/permissions';
@@ -19,6 +20,7 @@ import {
   serialize,
   type Format,
 } from './formats';
+import { FailedKeyBrake } from './brake';
 import { readBatchListQuery, readTransactionListQuery } from './list-queries';
 import { ApiProblem, problems } from './problems';
 
@@ -42,7 +44,29 @@ export interface ApiServerOptions {
    * checks as the API.
    */
   extend?: (app: FastifyInstance) => void | Promise<void>;
+  limits?: Partial<ServerLimits>;
 }
+
+/** What a slow or abusive client may take from the engine. */
+export interface ServerLimits {
+  /** All request headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** Open connections at once; more are dropped as they connect. */
+  maxConnections: number;
+  /** Wrong API keys allowed per window before they are refused with 429. */
+  failedKeysPerWindow: number;
+  failedKeyWindowMs: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 128,
+  failedKeysPerWindow: 20,
+  failedKeyWindowMs: 60_000,
+};
 
 const ROUTES: Record<string, readonly string[]> = {
   [`${API_PREFIX}/transactions`]: ['GET', 'POST'],
@@ -92,17 +116,27 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   let hosts: Set<string> | undefined;
   let origins: Set<string> | undefined;
 
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const brake = new FailedKeyBrake(limits.failedKeysPerWindow, limits.failedKeyWindowMs);
   const app = Fastify({
-    https: { key: options.tls.key, cert: options.tls.cert, minVersion: 'TLSv1.2' },
+    https: {
+      key: options.tls.key,
+      cert: options.tls.cert,
+      minVersion: 'TLSv1.2',
+      // How often Node looks for connections past their header or request timeout.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    } as https.ServerOptions,
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
     forceCloseConnections: true,
-    requestTimeout: 30_000,
+    requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: 10_000,
   });
+  app.server.headersTimeout = limits.headersTimeoutMs;
+  app.server.maxConnections = limits.maxConnections;
   app.decorateRequest('format', 'json');
 
   app.removeAllContentTypeParsers();
@@ -185,7 +219,18 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       throw problems.unauthorized('An API key is required: send it in the api_key header.');
     }
     const key = engine.keys.authenticate(presented.trim());
-    if (!key) throw problems.unauthorized('The API key is not valid, or was revoked.');
+    if (!key) {
+      const wait = brake.recordFailure();
+      if (wait !== undefined) {
+        throw new ApiProblem(
+          429,
+          'too_many_failed_keys',
+          `Too many wrong API keys; wrong keys are refused for ${wait} s. Check the key your program sends.`,
+          { headers: { 'retry-after': String(wait) } },
+        );
+      }
+      throw problems.unauthorized('The API key is not valid, or was revoked.');
+    }
     if (!key.permissions.includes(permission)) {
       throw problems.forbidden(`This API key lacks the ${permission} permission.`);
     }
