@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../shared/api/permissions';
 import { startHeadlessScreens } from './bridge/headless';
 import { ScreensNotBuiltError } from './bridge/screens-files';
-import type { ReaderSetup } from './bridge/terminal';
+import { hidReaderSetup, type ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
 import { Engine } from './gateway/engine';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
@@ -86,7 +86,7 @@ async function readerSetup(kind: ScreensOptions['reader']): Promise<ReaderSetup>
   if (kind === 'hid') {
     // node-hid loads libudev/libusb; only a serve that asks for the reader pays for it.
     const { nodeHidBackend } = await import('./reader/node-hid-backend');
-    return { kind: 'hid', backend: nodeHidBackend() };
+    return hidReaderSetup(nodeHidBackend);
   }
   return { kind: 'none' };
 }

@@ -21,6 +21,20 @@ export type ReaderSetup =
 
 export type TerminalShell = TerminalSession['shell'];
 
+/**
+ * The USB reader backend; should creating it throw, one whose every call fails with that error. The
+ * reader module then reports USB HID as unavailable, with its fix, as it does when node-hid's library
+ * fails to load at the first scan, and the counter keeps working with keyed cards.
+ */
+export function hidReaderSetup(create: () => HidBackend): ReaderSetup {
+  try {
+    return { kind: 'hid', backend: create() };
+  } catch (error) {
+    const fail = () => Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return { kind: 'hid', backend: { list: fail, open: fail } };
+  }
+}
+
 export interface TerminalOptions {
   /** The engine and the REST base URL it serves. */
   gateway: { url: string; engine: Engine };

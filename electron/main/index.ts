@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron';
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
-import { Terminal, type ReaderSetup } from '../bridge/terminal';
+import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { nodeHidBackend } from '../reader/node-hid-backend';
 import { forwardBridgeEvents, registerBridgeIpc } from './ipc';
@@ -116,9 +116,7 @@ async function start(): Promise<void> {
     );
   });
 
-  const reader: ReaderSetup = simulateReader
-    ? { kind: 'simulator' }
-    : { kind: 'hid', backend: nodeHidBackend() };
+  const reader: ReaderSetup = simulateReader ? { kind: 'simulator' } : hidReaderSetup(nodeHidBackend);
   const terminal = await Terminal.start({ gateway, shell: 'desktop', version: app.getVersion(), reader });
   if (current) current.terminal = terminal;
 

@@ -7,7 +7,7 @@ import { TenderApiError } from '../../shared/api/client';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { ReaderStatusTracker } from '../../electron/bridge/reader-status';
-import { Terminal, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
+import { hidReaderSetup, Terminal, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
 import { READER_PROBLEMS, type ReaderInfo } from '../../electron/reader/reader';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
@@ -142,6 +142,21 @@ describe('a simulated reader', () => {
     await expect(invoke(terminal, 'simulator:swipe', { card: 'approved-visa' })).rejects.toThrow(
       /unplugged\. Plug it in first/,
     );
+  });
+});
+
+describe('a terminal whose USB library cannot load', () => {
+  it('starts anyway and shows the reader problem with its fix', async () => {
+    const reader = hidReaderSetup(() => {
+      throw new Error('libudev.so.1: cannot open shared object file');
+    });
+    const terminal = await start(reader);
+    expect(await invoke(terminal, 'reader:status')).toEqual({
+      state: 'problem',
+      code: 'hid-unavailable',
+      message: READER_PROBLEMS['hid-unavailable'],
+    });
+    expect(await invoke(terminal, 'terminal:session')).toMatchObject({ shell: 'desktop' });
   });
 });
 
