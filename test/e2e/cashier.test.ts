@@ -4,7 +4,7 @@
  * WebSocket. Every state is photographed into test-results/ and checked with axe.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCounter, type Counter } from './counter-page';
+import { CounterPage, startCounter, type Counter } from './counter-page';
 
 let counter: Counter;
 
@@ -18,6 +18,33 @@ afterAll(() => counter?.close());
 async function latestTransactions(count = 5) {
   return counter.screens.client.listTransactions({ page_size: count });
 }
+
+describe('opening the screens', () => {
+  it('without the address’s token says where to open them from', async () => {
+    const context = await counter.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = new CounterPage(await context.newPage());
+      await page.page.goto(`${counter.screens.origin}/`);
+      await page.page.getByRole('heading', { name: 'Open the counter from Tender' }).waitFor();
+      await page.check('00a-no-bridge');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('with a token from an earlier run says to open the new address', async () => {
+    const context = await counter.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = new CounterPage(await context.newPage());
+      await page.page.goto(`${counter.screens.origin}/#bridge=a-token-from-yesterday`);
+      await page.page.getByRole('heading', { name: 'This page is out of date' }).waitFor();
+      expect(await page.page.evaluate(() => window.location.hash)).toBe('');
+      await page.check('00b-stale-address');
+    } finally {
+      await context.close();
+    }
+  });
+});
 
 describe('a keyed sale', () => {
   it('is approved, showing the authorization code and the amount', async () => {

@@ -43,6 +43,9 @@ const TITLES = {
   'no-bridge': 'Open the counter from Tender',
 } as const;
 
-const NO_BRIDGE =
-  'These screens need Tender next to them: open the desktop app, or the address that ' +
-  '`npm run gateway -- serve --renderer` prints when it starts.';
+const NO_BRIDGE = (
+  <>
+    These screens need Tender next to them: open the desktop app, or the address that{' '}
+    <code>npm run gateway -- serve --renderer</code> prints when it starts.
+  </>
+);

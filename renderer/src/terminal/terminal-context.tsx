@@ -63,8 +63,10 @@ export function TerminalProvider({
         setPhase({ phase: 'ready', session, client });
       },
       (error: unknown) => {
-        if (current)
-          setPhase({ phase: 'failed', message: error instanceof Error ? error.message : String(error) });
+        if (!current) return;
+        const message = error instanceof Error ? error.message : String(error);
+        // A refused token fails the pending requests too; the refusal says more, so it stays on screen.
+        setPhase((previous) => (previous.phase === 'refused' ? previous : { phase: 'failed', message }));
       },
     );
     return () => {
