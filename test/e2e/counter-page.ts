@@ -3,7 +3,7 @@
  * the page object the tests drive, screenshots and the accessibility check.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +37,13 @@ export interface Counter {
 
 /** Builds the app into a folder of its own and serves its screens with the simulated reader. */
 export async function startCounter(): Promise<Counter> {
+  // A declared dependency of the tests (resources/debian-packages.txt): missing, it fails loudly.
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser tests use Debian's Chromium at ${CHROMIUM}, which is not installed: ` +
+        'sudo apt-get install -y $(cat resources/debian-packages.txt)',
+    );
+  }
   const buildDir = mkdtempSync(join(tmpdir(), 'tender-e2e-build-'));
   execFileSync(
     process.execPath,
