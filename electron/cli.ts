@@ -27,6 +27,8 @@ import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
 
 export const DEFAULT_PORT = 8443;
+/** How the audit log names changes made here. */
+const COMMAND_LINE = 'command line';
 
 const USAGE = `Usage: npm run gateway -- <command> [options]
 
@@ -41,6 +43,8 @@ Commands:
   keys revoke <key id>          Revoke a key by its id (from keys list) or the key itself
   settings get [name]           Show settings
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
+  audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
+                                settings, newest first (default: the last 50)
   backup --to <file>            Write a consistent copy of the ledger (safe while serving)
   restore --from <file>         Replace the ledger with a backup (stop serving first; the old
                                 ledger is kept beside it as tender.db.before-restore-<time>)
@@ -101,6 +105,21 @@ function parsePort(text: string | undefined): number {
   if (!/^\d+$/.test(text) || port < 1 || port > 65535)
     throw new UsageError(`--port must be 1 to 65535, not "${text}".`);
   return port;
+}
+
+function audit(dataDir: string, limitText: string | undefined): Promise<void> {
+  const limit = limitText === undefined ? 50 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a whole number from 1, not "${limitText}".`);
+  return withEngine(dataDir, (engine) => {
+    const entries = engine.audit.recent(limit);
+    if (entries.length === 0) console.log('The audit log is empty.');
+    for (const entry of entries) {
+      console.log(
+        `${formatTimestamp(entry.at)}  ${entry.actor}  ${entry.action}  ${entry.subject}  ${entry.detail}`.trimEnd(),
+      );
+    }
+  });
 }
 
 async function withEngine<T>(dataDir: string, work: (engine: Engine) => T): Promise<T> {
@@ -187,7 +206,7 @@ function keys(
         if (!values.name) throw new UsageError('keys create needs --name <name>.');
         const permissions =
           values.permissions === undefined ? [...PERMISSIONS] : parsePermissions(values.permissions);
-        const { key, info } = engine.keys.create(values.name, permissions);
+        const { key, info } = engine.keys.create(values.name, permissions, COMMAND_LINE);
         console.log(`Created API key ${info.id} "${info.name}" with ${info.permissions.join(', ')}.`);
         console.log('Store it now: it is shown only this once.');
         console.log(key);
@@ -208,7 +227,7 @@ function keys(
       case 'revoke': {
         const id = args[0];
         if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
-        const revoked = engine.keys.revoke(id);
+        const revoked = engine.keys.revoke(id, COMMAND_LINE);
         if (!revoked) throw new UsageError(`No active key with id ${id}. See keys list.`);
         console.log(`Revoked API key ${revoked.id} "${revoked.name}".`);
         return;
@@ -235,7 +254,7 @@ function settings(dataDir: string, action: string | undefined, args: string[]) {
       const [name, value] = args;
       if (name === undefined || value === undefined)
         throw new UsageError('settings set needs a name and a value.');
-      engine.settings.setFromText(name, value);
+      engine.settings.setFromText(name, value, COMMAND_LINE);
       console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);
       return;
     }
@@ -257,6 +276,7 @@ export async function main(argv: string[]): Promise<void> {
       'renderer-dir': { type: 'string' },
       reader: { type: 'string' },
       to: { type: 'string' },
+      limit: { type: 'string' },
       from: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -274,6 +294,8 @@ export async function main(argv: string[]): Promise<void> {
       return keys(dataDir, action, rest, values);
     case 'settings':
       return settings(dataDir, action, action === undefined ? [] : rest);
+    case 'audit':
+      return audit(dataDir, values.limit);
     case 'backup': {
       if (!values.to) throw new UsageError('backup needs --to <file>.');
       const { problems } = await backupLedger(dataDir, resolve(values.to));

@@ -47,6 +47,9 @@ export interface TerminalOptions {
  * The screens' API key is named after their shell. Each start revokes the keys the previous run of
  * the same shell left, so at most one is live and none is ever written down in the clear.
  */
+/** How the audit log names what the cashier screens do outside the API (their key, their settings). */
+export const CASHIER_APP = 'cashier app';
+
 export const TERMINAL_KEY_NAMES: Record<TerminalShell, string> = {
   desktop: 'Tender desktop app',
   browser: 'Tender browser screens',
@@ -55,9 +58,9 @@ export const TERMINAL_KEY_NAMES: Record<TerminalShell, string> = {
 export function issueTerminalKey(engine: Engine, shell: TerminalShell): string {
   const name = TERMINAL_KEY_NAMES[shell];
   for (const key of engine.keys.list()) {
-    if (key.name === name && key.revoked === null) engine.keys.revoke(key.id);
+    if (key.name === name && key.revoked === null) engine.keys.revoke(key.id, CASHIER_APP);
   }
-  return engine.keys.create(name, PERMISSIONS).key;
+  return engine.keys.create(name, PERMISSIONS, CASHIER_APP).key;
 }
 
 export class Terminal {
@@ -99,7 +102,7 @@ export class Terminal {
     if (this.#stopped) return;
     this.#stopped = true;
     await this.#readers?.stop();
-    this.#options.gateway.engine.keys.revoke(this.#apiKey);
+    this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
   }
 
   async #startReader(): Promise<void> {
@@ -175,7 +178,11 @@ export class Terminal {
       'settings:get': () => this.#settings(),
       'settings:update': (input) => {
         if (input.tipsEnabled !== undefined) {
-          this.#options.gateway.engine.settings.setFromText('tips_enabled', String(input.tipsEnabled));
+          this.#options.gateway.engine.settings.setFromText(
+            'tips_enabled',
+            String(input.tipsEnabled),
+            CASHIER_APP,
+          );
         }
         return this.#settings();
       },

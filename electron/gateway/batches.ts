@@ -1,10 +1,13 @@
 /** The settlement batch: reading the open one, listing them all, and closing at end of day. */
 import { randomInt } from 'node:crypto';
+import { formatMoney } from '../../shared/money';
+import type { AuditLog } from './store/audit';
 import type { BatchRecord, Ledger } from './store/ledger';
 
 export class BatchService {
   constructor(
     private readonly ledger: Ledger,
+    private readonly audit: AuditLog,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -16,11 +19,23 @@ export class BatchService {
    * Closes the open batch for settlement; undefined when none is open. Uncaptured authorizations
    * are in no batch, so they stay open and are captured into the next one.
    */
-  closeOpen(): Promise<BatchRecord | undefined> {
+  closeOpen(actor: string): Promise<BatchRecord | undefined> {
     return this.ledger.write(() => {
       const open = this.ledger.openBatch();
       if (!open) return undefined;
-      return this.ledger.closeBatch(open.id, this.now(), String(randomInt(1_000_000_000, 10_000_000_000)));
+      const closed = this.ledger.closeBatch(
+        open.id,
+        this.now(),
+        String(randomInt(1_000_000_000, 10_000_000_000)),
+      );
+      this.audit.append({
+        at: closed.settledAt ?? this.now(),
+        actor,
+        action: 'batch_close',
+        subject: `batch ${closed.id}`,
+        detail: `${closed.salesCount} sales ${formatMoney(closed.salesTotal)}, ${closed.refundCount} refunds ${formatMoney(closed.refundTotal)}, confirmation ${closed.confirmationCode ?? ''}`,
+      });
+      return closed;
     });
   }
 }

@@ -10,6 +10,7 @@ import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
+import { AuditLog } from './store/audit';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import { backupDatabase, integrityProblems, openDatabase, type Connection } from './store/database';
 import { KeyStore } from './store/keys';
@@ -31,6 +32,7 @@ export class Engine {
   readonly settings: Settings;
   readonly transactions: TransactionService;
   readonly batches: BatchService;
+  readonly audit: AuditLog;
 
   private constructor(
     private readonly db: Connection,
@@ -39,8 +41,9 @@ export class Engine {
   ) {
     const now = options.now ?? Date.now;
     this.ledger = new Ledger(db);
-    this.keys = new ApiKeys(new KeyStore(db), now);
-    this.settings = new Settings(new SettingsStore(db));
+    this.audit = new AuditLog(db);
+    this.keys = new ApiKeys(new KeyStore(db), this.audit, now);
+    this.settings = new Settings(new SettingsStore(db), this.audit, now);
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
     const swipes = options.swipes ?? {
       decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),
@@ -51,8 +54,9 @@ export class Engine {
       options.processor ?? new SimulatedProcessor(),
       swipes,
       now,
+      this.audit,
     );
-    this.batches = new BatchService(this.ledger, now);
+    this.batches = new BatchService(this.ledger, this.audit, now);
   }
 
   /** Opens (creating when new) the ledger of a data dir. */

@@ -5,7 +5,11 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
+import type { AuditLog } from './store/audit';
 import type { ApiKeyRecord, KeyStore } from './store/keys';
+
+/** Who acts when no API key does: someone at this computer, through the command line or the app. */
+export const LOCAL_ADMINISTRATOR = 'local administrator';
 
 const KEY_PATTERN = /^tender_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 /** Last-used times are for people; writing one per request would cost a commit per read. */
@@ -58,22 +62,37 @@ function toInfo(record: ApiKeyRecord): ApiKeyInfo {
 export class ApiKeys {
   constructor(
     private readonly store: KeyStore,
+    private readonly audit: AuditLog,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Creates a key and returns it in full: the only time it can be seen. */
-  create(name: string, permissions: readonly Permission[] = PERMISSIONS): { key: string; info: ApiKeyInfo } {
+  create(
+    name: string,
+    permissions: readonly Permission[] = PERMISSIONS,
+    actor: string = LOCAL_ADMINISTRATOR,
+  ): { key: string; info: ApiKeyInfo } {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100)
       throw new InvalidKeyRequestError('A key needs a name of 1 to 100 characters.');
     const publicId = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');
-    const record = this.store.insert({
-      publicId,
-      secretHash: hashSecret(secret),
-      name: trimmed,
-      permissions,
-      createdAt: this.now(),
+    const record = this.audit.atomically(() => {
+      const inserted = this.store.insert({
+        publicId,
+        secretHash: hashSecret(secret),
+        name: trimmed,
+        permissions,
+        createdAt: this.now(),
+      });
+      this.audit.append({
+        at: inserted.createdAt,
+        actor,
+        action: 'key_create',
+        subject: `key ${publicId} "${trimmed}"`,
+        detail: permissions.join(', '),
+      });
+      return inserted;
     });
     return { key: `tender_${publicId}_${secret}`, info: toInfo(record) };
   }
@@ -98,9 +117,21 @@ export class ApiKeys {
   }
 
   /** Revokes by public id (the middle part of the key) or by the whole key. */
-  revoke(idOrKey: string): ApiKeyInfo | undefined {
+  revoke(idOrKey: string, actor: string = LOCAL_ADMINISTRATOR): ApiKeyInfo | undefined {
     const publicId = KEY_PATTERN.exec(idOrKey)?.[1] ?? idOrKey;
-    const record = this.store.revoke(publicId, this.now());
+    const record = this.audit.atomically(() => {
+      const revoked = this.store.revoke(publicId, this.now());
+      if (revoked) {
+        this.audit.append({
+          at: revoked.revokedAt ?? this.now(),
+          actor,
+          action: 'key_revoke',
+          subject: `key ${revoked.publicId} "${revoked.name}"`,
+          detail: '',
+        });
+      }
+      return revoked;
+    });
     return record && toInfo(record);
   }
 }

@@ -1,5 +1,7 @@
 /** The gateway settings a merchant can change, with their defaults and the forms they accept. */
 import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
+import { LOCAL_ADMINISTRATOR } from './keys';
+import type { AuditLog } from './store/audit';
 import type { SettingsStore } from './store/settings';
 
 interface SettingDefinition<T> {
@@ -62,7 +64,11 @@ function definitionOf(name: SettingName): SettingDefinition<unknown> {
 }
 
 export class Settings {
-  constructor(private readonly store: SettingsStore) {}
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly audit: AuditLog,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get<K extends SettingName>(name: K): SettingValues[K] {
     const definition = definitionOf(name);
@@ -85,7 +91,7 @@ export class Settings {
   }
 
   /** Sets a setting from text, as the CLI and the settings screen receive it. */
-  setFromText(name: string, text: string): void {
+  setFromText(name: string, text: string, actor: string = LOCAL_ADMINISTRATOR): void {
     if (!isSettingName(name)) {
       throw new UnknownSettingError(
         `Unknown setting "${name}". Known: ${Object.keys(SETTING_DEFINITIONS).join(', ')}.`,
@@ -97,6 +103,16 @@ export class Settings {
       const shown = definition.display ? 'That value' : `"${text}"`;
       throw new UnknownSettingError(`${shown} is not a valid value for ${name}: ${definition.description}`);
     }
-    this.store.set(name, definition.format(value));
+    this.audit.atomically(() => {
+      const before = this.display(name);
+      this.store.set(name, definition.format(value));
+      this.audit.append({
+        at: this.now(),
+        actor,
+        action: 'setting_change',
+        subject: name,
+        detail: `${before} → ${this.display(name)}`,
+      });
+    });
   }
 }

@@ -11,10 +11,12 @@ import {
 } from '../../shared/api/schemas';
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
-import { parseMoney } from '../../shared/money';
+import { formatMoney, parseMoney } from '../../shared/money';
 import { batchContribution, negate } from './domain/batch';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import { checkExpiry } from './domain/expiry';
+import { LOCAL_ADMINISTRATOR } from './keys';
+import type { AuditAction, AuditLog } from './store/audit';
 import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
 import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from './domain/rules';
 import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
@@ -24,6 +26,8 @@ import type { Ledger, LedgerTransaction, NewTransaction } from './store/ledger';
 /** Who is asking: the API key, for the record. */
 export interface SubmitContext {
   apiKeyId: number | null;
+  /** Who asks, for the audit log: the API key's name and id (the local administrator when unset). */
+  actor?: string;
   /** Set when the request carried an Idempotency-Key: its answer is stored with the ledger write. */
   idempotency?: { key: string; fingerprint: string };
 }
@@ -121,6 +125,7 @@ export class TransactionService {
     private readonly processor: Processor,
     private readonly swipes: SwipeDecoder,
     private readonly now: () => number = Date.now,
+    private readonly audit?: AuditLog,
   ) {}
 
   /**
@@ -404,6 +409,12 @@ export class TransactionService {
       });
       const response = this.recordDecision(row, decision, true, current.authorizationCode);
       if (decision.outcome === 'approved') this.ledger.markCaptured(authId, Number(response.id));
+      this.recordAudit(
+        context,
+        'capture',
+        response,
+        `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,
+      );
       return response;
     });
   }
@@ -429,6 +440,7 @@ export class TransactionService {
       const row = this.newRow('REFUND', request, context, { ...copiedFrom(current), amount });
       const response = this.recordDecision(row, decision, true);
       if (decision.outcome === 'approved') this.ledger.addRefunded(originalId, amount);
+      this.recordAudit(context, 'refund', response, `of transaction ${originalId}: ${formatMoney(amount)}`);
       return response;
     });
   }
@@ -440,7 +452,14 @@ export class TransactionService {
     return this.commit(context, () => {
       this.rejectReplayedSwipe(card);
       const row = this.newRow('REFUND', request, context, { amount, ...card.row, ...namesOf(request, card) });
-      return this.recordDecision(row, decision, true);
+      const response = this.recordDecision(row, decision, true);
+      this.recordAudit(
+        context,
+        'refund',
+        response,
+        `unmatched, to card ending ${card.row.cardLastFour ?? ''}: ${formatMoney(amount)}`,
+      );
+      return response;
     });
   }
 
@@ -469,6 +488,12 @@ export class TransactionService {
       });
       const response = this.recordDecision(row, decision, false);
       if (decision.outcome !== 'approved') return response;
+      this.recordAudit(
+        context,
+        'void',
+        response,
+        `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}`,
+      );
       const voidId = Number(response.id);
       this.ledger.markVoided(targetId, voidId);
       if (current.batchId !== null)
@@ -485,6 +510,23 @@ export class TransactionService {
 
   // -------------------------------------------------------------------------------------------
   // Recording
+
+  /** Records who moved money back or finished a sale; inside the write that did it. */
+  private recordAudit(
+    context: SubmitContext,
+    action: AuditAction,
+    response: TransactionResponse,
+    detail: string,
+  ): void {
+    if (response.result !== 'Approved' || !this.audit) return;
+    this.audit.append({
+      at: this.now(),
+      actor: context.actor ?? LOCAL_ADMINISTRATOR,
+      action,
+      subject: `transaction ${response.id ?? ''}`,
+      detail,
+    });
+  }
 
   /** A ledger write whose answer, when the request carried an Idempotency-Key, is stored with it. */
   private commit(context: SubmitContext, work: () => TransactionResponse): Promise<TransactionResponse> {

@@ -101,6 +101,11 @@ function sendProblem(reply: FastifyReply, problem: ApiProblem) {
   });
 }
 
+/** How the audit log names a caller. */
+function actorOf(key: ApiKeyInfo): string {
+  return `API key ${key.id} "${key.name}"`;
+}
+
 /** Idempotency-Key: 1 to 64 visible ASCII characters, or absent. */
 function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -254,13 +259,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         reply,
         200,
         'transaction',
-        await engine.transactions.submit(body, { apiKeyId: key.recordId }),
+        await engine.transactions.submit(body, { apiKeyId: key.recordId, actor: actorOf(key) }),
       );
     }
     try {
       const { response, replayed } = await engine.transactions.submitOnce(
         body,
-        { apiKeyId: key.recordId },
+        { apiKeyId: key.recordId, actor: actorOf(key) },
         idempotencyKey,
       );
       if (replayed) reply.header('idempotent-replayed', 'true');
@@ -299,8 +304,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   });
 
   app.put(`${API_PREFIX}/batches/open`, async (request, reply) => {
-    authenticate(request, 'batches:close');
-    const closed = await engine.batches.closeOpen();
+    const key = authenticate(request, 'batches:close');
+    const closed = await engine.batches.closeOpen(actorOf(key));
     return closed ? send(reply, 200, 'batch', presentBatch(closed)) : reply.code(204).send();
   });
 

@@ -130,6 +130,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_by_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 4,
+    description:
+      'the append-only audit log of who moved money back, closed batches, or changed keys and settings',
+    sql: `
+      CREATE TABLE audit_log (
+        id      INTEGER PRIMARY KEY,
+        at      INTEGER NOT NULL,
+        actor   TEXT NOT NULL,
+        action  TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        detail  TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_log_by_at ON audit_log (at, id);
+      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+      CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

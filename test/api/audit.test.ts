@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+let t: TestGateway | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+
+describe('the audit log', () => {
+  it('records who captured, voided, refunded and closed the batch, and nothing for refused attempts', async () => {
+    t = await startTestGateway({ tips: true });
+    const keyId = (t.key.split('_')[1] ?? '') as string;
+    const auth = await t.client.createTransaction({ type: 'AUTH', amount: '20.00', ...VISA });
+    const capture = await t.client.createTransaction({
+      type: 'CAPTURE',
+      id: auth.id ?? '',
+      amount: '20.00',
+      tip_amount: '3.00',
+    });
+    const sale = await t.client.createTransaction({ type: 'SALE', amount: '9.00', ...VISA });
+    await t.client.createTransaction({ type: 'VOID', id: sale.id ?? '' });
+    await t.client.createTransaction({ type: 'VOID', id: sale.id ?? '' });
+    await t.client.closeOpenBatch();
+    await t.client.createTransaction({ type: 'REFUND', id: capture.id ?? '', amount: '5.00' });
+    await t.client.createTransaction({ type: 'REFUND', id: capture.id ?? '', amount: '500.00' });
+
+    const entries = t.gateway.engine.audit.recent(50).reverse();
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'setting_change',
+      'key_create',
+      'capture',
+      'void',
+      'batch_close',
+      'refund',
+    ]);
+    const byApi = entries.slice(2);
+    for (const entry of byApi) expect(entry.actor).toBe(`API key ${keyId} "test suite"`);
+    expect(byApi[0]?.detail).toBe(`of auth ${auth.id}: 20.00 + tip 3.00`);
+    expect(byApi[1]?.detail).toBe(`of Sale ${sale.id}: 9.00`);
+    expect(byApi[2]?.detail).toMatch(/^1 sales 23\.00, 0 refunds 0\.00, confirmation \d{10}$/);
+    expect(byApi[3]?.detail).toBe(`of transaction ${capture.id}: 5.00`);
+  });
+
+  it('records key and setting changes from the command line, and shows them with audit', async () => {
+    t = await startTestGateway();
+    const dataDir = t.dataDir;
+    await t.gateway.close();
+    const created = cli('keys', 'create', '--data-dir', dataDir, '--name', 'kitchen display');
+    const id = created.stdout.trim().split('\n').at(-1)?.split('_')[1] ?? '';
+    cli('keys', 'revoke', id, '--data-dir', dataDir);
+    cli('settings', 'set', 'tips_enabled', 'true', '--data-dir', dataDir);
+    const shown = cli('audit', '--data-dir', dataDir, '--limit', '3');
+    expect(shown.status).toBe(0);
+    const lines = shown.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/command line {2}setting_change {2}tips_enabled {2}false → true$/);
+    expect(lines[1]).toContain(`key_revoke  key ${id} "kitchen display"`);
+    expect(lines[2]).toContain(`key_create  key ${id} "kitchen display"  transactions:write`);
+  });
+
+  it('is append-only: rows cannot be changed or deleted, even through SQL', async () => {
+    t = await startTestGateway();
+    const db = new Database(join(t.dataDir, 'tender.db'));
+    try {
+      expect(() => db.prepare("UPDATE audit_log SET actor = 'nobody'").run()).toThrow(/append-only/);
+      expect(() => db.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    } finally {
+      db.close();
+    }
+  });
+});
