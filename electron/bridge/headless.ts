@@ -50,6 +50,7 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
   try {
     terminal = await Terminal.start({
       gateway,
+      dataDir: options.dataDir,
       shell: 'browser',
       version: options.version,
       reader: options.reader,

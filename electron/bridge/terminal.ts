@@ -4,10 +4,11 @@
  * The Electron main process and the headless `serve` command both run one Terminal over the engine.
  */
 import { PERMISSIONS } from '../../shared/api/permissions';
-import type { AppSettings, ReaderStatus, TerminalSession } from '../../shared/ipc/contract';
+import type { ReaderStatus, TerminalSession } from '../../shared/ipc/contract';
 import type { Engine } from '../gateway/engine';
 import { MagtekReaders, type HidBackend, type ReaderSwipe } from '../reader/reader';
 import { SwipeSimulator } from '../reader/simulator';
+import { CounterAdmin, type ScreensDocuments } from './counter-admin';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
 import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
@@ -36,11 +37,15 @@ export function hidReaderSetup(create: () => HidBackend): ReaderSetup {
 }
 
 export interface TerminalOptions {
-  /** The engine and the REST base URL it serves. */
-  gateway: { url: string; engine: Engine };
+  /** The engine, the REST base URL it serves and the certificate it presents. */
+  gateway: { url: string; engine: Engine; certificatePem: string };
+  /** The engine's data dir, which also holds the counter's own settings. */
+  dataDir: string;
   shell: TerminalShell;
   version: string;
   reader: ReaderSetup;
+  /** Only the desktop app can write the shown report to a PDF file. */
+  documents?: ScreensDocuments;
 }
 
 /**
@@ -63,6 +68,11 @@ export function issueTerminalKey(engine: Engine, shell: TerminalShell): string {
   return engine.keys.create(name, PERMISSIONS, CASHIER_APP).key;
 }
 
+/** The public id inside a key `tender_<id>_<secret>`, which names the key in lists. */
+function publicIdOf(key: string): string {
+  return key.split('_')[1] ?? '';
+}
+
 export class Terminal {
   readonly events = new BridgeEventHub();
   readonly handlers: BridgeHandlers;
@@ -71,11 +81,23 @@ export class Terminal {
   readonly #readers: MagtekReaders | undefined;
   readonly #simulator: SwipeSimulator | undefined;
   readonly #tracker: ReaderStatusTracker;
+  readonly #admin: CounterAdmin;
   #lastStatus: string;
   #stopped = false;
 
   private constructor(options: TerminalOptions) {
     this.#options = options;
+    // First: a damaged counter settings file stops the start before a key is issued for nothing.
+    this.#admin = new CounterAdmin({
+      engine: options.gateway.engine,
+      engineUrl: options.gateway.url,
+      certificatePem: options.gateway.certificatePem,
+      dataDir: options.dataDir,
+      events: this.events,
+      actor: CASHIER_APP,
+      ownKeyId: () => publicIdOf(this.#apiKey),
+      ...(options.documents && { documents: options.documents }),
+    });
     this.#apiKey = issueTerminalKey(options.gateway.engine, options.shell);
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
@@ -151,10 +173,6 @@ export class Terminal {
     this.events.emit('reader:status-changed', status);
   }
 
-  #settings(): AppSettings {
-    return { tipsEnabled: this.#options.gateway.engine.settings.get('tips_enabled') };
-  }
-
   #requireSimulator(): { simulator: SwipeSimulator; readers: MagtekReaders } {
     if (!this.#simulator || !this.#readers) {
       throw new BridgeError(
@@ -175,17 +193,7 @@ export class Terminal {
         readerSimulator: this.#simulator !== undefined,
       }),
       'reader:status': () => this.readerStatus(),
-      'settings:get': () => this.#settings(),
-      'settings:update': (input) => {
-        if (input.tipsEnabled !== undefined) {
-          this.#options.gateway.engine.settings.setFromText(
-            'tips_enabled',
-            String(input.tipsEnabled),
-            CASHIER_APP,
-          );
-        }
-        return this.#settings();
-      },
+      ...this.#admin.handlers(),
       'simulator:swipe': (input) => {
         const { simulator } = this.#requireSimulator();
         if (!simulator.plugged) {

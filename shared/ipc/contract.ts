@@ -8,6 +8,7 @@
  * the screens post to the engine as it is. A full card number never does.
  */
 import { z } from 'zod';
+import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 
 // ---------------------------------------------------------------------------------------------
@@ -85,11 +86,102 @@ export const terminalSessionSchema = z.object({
 });
 export type TerminalSession = z.infer<typeof terminalSessionSchema>;
 
+/** Tip percentages the tab screen suggests, in the order shown. */
+export const tipPercentagesSchema = z
+  .array(z.number().int().min(1).max(100))
+  .min(1)
+  .max(4)
+  .refine((list) => new Set(list).size === list.length, 'must not repeat a percentage');
+
 export const appSettingsSchema = z.object({
   /** Tips on CAPTURE and FORCED SALE (the engine's tips_enabled). */
   tipsEnabled: z.boolean(),
+  tipPercentages: tipPercentagesSchema,
+  /** How many days an open tab (an AUTH) can still be captured (the engine's auth_expiry_days). */
+  authExpiryDays: z.number().int().min(1).max(999),
+  /** Whether a manager PIN guards voids, refunds, the batch close and these settings. */
+  managerPin: z.boolean(),
+  /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
+  swipeKey: z.object({
+    testKey: z.boolean(),
+    kcv: z.string().regex(/^[0-9A-F]{6}$/),
+    description: z.string().max(300),
+  }),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
+
+/** A manager PIN: four to eight digits. */
+export const managerPinSchema = z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
+
+/** What a manager PIN is asked for. */
+export const MANAGER_ACTIONS = ['void', 'refund', 'batch-close', 'settings'] as const;
+export type ManagerAction = (typeof MANAGER_ACTIONS)[number];
+
+/** An ISO 8601 instant, as the host writes times for the screens. */
+const instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+
+const apiKeyIdSchema = z.string().regex(/^[0-9a-f]{16}$/);
+
+/** An API key as the settings screen lists it: never the key itself. */
+export const apiKeyInfoSchema = z.object({
+  id: apiKeyIdSchema,
+  name: z.string().min(1).max(100),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  created: instant,
+  lastUsed: instant.nullable(),
+  revoked: instant.nullable(),
+  /** The key these screens use themselves: revoking it would cut them off. */
+  current: z.boolean(),
+});
+export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
+
+export const apiKeyListSchema = z.object({
+  active: z.array(apiKeyInfoSchema).max(1000),
+  /** The most recently revoked keys, newest first. */
+  revoked: z.array(apiKeyInfoSchema).max(50),
+  revokedTotal: z.number().int().nonnegative(),
+});
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
+
+export const createdApiKeySchema = z.object({
+  /** Shown once: only its hash is kept. */
+  key: z.string().regex(/^tender_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/),
+  info: apiKeyInfoSchema,
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+/** What an integrator needs to reach the engine from another program on this computer. */
+export const connectionInfoSchema = z.object({
+  engineUrl: z.string().regex(/^https:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\/rest\/v1$/),
+  certificate: z.object({
+    /** SHA-256 of the certificate, as colon-separated hex pairs. */
+    sha256: z.string().regex(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/),
+    validFrom: instant,
+    validTo: instant,
+    /** The PEM file other programs trust. */
+    file: z.string().max(4096),
+  }),
+  /** The host's operating system, for instructions such as the Linux udev rule. */
+  platform: z.enum(['linux', 'darwin', 'win32', 'other']),
+});
+export type ConnectionInfo = z.infer<typeof connectionInfoSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int().positive(),
+  at: instant,
+  actor: z.string().max(200),
+  action: z.string().max(40),
+  subject: z.string().max(300),
+  detail: z.string().max(1000),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema).max(100),
+  /** Whether older entries follow. */
+  more: z.boolean(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** Test cards the swipe simulator can swipe, by what the engine will answer. No card number crosses. */
 export const SIMULATED_SWIPES = [
@@ -107,14 +199,66 @@ export type SimulatedSwipe = (typeof SIMULATED_SWIPES)[number];
 // ---------------------------------------------------------------------------------------------
 // Channels
 
+/** The manager PIN, sent with a change while one is set; the host checks it. */
+const withPin = { pin: managerPinSchema.optional() };
+
 /** Requests from the screens, each with its input and answer. */
 export const invokeChannels = {
   'terminal:session': { input: z.undefined(), output: terminalSessionSchema },
+  'terminal:connection': { input: z.undefined(), output: connectionInfoSchema },
   'reader:status': { input: z.undefined(), output: readerStatusSchema },
   'settings:get': { input: z.undefined(), output: appSettingsSchema },
   'settings:update': {
-    input: z.strictObject({ tipsEnabled: z.boolean().optional() }),
+    input: z.strictObject({
+      tipsEnabled: z.boolean().optional(),
+      tipPercentages: tipPercentagesSchema.optional(),
+      authExpiryDays: z.number().int().min(1).max(999).optional(),
+      ...withPin,
+    }),
     output: appSettingsSchema,
+  },
+  /** The BDK goes one way only: it is never sent back, only its check value. */
+  'settings:set-swipe-key': {
+    input: z.strictObject({
+      bdk: z.string().regex(/^[0-9A-Fa-f]{32}$/, 'must be 32 hex digits'),
+      ...withPin,
+    }),
+    output: appSettingsSchema,
+  },
+  /** Sets, changes (the current PIN is needed) or turns off (newPin null) the manager PIN. */
+  'manager:set-pin': {
+    input: z.strictObject({ newPin: managerPinSchema.nullable(), ...withPin }),
+    output: appSettingsSchema,
+  },
+  /** Checks the manager PIN before a void, a refund or the batch close; refused when wrong. */
+  'manager:verify': {
+    input: z.strictObject({ pin: managerPinSchema, action: z.enum(MANAGER_ACTIONS) }),
+    output: z.null(),
+  },
+  'keys:list': { input: z.undefined(), output: apiKeyListSchema },
+  'keys:create': {
+    input: z.strictObject({
+      name: z.string().trim().min(1, 'must not be empty').max(100),
+      permissions: z
+        .array(z.enum(PERMISSIONS))
+        .min(1, 'must name at least one permission')
+        .refine((list) => new Set(list).size === list.length, 'must not repeat a permission'),
+      ...withPin,
+    }),
+    output: createdApiKeySchema,
+  },
+  'keys:revoke': { input: z.strictObject({ id: apiKeyIdSchema, ...withPin }), output: apiKeyInfoSchema },
+  'audit:recent': {
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(100),
+      offset: z.number().int().min(0).max(1_000_000_000),
+    }),
+    output: auditPageSchema,
+  },
+  /** The desktop app writes the shown report to a PDF file the manager picks; browsers print to PDF themselves. */
+  'report:save-pdf': {
+    input: z.strictObject({ fileName: z.string().regex(/^[A-Za-z0-9 ._-]{1,96}\.pdf$/) }),
+    output: z.object({ saved: z.boolean() }),
   },
   /** Only when the simulator is the reader; swipes go through the real report parsing. */
   'simulator:swipe': { input: z.strictObject({ card: z.enum(SIMULATED_SWIPES) }), output: z.null() },
@@ -126,6 +270,8 @@ export const eventChannels = {
   'reader:status-changed': readerStatusSchema,
   'reader:swipe': cardSwipeSchema,
   'reader:swipe-failed': swipeFailureSchema,
+  /** Any settings change, from any screen, so every open screen shows the same settings. */
+  'settings:changed': appSettingsSchema,
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;
@@ -153,6 +299,12 @@ export const BRIDGE_ERROR_CODES = [
   'invalid-input',
   'forbidden',
   'unavailable',
+  /** The request is understood but not done, with the reason (revoking the screens' own key). */
+  'refused',
+  /** A manager PIN is set and this request did not carry it. */
+  'pin-required',
+  /** The manager PIN was wrong, or too many wrong PINs were tried just now. */
+  'wrong-pin',
   'failed',
 ] as const;
 export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[number];

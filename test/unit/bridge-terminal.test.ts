@@ -23,7 +23,13 @@ afterEach(async () => {
 afterAll(() => t.close());
 
 async function start(reader: Parameters<typeof Terminal.start>[0]['reader'] = { kind: 'simulator' }) {
-  const terminal = await Terminal.start({ gateway: t.gateway, shell: 'desktop', version: '0.1.0', reader });
+  const terminal = await Terminal.start({
+    gateway: t.gateway,
+    dataDir: t.dataDir,
+    shell: 'desktop',
+    version: '0.1.0',
+    reader,
+  });
   running.push(terminal);
   return terminal;
 }
@@ -170,8 +176,10 @@ describe('a terminal without the simulator', () => {
 
   it('reads and changes the tips setting of the engine', async () => {
     const terminal = await start({ kind: 'none' });
-    expect(await invoke(terminal, 'settings:get')).toEqual({ tipsEnabled: false });
-    expect(await invoke(terminal, 'settings:update', { tipsEnabled: true })).toEqual({ tipsEnabled: true });
+    expect(await invoke(terminal, 'settings:get')).toMatchObject({ tipsEnabled: false });
+    expect(await invoke(terminal, 'settings:update', { tipsEnabled: true })).toMatchObject({
+      tipsEnabled: true,
+    });
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
     await invoke(terminal, 'settings:update', { tipsEnabled: false });
   });

@@ -3,7 +3,7 @@
  * lets through, with stand-ins for ipcMain, ipcRenderer and webContents.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { invokeChannels, type InvokeResult } from '../../shared/ipc/contract';
+import { invokeChannels, type AppSettings, type InvokeResult } from '../../shared/ipc/contract';
 import { BridgeCallError, createBridge } from '../../shared/ipc/facade';
 import { BridgeError, dispatchInvoke, type BridgeHandlers } from '../../electron/bridge/dispatch';
 import { BridgeEventHub } from '../../electron/bridge/events';
@@ -38,12 +38,50 @@ const SWIPE = {
   },
 };
 
+const SETTINGS: AppSettings = {
+  tipsEnabled: false,
+  tipPercentages: [15, 18, 20],
+  authExpiryDays: 7,
+  managerPin: false,
+  swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
+};
+const KEY_INFO = {
+  id: '0123456789abcdef',
+  name: 'Kitchen display',
+  permissions: ['transactions:read' as const],
+  created: '2026-11-20T14:05:09.042Z',
+  lastUsed: null,
+  revoked: null,
+  current: false,
+};
+
 function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     'terminal:session': vi.fn(() => SESSION),
+    'terminal:connection': vi.fn(() => ({
+      engineUrl: SESSION.engineUrl,
+      certificate: {
+        sha256: Array.from({ length: 32 }, () => 'AB').join(':'),
+        validFrom: '2026-11-20T14:05:09.042Z',
+        validTo: '2029-02-22T14:05:09.042Z',
+        file: '/home/shop/.config/Tender/tls/cert.pem',
+      },
+      platform: 'linux' as const,
+    })),
     'reader:status': vi.fn(() => ({ state: 'waiting' as const })),
-    'settings:get': vi.fn(() => ({ tipsEnabled: false })),
-    'settings:update': vi.fn((input) => ({ tipsEnabled: input.tipsEnabled ?? false })),
+    'settings:get': vi.fn(() => SETTINGS),
+    'settings:update': vi.fn((input) => ({ ...SETTINGS, tipsEnabled: input.tipsEnabled ?? false })),
+    'settings:set-swipe-key': vi.fn(() => ({
+      ...SETTINGS,
+      swipeKey: { ...SETTINGS.swipeKey, testKey: false },
+    })),
+    'manager:set-pin': vi.fn((input) => ({ ...SETTINGS, managerPin: input.newPin !== null })),
+    'manager:verify': vi.fn(() => null),
+    'keys:list': vi.fn(() => ({ active: [KEY_INFO], revoked: [], revokedTotal: 0 })),
+    'keys:create': vi.fn(() => ({ key: API_KEY, info: KEY_INFO })),
+    'keys:revoke': vi.fn(() => ({ ...KEY_INFO, revoked: '2026-11-21T09:00:00.000Z' })),
+    'audit:recent': vi.fn(() => ({ entries: [], more: false })),
+    'report:save-pdf': vi.fn(() => ({ saved: true })),
     'simulator:swipe': vi.fn(() => null),
     'simulator:plug': vi.fn(() => null),
     ...overrides,
@@ -82,6 +120,21 @@ describe('the contract validates every request on the host side', () => {
       ['simulator:swipe', { card: '4111111111111111' }],
       ['simulator:swipe', { card: 'declined', pan: '4111111111111111' }],
       ['simulator:plug', {}],
+      ['settings:update', { tipPercentages: [15, 15] }],
+      ['settings:update', { tipPercentages: [0] }],
+      ['settings:update', { tipsEnabled: true, pin: '12ab' }],
+      ['settings:set-swipe-key', { bdk: '0123456789ABCDEFFEDCBA987654321' }],
+      ['manager:set-pin', { newPin: '123' }],
+      ['manager:set-pin', { newPin: '123456789' }],
+      ['manager:verify', { pin: '1234', action: 'sale' }],
+      ['keys:create', { name: '  ', permissions: ['transactions:read'] }],
+      ['keys:create', { name: 'Kitchen', permissions: [] }],
+      ['keys:create', { name: 'Kitchen', permissions: ['admin'] }],
+      ['keys:revoke', { id: 'tender_0123456789abcdef_x' }],
+      ['audit:recent', { limit: 0, offset: 0 }],
+      ['audit:recent', { limit: 101, offset: 0 }],
+      ['report:save-pdf', { fileName: '../../.bashrc.pdf' }],
+      ['report:save-pdf', { fileName: 'report.sh' }],
     ];
     for (const [channel, input] of cases) {
       const result = await dispatchInvoke(handlers, channel, input);
@@ -90,8 +143,35 @@ describe('the contract validates every request on the host side', () => {
         error: { code: 'invalid-input' },
       });
     }
-    expect(handlers['settings:update']).not.toHaveBeenCalled();
-    expect(handlers['simulator:swipe']).not.toHaveBeenCalled();
+    for (const channel of [
+      'settings:update',
+      'simulator:swipe',
+      'settings:set-swipe-key',
+      'manager:set-pin',
+      'manager:verify',
+      'keys:create',
+      'keys:revoke',
+      'audit:recent',
+      'report:save-pdf',
+    ] as const) {
+      expect(handlers[channel], channel).not.toHaveBeenCalled();
+    }
+  });
+
+  it('never lets a created key or a swipe key out except where the contract says', async () => {
+    const handlers = fakeHandlers({
+      'keys:list': () =>
+        ({
+          active: [{ ...KEY_INFO, key: API_KEY, secretHash: 'ab12' }],
+          revoked: [],
+          revokedTotal: 0,
+        }) as never,
+      'settings:get': () => ({ ...SETTINGS, swipe_bdk: '0123456789ABCDEFFEDCBA9876543210' }) as never,
+    });
+    const list = await dispatchInvoke(handlers, 'keys:list', undefined);
+    expect(list).toEqual({ ok: true, value: { active: [KEY_INFO], revoked: [], revokedTotal: 0 } });
+    const settings = await dispatchInvoke(handlers, 'settings:get', undefined);
+    expect(JSON.stringify(settings)).not.toContain('0123456789ABCDEF');
   });
 
   it('passes parsed input to the handler', async () => {
@@ -213,7 +293,7 @@ describe('IPC registration', () => {
     expect(handlers['settings:update']).not.toHaveBeenCalled();
     expect(await call('settings:update', screens, { tipsEnabled: true })).toEqual({
       ok: true,
-      value: { tipsEnabled: true },
+      value: { ...SETTINGS, tipsEnabled: true },
     });
   });
 });

@@ -1,0 +1,273 @@
+/**
+ * The merchant's side of the bridge: API keys for other local programs, the engine's settings and the
+ * counter's own, the manager PIN, the audit log, and what an integrator needs to connect. These reach
+ * the screens through the bridge rather than the REST API, so no API key can change them.
+ */
+import { X509Certificate } from 'node:crypto';
+import type {
+  ApiKeyInfo as ApiKeyShown,
+  AppSettings,
+  AuditPage,
+  ConnectionInfo,
+  InvokeChannel,
+  ManagerAction,
+} from '../../shared/ipc/contract';
+import { ANSI_TEST_BDK, keyCheckValue } from '../gateway/crypto/dukpt';
+import type { Engine } from '../gateway/engine';
+import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
+import { dataDirLayout } from '../gateway/paths';
+import { BridgeError, type BridgeHandlers } from './dispatch';
+import type { BridgeEventHub } from './events';
+import { CounterPreferences } from './counter-preferences';
+import { hashPin, PinGate } from './manager-pin';
+
+/** What the host can do with the screens' document beyond the bridge: the desktop app writes PDFs. */
+export interface ScreensDocuments {
+  /** Asks where to save, then writes the window's printed form there; false when the manager cancelled. */
+  savePdf(fileName: string): Promise<boolean>;
+}
+
+export interface CounterAdminOptions {
+  engine: Engine;
+  engineUrl: string;
+  certificatePem: string;
+  dataDir: string;
+  events: BridgeEventHub;
+  /** Who the audit log names for changes made here. */
+  actor: string;
+  /** The public id of the screens' own key. */
+  ownKeyId: () => string;
+  documents?: ScreensDocuments;
+  platform?: NodeJS.Platform;
+  now?: () => number;
+}
+
+type AdminChannel = Exclude<InvokeChannel, 'terminal:session' | 'reader:status' | `simulator:${string}`>;
+
+const REVOKED_SHOWN = 25;
+
+function instant(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
+
+function shownKey(key: ApiKeyInfo, ownKeyId: string): ApiKeyShown {
+  return {
+    id: key.id,
+    name: key.name,
+    permissions: key.permissions,
+    created: instant(key.created),
+    lastUsed: key.lastUsed === null ? null : instant(key.lastUsed),
+    revoked: key.revoked === null ? null : instant(key.revoked),
+    current: key.id === ownKeyId,
+  };
+}
+
+function platformOf(platform: NodeJS.Platform): ConnectionInfo['platform'] {
+  return platform === 'linux' || platform === 'darwin' || platform === 'win32' ? platform : 'other';
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+export class CounterAdmin {
+  readonly #options: CounterAdminOptions;
+  readonly #preferences: CounterPreferences;
+  readonly #gate: PinGate;
+
+  constructor(options: CounterAdminOptions) {
+    this.#options = options;
+    this.#preferences = CounterPreferences.open(options.dataDir);
+    this.#gate = new PinGate(options.now);
+  }
+
+  settings(): AppSettings {
+    const { settings } = this.#options.engine;
+    const bdk = settings.get('swipe_bdk');
+    return {
+      tipsEnabled: settings.get('tips_enabled'),
+      tipPercentages: this.#preferences.tipPercentages,
+      authExpiryDays: settings.get('auth_expiry_days'),
+      managerPin: this.#preferences.managerPin !== null,
+      swipeKey: {
+        testKey: bdk === ANSI_TEST_BDK,
+        kcv: keyCheckValue(bdk),
+        description: clip(settings.display('swipe_bdk'), 300),
+      },
+    };
+  }
+
+  handlers(): Pick<BridgeHandlers, AdminChannel> {
+    const { engine, actor } = this.#options;
+    const audit = engine.audit;
+    return {
+      'terminal:connection': () => this.#connection(),
+      'settings:get': () => this.settings(),
+      'settings:update': async (input) => {
+        await this.#requirePin(input.pin);
+        audit.atomically(() => {
+          if (input.tipsEnabled !== undefined) {
+            engine.settings.setFromText('tips_enabled', String(input.tipsEnabled), actor);
+          }
+          if (input.authExpiryDays !== undefined) {
+            engine.settings.setFromText('auth_expiry_days', String(input.authExpiryDays), actor);
+          }
+          const before = this.#preferences.tipPercentages;
+          const after = input.tipPercentages;
+          if (after && after.join() !== before.join()) {
+            audit.append({
+              at: this.#now(),
+              actor,
+              action: 'setting_change',
+              subject: 'tip_percentages',
+              detail: `${before.join(', ')} → ${after.join(', ')}`,
+            });
+            // Last, so that a failed write rolls the engine settings and the audit entry back with it.
+            this.#preferences.update({ tipPercentages: after });
+          }
+        });
+        return this.#announce();
+      },
+      'settings:set-swipe-key': async (input) => {
+        await this.#requirePin(input.pin);
+        engine.settings.setFromText('swipe_bdk', input.bdk, actor);
+        return this.#announce();
+      },
+      'manager:set-pin': async (input) => {
+        const had = this.#preferences.managerPin !== null;
+        if (had) await this.#requirePin(input.pin);
+        if (!had && input.newPin === null) return this.settings();
+        const stored = input.newPin === null ? null : await hashPin(input.newPin);
+        audit.atomically(() => {
+          audit.append({
+            at: this.#now(),
+            actor,
+            action: 'setting_change',
+            subject: 'manager_pin',
+            detail: stored === null ? 'on → off' : had ? 'changed' : 'off → on',
+          });
+          this.#preferences.update({ managerPin: stored });
+        });
+        return this.#announce();
+      },
+      'manager:verify': async (input) => {
+        await this.#requirePin(input.pin, input.action);
+        return null;
+      },
+      'keys:list': () => {
+        const own = this.#options.ownKeyId();
+        const keys = engine.keys.list();
+        const active = keys
+          .filter((key) => key.revoked === null)
+          .sort((a, b) => b.created - a.created)
+          .map((key) => shownKey(key, own));
+        const revoked = keys
+          .filter((key) => key.revoked !== null)
+          .sort((a, b) => (b.revoked ?? 0) - (a.revoked ?? 0));
+        return {
+          active,
+          revoked: revoked.slice(0, REVOKED_SHOWN).map((key) => shownKey(key, own)),
+          revokedTotal: revoked.length,
+        };
+      },
+      'keys:create': async (input) => {
+        await this.#requirePin(input.pin);
+        try {
+          const created = engine.keys.create(input.name, input.permissions, actor);
+          return { key: created.key, info: shownKey(created.info, this.#options.ownKeyId()) };
+        } catch (error) {
+          if (error instanceof InvalidKeyRequestError) throw new BridgeError('invalid-input', error.message);
+          throw error;
+        }
+      },
+      'keys:revoke': async (input) => {
+        await this.#requirePin(input.pin);
+        const own = this.#options.ownKeyId();
+        if (input.id === own) {
+          throw new BridgeError(
+            'refused',
+            'This is the key these screens use themselves. It is replaced each time Tender starts.',
+          );
+        }
+        const revoked = engine.keys.revoke(input.id, actor);
+        if (!revoked) throw new BridgeError('refused', 'No live key has that id: it may be revoked already.');
+        return shownKey(revoked, own);
+      },
+      'audit:recent': (input): AuditPage => {
+        const rows = audit.recent(input.limit + 1, input.offset);
+        return {
+          entries: rows.slice(0, input.limit).map((row) => ({
+            id: row.id,
+            at: instant(row.at),
+            actor: clip(row.actor, 200),
+            action: clip(row.action, 40),
+            subject: clip(row.subject, 300),
+            detail: clip(row.detail, 1000),
+          })),
+          more: rows.length > input.limit,
+        };
+      },
+      'report:save-pdf': async (input) => {
+        const documents = this.#options.documents;
+        if (!documents) {
+          throw new BridgeError(
+            'unavailable',
+            'In a browser, press Print and choose Save as PDF as the printer.',
+          );
+        }
+        return { saved: await documents.savePdf(input.fileName) };
+      },
+    };
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  #announce(): AppSettings {
+    const settings = this.settings();
+    this.#options.events.emit('settings:changed', settings);
+    return settings;
+  }
+
+  #connection(): ConnectionInfo {
+    const certificate = new X509Certificate(this.#options.certificatePem);
+    return {
+      engineUrl: this.#options.engineUrl,
+      certificate: {
+        sha256: certificate.fingerprint256,
+        validFrom: instant(Date.parse(certificate.validFrom)),
+        validTo: instant(Date.parse(certificate.validTo)),
+        file: dataDirLayout(this.#options.dataDir).certificate,
+      },
+      platform: platformOf(this.#options.platform ?? process.platform),
+    };
+  }
+
+  /** Passes when no PIN is set, or when this one is right; otherwise refuses with what to do. */
+  async #requirePin(pin: string | undefined, action: ManagerAction = 'settings'): Promise<void> {
+    const stored = this.#preferences.managerPin;
+    if (stored === null) return;
+    if (pin === undefined) {
+      throw new BridgeError('pin-required', `The manager PIN is needed to ${ACTION_WORDS[action]}.`);
+    }
+    const check = await this.#gate.check(pin, stored);
+    if (check.ok) return;
+    if (check.reason === 'locked') {
+      throw new BridgeError(
+        'wrong-pin',
+        `Too many wrong PINs. Wait ${check.retryInSeconds ?? 60} seconds, then try again.`,
+      );
+    }
+    const left = this.#gate.attemptsLeft;
+    throw new BridgeError(
+      'wrong-pin',
+      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a one-minute pause.`,
+    );
+  }
+}
+
+const ACTION_WORDS: Record<ManagerAction, string> = {
+  void: 'void a transaction',
+  refund: 'refund a card',
+  'batch-close': 'close the batch',
+  settings: 'change settings',
+};

@@ -1,0 +1,88 @@
+/**
+ * Settings of the counter that the engine has no use for: the tip percentages the tab screen
+ * suggests, and the manager PIN's hash. They live in one small file in the data dir, beside the
+ * ledger, so that the desktop app and `serve --renderer` share them.
+ */
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tipPercentagesSchema } from '../../shared/ipc/contract';
+import { isStoredPin, type StoredPin } from './manager-pin';
+
+export const COUNTER_SETTINGS_FILE = 'counter-settings.json';
+export const DEFAULT_TIP_PERCENTAGES: readonly number[] = [15, 18, 20];
+
+interface StoredPreferences {
+  version: 1;
+  tipPercentages: number[];
+  managerPin: StoredPin | null;
+}
+
+export class DamagedPreferencesError extends Error {}
+
+export class CounterPreferences {
+  #stored: StoredPreferences;
+
+  private constructor(
+    private readonly file: string,
+    stored: StoredPreferences,
+  ) {
+    this.#stored = stored;
+  }
+
+  static open(dataDir: string): CounterPreferences {
+    const file = join(dataDir, COUNTER_SETTINGS_FILE);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return new CounterPreferences(file, {
+        version: 1,
+        tipPercentages: [...DEFAULT_TIP_PERCENTAGES],
+        managerPin: null,
+      });
+    }
+    return new CounterPreferences(file, parse(text, file));
+  }
+
+  get tipPercentages(): number[] {
+    return [...this.#stored.tipPercentages];
+  }
+
+  get managerPin(): StoredPin | null {
+    return this.#stored.managerPin;
+  }
+
+  /** Writes the change through a temporary file, so a crash leaves either the old file or the new one. */
+  update(change: Partial<Omit<StoredPreferences, 'version'>>): void {
+    const next = { ...this.#stored, ...change };
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, this.file);
+    chmodSync(this.file, 0o600);
+    this.#stored = next;
+  }
+}
+
+/**
+ * A damaged file stops the counter rather than being replaced by defaults: falling back would turn a
+ * manager PIN off without anyone asking.
+ */
+function parse(text: string, file: string): StoredPreferences {
+  const damaged = () =>
+    new DamagedPreferencesError(
+      `${file} is damaged. Restore it from a backup, or delete it to go back to the default tip percentages ` +
+        'with no manager PIN.',
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged();
+  }
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const tips = tipPercentagesSchema.safeParse(record.tipPercentages);
+  const pin = record.managerPin;
+  if (record.version !== 1 || !tips.success || !(pin === null || isStoredPin(pin))) throw damaged();
+  return { version: 1, tipPercentages: tips.data, managerPin: pin };
+}
