@@ -6,8 +6,10 @@ import { screensDocumentHeaders } from '../bridge/content-security-policy';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { nodeHidBackend } from '../reader/node-hid-backend';
+import { guardContents, permissionCheckHandler, permissionRequestHandler } from './guards';
 import { forwardBridgeEvents, registerBridgeIpc } from './ipc';
 import { electronSqliteBinding, MissingElectronBuildError } from './native';
+import { pdfDocuments } from './report-pdf';
 import {
   DEFAULT_GATEWAY_PORT,
   GATEWAY_HOST,
@@ -58,11 +60,7 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow.focus();
   });
 
-  app.on('web-contents-created', (_event, contents) => {
-    contents.on('will-navigate', (event) => event.preventDefault());
-    contents.on('will-attach-webview', (event) => event.preventDefault());
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  });
+  app.on('web-contents-created', (_event, contents) => guardContents(contents));
 
   app.on('window-all-closed', () => app.quit());
 
@@ -82,8 +80,8 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   const port = gatewayPortFrom(process.env);
   const appSession = session.defaultSession;
-  appSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  appSession.setPermissionCheckHandler(() => false);
+  appSession.setPermissionRequestHandler(permissionRequestHandler(screensOrigins));
+  appSession.setPermissionCheckHandler(permissionCheckHandler(screensOrigins));
   protocol.handle(RENDERER_SCHEME, (request) => serveScreensFile(request.url, port));
 
   const nativeBinding = electronSqliteBinding(
@@ -94,8 +92,9 @@ async function start(): Promise<void> {
   );
   if (!existsSync(nativeBinding)) throw new MissingElectronBuildError(nativeBinding);
 
+  const dataDir = app.getPath('userData');
   const starting = startGateway({
-    dataDir: app.getPath('userData'),
+    dataDir,
     port,
     allowedOrigins: screensOrigins,
     engine: { nativeBinding },
@@ -117,7 +116,29 @@ async function start(): Promise<void> {
   });
 
   const reader: ReaderSetup = simulateReader ? { kind: 'simulator' } : hidReaderSetup(nodeHidBackend);
-  const terminal = await Terminal.start({ gateway, shell: 'desktop', version: app.getVersion(), reader });
+  const terminal = await Terminal.start({
+    gateway,
+    dataDir,
+    shell: 'desktop',
+    version: app.getVersion(),
+    reader,
+    documents: pdfDocuments(() => {
+      const window = mainWindow;
+      if (!window) return undefined;
+      return {
+        printToPdf: () => window.webContents.printToPDF({ printBackground: true, pageSize: 'Letter' }),
+        askWhereToSave: async (defaultPath) => {
+          const choice = await dialog.showSaveDialog(window, {
+            title: 'Save the report as PDF',
+            defaultPath,
+            filters: [{ name: 'PDF', extensions: ['pdf'] }],
+          });
+          return choice.canceled ? undefined : choice.filePath;
+        },
+        documentsFolder: () => app.getPath('documents'),
+      };
+    }),
+  });
   if (current) current.terminal = terminal;
 
   registerBridgeIpc(ipcMain, terminal.handlers, {
