@@ -6,6 +6,9 @@
 // prebuilds for every platform, which Electron loads as they are: it is never rebuilt. electron-builder
 // must therefore not rebuild node_modules itself (npmRebuild: false), which would also overwrite the
 // Node build the tests use. Addons cannot load from inside app.asar, so both are unpacked beside it.
+//
+// Electron fuses are flipped in afterPack (resources/electron-fuses.mjs), before signing.
+import { flipTenderFuses } from './electron-fuses.mjs';
 
 /** @type {import('electron-builder').Configuration} */
 const config = {
@@ -31,6 +34,7 @@ const config = {
   npmRebuild: false,
   nodeGypRebuild: false,
   buildDependenciesFromSource: false,
+  afterPack: flipTenderFuses,
   // The udev rule that lets the logged-in user open MagTek readers on Linux (see the README).
   extraResources: [{ from: 'resources/udev', to: 'udev' }],
   linux: {
