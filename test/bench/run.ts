@@ -15,6 +15,7 @@ import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from '../../electron/gateway/store/seed';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/ledger';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
+import { measureRenderer } from './renderer';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI_BUNDLE = join(ROOT, 'out', 'cli', 'tender-gateway.mjs');
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
         headers,
         caFile,
         concurrency: 1,
-        requests: 300,
+        requests: 500,
       });
       const { sql, params } = transactionListQuery(list.filter, list.page);
       const baseline = runJson<Measure>([
@@ -376,6 +377,27 @@ async function main(): Promise<void> {
     });
     await stop(server.child);
     await stop(bare.child);
+
+    console.log('Measuring the cashier screens...');
+    const screens = await measureRenderer();
+    rows.push({
+      what: 'Renderer production bundle (gzipped, loaded at start)',
+      engine: `${(screens.bundleGzipBytes / 1024).toFixed(0)} KB`,
+      baseline: `${(screens.reactGzipBytes / 1024).toFixed(0)} KB React alone`,
+      ratio: screens.bundleGzipBytes / screens.reactGzipBytes,
+      target: '≤ 250 KB',
+      pass: screens.bundleGzipBytes <= 250 * 1024,
+    });
+    if (screens.interactiveMs !== undefined && screens.blankPageMs !== undefined) {
+      rows.push({
+        what: 'Sale screen interactive in Chromium (median of 6)',
+        engine: ms(screens.interactiveMs),
+        baseline: `${ms(screens.blankPageMs)} one-button page`,
+        ratio: screens.interactiveMs / screens.blankPageMs,
+        target: '< 500 ms',
+        pass: screens.interactiveMs < 500,
+      });
+    }
 
     report(seedSeconds);
   } finally {
