@@ -20,6 +20,8 @@ import { KeyHint } from '../ui/KeyHint';
 type Props = {
   cents: number;
   notice: string | undefined;
+  /** The submit button's words; "Charge $12.50" unless told. */
+  submitLabel?: string;
   onBack: () => void;
   onCharge: (card: KeyedCard) => void;
 };
@@ -27,7 +29,7 @@ type Props = {
 const EMPTY: KeyedCardInput = { cardNumber: '', expiry: '', csc: '', zip: '' };
 const FIELD_ORDER: KeyedCardField[] = ['cardNumber', 'expiry', 'csc', 'zip'];
 
-export function KeyedCardForm({ cents, notice, onBack, onCharge }: Props) {
+export function KeyedCardForm({ cents, notice, submitLabel, onBack, onCharge }: Props) {
   const [input, setInput] = useState<KeyedCardInput>(EMPTY);
   const [problems, setProblems] = useState<KeyedCardProblems>({});
   const fields = useRef<Partial<Record<KeyedCardField, HTMLInputElement | null>>>({});
@@ -148,7 +150,7 @@ export function KeyedCardForm({ cents, notice, onBack, onCharge }: Props) {
       </div>
       <div className="card-panel-actions">
         <button type="submit" className="button button-primary button-charge">
-          Charge {displayMoney(cents)}
+          {submitLabel ?? `Charge ${displayMoney(cents)}`}
           <ArrowRightIcon className="button-icon" />
         </button>
         <button type="button" className="button button-quiet" onClick={onBack}>

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { TenderApiError } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
+import { useScreenActiveRef } from '../shell/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
@@ -39,6 +40,8 @@ function isControl(target: EventTarget | null): boolean {
 
 export function SaleScreen() {
   const { bridge, client, reader } = useTerminal();
+  // Out of view, the sale keeps its state (and a charge in flight finishes), but takes no keys or swipes.
+  const active = useScreenActiveRef();
   const [state, dispatch] = useReducer(saleReducer, undefined, freshSale);
   // Event handlers registered once read the latest step from here; it is updated with every action,
   // before React renders, so a swipe arriving in between already sees the new step.
@@ -122,6 +125,7 @@ export function SaleScreen() {
   useEffect(
     () =>
       bridge.on('reader:swipe', (swipe) => {
+        if (!active.current) return;
         const step = current.current.step;
         if (step === 'card') {
           void charge(
@@ -136,17 +140,20 @@ export function SaleScreen() {
         }
         // While charging or showing a result, a swipe is ignored: one sale at a time.
       }),
-    [act, bridge, charge],
+    [act, active, bridge, charge],
   );
 
   useEffect(
-    () => bridge.on('reader:swipe-failed', (failure) => act({ type: 'notice', message: failure.message })),
-    [act, bridge],
+    () =>
+      bridge.on('reader:swipe-failed', (failure) => {
+        if (active.current) act({ type: 'notice', message: failure.message });
+      }),
+    [act, active, bridge],
   );
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (!active.current || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       const sale = current.current;
       const typing = isTyping(event.target);
       let action: SaleAction | undefined;
@@ -173,7 +180,7 @@ export function SaleScreen() {
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [act, checkAgain]);
+  }, [act, active, checkAgain]);
 
   if (state.step === 'result') {
     return (

@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { TenderClient } from '../../../shared/api/client';
-import type { ReaderStatus, TenderBridge, TerminalSession } from '../../../shared/ipc/contract';
+import type { AppSettings, ReaderStatus, TenderBridge, TerminalSession } from '../../../shared/ipc/contract';
 import type { BridgeChoice } from '../bridge/choose-bridge';
 import { StartupScreen } from '../shell/StartupScreen';
 import { engineFetch } from './engine-fetch';
@@ -14,6 +14,8 @@ export interface Terminal {
   session: TerminalSession;
   client: TenderClient;
   reader: ReaderStatus;
+  /** The counter's settings, kept current by the host's settings:changed event. */
+  settings: AppSettings;
   /** The bridge to the host: always up in the desktop app; a browser's socket may drop and come back. */
   link: 'up' | 'reconnecting';
 }
@@ -30,7 +32,7 @@ type Phase =
   | { phase: 'connecting' }
   | { phase: 'failed'; message: string }
   | { phase: 'refused'; message: string }
-  | { phase: 'ready'; session: TerminalSession; client: TenderClient };
+  | { phase: 'ready'; session: TerminalSession; client: TenderClient; settings: AppSettings };
 
 export function TerminalProvider({
   choice,
@@ -48,11 +50,22 @@ export function TerminalProvider({
 
   // Subscribed before the first status is read, so no change in between is missed.
   useEffect(() => bridge.on('reader:status-changed', setReader), [bridge]);
+  useEffect(
+    () =>
+      bridge.on('settings:changed', (settings) =>
+        setPhase((previous) => (previous.phase === 'ready' ? { ...previous, settings } : previous)),
+      ),
+    [bridge],
+  );
 
   useEffect(() => {
     let current = true;
-    Promise.all([bridge.invoke('terminal:session'), bridge.invoke('reader:status')]).then(
-      ([session, status]) => {
+    Promise.all([
+      bridge.invoke('terminal:session'),
+      bridge.invoke('reader:status'),
+      bridge.invoke('settings:get'),
+    ]).then(
+      ([session, status, settings]) => {
         if (!current) return;
         setReader(status);
         const client = new TenderClient({
@@ -60,7 +73,7 @@ export function TerminalProvider({
           apiKey: session.apiKey,
           fetch: engineFetch,
         });
-        setPhase({ phase: 'ready', session, client });
+        setPhase({ phase: 'ready', session, client, settings });
       },
       (error: unknown) => {
         if (!current) return;
@@ -81,8 +94,13 @@ export function TerminalProvider({
       else if (state.state === 'reconnecting') setLinkState('reconnecting');
       else if (state.state === 'ready') {
         setLinkState('up');
-        // Events sent while the socket was down are lost; the status is read afresh.
+        // Events sent while the socket was down are lost; the status and settings are read afresh.
         bridge.invoke('reader:status').then(setReader, () => undefined);
+        bridge.invoke('settings:get').then(
+          (settings) =>
+            setPhase((previous) => (previous.phase === 'ready' ? { ...previous, settings } : previous)),
+          () => undefined,
+        );
       }
     });
   }, [bridge, link]);
@@ -95,7 +113,14 @@ export function TerminalProvider({
   const terminal = useMemo<Terminal | undefined>(
     () =>
       phase.phase === 'ready'
-        ? { bridge, session: phase.session, client: phase.client, reader, link: linkState }
+        ? {
+            bridge,
+            session: phase.session,
+            client: phase.client,
+            settings: phase.settings,
+            reader,
+            link: linkState,
+          }
         : undefined,
     [bridge, phase, reader, linkState],
   );

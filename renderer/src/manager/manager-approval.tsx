@@ -1,0 +1,156 @@
+/**
+ * Manager confirmation. When a manager PIN is set, voids, refunds, the batch close and settings
+ * changes wait for it: the PIN is typed here and checked by the host (the bridge), which alone holds
+ * its hash and slows down guessing. Settings changes carry the PIN along, and the host checks it
+ * again before it changes anything.
+ */
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ManagerAction } from '../../../shared/ipc/contract';
+import { BridgeCallError } from '../../../shared/ipc/facade';
+import { useTerminal } from '../terminal/terminal-context';
+import { Dialog } from '../ui/Dialog';
+import { DigitPad, pressDigit } from '../ui/DigitPad';
+import { Spinner } from '../ui/icons';
+
+/** The approval: the PIN to send along (absent when no PIN is set), or null when the manager cancelled. */
+export type Approval = { pin?: string } | null;
+type Approve = (action: ManagerAction) => Promise<Approval>;
+
+const ManagerContext = createContext<Approve | undefined>(undefined);
+
+export function useManagerApproval(): Approve {
+  const approve = useContext(ManagerContext);
+  if (!approve) throw new Error('useManagerApproval is used outside ManagerProvider.');
+  return approve;
+}
+
+const WHAT: Record<ManagerAction, string> = {
+  void: 'void this transaction',
+  refund: 'refund this card',
+  'batch-close': 'close the batch',
+  settings: 'change settings',
+};
+
+interface Pending {
+  action: ManagerAction;
+  resolve: (approval: Approval) => void;
+}
+
+export function ManagerProvider({ children }: { children: ReactNode }) {
+  const { settings } = useTerminal();
+  const pinSet = useRef(settings.managerPin);
+  useEffect(() => {
+    pinSet.current = settings.managerPin;
+  }, [settings.managerPin]);
+  const [pending, setPending] = useState<Pending>();
+
+  const approve = useCallback<Approve>((action) => {
+    if (!pinSet.current) return Promise.resolve({});
+    return new Promise<Approval>((resolve) => setPending({ action, resolve }));
+  }, []);
+
+  const finish = (approval: Approval) => {
+    pending?.resolve(approval);
+    setPending(undefined);
+  };
+
+  return (
+    <ManagerContext.Provider value={approve}>
+      {children}
+      {pending && <PinDialog action={pending.action} onDone={finish} />}
+    </ManagerContext.Provider>
+  );
+}
+
+function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approval: Approval) => void }) {
+  const { bridge } = useTerminal();
+  const [pin, setPin] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [checking, setChecking] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+
+  const submit = async () => {
+    if (checking) return;
+    if (pin.length < 4) {
+      setProblem('The PIN has 4 to 8 digits.');
+      field.current?.focus();
+      return;
+    }
+    setChecking(true);
+    try {
+      await bridge.invoke('manager:verify', { pin, action });
+      onDone({ pin });
+    } catch (error) {
+      setChecking(false);
+      setPin('');
+      setProblem(
+        error instanceof BridgeCallError && error.code === 'wrong-pin'
+          ? error.message
+          : `The PIN could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      field.current?.focus();
+    }
+  };
+
+  return (
+    <Dialog title="Manager PIN" onCancel={() => onDone(null)} busy={checking} className="pin-dialog">
+      <form
+        className="pin-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+        noValidate
+      >
+        <p className="dialog-body">A manager must enter the PIN to {WHAT[action]}.</p>
+        <label className="field">
+          <span className="field-label">PIN</span>
+          <input
+            ref={field}
+            className="input input-pin"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={8}
+            value={pin}
+            onChange={(event) => {
+              setPin(event.target.value.replace(/\D/g, '').slice(0, 8));
+              setProblem(undefined);
+            }}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'pin-problem' : undefined}
+            data-autofocus
+          />
+        </label>
+        {problem && (
+          <p className="field-problem" id="pin-problem" role="alert">
+            {problem}
+          </p>
+        )}
+        <DigitPad
+          label="PIN keys"
+          variant="pin"
+          compact
+          onKey={(key) => {
+            setPin((previous) => pressDigit(previous, key, 8));
+            setProblem(undefined);
+          }}
+        />
+        <div className="dialog-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => onDone(null)}
+            disabled={checking}
+          >
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={checking}>
+            {checking && <Spinner className="spinner button-spinner" />}
+            Confirm
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * Reads of the list API that the screens need whole rather than a page at a time: a batch's
+ * transactions, the open tabs, the refunds of a sale, an export. Pages of the largest size are read
+ * until one comes back short.
+ */
+import type { TenderClient } from '../../../shared/api/client';
+import {
+  PAGE_SIZE_MAX,
+  type TransactionListItem,
+  type TransactionListQuery,
+} from '../../../shared/api/schemas';
+
+type Query = { [K in keyof TransactionListQuery]?: string | number | boolean };
+
+/** Past this, a read stops and says so (a counter's day is far below it). */
+export const MAX_ROWS = 20_000;
+
+export async function listEvery(
+  client: TenderClient,
+  query: Query,
+  limit = MAX_ROWS,
+): Promise<{ items: TransactionListItem[]; complete: boolean }> {
+  const items: TransactionListItem[] = [];
+  for (let page = 1; items.length < limit; page += 1) {
+    const batch = await client.listTransactions({ ...query, page_size: PAGE_SIZE_MAX, page });
+    items.push(...batch);
+    if (batch.length < PAGE_SIZE_MAX) return { items, complete: true };
+  }
+  return { items: items.slice(0, limit), complete: false };
+}
+
+/** A local calendar day (yyyy-mm-dd from a date field) as the instant it starts, for start_date/end_date. */
+export function startOfDay(day: string, addDays = 0): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  const at = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + addDays);
+  return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+}
+
+export interface Tabs {
+  /** Approved, not captured or voided, and still capturable; oldest first. */
+  open: TransactionListItem[];
+  /** Past auth_expiry_days: they can only be voided now. */
+  expired: TransactionListItem[];
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The open tabs: approved AUTHs the engine still marks with an expiry. Only AUTHs younger than the
+ * expiry (with a day to spare for a setting just lowered) can be open, so older ones are not read.
+ */
+export async function loadTabs(
+  client: TenderClient,
+  authExpiryDays: number,
+  now = Date.now(),
+): Promise<Tabs> {
+  const since = new Date(now - (authExpiryDays + 1) * DAY_MS).toISOString();
+  const { items } = await listEvery(client, {
+    type: 'auth',
+    result: 'approved',
+    start_date: since,
+    order_by: 'id',
+    descending: false,
+  });
+  const holding = items.filter((item) => item.expires !== '');
+  return {
+    open: holding.filter((item) => Date.parse(item.expires) > now),
+    expired: holding.filter((item) => Date.parse(item.expires) <= now),
+  };
+}
+
+/** The refunds made against one transaction, oldest first. Refunds come after their original, so only those are read. */
+export async function loadRefundsOf(
+  client: TenderClient,
+  original: TransactionListItem,
+): Promise<TransactionListItem[]> {
+  const { items } = await listEvery(client, {
+    type: 'refund',
+    start_date: original.created,
+    order_by: 'id',
+    descending: false,
+  });
+  return items.filter((item) => item.original_id === original.id);
+}
+
+/** One transaction by id, or undefined when there is none. */
+export async function loadTransaction(
+  client: TenderClient,
+  id: string,
+): Promise<TransactionListItem | undefined> {
+  const [item] = await client.listTransactions({ id, page_size: 1 });
+  return item;
+}

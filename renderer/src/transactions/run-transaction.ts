@@ -1,0 +1,115 @@
+/**
+ * Sending a transaction other than a sale (a tab, a capture, a refund, a void) the way the sale
+ * screen sends its charge: with an Idempotency-Key made for it, one at a time, and after no answer
+ * the same request with the same key again, so the engine answers for that one request and never
+ * does it twice.
+ */
+import { useCallback, useRef, useState } from 'react';
+import { TenderApiError, type TenderClient } from '../../../shared/api/client';
+import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../sale/outcome';
+import { useTerminal } from '../terminal/terminal-context';
+
+export type MoneyMove = 'tab' | 'capture' | 'refund' | 'void';
+
+const NOTHING_DONE: Record<MoneyMove, string> = {
+  tab: 'No hold was placed on the card.',
+  capture: 'The tab was not captured.',
+  refund: 'Nothing was refunded.',
+  void: 'Nothing was voided.',
+};
+
+const MAYBE_DONE: Record<MoneyMove, string> = {
+  tab: 'The card may or may not hold the amount now.',
+  capture: 'The tab may or may not have been captured.',
+  refund: 'The card may or may not have been refunded.',
+  void: 'It may or may not have been voided.',
+};
+
+/** A request and the key that makes sending it again safe. */
+export interface PendingTransaction {
+  request: TransactionRequestBody;
+  idempotencyKey: string;
+}
+
+export function prepareTransaction(request: TransactionRequestBody): PendingTransaction {
+  return { request, idempotencyKey: crypto.randomUUID() };
+}
+
+/** The engine's answer as an outcome, with next steps in the words of what was being done. */
+export function failureOutcome(error: unknown, move: MoneyMove): SaleOutcome {
+  const outcome = outcomeOfFailure(error);
+  if (outcome.kind === 'unknown') {
+    return {
+      ...outcome,
+      nextStep: `${MAYBE_DONE[move]} Press Check again: the engine answers for this same request, and never does it twice.`,
+    };
+  }
+  if (
+    outcome.kind === 'refused' &&
+    outcome.status !== 401 &&
+    outcome.status !== 403 &&
+    outcome.status !== 503
+  ) {
+    return {
+      ...outcome,
+      nextStep: `${NOTHING_DONE[move]} ${outcome.status >= 500 ? 'Try again.' : 'If this repeats, contact support.'}`,
+    };
+  }
+  return outcome;
+}
+
+export async function sendTransaction(
+  client: TenderClient,
+  pending: PendingTransaction,
+  move: MoneyMove,
+): Promise<SaleOutcome> {
+  try {
+    return outcomeOfResponse(
+      await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey }),
+    );
+  } catch (error) {
+    if (!(error instanceof TenderApiError)) console.error(`Tender: the ${move} request failed.`, error);
+    return failureOutcome(error, move);
+  }
+}
+
+export type RunState = { phase: 'idle' } | { phase: 'sending' } | { phase: 'done'; outcome: SaleOutcome };
+
+/** One transaction at a time, its state, and Check again after no answer. */
+export function useTransactionRunner(move: MoneyMove) {
+  const { client } = useTerminal();
+  const [state, setState] = useState<RunState>({ phase: 'idle' });
+  const pending = useRef<PendingTransaction | undefined>(undefined);
+  const inFlight = useRef(false);
+
+  const run = useCallback(
+    async (next?: PendingTransaction): Promise<SaleOutcome | undefined> => {
+      if (inFlight.current) return undefined;
+      if (next) pending.current = next;
+      const current = pending.current;
+      if (!current) return undefined;
+      inFlight.current = true;
+      setState({ phase: 'sending' });
+      const outcome = await sendTransaction(client, current, move);
+      // Kept only while the outcome is unknown: Check again must send exactly this request.
+      if (outcome.kind !== 'unknown') pending.current = undefined;
+      inFlight.current = false;
+      setState({ phase: 'done', outcome });
+      return outcome;
+    },
+    [client, move],
+  );
+
+  /** Sends a new request, with a new key. */
+  const start = useCallback((request: TransactionRequestBody) => run(prepareTransaction(request)), [run]);
+  /** Sends the last request again with its key, after no answer. */
+  const checkAgain = useCallback(() => run(), [run]);
+  const reset = useCallback(() => {
+    if (inFlight.current) return;
+    pending.current = undefined;
+    setState({ phase: 'idle' });
+  }, []);
+
+  return { state, start, checkAgain, reset };
+}

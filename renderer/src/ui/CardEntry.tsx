@@ -1,0 +1,121 @@
+/**
+ * Taking a card for something other than a sale (a tab, a refund to a card): a swipe, or the card
+ * keyed in. The swipe itself is delivered by the screen, which listens to the reader only while this
+ * is in view; this shows the wait, the reader's state and the keyed form.
+ */
+import { useEffect, useRef } from 'react';
+import { displayMoney } from '../../../shared/money';
+import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import { KeyedCardForm } from '../sale/KeyedCardForm';
+import type { ChargedCard } from '../sale/sale-state';
+import { readerHint } from '../shell/ReaderStatus';
+import { useScreenActiveRef } from '../shell/screen-active';
+import { useTerminal } from '../terminal/terminal-context';
+import { ArrowLeftIcon, KeyboardIcon, SwipeIllustration } from './icons';
+import { KeyHint } from './KeyHint';
+
+/** The card fields of a request: a swipe string, or the keyed fields. */
+export type CardPayment = Pick<
+  TransactionRequestBody,
+  'card' | 'exp_date' | 'csc' | 'billing' | 'encrypted_track_data' | 'track_format'
+>;
+
+type Props = {
+  cents: number;
+  mode: 'swipe' | 'keyed';
+  onMode: (mode: 'swipe' | 'keyed') => void;
+  /** "Open the tab", "Refund": the keyed form's button reads "<verb> $12.50". */
+  verb: string;
+  notice?: string | undefined;
+  onKeyed: (card: ChargedCard, payment: CardPayment) => void;
+  onBack: () => void;
+  backLabel: string;
+};
+
+export function CardEntry({ cents, mode, onMode, verb, notice, onKeyed, onBack, backLabel }: Props) {
+  const { reader, link } = useTerminal();
+  const active = useScreenActiveRef();
+  const current = useRef({ mode, onMode, onBack });
+  useEffect(() => {
+    current.current = { mode, onMode, onBack };
+  });
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!active.current || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (document.querySelector('dialog[open]')) return;
+      const typing =
+        event.target instanceof HTMLElement && event.target.closest('input, textarea, select') !== null;
+      const { mode: shown } = current.current;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        if (shown === 'keyed') current.current.onMode('swipe');
+        else current.current.onBack();
+      } else if (!typing && shown === 'swipe' && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        current.current.onMode('keyed');
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [active]);
+
+  if (mode === 'keyed') {
+    return (
+      <KeyedCardForm
+        cents={cents}
+        notice={notice}
+        submitLabel={`${verb} ${displayMoney(cents)}`}
+        onBack={() => onMode('swipe')}
+        onCharge={(card) =>
+          onKeyed(
+            { source: 'keyed', brand: card.brand, lastFour: card.lastFour },
+            {
+              card: card.card,
+              exp_date: card.expMmyy,
+              ...(card.csc && { csc: card.csc }),
+              ...(card.zip && { billing: { zip: card.zip } }),
+            },
+          )
+        }
+      />
+    );
+  }
+
+  const ready = reader.state === 'connected' && link === 'up';
+  const hint =
+    link === 'up' ? readerHint(reader) : 'Swipes cannot reach this screen until Tender reconnects.';
+  return (
+    <div className="card-panel card-entry" data-testid="waiting-for-swipe">
+      <div className={ready ? 'swipe-stage' : 'swipe-stage swipe-stage-idle'}>
+        <SwipeIllustration />
+      </div>
+      <h2 className="card-panel-title">{ready ? 'Swipe the card' : 'Key in the card'}</h2>
+      <p className="card-panel-text" role="status">
+        {hint ?? `Waiting for the card. ${verb} ${displayMoney(cents)} as soon as it is read.`}
+      </p>
+      {notice && (
+        <p className="notice notice-bad" role="alert">
+          {notice}
+        </p>
+      )}
+      <div className="card-panel-actions">
+        <button
+          type="button"
+          className={ready ? 'button button-secondary' : 'button button-primary'}
+          onClick={() => onMode('keyed')}
+          autoFocus
+        >
+          <KeyboardIcon className="button-icon" />
+          Key in the card
+          <KeyHint>K</KeyHint>
+        </button>
+        <button type="button" className="button button-quiet" onClick={onBack}>
+          <ArrowLeftIcon className="button-icon" />
+          {backLabel}
+          <KeyHint>Esc</KeyHint>
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+/** Asks before anything that moves money back or cannot be undone: says exactly what will happen. */
+import type { ReactNode } from 'react';
+import { Dialog } from './Dialog';
+import { Spinner } from './icons';
+
+type Props = {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  tone?: 'neutral' | 'danger';
+  busy?: boolean;
+  /** A refusal or a failure of the last attempt, shown in the dialog so the cashier can try again. */
+  problem?: string | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+};
+
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  busy = false,
+  problem,
+  onConfirm,
+  onCancel,
+}: Props) {
+  return (
+    <Dialog title={title} onCancel={onCancel} tone={tone} busy={busy} testId="confirm-dialog">
+      <div className="dialog-body">{children}</div>
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
+          {cancelLabel}
+        </button>
+        <button
+          type="button"
+          className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
+          onClick={onConfirm}
+          disabled={busy}
+          data-autofocus
+        >
+          {busy && <Spinner className="spinner button-spinner" />}
+          {confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
