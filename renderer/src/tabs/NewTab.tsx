@@ -1,0 +1,267 @@
+/**
+ * Starting a tab: the check amount and the server, then the card (swiped or keyed). The amount is
+ * authorized (held on the card) now and captured later with the tip.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { displayMoney, formatMoney } from '../../../shared/money';
+import { cardName, cardholderOf } from '../sale/card-text';
+import type { ChargedCard } from '../sale/sale-state';
+import { useScreenActiveRef } from '../shell/screen-active';
+import { useTerminal } from '../terminal/terminal-context';
+import { useTransactionRunner } from '../transactions/run-transaction';
+import { CardEntry, type CardPayment } from '../ui/CardEntry';
+import { CardSummary } from '../sale/CardSummary';
+import { DigitPad } from '../ui/DigitPad';
+import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
+import { OutcomePanel } from '../ui/OutcomePanel';
+
+type Step =
+  | { step: 'amount' }
+  | { step: 'card'; mode: 'swipe' | 'keyed'; notice?: string }
+  | { step: 'sent'; card: ChargedCard };
+
+export function NewTab({
+  onOpened,
+  onClose,
+}: {
+  /** The tab is open: the list can show it while its answer is still on screen. */
+  onOpened: () => void;
+  onClose: (opened: boolean) => void;
+}) {
+  const { bridge } = useTerminal();
+  const active = useScreenActiveRef();
+  const runner = useTransactionRunner('tab');
+  const [cents, setCents] = useState(0);
+  const [server, setServer] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [step, setStep] = useState<Step>({ step: 'amount' });
+  const current = useRef({ step, cents, server });
+  useEffect(() => {
+    current.current = { step, cents, server };
+  });
+
+  const open = (card: ChargedCard, payment: CardPayment) => {
+    const { step: now, cents: amount, server: serverId } = current.current;
+    // One authorization per tab: a second swipe or tap while it is sent does nothing.
+    if (now.step !== 'card') return;
+    setStep({ step: 'sent', card });
+    current.current = { ...current.current, step: { step: 'sent', card } };
+    void runner
+      .start({
+        type: 'AUTH',
+        amount: formatMoney(amount),
+        ...payment,
+        ...(serverId && { server_id: serverId }),
+      })
+      .then((outcome) => {
+        if (outcome?.kind === 'approved') onOpened();
+      });
+  };
+
+  useEffect(
+    () =>
+      bridge.on('reader:swipe', (swipe) => {
+        if (!active.current || current.current.step.step !== 'card') return;
+        open(
+          { source: 'swipe', card: swipe.card },
+          { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
+        );
+      }),
+    // `open` reads everything it needs from refs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [bridge, active],
+  );
+  useEffect(
+    () =>
+      bridge.on('reader:swipe-failed', (failure) => {
+        const now = current.current.step;
+        if (active.current && now.step === 'card') setStep({ ...now, notice: failure.message });
+      }),
+    [bridge, active],
+  );
+
+  const toCard = () => {
+    if (cents === 0) {
+      setProblem('Enter the check amount.');
+      return;
+    }
+    if (server !== '' && server.length !== 2) {
+      setProblem('The server number has two digits, like 07.');
+      return;
+    }
+    setProblem(undefined);
+    setStep({ step: 'card', mode: 'swipe' });
+  };
+
+  if (step.step === 'sent') {
+    if (runner.state.phase !== 'done') {
+      return (
+        <div className="card-panel card-panel-charging" role="status" data-testid="charging">
+          <CardSummary card={step.card} />
+          <Spinner className="spinner charging-spinner" />
+          <h2 className="card-panel-title">Opening the tab for {displayMoney(cents)}…</h2>
+          <p className="card-panel-text">Keep the card until the answer shows.</p>
+        </div>
+      );
+    }
+    const { outcome } = runner.state;
+    const holder = cardholderOf(step.card);
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Tab opened"
+        summary={
+          <>
+            <span className="outcome-amount">{displayMoney(cents)}</span>
+            <span className="outcome-note">
+              {outcome.kind === 'approved' ? 'held on the card' : 'not held'}
+            </span>
+          </>
+        }
+        facts={
+          outcome.kind === 'approved' && (
+            <dl className="facts">
+              <div>
+                <dt>Tab</dt>
+                <dd>#{outcome.transactionId}</dd>
+              </div>
+              <div>
+                <dt>Card</dt>
+                <dd>
+                  {cardName(step.card)}
+                  {holder && ` · ${holder}`}
+                </dd>
+              </div>
+              {server && (
+                <div>
+                  <dt>Server</dt>
+                  <dd>{server}</dd>
+                </div>
+              )}
+            </dl>
+          )
+        }
+        onCheckAgain={() =>
+          void runner.checkAgain().then((again) => {
+            if (again?.kind === 'approved') onOpened();
+          })
+        }
+      >
+        {outcome.kind === 'approved' ? (
+          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
+            Done
+          </button>
+        ) : (
+          outcome.kind !== 'unknown' && (
+            <>
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => {
+                  runner.reset();
+                  setStep({ step: 'card', mode: 'swipe' });
+                }}
+                autoFocus
+              >
+                Try another card
+              </button>
+              <button type="button" className="button button-quiet" onClick={() => onClose(false)}>
+                Cancel the tab
+              </button>
+            </>
+          )
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  if (step.step === 'card') {
+    return (
+      <CardEntry
+        cents={cents}
+        mode={step.mode}
+        onMode={(mode) => setStep({ step: 'card', mode })}
+        verb="Open the tab for"
+        notice={step.notice}
+        onKeyed={open}
+        onBack={() => setStep({ step: 'amount' })}
+        backLabel="Change the amount"
+      />
+    );
+  }
+
+  return (
+    <form
+      className="new-tab"
+      aria-labelledby="new-tab-title"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        toCard();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose(false);
+        }
+      }}
+    >
+      <header className="side-head">
+        <div>
+          <h2 id="new-tab-title">Start a tab</h2>
+          <p className="panel-subtitle">The check is held on the card; the tip is added at capture.</p>
+        </div>
+        <button type="button" className="button button-quiet button-small" onClick={() => onClose(false)}>
+          Cancel
+        </button>
+      </header>
+      <div className="field-row">
+        <label className="field">
+          <span className="field-label">Check amount</span>
+          <MoneyInput
+            cents={cents}
+            onChange={(value) => {
+              setCents(value);
+              setProblem(undefined);
+            }}
+            className="input-money-large"
+            autoFocus
+            testId="tab-amount"
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">
+            Server <span className="field-optional">two digits</span>
+          </span>
+          <input
+            className="input input-code"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={2}
+            placeholder="07"
+            value={server}
+            onChange={(event) => {
+              setServer(event.target.value.replace(/\D/g, '').slice(0, 2));
+              setProblem(undefined);
+            }}
+          />
+        </label>
+      </div>
+      <DigitPad
+        label="Amount keys"
+        variant="money"
+        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
+      />
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="button button-primary button-large">
+        {cents === 0 ? 'Enter the check amount' : `Take the card for ${displayMoney(cents)}`}
+        <ArrowRightIcon className="button-icon" />
+      </button>
+    </form>
+  );
+}

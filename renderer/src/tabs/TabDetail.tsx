@@ -1,0 +1,240 @@
+/** One open tab: its check, the tip and the total, Capture; or Void to release the hold. */
+import { useState } from 'react';
+import type { TransactionListItem } from '../../../shared/api/schemas';
+import { displayMoney, formatMoney } from '../../../shared/money';
+import { useManagerApproval } from '../manager/manager-approval';
+import { useTerminal } from '../terminal/terminal-context';
+import { cardLabel, centsOf, holderOf, timeLabel, untilLabel } from '../transactions/present';
+import { useTransactionRunner } from '../transactions/run-transaction';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { OutcomePanel } from '../ui/OutcomePanel';
+import { TipEntry } from './TipEntry';
+
+type Props = {
+  tab: TransactionListItem;
+  now: number;
+  expired: boolean;
+  /** changed: the tab was captured or voided, so the list must be read again. */
+  onClose: (changed: boolean) => void;
+};
+
+export function TabDetail({ tab, now, expired, onClose }: Props) {
+  const { settings } = useTerminal();
+  const approve = useManagerApproval();
+  const capture = useTransactionRunner('capture');
+  const voiding = useTransactionRunner('void');
+  const [tipCents, setTipCents] = useState(0);
+  const [confirmVoid, setConfirmVoid] = useState(false);
+  const checkCents = centsOf(tab.amount);
+  const tips = settings.tipsEnabled && !expired;
+  const total = checkCents + (tips ? tipCents : 0);
+  const holder = holderOf(tab);
+  const busy = capture.state.phase === 'sending' || voiding.state.phase === 'sending';
+
+  const doCapture = () => {
+    if (busy || expired) return;
+    void capture.start({
+      type: 'CAPTURE',
+      id: tab.id,
+      amount: tab.amount,
+      ...(tips && tipCents > 0 && { tip_amount: formatMoney(tipCents) }),
+    });
+  };
+
+  const doVoid = async () => {
+    const approval = await approve('void');
+    setConfirmVoid(false);
+    if (approval === null) return;
+    await voiding.start({ type: 'VOID', id: tab.id });
+  };
+
+  const who = `${cardLabel(tab)}${holder ? ` · ${holder}` : ''}`;
+
+  if (capture.state.phase === 'done') {
+    const { outcome } = capture.state;
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Tab captured"
+        summary={
+          <>
+            <span className="outcome-amount">{displayMoney(total)}</span>
+            {tips && tipCents > 0 && (
+              <span className="outcome-note">
+                {displayMoney(checkCents)} + {displayMoney(tipCents)} tip
+              </span>
+            )}
+          </>
+        }
+        facts={
+          outcome.kind === 'approved' && (
+            <dl className="facts">
+              <div>
+                <dt>Authorization code</dt>
+                <dd className="code">{outcome.authorizationCode}</dd>
+              </div>
+              <div>
+                <dt>Capture</dt>
+                <dd>#{outcome.transactionId}</dd>
+              </div>
+              <div>
+                <dt>Card</dt>
+                <dd>{who}</dd>
+              </div>
+            </dl>
+          )
+        }
+        onCheckAgain={() => void capture.checkAgain()}
+      >
+        {outcome.kind === 'approved' ? (
+          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
+            Done
+          </button>
+        ) : (
+          outcome.kind !== 'unknown' && (
+            <button type="button" className="button button-secondary" onClick={capture.reset} autoFocus>
+              Back to the tab
+            </button>
+          )
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  if (voiding.state.phase === 'done') {
+    const { outcome } = voiding.state;
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Tab voided"
+        summary={
+          <>
+            <span className="outcome-amount">{displayMoney(checkCents)}</span>
+            <span className="outcome-note">
+              {outcome.kind === 'approved' ? 'hold released' : 'still held'}
+            </span>
+          </>
+        }
+        facts={<p className="outcome-message">The hold on {who} is released. Nothing was charged.</p>}
+        onCheckAgain={() => void voiding.checkAgain()}
+      >
+        {outcome.kind === 'approved' ? (
+          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
+            Done
+          </button>
+        ) : (
+          outcome.kind !== 'unknown' && (
+            <button type="button" className="button button-secondary" onClick={voiding.reset} autoFocus>
+              Back to the tab
+            </button>
+          )
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  return (
+    <section
+      className="tab-detail"
+      aria-labelledby="tab-detail-title"
+      data-testid="tab-detail"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !busy) {
+          event.preventDefault();
+          onClose(false);
+        }
+      }}
+    >
+      <header className="side-head">
+        <div>
+          <h2 id="tab-detail-title">
+            Tab #{tab.id} · {displayMoney(checkCents)}
+          </h2>
+          <p className="panel-subtitle">{who}</p>
+          <p className="panel-subtitle tab-detail-times">
+            {tab.server_id ? `Server ${tab.server_id} · ` : ''}opened {timeLabel(tab.created)} ·{' '}
+            {expired ? `expired ${timeLabel(tab.expires)}` : `capture ${untilLabel(tab.expires, now)}`}
+          </p>
+        </div>
+        <button type="button" className="button button-quiet button-small" onClick={() => onClose(false)}>
+          Close
+        </button>
+      </header>
+
+      {expired ? (
+        <p className="notice notice-bad">
+          This tab is older than {settings.authExpiryDays} days and can no longer be captured. Void it to
+          release the hold, and run a new sale for the check.
+        </p>
+      ) : tips ? (
+        <TipEntry
+          checkCents={checkCents}
+          tipCents={tipCents}
+          onTip={setTipCents}
+          percentages={settings.tipPercentages}
+          onEnter={doCapture}
+          autoFocus
+        />
+      ) : (
+        <p className="note">
+          Tips are off, so this tab is captured for its check alone. A manager can turn tips on in Settings.
+        </p>
+      )}
+
+      <div className="totals totals-compact" aria-live="polite">
+        <span className="totals-parts">
+          Check {displayMoney(checkCents)}
+          {tips && (
+            <>
+              {' + tip '}
+              <span data-testid="tip-shown">{displayMoney(tipCents)}</span>
+            </>
+          )}
+        </span>
+        <span className="totals-grand-inline">
+          Total <strong data-testid="capture-total">{displayMoney(total)}</strong>
+        </span>
+      </div>
+
+      <div className="side-actions side-actions-row">
+        <button
+          type="button"
+          className="button button-danger-quiet"
+          onClick={() => setConfirmVoid(true)}
+          disabled={busy}
+        >
+          Void tab
+        </button>
+        {!expired && (
+          <button
+            type="button"
+            className="button button-primary button-large"
+            onClick={doCapture}
+            disabled={busy}
+            autoFocus={!tips}
+          >
+            {capture.state.phase === 'sending' ? <Spinner className="spinner button-spinner" /> : null}
+            Capture {displayMoney(total)}
+            <ArrowRightIcon className="button-icon" />
+          </button>
+        )}
+      </div>
+
+      {confirmVoid && (
+        <ConfirmDialog
+          title={`Void tab #${tab.id}?`}
+          confirmLabel="Void tab"
+          busy={voiding.state.phase === 'sending'}
+          onConfirm={() => void doVoid()}
+          onCancel={() => setConfirmVoid(false)}
+        >
+          <p>
+            The hold of <strong>{displayMoney(checkCents)}</strong> on {who} is released and the tab can no
+            longer be captured. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
