@@ -1,0 +1,401 @@
+/** One transaction: what it was, what was refunded, and the void or refund the engine would accept. */
+import { useState } from 'react';
+import type { TransactionListItem } from '../../../shared/api/schemas';
+import { displayMoney, formatMoney } from '../../../shared/money';
+import { useManagerApproval } from '../manager/manager-approval';
+import { useTerminal } from '../terminal/terminal-context';
+import { loadRefundsOf, loadTransaction } from '../transactions/queries';
+import { cardLabel, centsOf, holderOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { useTransactionRunner, type MoneyMove } from '../transactions/run-transaction';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DigitPad } from '../ui/DigitPad';
+import { Spinner } from '../ui/icons';
+import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
+import { OutcomePanel } from '../ui/OutcomePanel';
+import { useLoad } from '../ui/use-load';
+import { refundProblem, remedyFor, type Remedy } from './refund-rules';
+
+interface Loaded {
+  item: TransactionListItem | undefined;
+  openBatchId: string | undefined;
+  refunds: TransactionListItem[];
+}
+
+export function TransactionDetails({
+  id,
+  onChanged,
+  onClose,
+}: {
+  id: string;
+  onChanged: () => void;
+  onClose: () => void;
+}) {
+  const { client } = useTerminal();
+  const [refresh, setRefresh] = useState(0);
+  const loaded = useLoad<Loaded>(async () => {
+    const [item, open] = await Promise.all([loadTransaction(client, id), client.openBatch()]);
+    const settles = item && ['Sale', 'Forced Sale', 'Capture'].includes(item.type);
+    const refunds =
+      item && settles && centsOf(item.refunded_amount) > 0 ? await loadRefundsOf(client, item) : [];
+    return { item, openBatchId: open?.id, refunds };
+  }, [client, id, refresh]);
+
+  if (!loaded.data) {
+    return loaded.problem ? (
+      <div className="side-empty" role="alert">
+        <h2>Transaction #{id}</h2>
+        <p className="notice notice-bad">{loaded.problem}</p>
+        <button type="button" className="button button-secondary" onClick={loaded.reload}>
+          Try again
+        </button>
+      </div>
+    ) : (
+      <div className="side-empty" role="status">
+        <Spinner className="spinner" />
+        <p>Loading transaction #{id}…</p>
+      </div>
+    );
+  }
+  const { item, openBatchId, refunds } = loaded.data;
+  if (!item) {
+    return (
+      <div className="side-empty">
+        <h2>Transaction #{id}</h2>
+        <p>The engine has no transaction #{id}.</p>
+      </div>
+    );
+  }
+  return (
+    <Details
+      // A new remedy (after a void or a refund) starts its form afresh.
+      key={`${item.id}:${item.voided}:${item.refunded_amount}`}
+      item={item}
+      remedy={remedyFor(item, openBatchId)}
+      openBatchId={openBatchId}
+      refunds={refunds}
+      problem={loaded.problem}
+      onDone={() => {
+        setRefresh((count) => count + 1);
+        onChanged();
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+function Details({
+  item,
+  remedy,
+  openBatchId,
+  refunds,
+  problem,
+  onDone,
+  onClose,
+}: {
+  item: TransactionListItem;
+  remedy: Remedy;
+  openBatchId: string | undefined;
+  refunds: TransactionListItem[];
+  problem: string | undefined;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const approve = useManagerApproval();
+  const move: MoneyMove = remedy.kind === 'refund' ? 'refund' : 'void';
+  const runner = useTransactionRunner(move);
+  const [refundCents, setRefundCents] = useState(remedy.kind === 'refund' ? remedy.remainingCents : 0);
+  const [showProblem, setShowProblem] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const status = statusOf(item);
+  const holder = holderOf(item);
+  const card = cardLabel(item);
+  const amountCents = centsOf(item.amount);
+  const tipCents = centsOf(item.tip_amount);
+  const refundedCents = centsOf(item.refunded_amount);
+  const wrongAmount =
+    remedy.kind === 'refund' ? refundProblem(refundCents, remedy.remainingCents) : undefined;
+  const batchLine =
+    item.batch_id === ''
+      ? 'In no batch'
+      : item.batch_id === openBatchId
+        ? `#${item.batch_id}, open`
+        : `#${item.batch_id}, settled`;
+
+  const ask = () => {
+    if (remedy.kind === 'refund' && wrongAmount) {
+      setShowProblem(true);
+      return;
+    }
+    setConfirming(true);
+  };
+  const act = async () => {
+    const approval = await approve(move);
+    setConfirming(false);
+    if (approval === null) return;
+    if (remedy.kind === 'refund') {
+      await runner.start({ type: 'REFUND', id: item.id, amount: formatMoney(refundCents) });
+    } else {
+      await runner.start({ type: 'VOID', id: item.id });
+    }
+  };
+
+  if (runner.state.phase === 'done') {
+    const { outcome } = runner.state;
+    const refunding = remedy.kind === 'refund';
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle={refunding ? 'Refunded' : 'Voided'}
+        summary={
+          <>
+            <span className="outcome-amount">{displayMoney(refunding ? refundCents : amountCents)}</span>
+            <span className="outcome-note">
+              {refunding ? `to ${card}` : `${item.type.toLowerCase()} #${item.id} cancelled`}
+            </span>
+          </>
+        }
+        facts={
+          outcome.kind === 'approved' && (
+            <dl className="facts">
+              <div>
+                <dt>{refunding ? 'Refund' : 'Void'}</dt>
+                <dd>#{outcome.transactionId}</dd>
+              </div>
+              <div>
+                <dt>Of</dt>
+                <dd>
+                  {item.type} #{item.id}
+                </dd>
+              </div>
+              <div>
+                <dt>Card</dt>
+                <dd>{card}</dd>
+              </div>
+            </dl>
+          )
+        }
+        onCheckAgain={() => void runner.checkAgain()}
+      >
+        {outcome.kind === 'unknown' ? null : (
+          <button
+            type="button"
+            className={outcome.kind === 'approved' ? 'button button-primary' : 'button button-secondary'}
+            onClick={() => {
+              runner.reset();
+              onDone();
+            }}
+            autoFocus
+          >
+            {outcome.kind === 'approved' ? 'Done' : 'Back to the transaction'}
+          </button>
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  return (
+    <section className="details" aria-labelledby="details-title" data-testid="transaction-details">
+      <header className="side-head">
+        <div>
+          <div className="title-with-pill">
+            <h2 id="details-title">
+              {item.type} #{item.id}
+            </h2>
+            <span className={`pill pill-${status.tone}`}>{status.label}</span>
+          </div>
+          <p className="panel-subtitle">{timeLabel(item.created)}</p>
+        </div>
+        <button type="button" className="button button-quiet button-small" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+
+      <p className="details-amount">
+        {displayMoney(amountCents)}
+        {tipCents > 0 && <span className="details-amount-note"> incl. {displayMoney(tipCents)} tip</span>}
+      </p>
+
+      <dl className="facts facts-grid facts-tight">
+        <div>
+          <dt>Card</dt>
+          <dd>
+            {card}
+            {holder && <span className="cell-sub">{holder}</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Authorization</dt>
+          <dd className="code">{item.authorization_code || '—'}</dd>
+        </div>
+        <div>
+          <dt>Batch</dt>
+          <dd>{batchLine}</dd>
+        </div>
+        <div>
+          <dt>Invoice</dt>
+          <dd>{item.invoice || '—'}</dd>
+        </div>
+        {item.server_id && (
+          <div>
+            <dt>Server</dt>
+            <dd>{item.server_id}</dd>
+          </div>
+        )}
+        {item.original_id && (
+          <div>
+            <dt>Of</dt>
+            <dd>#{item.original_id}</dd>
+          </div>
+        )}
+      </dl>
+
+      {refundedCents === 0 && remedy.kind === 'refund' && (
+        <p className="muted" data-testid="refunded-so-far">
+          Nothing refunded yet ·{' '}
+          <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
+        </p>
+      )}
+      {refundedCents > 0 && (
+        <div className="refund-history">
+          <div className="progress" aria-hidden="true">
+            <span style={{ width: `${Math.min(100, (refundedCents / Math.max(amountCents, 1)) * 100)}%` }} />
+          </div>
+          <p data-testid="refunded-so-far">
+            {displayMoney(refundedCents)} refunded of {displayMoney(amountCents)}
+            {remedy.kind === 'refund' && (
+              <>
+                {' · '}
+                <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
+              </>
+            )}
+          </p>
+          {refunds.length > 0 && (
+            <ul className="refund-list" aria-label="Refunds">
+              {refunds.map((refund) => (
+                <li key={refund.id}>
+                  <span>
+                    Refund #{refund.id} · {timeLabel(refund.created)}
+                  </span>
+                  <span className={refund.voided === 'true' ? 'struck' : undefined}>
+                    {moneyOf(refund.amount)}
+                    {refund.voided === 'true' && ' (voided)'}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+
+      {remedy.kind === 'none' ? (
+        <p className="note remedy-none">{remedy.reason}</p>
+      ) : remedy.kind === 'void' ? (
+        <div className="remedy">
+          <p>{remedy.what}</p>
+          <button
+            type="button"
+            className="button button-danger button-large"
+            onClick={ask}
+            disabled={runner.state.phase === 'sending'}
+          >
+            {runner.state.phase === 'sending' && <Spinner className="spinner button-spinner" />}
+            Void {item.type.toLowerCase()} #{item.id}
+          </button>
+        </div>
+      ) : (
+        <form
+          className="remedy"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            ask();
+          }}
+        >
+          <div className="refund-amount">
+            <div className="refund-amount-fields">
+              <label className="field">
+                <span className="field-label">Refund amount</span>
+                <MoneyInput
+                  cents={refundCents}
+                  onChange={(cents) => {
+                    setRefundCents(cents);
+                    setShowProblem(false);
+                  }}
+                  invalid={showProblem && wrongAmount !== undefined}
+                  describedBy={showProblem && wrongAmount ? 'refund-problem' : undefined}
+                  className="input-money-large"
+                  testId="refund-amount"
+                />
+              </label>
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => {
+                  setRefundCents(remedy.remainingCents);
+                  setShowProblem(false);
+                }}
+              >
+                All {displayMoney(remedy.remainingCents)}
+              </button>
+              {showProblem && wrongAmount && (
+                <p className="field-problem" id="refund-problem" role="alert">
+                  {wrongAmount}
+                </p>
+              )}
+            </div>
+            <DigitPad
+              label="Refund amount keys"
+              variant="money"
+              compact
+              onKey={(key) => {
+                setRefundCents((cents) => pressMoneyKey(cents, key));
+                setShowProblem(false);
+              }}
+            />
+          </div>
+          <button
+            type="submit"
+            className="button button-danger button-large"
+            disabled={runner.state.phase === 'sending'}
+          >
+            {runner.state.phase === 'sending' && <Spinner className="spinner button-spinner" />}
+            Refund {displayMoney(refundCents)}
+          </button>
+        </form>
+      )}
+
+      {confirming && (
+        <ConfirmDialog
+          title={
+            remedy.kind === 'refund'
+              ? `Refund ${displayMoney(refundCents)}?`
+              : `Void ${item.type.toLowerCase()} #${item.id}?`
+          }
+          confirmLabel={remedy.kind === 'refund' ? `Refund ${displayMoney(refundCents)}` : 'Void it'}
+          busy={runner.state.phase === 'sending'}
+          onConfirm={() => void act()}
+          onCancel={() => setConfirming(false)}
+        >
+          {remedy.kind === 'refund' ? (
+            <p>
+              <strong>{displayMoney(refundCents)}</strong> goes back to {card}
+              {holder && ` (${holder})`}, against {item.type.toLowerCase()} #{item.id} of{' '}
+              {displayMoney(amountCents)}. This cannot be undone once the batch is closed.
+            </p>
+          ) : (
+            <p>
+              {item.type} #{item.id} of <strong>{displayMoney(amountCents)}</strong> on {card} is cancelled in
+              full
+              {item.type === 'Auth' ? ' and its hold released' : ''}. This cannot be undone.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,255 @@
+/**
+ * A refund with no original sale: money goes to a card the engine has no record of, with no limit,
+ * so the card is taken first and the refund is sent only after a confirmation naming the amount and
+ * the card (and the manager PIN, when one is set).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { displayMoney, formatMoney } from '../../../shared/money';
+import { useManagerApproval } from '../manager/manager-approval';
+import { cardName, cardholderOf } from '../sale/card-text';
+import { CardSummary } from '../sale/CardSummary';
+import type { ChargedCard } from '../sale/sale-state';
+import { useScreenActiveRef } from '../shell/screen-active';
+import { useTerminal } from '../terminal/terminal-context';
+import { useTransactionRunner } from '../transactions/run-transaction';
+import { CardEntry, type CardPayment } from '../ui/CardEntry';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DigitPad } from '../ui/DigitPad';
+import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
+import { OutcomePanel } from '../ui/OutcomePanel';
+
+type Step =
+  | { step: 'amount' }
+  | { step: 'card'; mode: 'swipe' | 'keyed'; notice?: string }
+  /** The card is read and held here, unsent, until the refund is confirmed. */
+  | { step: 'confirm'; card: ChargedCard; payment: CardPayment; mode: 'swipe' | 'keyed' }
+  | { step: 'sent'; card: ChargedCard };
+
+export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => void }) {
+  const { bridge } = useTerminal();
+  const active = useScreenActiveRef();
+  const approve = useManagerApproval();
+  const runner = useTransactionRunner('refund');
+  const [cents, setCents] = useState(0);
+  const [invoice, setInvoice] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [step, setStep] = useState<Step>({ step: 'amount' });
+  const current = useRef(step);
+  useEffect(() => {
+    current.current = step;
+  });
+
+  useEffect(
+    () =>
+      bridge.on('reader:swipe', (swipe) => {
+        const now = current.current;
+        if (!active.current || now.step !== 'card') return;
+        const next: Step = {
+          step: 'confirm',
+          mode: now.mode,
+          card: { source: 'swipe', card: swipe.card },
+          payment: { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
+        };
+        current.current = next;
+        setStep(next);
+      }),
+    [bridge, active],
+  );
+  useEffect(
+    () =>
+      bridge.on('reader:swipe-failed', (failure) => {
+        const now = current.current;
+        if (active.current && now.step === 'card') setStep({ ...now, notice: failure.message });
+      }),
+    [bridge, active],
+  );
+
+  const refund = async () => {
+    const now = current.current;
+    if (now.step !== 'confirm') return;
+    const approval = await approve('refund');
+    if (approval === null) return;
+    current.current = { step: 'sent', card: now.card };
+    setStep({ step: 'sent', card: now.card });
+    await runner.start({
+      type: 'REFUND',
+      amount: formatMoney(cents),
+      ...now.payment,
+      ...(invoice.trim() && { invoice: invoice.trim() }),
+    });
+  };
+
+  if (step.step === 'sent') {
+    if (runner.state.phase !== 'done') {
+      return (
+        <div className="card-panel card-panel-charging" role="status" data-testid="charging">
+          <CardSummary card={step.card} />
+          <Spinner className="spinner charging-spinner" />
+          <h2 className="card-panel-title">Refunding {displayMoney(cents)}…</h2>
+          <p className="card-panel-text">Keep the card until the answer shows.</p>
+        </div>
+      );
+    }
+    const { outcome } = runner.state;
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Refunded"
+        summary={
+          <>
+            <span className="outcome-amount">{displayMoney(cents)}</span>
+            <span className="outcome-note">to {cardName(step.card)}</span>
+          </>
+        }
+        facts={
+          outcome.kind === 'approved' && (
+            <dl className="facts">
+              <div>
+                <dt>Refund</dt>
+                <dd>#{outcome.transactionId}</dd>
+              </div>
+              <div>
+                <dt>Card</dt>
+                <dd>
+                  {cardName(step.card)}
+                  {cardholderOf(step.card) && ` · ${cardholderOf(step.card)}`}
+                </dd>
+              </div>
+            </dl>
+          )
+        }
+        onCheckAgain={() => void runner.checkAgain()}
+      >
+        {outcome.kind === 'approved' ? (
+          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
+            Done
+          </button>
+        ) : (
+          outcome.kind !== 'unknown' && (
+            <>
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => {
+                  runner.reset();
+                  setStep({ step: 'card', mode: 'swipe' });
+                }}
+                autoFocus
+              >
+                Try another card
+              </button>
+              <button type="button" className="button button-quiet" onClick={() => onClose(false)}>
+                Cancel the refund
+              </button>
+            </>
+          )
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  if (step.step === 'card' || step.step === 'confirm') {
+    return (
+      <>
+        <CardEntry
+          cents={cents}
+          mode={step.mode}
+          onMode={(mode) => setStep({ step: 'card', mode })}
+          verb="Refund"
+          notice={step.step === 'card' ? step.notice : undefined}
+          onKeyed={(card, payment) => setStep({ step: 'confirm', card, payment, mode: 'keyed' })}
+          onBack={() => setStep({ step: 'amount' })}
+          backLabel="Change the amount"
+        />
+        {step.step === 'confirm' && (
+          <ConfirmDialog
+            title={`Refund ${displayMoney(cents)} with no sale?`}
+            confirmLabel={`Refund ${displayMoney(cents)}`}
+            onConfirm={() => void refund()}
+            onCancel={() => setStep({ step: 'card', mode: step.mode })}
+          >
+            <p>
+              <strong>{displayMoney(cents)}</strong> goes to {cardName(step.card)}
+              {cardholderOf(step.card) && ` (${cardholderOf(step.card)})`}. There is no original sale to check
+              it against: make sure the customer is owed this amount.
+            </p>
+          </ConfirmDialog>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <form
+      className="new-tab"
+      aria-labelledby="unmatched-title"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (cents === 0) {
+          setProblem('Enter the amount to refund.');
+          return;
+        }
+        setStep({ step: 'card', mode: 'swipe' });
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onClose(false);
+        }
+      }}
+    >
+      <header className="side-head">
+        <div>
+          <h2 id="unmatched-title">Refund without a sale</h2>
+          <p className="panel-subtitle">Credits a card with no original sale on this terminal.</p>
+        </div>
+        <button type="button" className="button button-quiet button-small" onClick={() => onClose(false)}>
+          Cancel
+        </button>
+      </header>
+      <div className="field-row">
+        <label className="field">
+          <span className="field-label">Amount to refund</span>
+          <MoneyInput
+            cents={cents}
+            onChange={(value) => {
+              setCents(value);
+              setProblem(undefined);
+            }}
+            className="input-money-large"
+            autoFocus
+            testId="unmatched-amount"
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">
+            Invoice <span className="field-optional">optional</span>
+          </span>
+          <input
+            className="input"
+            autoComplete="off"
+            maxLength={64}
+            value={invoice}
+            onChange={(event) => setInvoice(event.target.value)}
+          />
+        </label>
+      </div>
+      <DigitPad
+        label="Amount keys"
+        variant="money"
+        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
+      />
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="button button-primary button-large">
+        {cents === 0 ? 'Enter the amount' : `Take the card for ${displayMoney(cents)}`}
+        <ArrowRightIcon className="button-icon" />
+      </button>
+    </form>
+  );
+}
