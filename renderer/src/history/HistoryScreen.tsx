@@ -1,0 +1,368 @@
+/**
+ * Every transaction, a page at a time: filters (type, result, dates, last four, invoice, server),
+ * sorting by column, and the whole filtered list as a CSV file. Cards are masked by the engine.
+ */
+import { useState } from 'react';
+import type { TransactionListItem, TransactionOrderField } from '../../../shared/api/schemas';
+import { TYPE_LABELS, RESULTS } from '../../../shared/api/transaction-types';
+import { useScreenActive } from '../shell/screen-active';
+import { useTerminal } from '../terminal/terminal-context';
+import { listEvery } from '../transactions/queries';
+import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
+import { problemText, useLoad } from '../ui/use-load';
+import { transactionsCsv } from './csv';
+import {
+  filterProblem,
+  historyQuery,
+  NEWEST_FIRST,
+  NO_FILTERS,
+  PAGE_SIZE,
+  type HistoryFilters,
+  type HistorySort,
+} from './history-query';
+
+const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
+  { field: 'id', label: '#' },
+  { field: 'created', label: 'Time' },
+  { field: 'type', label: 'Type' },
+  { field: 'result', label: 'Result' },
+  { field: 'last_four', label: 'Card' },
+  { field: 'authorization_code', label: 'Auth code' },
+  { field: 'invoice', label: 'Invoice' },
+  { field: 'server_id', label: 'Server' },
+  { field: 'amount', label: 'Amount', numeric: true },
+];
+
+export function HistoryScreen() {
+  const { client } = useTerminal();
+  const active = useScreenActive();
+  const [draft, setDraft] = useState<HistoryFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<HistoryFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<HistorySort>(NEWEST_FIRST);
+  const [page, setPage] = useState(1);
+  const [problem, setProblem] = useState<string>();
+  const [exporting, setExporting] = useState<'idle' | 'busy' | { problem: string } | { rows: number }>(
+    'idle',
+  );
+
+  const rows = useLoad(
+    async () => {
+      const query = historyQuery(filters, sort);
+      const [items, next] = await Promise.all([
+        client.listTransactions({ ...query, page_size: PAGE_SIZE, page }),
+        // One row past this page says whether there is a next one.
+        client.listTransactions({ ...query, page_size: 1, page: page * PAGE_SIZE + 1 }),
+      ]);
+      return { items, more: next.length > 0 };
+    },
+    [client, filters, sort, page, active],
+    active,
+  );
+
+  const apply = (next: HistoryFilters) => {
+    const wrong = filterProblem(next);
+    setProblem(wrong);
+    if (wrong) return;
+    setFilters(next);
+    setPage(1);
+  };
+  const sortBy = (field: TransactionOrderField) => {
+    setSort((previous) =>
+      previous.field === field
+        ? { field, descending: !previous.descending }
+        : { field, descending: field === 'id' || field === 'created' || field === 'amount' },
+    );
+    setPage(1);
+  };
+  const set = (change: Partial<HistoryFilters>) => setDraft((previous) => ({ ...previous, ...change }));
+
+  const exportCsv = async () => {
+    if (exporting === 'busy') return;
+    setExporting('busy');
+    try {
+      const { items, complete } = await listEvery(client, historyQuery(filters, sort));
+      download(transactionsCsv(items), `tender-transactions-${today()}.csv`);
+      setExporting(
+        complete
+          ? { rows: items.length }
+          : { problem: `Only the first ${items.length} rows were exported: narrow the dates.` },
+      );
+    } catch (error) {
+      setExporting({ problem: `The export failed: ${problemText(error)}` });
+    }
+  };
+
+  const items = rows.data?.items ?? [];
+  const firstRow = (page - 1) * PAGE_SIZE + 1;
+
+  return (
+    <div className="screen history-screen">
+      <section className="panel" aria-labelledby="history-title">
+        <header className="panel-head">
+          <div>
+            <h1 id="history-title">History</h1>
+            <p className="panel-subtitle">
+              Every transaction on this terminal. Cards show their last four digits only.
+            </p>
+          </div>
+          <div className="panel-actions">
+            {typeof exporting === 'object' && 'rows' in exporting && (
+              <span className="muted" role="status">
+                Exported {exporting.rows} {exporting.rows === 1 ? 'row' : 'rows'}
+              </span>
+            )}
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => void exportCsv()}
+              disabled={exporting === 'busy'}
+            >
+              {exporting === 'busy' && <Spinner className="spinner button-spinner" />}
+              Export CSV
+            </button>
+          </div>
+        </header>
+        {typeof exporting === 'object' && 'problem' in exporting && (
+          <p className="notice notice-bad" role="alert">
+            {exporting.problem}
+          </p>
+        )}
+
+        <form
+          className="filter-bar"
+          aria-label="Filters"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            apply(draft);
+          }}
+        >
+          <label className="field">
+            <span className="field-label">Type</span>
+            <select
+              className="input"
+              value={draft.type}
+              onChange={(event) => set({ type: event.target.value })}
+            >
+              <option value="">All types</option>
+              {Object.values(TYPE_LABELS).map((label) => (
+                <option key={label} value={label}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Result</span>
+            <select
+              className="input"
+              value={draft.result}
+              onChange={(event) => set({ result: event.target.value })}
+            >
+              <option value="">All results</option>
+              {RESULTS.map((result) => (
+                <option key={result} value={result}>
+                  {result}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">From</span>
+            <input
+              className="input"
+              type="date"
+              value={draft.from}
+              onChange={(event) => set({ from: event.target.value })}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">To</span>
+            <input
+              className="input"
+              type="date"
+              value={draft.to}
+              onChange={(event) => set({ to: event.target.value })}
+            />
+          </label>
+          <label className="field field-narrow">
+            <span className="field-label">Last four</span>
+            <input
+              className="input input-code"
+              inputMode="numeric"
+              maxLength={4}
+              autoComplete="off"
+              value={draft.lastFour}
+              onChange={(event) => set({ lastFour: event.target.value.replace(/\D/g, '').slice(0, 4) })}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">Invoice</span>
+            <input
+              className="input"
+              maxLength={64}
+              autoComplete="off"
+              value={draft.invoice}
+              onChange={(event) => set({ invoice: event.target.value })}
+            />
+          </label>
+          <label className="field field-narrow">
+            <span className="field-label">Server</span>
+            <input
+              className="input input-code"
+              inputMode="numeric"
+              maxLength={2}
+              autoComplete="off"
+              value={draft.server}
+              onChange={(event) => set({ server: event.target.value.replace(/\D/g, '').slice(0, 2) })}
+            />
+          </label>
+          <div className="filter-actions">
+            <button type="submit" className="button button-primary">
+              Apply
+            </button>
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => {
+                setDraft(NO_FILTERS);
+                apply(NO_FILTERS);
+              }}
+            >
+              Reset
+            </button>
+          </div>
+        </form>
+        {problem && (
+          <p className="notice notice-bad" role="alert">
+            {problem}
+          </p>
+        )}
+        {rows.problem && (
+          <div className="notice notice-bad notice-row" role="alert">
+            <span>{rows.problem}</span>
+            <button type="button" className="button button-secondary button-small" onClick={rows.reload}>
+              Try again
+            </button>
+          </div>
+        )}
+
+        <div className="table-wrap">
+          <table className="table history-table" aria-describedby="history-range" aria-busy={rows.loading}>
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => {
+                  const sorted = column.field === sort.field;
+                  return (
+                    <th
+                      key={column.label}
+                      scope="col"
+                      className={column.numeric ? 'numeric' : undefined}
+                      aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                    >
+                      {column.field ? (
+                        <button
+                          type="button"
+                          className="sort-button"
+                          onClick={() => column.field && sortBy(column.field)}
+                        >
+                          {column.label}
+                          <span className="sort-mark" aria-hidden="true">
+                            {sorted ? (sort.descending ? '▼' : '▲') : ''}
+                          </span>
+                        </button>
+                      ) : (
+                        column.label
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <HistoryRow key={item.id} item={item} />
+              ))}
+            </tbody>
+          </table>
+          {rows.data && items.length === 0 && (
+            <div className="empty">
+              <p className="empty-title">{page > 1 ? 'No more transactions' : 'No transactions match'}</p>
+              <p>Change or reset the filters.</p>
+            </div>
+          )}
+        </div>
+
+        <footer className="pager">
+          <p id="history-range" className="muted" aria-live="polite">
+            {items.length > 0
+              ? `Transactions ${firstRow}–${firstRow + items.length - 1}`
+              : rows.loading
+                ? 'Loading…'
+                : ''}
+            {rows.loading && items.length > 0 && <Spinner className="spinner inline-spinner" />}
+          </p>
+          <div className="pager-buttons">
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={page === 1 || rows.loading}
+              onClick={() => setPage((current) => Math.max(1, current - 1))}
+            >
+              <ArrowLeftIcon className="button-icon" />
+              Newer
+            </button>
+            <span className="pager-page">Page {page}</span>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={!rows.data?.more || rows.loading}
+              onClick={() => setPage((current) => current + 1)}
+            >
+              Older
+              <ArrowRightIcon className="button-icon" />
+            </button>
+          </div>
+        </footer>
+      </section>
+    </div>
+  );
+}
+
+function HistoryRow({ item }: { item: TransactionListItem }) {
+  const status = statusOf(item);
+  return (
+    <tr data-testid={`history-${item.id}`}>
+      <td className="mono">{item.id}</td>
+      <td className="nowrap">{timeLabel(item.created)}</td>
+      <td>{item.type}</td>
+      <td>
+        <span className={`pill pill-${status.tone}`}>{status.label}</span>
+      </td>
+      <td className="nowrap">{cardLabel(item)}</td>
+      <td className="mono">{item.authorization_code || '—'}</td>
+      <td className="truncate">{item.invoice || '—'}</td>
+      <td>{item.server_id || '—'}</td>
+      <td className="numeric strong">{moneyOf(item.amount)}</td>
+    </tr>
+  );
+}
+
+function today(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** Hands the text to the browser (or Electron) as a file download. */
+function download(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once it starts; the next task is late enough to let it go.
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
