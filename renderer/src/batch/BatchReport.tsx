@@ -1,0 +1,230 @@
+/**
+ * The end-of-day report of one batch, as it prints: the settlement (settled time, confirmation
+ * code), the totals, the lines by type and by server, and every transaction. Print opens the print
+ * dialog; the desktop app also saves it as a PDF file, and a browser's print dialog offers Save as PDF.
+ */
+import { useState } from 'react';
+import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
+import { displayMoney } from '../../../shared/money';
+import { useTerminal } from '../terminal/terminal-context';
+import { listEvery } from '../transactions/queries';
+import { cardLabel, centsOf, clockLabel, statusOf, timeLabel } from '../transactions/present';
+import { ArrowLeftIcon, CheckIcon, Spinner } from '../ui/icons';
+import { problemText, useLoad } from '../ui/use-load';
+import { agreesWith, summarize } from './batch-summary';
+import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
+
+interface ReportData {
+  batch: Batch | undefined;
+  items: TransactionListItem[];
+  complete: boolean;
+}
+
+export function BatchReport({
+  id,
+  justClosed,
+  onBack,
+}: {
+  id: string;
+  justClosed: boolean;
+  onBack: () => void;
+}) {
+  const { client, bridge, session } = useTerminal();
+  const report = useLoad<ReportData>(async () => {
+    const [batches, rows] = await Promise.all([
+      client.listBatches({ id, page_size: 1 }),
+      listEvery(client, { batch_id: id, order_by: 'id', descending: false }),
+    ]);
+    return { batch: batches[0], items: rows.items, complete: rows.complete };
+  }, [client, id]);
+  const [saving, setSaving] = useState<'idle' | 'busy' | 'saved' | { problem: string }>('idle');
+
+  const savePdf = async () => {
+    setSaving('busy');
+    try {
+      const { saved } = await bridge.invoke('report:save-pdf', { fileName: `Tender batch ${id}.pdf` });
+      setSaving(saved ? 'saved' : 'idle');
+    } catch (error) {
+      setSaving({ problem: problemText(error) });
+    }
+  };
+
+  const toolbar = (
+    <div className="report-toolbar">
+      <button type="button" className="button button-quiet" onClick={onBack}>
+        <ArrowLeftIcon className="button-icon" />
+        End of day
+      </button>
+      <div className="report-toolbar-actions">
+        {saving === 'saved' && (
+          <span className="muted" role="status">
+            PDF saved
+          </span>
+        )}
+        {session.shell === 'desktop' ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void savePdf()}
+            disabled={saving === 'busy'}
+          >
+            {saving === 'busy' && <Spinner className="spinner button-spinner" />}
+            Save as PDF
+          </button>
+        ) : (
+          <span className="muted report-pdf-hint">To save a PDF, print and choose “Save as PDF”.</span>
+        )}
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => window.print()}
+          disabled={!report.data?.batch}
+        >
+          Print report
+        </button>
+      </div>
+    </div>
+  );
+
+  if (!report.data) {
+    return (
+      <div className="screen report-screen">
+        {toolbar}
+        <div className="panel empty" role={report.problem ? 'alert' : 'status'}>
+          {report.problem ? (
+            <>
+              <p className="notice notice-bad">{report.problem}</p>
+              <button type="button" className="button button-secondary" onClick={report.reload}>
+                Try again
+              </button>
+            </>
+          ) : (
+            <>
+              <Spinner className="spinner" />
+              <p>Loading the report of batch #{id}…</p>
+            </>
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  const { batch, items, complete } = report.data;
+  if (!batch) {
+    return (
+      <div className="screen report-screen">
+        {toolbar}
+        <div className="panel empty">
+          <p>There is no batch #{id}.</p>
+        </div>
+      </div>
+    );
+  }
+  const summary = summarize(items);
+  const closed = batch.status === 'CLOSED';
+
+  return (
+    <div className="screen report-screen">
+      {toolbar}
+      {typeof saving === 'object' && (
+        <p className="notice notice-bad" role="alert">
+          The PDF was not saved: {saving.problem}
+        </p>
+      )}
+      {justClosed && closed && (
+        <div className="closed-banner" role="status" data-testid="batch-closed">
+          <CheckIcon className="closed-banner-icon" />
+          <div>
+            <strong>Batch #{batch.id} is closed for settlement.</strong>
+            <span>
+              Confirmation code{' '}
+              <span className="code" data-testid="confirmation-code">
+                {batch.confirmation_code}
+              </span>
+            </span>
+          </div>
+        </div>
+      )}
+      <article className="report" aria-labelledby="report-title" data-testid="batch-report">
+        <header className="report-head">
+          <div>
+            <p className="report-kicker">Tender · End-of-day report</p>
+            <h1 id="report-title">Batch #{batch.id}</h1>
+          </div>
+          <dl className="report-settlement">
+            <div>
+              <dt>Opened</dt>
+              <dd>{timeLabel(batch.opened)}</dd>
+            </div>
+            <div>
+              <dt>Settled</dt>
+              <dd data-testid="settled">{batch.settled ? timeLabel(batch.settled) : 'Still open'}</dd>
+            </div>
+            <div>
+              <dt>Confirmation</dt>
+              <dd className="code">{batch.confirmation_code ?? '—'}</dd>
+            </div>
+          </dl>
+        </header>
+
+        <BatchTotals batch={batch} />
+        {!agreesWith(summary, batch) && complete && (
+          <p className="notice" role="note">
+            The lines below do not add up to the engine’s totals above; the totals are what settles.
+          </p>
+        )}
+        <div className="report-columns">
+          <TypeTable summary={summary} />
+          <ServerTable summary={summary} />
+        </div>
+
+        <table className="table table-compact report-transactions" data-testid="report-transactions">
+          <caption>Transactions{!complete && ` (the first ${items.length})`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Time</th>
+              <th scope="col">Type</th>
+              <th scope="col">Card</th>
+              <th scope="col">Auth code</th>
+              <th scope="col">Server</th>
+              <th scope="col" className="numeric">
+                Tip
+              </th>
+              <th scope="col" className="numeric">
+                Amount
+              </th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.id} className={summary.counted.includes(item) ? undefined : 'row-muted'}>
+                <td className="mono">{item.id}</td>
+                <td className="nowrap">{clockLabel(item.created)}</td>
+                <td>{item.type}</td>
+                <td className="nowrap">{cardLabel(item)}</td>
+                <td className="mono">{item.authorization_code || '—'}</td>
+                <td>{item.server_id || '—'}</td>
+                <td className="numeric">
+                  {centsOf(item.tip_amount) > 0 ? displayMoney(centsOf(item.tip_amount)) : '—'}
+                </td>
+                <td className="numeric">
+                  {item.type === 'Refund' ? '−' : ''}
+                  {displayMoney(centsOf(item.amount))}
+                </td>
+                <td>{statusOf(item).label}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <footer className="report-foot">
+          {closed
+            ? `Settled ${batch.settled ? timeLabel(batch.settled) : ''} · confirmation ${batch.confirmation_code ?? ''}`
+            : 'This batch is still open: its totals change until it is closed.'}{' '}
+          · Printed {timeLabel(new Date().toISOString())}
+        </footer>
+      </article>
+    </div>
+  );
+}
