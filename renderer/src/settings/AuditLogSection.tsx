@@ -1,0 +1,94 @@
+/** The engine's append-only audit log, newest first: who captured, refunded, voided, closed a batch, or changed keys and settings. */
+import { useState } from 'react';
+import { useTerminal } from '../terminal/terminal-context';
+import { timeLabel } from '../transactions/present';
+import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
+import { useLoad } from '../ui/use-load';
+
+const PAGE = 20;
+
+const ACTIONS: Record<string, string> = {
+  capture: 'Captured',
+  refund: 'Refunded',
+  void: 'Voided',
+  batch_close: 'Closed a batch',
+  key_create: 'Created a key',
+  key_revoke: 'Revoked a key',
+  setting_change: 'Changed a setting',
+};
+
+export function AuditLogSection() {
+  const { bridge } = useTerminal();
+  const [page, setPage] = useState(0);
+  const log = useLoad(
+    () => bridge.invoke('audit:recent', { limit: PAGE, offset: page * PAGE }),
+    [bridge, page],
+  );
+  const entries = log.data?.entries ?? [];
+  return (
+    <section className="panel settings-section" aria-labelledby="audit-title">
+      <header className="section-head section-head-row">
+        <div>
+          <h2 id="audit-title">Audit log</h2>
+          <p>
+            Every capture, refund and void, every batch close, and every change of keys and settings, with who
+            did it. Entries can never be changed or removed.
+          </p>
+        </div>
+        <button type="button" className="button button-secondary button-small" onClick={log.reload}>
+          Refresh
+        </button>
+      </header>
+      {log.problem && (
+        <p className="notice notice-bad" role="alert">
+          {log.problem}
+        </p>
+      )}
+      <table className="table table-compact audit-table" data-testid="audit-table" aria-busy={log.loading}>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td className="nowrap">{timeLabel(entry.at)}</td>
+              <td>{entry.actor}</td>
+              <td className="nowrap">{ACTIONS[entry.action] ?? entry.action}</td>
+              <td>{entry.subject}</td>
+              <td className="audit-detail">{entry.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log.data && entries.length === 0 && <p className="muted">Nothing recorded yet.</p>}
+      {!log.data && log.loading && <Spinner className="spinner" />}
+      <div className="pager-buttons">
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          disabled={page === 0}
+          onClick={() => setPage((n) => n - 1)}
+        >
+          <ArrowLeftIcon className="button-icon" />
+          Newer
+        </button>
+        <span className="pager-page">Page {page + 1}</span>
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          disabled={!log.data?.more}
+          onClick={() => setPage((n) => n + 1)}
+        >
+          Older
+          <ArrowRightIcon className="button-icon" />
+        </button>
+      </div>
+    </section>
+  );
+}

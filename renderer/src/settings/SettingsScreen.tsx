@@ -1,0 +1,50 @@
+/**
+ * The merchant's gateway settings: API keys for other programs, tips and tabs, the card reader and
+ * its key, the address and certificate for integrators, the manager PIN, and the audit log. Each is
+ * read and changed through the bridge, never the REST API.
+ */
+import { useState } from 'react';
+import { ApiKeysSection } from './ApiKeysSection';
+import { AuditLogSection } from './AuditLogSection';
+import { ConnectionSection } from './ConnectionSection';
+import { ManagerPinSection } from './ManagerPinSection';
+import { ReaderSection } from './ReaderSection';
+import { TipsSection } from './TipsSection';
+
+const SECTIONS = [
+  { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
+  { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
+  { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
+  { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
+  { id: 'pin', label: 'Manager PIN', render: () => <ManagerPinSection /> },
+  { id: 'audit', label: 'Audit log', render: () => <AuditLogSection /> },
+] as const;
+
+type SectionId = (typeof SECTIONS)[number]['id'];
+
+export function SettingsScreen() {
+  const [section, setSection] = useState<SectionId>('keys');
+  const shown = SECTIONS.find((entry) => entry.id === section) ?? SECTIONS[0];
+  return (
+    <div className="screen settings-screen">
+      <nav className="settings-nav panel" aria-label="Settings">
+        <h1 className="settings-nav-title">Settings</h1>
+        <ul>
+          {SECTIONS.map((entry) => (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="settings-nav-item"
+                aria-current={entry.id === section ? 'page' : undefined}
+                onClick={() => setSection(entry.id)}
+              >
+                {entry.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-content">{shown.render()}</div>
+    </div>
+  );
+}

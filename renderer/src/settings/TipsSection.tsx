@@ -1,0 +1,163 @@
+/** Tips on captures (the engine's tips_enabled), the percentages the tab screen suggests, and how long a tab stays open. */
+import { useState } from 'react';
+import { useTerminal } from '../terminal/terminal-context';
+import { Spinner } from '../ui/icons';
+import { useSettingsChange } from './settings-change';
+
+function readPercentages(texts: readonly string[]): number[] | string {
+  const values = texts.map((text) => text.trim()).filter(Boolean);
+  if (values.length === 0) return 'Suggest at least one percentage.';
+  const numbers = values.map(Number);
+  if (numbers.some((n) => !Number.isInteger(n) || n < 1 || n > 100))
+    return 'Percentages are whole numbers from 1 to 100.';
+  if (new Set(numbers).size !== numbers.length) return 'Each percentage once.';
+  return numbers;
+}
+
+export function TipsSection() {
+  const { bridge, settings } = useTerminal();
+  const change = useSettingsChange();
+  const [tipsEnabled, setTipsEnabled] = useState(settings.tipsEnabled);
+  const [percentages, setPercentages] = useState(() =>
+    [0, 1, 2, 3].map((i) => String(settings.tipPercentages[i] ?? '')),
+  );
+  const [days, setDays] = useState(String(settings.authExpiryDays));
+  const [problem, setProblem] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    const tipPercentages = readPercentages(percentages);
+    if (typeof tipPercentages === 'string') return setProblem(tipPercentages);
+    const authExpiryDays = Number(days);
+    if (!/^\d{1,3}$/.test(days) || authExpiryDays < 1) return setProblem('Tabs stay open 1 to 999 days.');
+    setSaving(true);
+    const result = await change((pin) =>
+      bridge.invoke('settings:update', { tipsEnabled, tipPercentages, authExpiryDays, ...(pin && { pin }) }),
+    );
+    setSaving(false);
+    if (result.ok) {
+      setSaved(true);
+      setProblem(undefined);
+    } else if (!('cancelled' in result)) setProblem(result.problem);
+  };
+  const edited = () => {
+    setSaved(false);
+    setProblem(undefined);
+  };
+
+  return (
+    <section className="panel settings-section" aria-labelledby="tips-title">
+      <header className="section-head">
+        <h2 id="tips-title">Tips &amp; tabs</h2>
+        <p>Restaurants authorize the check on a tab, then add the tip and capture it when the guest pays.</p>
+      </header>
+      <form
+        className="settings-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <div className="setting-row">
+          <div>
+            <span className="setting-name" id="tips-switch-label">
+              Tips on captured tabs
+            </span>
+            <p className="setting-help">
+              When on, a tip can be added to a tab when it is captured, and other programs may send
+              tip_amount.
+            </p>
+          </div>
+          <button
+            type="button"
+            role="switch"
+            className="switch"
+            aria-checked={tipsEnabled}
+            aria-labelledby="tips-switch-label"
+            onClick={() => {
+              setTipsEnabled((on) => !on);
+              edited();
+            }}
+          >
+            <span className="switch-knob" aria-hidden="true" />
+            <span className="switch-text">{tipsEnabled ? 'On' : 'Off'}</span>
+          </button>
+        </div>
+
+        <fieldset className="setting-row">
+          <div>
+            <legend className="setting-name">Suggested tips</legend>
+            <p className="setting-help">Up to four percentages of the check, offered as one-tap tips.</p>
+          </div>
+          <div className="percent-fields">
+            {percentages.map((value, index) => (
+              <label key={index} className="input-affix">
+                <span className="visually-hidden">Suggested tip {index + 1}</span>
+                <input
+                  className="input"
+                  inputMode="numeric"
+                  maxLength={3}
+                  value={value}
+                  onChange={(event) => {
+                    const text = event.target.value.replace(/\D/g, '').slice(0, 3);
+                    setPercentages((previous) => previous.map((old, i) => (i === index ? text : old)));
+                    edited();
+                  }}
+                />
+                <span className="input-suffix" aria-hidden="true">
+                  %
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <div className="setting-row">
+          <div>
+            <label className="setting-name" htmlFor="expiry-days">
+              Tabs can be captured for
+            </label>
+            <p className="setting-help">
+              After this many days a tab expires: it can only be voided, and the card’s hold lapses.
+            </p>
+          </div>
+          <span className="input-affix input-affix-wide">
+            <input
+              id="expiry-days"
+              className="input"
+              inputMode="numeric"
+              maxLength={3}
+              value={days}
+              onChange={(event) => {
+                setDays(event.target.value.replace(/\D/g, '').slice(0, 3));
+                edited();
+              }}
+            />
+            <span className="input-suffix" aria-hidden="true">
+              days
+            </span>
+          </span>
+        </div>
+
+        {problem && (
+          <p className="notice notice-bad" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="form-actions">
+          {saved && (
+            <span className="muted" role="status">
+              Saved
+            </span>
+          )}
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving && <Spinner className="spinner button-spinner" />}
+            Save
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
