@@ -1,16 +1,62 @@
+import { useEffect, useState, type ReactNode } from 'react';
 import type { BridgeChoice } from './bridge/choose-bridge';
+import { EndOfDayScreen } from './batch/EndOfDayScreen';
+import { HistoryScreen } from './history/HistoryScreen';
+import { ManagerProvider } from './manager/manager-approval';
+import { RefundScreen } from './refunds/RefundScreen';
 import { SaleScreen } from './sale/SaleScreen';
+import { SettingsScreen } from './settings/SettingsScreen';
 import { AppShell } from './shell/AppShell';
+import { screenOf, SCREENS, type ScreenId } from './shell/routes';
+import { ScreenActiveContext } from './shell/screen-active';
 import { StartupScreen } from './shell/StartupScreen';
+import { TabsScreen } from './tabs/TabsScreen';
 import { TerminalProvider } from './terminal/terminal-context';
 
 export function App({ choice }: { choice: BridgeChoice }) {
   if (choice.kind === 'none') return <StartupScreen kind="no-bridge" />;
   return (
     <TerminalProvider choice={choice}>
-      <AppShell title="Sale">
-        <SaleScreen />
-      </AppShell>
+      <ManagerProvider>
+        <Counter />
+      </ManagerProvider>
     </TerminalProvider>
+  );
+}
+
+const RENDER: Record<ScreenId, () => ReactNode> = {
+  sale: () => <SaleScreen />,
+  tabs: () => <TabsScreen />,
+  refunds: () => <RefundScreen />,
+  history: () => <HistoryScreen />,
+  'end-of-day': () => <EndOfDayScreen />,
+  settings: () => <SettingsScreen />,
+};
+
+/** Every screen opened so far stays mounted (hidden when out of view), so no work is lost by looking elsewhere. */
+function Counter() {
+  const [current, setCurrent] = useState<ScreenId>(() => screenOf(window.location.hash));
+  const [opened, setOpened] = useState<ReadonlySet<ScreenId>>(() => new Set([current]));
+
+  useEffect(() => {
+    const follow = () => {
+      const next = screenOf(window.location.hash);
+      setCurrent(next);
+      setOpened((previous) => (previous.has(next) ? previous : new Set([...previous, next])));
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+
+  return (
+    <AppShell current={current}>
+      {SCREENS.filter((screen) => opened.has(screen.id)).map((screen) => (
+        <div key={screen.id} className="screen-slot" hidden={screen.id !== current} data-screen={screen.id}>
+          <ScreenActiveContext.Provider value={screen.id === current}>
+            {RENDER[screen.id]()}
+          </ScreenActiveContext.Provider>
+        </div>
+      ))}
+    </AppShell>
   );
 }

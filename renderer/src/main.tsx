@@ -6,6 +6,12 @@ import './styles/base.css';
 import './styles/shell.css';
 import './styles/sale.css';
 import './styles/result.css';
+import './styles/screens.css';
+import './styles/tabs.css';
+import './styles/refunds.css';
+import './styles/end-of-day.css';
+import './styles/settings.css';
+import './styles/print.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element.');

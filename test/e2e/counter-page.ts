@@ -25,8 +25,11 @@ export interface Counter {
   browser: Browser;
   /** A second page on the bridge, standing where the cashier's reader would be. */
   reader: NodeBridge;
-  /** A fresh browser page on the screens, waiting for the reader to be ready. */
-  open(): Promise<CounterPage>;
+  /**
+   * A fresh browser page on the screens, waiting for the reader to be ready. Screenshots are named
+   * after `prefix` (cashier by default).
+   */
+  open(prefix?: string): Promise<CounterPage>;
   /**
    * Closes the pages opened so far. Every open page is a cashier screen on the same bridge: one left
    * waiting for a card would take the next test's swipe.
@@ -74,14 +77,14 @@ export async function startCounter(): Promise<Counter> {
     screens,
     browser,
     reader,
-    async open() {
+    async open(prefix = 'cashier') {
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         deviceScaleFactor: 1,
       });
       contexts.push(context);
       const page = await context.newPage();
-      const counter = new CounterPage(page);
+      const counter = new CounterPage(page, prefix);
       await page.goto(screens.running.screensUrl);
       await counter.readerBadge('Card reader ready').waitFor();
       return counter;
@@ -153,6 +156,23 @@ export class CounterPage {
 
   get amount() {
     return this.page.getByTestId('sale-amount');
+  }
+
+  /** Moves to another screen through the menu in the top bar, as a cashier would. */
+  async goTo(
+    screen: 'Sale' | 'Tabs' | 'Refund & void' | 'History' | 'End of day' | 'Settings',
+  ): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screen }).click();
+    await this.page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('link', { name: screen })
+      .and(this.page.locator('[aria-current="page"]'))
+      .waitFor();
+  }
+
+  /** The screen in view (the others stay mounted, hidden). */
+  get screen() {
+    return this.page.locator('.screen-slot:not([hidden])');
   }
 
   get result() {

@@ -36,7 +36,7 @@ export function SimulatorMenu() {
       <details className="sim-menu" ref={menu}>
         <summary className="sim-menu-button">
           <CardIcon className="sim-menu-icon" />
-          Test swipes
+          <span className="sim-menu-label">Test swipes</span>
         </summary>
         <div className="sim-menu-panel" role="group" aria-label="Simulated card reader">
           <p className="sim-menu-note">Simulated reader: test cards only, never real card data.</p>
