@@ -104,10 +104,14 @@ export class CounterAdmin {
       'settings:update': async (input) => {
         await this.#requirePin(input.pin);
         audit.atomically(() => {
-          if (input.tipsEnabled !== undefined) {
+          // Only what changes is written: each write is an entry in the audit log.
+          if (input.tipsEnabled !== undefined && input.tipsEnabled !== engine.settings.get('tips_enabled')) {
             engine.settings.setFromText('tips_enabled', String(input.tipsEnabled), actor);
           }
-          if (input.authExpiryDays !== undefined) {
+          if (
+            input.authExpiryDays !== undefined &&
+            input.authExpiryDays !== engine.settings.get('auth_expiry_days')
+          ) {
             engine.settings.setFromText('auth_expiry_days', String(input.authExpiryDays), actor);
           }
           const before = this.#preferences.tipPercentages;

@@ -181,7 +181,7 @@ describe('the card reader', () => {
     await page.getByLabel('New BDK').fill(bdk);
     await page.getByRole('button', { name: 'Change the key' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Change the key' }).click();
-    await page.getByText('Your key').waitFor();
+    await page.getByText('Your key', { exact: true }).waitFor();
     expect(await page.getByTestId('bdk-kcv').textContent()).not.toBe('08D7B4');
     expect(await page.getByLabel('New BDK').inputValue()).toBe('');
     expect(await page.content()).not.toContain(bdk);

@@ -110,6 +110,17 @@ describe('settings', () => {
     t.gateway.engine.settings.setFromText('auth_expiry_days', '7');
   });
 
+  it('write only what changes, so the audit log holds no empty changes', async () => {
+    const terminal = await start();
+    const before = t.gateway.engine.audit.recent(1)[0]?.id;
+    await invoke(terminal, 'settings:update', {
+      tipsEnabled: false,
+      tipPercentages: [15, 18, 20],
+      authExpiryDays: 7,
+    });
+    expect(t.gateway.engine.audit.recent(1)[0]?.id).toBe(before);
+  });
+
   it('take a new swipe key without ever sending it back, and say it is no longer the test key', async () => {
     const terminal = await start();
     const bdk = 'FEDCBA98765432100123456789ABCDEF';

@@ -45,6 +45,13 @@ export function AuditLogSection() {
         </p>
       )}
       <table className="table table-compact audit-table" data-testid="audit-table" aria-busy={log.loading}>
+        <colgroup>
+          <col className="audit-when" />
+          <col className="audit-who" />
+          <col className="audit-what" />
+          <col className="audit-subject" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">When</th>

@@ -86,9 +86,11 @@ export function TipsSection() {
           </button>
         </div>
 
-        <fieldset className="setting-row">
+        <div className="setting-row" role="group" aria-labelledby="suggested-tips-label">
           <div>
-            <legend className="setting-name">Suggested tips</legend>
+            <span className="setting-name" id="suggested-tips-label">
+              Suggested tips
+            </span>
             <p className="setting-help">Up to four percentages of the check, offered as one-tap tips.</p>
           </div>
           <div className="percent-fields">
@@ -112,7 +114,7 @@ export function TipsSection() {
               </label>
             ))}
           </div>
-        </fieldset>
+        </div>
 
         <div className="setting-row">
           <div>
