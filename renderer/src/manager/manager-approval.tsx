@@ -17,6 +17,12 @@ export type Approval = { pin?: string } | null;
 type Approve = (action: ManagerAction) => Promise<Approval>;
 
 const ManagerContext = createContext<Approve | undefined>(undefined);
+/** Whether the PIN is being asked for: a confirmation waiting on it steps aside meanwhile. */
+const AskingContext = createContext(false);
+
+export function useManagerAsking(): boolean {
+  return useContext(AskingContext);
+}
 
 export function useManagerApproval(): Approve {
   const approve = useContext(ManagerContext);
@@ -56,8 +62,10 @@ export function ManagerProvider({ children }: { children: ReactNode }) {
 
   return (
     <ManagerContext.Provider value={approve}>
-      {children}
-      {pending && <PinDialog action={pending.action} onDone={finish} />}
+      <AskingContext.Provider value={pending !== undefined}>
+        {children}
+        {pending && <PinDialog action={pending.action} onDone={finish} />}
+      </AskingContext.Provider>
     </ManagerContext.Provider>
   );
 }

@@ -26,6 +26,15 @@ const MAYBE_DONE: Record<MoneyMove, string> = {
   void: 'It may or may not have been voided.',
 };
 
+/** For a refusal of what was sent, when the engine's message names no next step. */
+const AFTER_REFUSAL: Record<MoneyMove, string> = {
+  tab: 'Check the amount and the card, then try again.',
+  capture: 'Go back to the tab: check the tip and try again.',
+  refund: 'Go back to the transaction: it shows what can still be refunded.',
+  void: 'Go back to the transaction: it shows what can still be done.',
+};
+const SALE_REFUSAL_STEP = 'Check what was entered, then charge again.';
+
 /** A request and the key that makes sending it again safe. */
 export interface PendingTransaction {
   request: TransactionRequestBody;
@@ -65,9 +74,12 @@ export async function sendTransaction(
   move: MoneyMove,
 ): Promise<SaleOutcome> {
   try {
-    return outcomeOfResponse(
+    const outcome = outcomeOfResponse(
       await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey }),
     );
+    return outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
+      ? { ...outcome, nextStep: AFTER_REFUSAL[move] }
+      : outcome;
   } catch (error) {
     if (!(error instanceof TenderApiError)) console.error(`Tender: the ${move} request failed.`, error);
     return failureOutcome(error, move);

@@ -1,5 +1,6 @@
 /** Asks before anything that moves money back or cannot be undone: says exactly what will happen. */
 import type { ReactNode } from 'react';
+import { useManagerAsking } from '../manager/manager-approval';
 import { Dialog } from './Dialog';
 import { Spinner } from './icons';
 
@@ -27,6 +28,8 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: Props) {
+  // While a manager types the PIN for this, the PIN dialog stands alone; this comes back after.
+  if (useManagerAsking()) return null;
   return (
     <Dialog title={title} onCancel={onCancel} tone={tone} busy={busy} testId="confirm-dialog">
       <div className="dialog-body">{children}</div>
