@@ -171,6 +171,66 @@ describe('a tab', () => {
   });
 });
 
+describe('a tab’s work is never lost', () => {
+  it('keeps the typed tip when the engine fails, and captures once it answers', async () => {
+    await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
+    const id = await openTab('22.00');
+    const cashier = await tabsScreen();
+    const { page } = cashier;
+    let failed = false;
+    await page.route('**/rest/v1/transactions', (route) => {
+      if (route.request().method() !== 'POST' || failed) return route.continue();
+      failed = true;
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: '500',
+          error: 'internal_error',
+          message: 'The engine failed to complete the request; nothing was recorded. Try again.',
+        }),
+      });
+    });
+    await page.getByTestId(`tab-${id}`).getByRole('button').click();
+    await page.getByTestId('tip-amount').fill('3.30');
+    await page.getByRole('button', { name: 'Capture $25.30' }).click();
+    await page.getByTestId('outcome').and(page.locator('[data-outcome="refused"]')).waitFor();
+    expect(await page.getByTestId('outcome').textContent()).toContain('The tab was not captured. Try again.');
+    cashier.problems.splice(0);
+    await cashier.check('13-capture-failed');
+    await page.getByRole('button', { name: 'Back to the tab' }).click();
+    expect(await page.getByTestId('tip-amount').inputValue()).toBe('$3.30');
+    await page.getByRole('button', { name: 'Capture $25.30' }).click();
+    await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+    const [capture] = await counter.screens.client.listTransactions({ type: 'capture', page_size: 1 });
+    expect(capture).toMatchObject({ original_id: id, amount: '25.30', tip_amount: '3.30' });
+  });
+});
+
+describe('an expired tab', () => {
+  it('is listed apart, older than the setting allows, and can only be voided', async () => {
+    const id = await openTab('16.00');
+    const cashier = await counter.open('tabs');
+    const { page } = cashier;
+    // Eight days on, on this screen's clock: past the seven days a tab can be captured.
+    await page.clock.setFixedTime(Date.now() + 8 * 86_400_000);
+    await page.reload();
+    await cashier.readerBadge('Card reader ready').waitFor();
+    await cashier.goTo('Tabs');
+    await page.getByText('No open tabs').waitFor();
+    await page.getByText('1 expired tab: older than 7 days, they can only be voided').click();
+    await page.getByTestId(`tab-${id}`).getByRole('button').click();
+    await page.getByText('can no longer be captured').waitFor();
+    expect(await page.getByRole('button', { name: /^Capture \$/ }).count()).toBe(0);
+    await cashier.check('14-expired-tab');
+    await page.getByRole('button', { name: 'Void tab' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Void tab' }).click();
+    await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+    const [auth] = await counter.screens.client.listTransactions({ id, page_size: 1 });
+    expect(auth?.voided).toBe('true');
+  });
+});
+
 describe('the end of a shift', () => {
   it('captures the chosen tabs, each with its tip, and sends one that got no answer again with its key', async () => {
     await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });

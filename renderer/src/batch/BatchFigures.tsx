@@ -10,9 +10,7 @@ export function BatchTotals({ batch }: { batch: Batch }) {
       <div className="stat-tile stat-tile-main">
         <dt>Net</dt>
         <dd data-testid="batch-net">{displayMoney(centsOf(batch.net_amount))}</dd>
-        <dd className="stat-sub">
-          {batch.total_count} {batch.total_count === '1' ? 'transaction' : 'transactions'}
-        </dd>
+        <dd className="stat-sub">{counted(batch.total_count, 'transaction')}</dd>
       </div>
       <div className="stat-tile">
         <dt>Sales</dt>

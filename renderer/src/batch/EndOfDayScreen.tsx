@@ -12,7 +12,7 @@ import { screenHref } from '../shell/routes';
 import { useScreenActive } from '../shell/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery, loadTabs } from '../transactions/queries';
-import { centsOf, timeLabel } from '../transactions/present';
+import { centsOf, counted, timeLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { problemText, useLoad } from '../ui/use-load';
@@ -207,10 +207,11 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
           }}
         >
           <p>
-            <strong>{displayMoney(centsOf(batch.net_amount))}</strong> net in {batch.total_count} transactions
-            is sent for settlement: {batch.sales_count} sales of {displayMoney(centsOf(batch.sales_total))}{' '}
-            (tips {displayMoney(centsOf(batch.tip_total))}) and {batch.refund_count} refunds of{' '}
-            {displayMoney(centsOf(batch.refund_total))}.
+            <strong>{displayMoney(centsOf(batch.net_amount))}</strong> net in{' '}
+            {counted(batch.total_count, 'transaction')}
+            is sent for settlement: {counted(batch.sales_count, 'sale')} of{' '}
+            {displayMoney(centsOf(batch.sales_total))} (tips {displayMoney(centsOf(batch.tip_total))}) and{' '}
+            {counted(batch.refund_count, 'refund')} of {displayMoney(centsOf(batch.refund_total))}.
           </p>
           <p>After the close its sales can no longer be voided, only refunded.</p>
           {tabCount > 0 && (
@@ -283,7 +284,7 @@ function EarlierBatches({ refresh, onOpen }: { refresh: number; onOpen: (id: str
               </span>
               <span className="batch-row-figures">
                 <span className="cell-main">{displayMoney(centsOf(batch.net_amount))}</span>
-                <span className="cell-sub">{batch.total_count} transactions</span>
+                <span className="cell-sub">{counted(batch.total_count, 'transaction')}</span>
               </span>
               <ArrowRightIcon className="button-icon batch-row-go" />
             </button>

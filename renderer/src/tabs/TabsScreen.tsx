@@ -275,7 +275,9 @@ function TabRow({
         <span className="tab-row-amount">{displayMoney(centsOf(tab.amount))}</span>
         <span className="tab-row-who">
           <span className="tab-row-card">{cardLabel(tab)}</span>
-          <span className="tab-row-holder">{holder || 'No name'}</span>
+          <span className={holder ? 'tab-row-holder' : 'tab-row-holder tab-row-holder-none'}>
+            {holder || 'No name'}
+          </span>
         </span>
         <span className="tab-row-server">{tab.server_id ? `Server ${tab.server_id}` : 'No server'}</span>
         <span className="tab-row-age">

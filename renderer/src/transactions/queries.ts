@@ -46,16 +46,19 @@ export interface Tabs {
 
 const DAY_MS = 86_400_000;
 
+/** How long past its expiry an unvoided tab is still listed, to be voided. */
+const EXPIRED_SHOWN_DAYS = 30;
+
 /**
- * The open tabs: approved AUTHs the engine still marks with an expiry. Only AUTHs younger than the
- * expiry (with a day to spare for a setting just lowered) can be open, so older ones are not read.
+ * The open tabs: approved AUTHs the engine still marks with an expiry, and the expired ones of the
+ * last weeks, which can only be voided. Older AUTHs are not read.
  */
 export async function loadTabs(
   client: TenderClient,
   authExpiryDays: number,
   now = Date.now(),
 ): Promise<Tabs> {
-  const since = new Date(now - (authExpiryDays + 1) * DAY_MS).toISOString();
+  const since = new Date(now - (authExpiryDays + EXPIRED_SHOWN_DAYS) * DAY_MS).toISOString();
   const { items } = await listEvery(client, {
     type: 'auth',
     result: 'approved',
