@@ -208,10 +208,10 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
         >
           <p>
             <strong>{displayMoney(centsOf(batch.net_amount))}</strong> net in{' '}
-            {counted(batch.total_count, 'transaction')}
-            is sent for settlement: {counted(batch.sales_count, 'sale')} of{' '}
-            {displayMoney(centsOf(batch.sales_total))} (tips {displayMoney(centsOf(batch.tip_total))}) and{' '}
-            {counted(batch.refund_count, 'refund')} of {displayMoney(centsOf(batch.refund_total))}.
+            {counted(batch.total_count, 'transaction')} is sent for settlement:{' '}
+            {counted(batch.sales_count, 'sale')} of {displayMoney(centsOf(batch.sales_total))} (tips{' '}
+            {displayMoney(centsOf(batch.tip_total))}) and {counted(batch.refund_count, 'refund')} of{' '}
+            {displayMoney(centsOf(batch.refund_total))}.
           </p>
           <p>After the close its sales can no longer be voided, only refunded.</p>
           {tabCount > 0 && (
