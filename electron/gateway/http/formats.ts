@@ -78,6 +78,8 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw problems.badRequest('The body must be one JSON object.');
     }
+    if (nestsTooDeep(value))
+      throw problems.badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`);
     return value as Record<string, unknown>;
   }
   if (/<!DOCTYPE|<!ENTITY/i.test(raw)) {
@@ -91,6 +93,8 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
   } catch (error) {
     throw problems.badRequest(`The body is not well-formed XML: ${(error as Error).message}`);
   }
+  if (nestsTooDeep(document))
+    throw problems.badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`);
   const roots = Object.keys(document);
   if (roots.length !== 1 || roots[0] !== rootName) {
     throw problems.badRequest(`The XML root element must be <${rootName}>.`);
@@ -105,15 +109,16 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
 
 /** `<billing/>` parses as "", which means "no billing object", not a text value. */
 function emptyElementsAsAbsent(element: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(element)) {
-    if (value === '') continue;
-    result[key] =
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? emptyElementsAsAbsent(value as Record<string, unknown>)
-        : value;
-  }
-  return result;
+  return Object.fromEntries(
+    Object.entries(element)
+      .filter(([, value]) => value !== '')
+      .map(([key, value]) => [
+        key,
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? emptyElementsAsAbsent(value as Record<string, unknown>)
+          : value,
+      ]),
+  );
 }
 
 /**
@@ -121,16 +126,34 @@ function emptyElementsAsAbsent(element: Record<string, unknown>): Record<string,
  * field left blank counts as absent in both formats.
  */
 export function normalizeFields(body: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    const cleaned = typeof value === 'string' ? value.trim() : value;
-    if (cleaned === null || cleaned === '') continue;
-    result[key] =
-      typeof cleaned === 'object' && !Array.isArray(cleaned)
-        ? normalizeFields(cleaned as Record<string, unknown>)
-        : cleaned;
+  // Object.fromEntries defines a key named "__proto__" as a plain property; assigning it would
+  // replace the object's prototype and let a body lend itself fields it never sent.
+  return Object.fromEntries(
+    Object.entries(body)
+      .map(([key, value]) => [key, typeof value === 'string' ? value.trim() : value] as const)
+      .filter(([, value]) => value !== null && value !== '')
+      .map(([key, value]) => [
+        key,
+        typeof value === 'object' && !Array.isArray(value)
+          ? normalizeFields(value as Record<string, unknown>)
+          : value,
+      ]),
+  );
+}
+
+/** A transaction nests two levels (billing, shipping); anything much deeper is not a transaction. */
+export const MAX_BODY_DEPTH = 8;
+
+/** True when a parsed body nests deeper than MAX_BODY_DEPTH; walked without recursion. */
+function nestsTooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= MAX_BODY_DEPTH) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
   }
-  return result;
+  return false;
 }
 
 /** Writes one resource (`root` element) or a list (`root` holding `item` elements). */

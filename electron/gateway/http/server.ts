@@ -3,12 +3,12 @@
  * for; requests from other hosts or web origins are refused before they reach a route.
  */
 import type * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import type { Engine } from '../engine';
-import { IdempotencyConflict } from '../transactions';
+import { IdempotencyConflict } from '../idempotency';
 import type { ApiKeyInfo } from '../keys';
 import { presentBatch, presentTransaction } from '../presenters';
 import {
@@ -101,6 +101,34 @@ function sendProblem(reply: FastifyReply, problem: ApiProblem) {
   });
 }
 
+/**
+ * A request Node's HTTP parser cannot read (a raw byte in the request line, a malformed header) or
+ * that timed out never reaches a route. It still gets the engine's error body, in the format its
+ * Accept header asked for as far as it can be read, and the connection is closed, since nothing
+ * after an unreadable request can be trusted to start where the next one does.
+ */
+function answerUnparsableRequest(error: { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const [status, reason, code, message] = timedOut
+    ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.']
+    : tooLarge
+      ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.']
+      : [400, 'Bad Request', 'bad_request', 'The request could not be read as HTTP.'];
+  const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const accept = /^accept:([^\r\n]*)/im.exec(raw)?.[1] ?? '';
+  const format: Format = /xml/i.test(accept) && !/json/i.test(accept) ? 'xml' : 'json';
+  const body = serialize(format, 'error', { status: String(status), error: code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${contentTypeOf(format)}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** How the audit log names a caller. */
 function actorOf(key: ApiKeyInfo): string {
   return `API key ${key.id} "${key.name}"`;
@@ -139,6 +167,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     forceCloseConnections: true,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: 10_000,
+    clientErrorHandler: answerUnparsableRequest,
   });
   app.server.headersTimeout = limits.headersTimeoutMs;
   app.server.maxConnections = limits.maxConnections;
