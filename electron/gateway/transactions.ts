@@ -2,16 +2,10 @@
  * POST /transactions: validates a request, applies the interface's rules, asks the processor, and
  * records the outcome in the ledger. An answer is returned only once its row has been committed.
  */
-import { createHash } from 'node:crypto';
-import type { z } from 'zod';
-import {
-  transactionRequestSchema,
-  type TransactionRequest,
-  type TransactionResponse,
-} from '../../shared/api/schemas';
+import type { TransactionRequest, TransactionResponse } from '../../shared/api/schemas';
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
-import { formatMoney, parseMoney } from '../../shared/money';
+import { formatMoney } from '../../shared/money';
 import { batchContribution, negate } from './domain/batch';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import { checkExpiry } from './domain/expiry';
@@ -22,6 +16,8 @@ import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from '
 import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
 import type { Settings } from './settings';
 import type { Ledger, LedgerTransaction, NewTransaction } from './store/ledger';
+import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
+import { FIELD_VALIDATION, Rejection, safeDetail, validateTransactionRequest } from './validation';
 
 /** Who is asking: the API key, for the record. */
 export interface SubmitContext {
@@ -32,36 +28,6 @@ export interface SubmitContext {
   idempotency?: { key: string; fingerprint: string };
 }
 
-/** How long an idempotency key's answer is kept: at least a day, as the README promises. */
-export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
-
-/** An Idempotency-Key that cannot be honoured: reused for another request, or still being answered. */
-export class IdempotencyConflict extends Error {
-  constructor(readonly reason: 'different_request' | 'in_flight') {
-    super(
-      reason === 'in_flight'
-        ? 'A request with this Idempotency-Key is still being processed. Retry once it has been answered.'
-        : 'This Idempotency-Key was already used for a different request. Use a new key for a new transaction.',
-    );
-  }
-}
-
-/** The same request, whatever its format or field order, has the same fingerprint. */
-export function requestFingerprint(body: unknown): string {
-  const canonical = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(canonical);
-    if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  };
-  return createHash('sha256')
-    .update(JSON.stringify(canonical(body)))
-    .digest('hex');
-}
-
 /** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/swipe). */
 export interface SwipeDecoder {
   decode(
@@ -70,40 +36,6 @@ export interface SwipeDecoder {
     | { ok: true; pan: string; expMmyy: string; firstName?: string; lastName?: string; ksn: string }
     | { ok: false; errorCode: ErrorCode; message: string };
 }
-
-/** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
-class Rejection {
-  constructor(
-    readonly errorCode: ErrorCode,
-    readonly message: string,
-    readonly detail: Partial<NewTransaction> = {},
-  ) {}
-}
-
-const FIELD_VALIDATION = 'Field Validation: ';
-
-const FIELD_ERROR_CODES: Partial<Record<string, ErrorCode>> = {
-  type: ERROR_CODES.UNKNOWN_TYPE,
-  card: ERROR_CODES.INVALID_CARD,
-  exp_date: ERROR_CODES.INVALID_EXPIRY,
-  amount: ERROR_CODES.INVALID_AMOUNT,
-  tip_amount: ERROR_CODES.INVALID_AMOUNT,
-  csc: ERROR_CODES.INVALID_CSC,
-};
-
-const CARD_FIELDS = ['card', 'exp_date', 'csc', 'encrypted_track_data', 'track_format'] as const;
-
-/** Fields that must be present for each type (card data is checked separately). */
-const REQUIRED: Record<TransactionType, readonly (keyof TransactionRequest)[]> = {
-  SALE: ['amount'],
-  'FORCED SALE': ['amount', 'authorization_code'],
-  AUTH: ['amount'],
-  CAPTURE: ['id', 'amount'],
-  REFUND: ['amount'],
-  VOID: ['id'],
-};
-
-export const TRANSACTION_REQUIREMENTS = REQUIRED;
 
 interface CardInput {
   details: CardDetails;
@@ -158,7 +90,7 @@ export class TransactionService {
 
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
-      const request = this.validate(body);
+      const request = validateTransactionRequest(body, { tipsEnabled: this.settings.get('tips_enabled') });
       const type = parseTransactionType(request.type) as TransactionType;
       const screened = this.processor.screen(
         request.client_ip === undefined ? {} : { clientIp: request.client_ip },
@@ -184,75 +116,6 @@ export class TransactionService {
       if (!(error instanceof Rejection)) throw error;
       return await this.recordRejection(error, body, context);
     }
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Validation
-
-  private validate(body: unknown): TransactionRequest {
-    const parsed = transactionRequestSchema.safeParse(body);
-    if (!parsed.success) throw fieldRejection(parsed.error, body);
-    const request = parsed.data;
-    const type = parseTransactionType(request.type);
-    if (!type) {
-      throw new Rejection(
-        ERROR_CODES.UNKNOWN_TYPE,
-        `${FIELD_VALIDATION}type "${request.type}" is not one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID`,
-      );
-    }
-    for (const field of REQUIRED[type]) {
-      if (request[field] === undefined) {
-        throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required for ${type}`);
-      }
-    }
-    const takesCard =
-      type === 'SALE' ||
-      type === 'FORCED SALE' ||
-      type === 'AUTH' ||
-      (type === 'REFUND' && request.id === undefined);
-    if (!takesCard) {
-      const stray = CARD_FIELDS.find((field) => request[field] !== undefined);
-      if (stray) {
-        const which = type === 'REFUND' ? 'a REFUND of an earlier transaction (id)' : type;
-        throw new Rejection(
-          ERROR_CODES.FIELD_NOT_APPLICABLE,
-          `${FIELD_VALIDATION}${stray} does not apply to ${which}`,
-        );
-      }
-    } else if (request.card === undefined && request.encrypted_track_data === undefined) {
-      const what = type === 'REFUND' ? 'REFUND without id (an unmatched refund)' : type;
-      throw new Rejection(
-        ERROR_CODES.MISSING_FIELD,
-        `${FIELD_VALIDATION}card and exp_date, or encrypted_track_data, are required for ${what}`,
-      );
-    }
-    if (type === 'VOID' && request.amount !== undefined) {
-      throw new Rejection(
-        ERROR_CODES.FIELD_NOT_APPLICABLE,
-        `${FIELD_VALIDATION}amount does not apply to VOID: a void reverses the whole transaction`,
-      );
-    }
-    if ((type === 'SALE' || type === 'AUTH' || type === 'FORCED SALE') && request.id !== undefined) {
-      throw new Rejection(
-        ERROR_CODES.FIELD_NOT_APPLICABLE,
-        `${FIELD_VALIDATION}id does not apply to ${type}`,
-      );
-    }
-    if (request.tip_amount !== undefined) {
-      if (type !== 'CAPTURE' && type !== 'FORCED SALE') {
-        throw new Rejection(
-          ERROR_CODES.TIP_NOT_ALLOWED,
-          `${FIELD_VALIDATION}tip_amount applies to CAPTURE and FORCED SALE only`,
-        );
-      }
-      if (!this.settings.get('tips_enabled')) {
-        throw new Rejection(
-          ERROR_CODES.TIP_NOT_ALLOWED,
-          `${FIELD_VALIDATION}tip_amount is not allowed: tip support is off in the gateway settings`,
-        );
-      }
-    }
-    return request;
   }
 
   private readCard(request: TransactionRequest): CardInput {
@@ -760,27 +623,6 @@ export class TransactionService {
   }
 }
 
-function fieldRejection(error: z.ZodError, body: unknown): Rejection {
-  const issue = error.issues[0];
-  const path = issue?.path.map(String) ?? [];
-  const field = path.join('.') || 'body';
-  const missing = valueAt(body, path) === undefined;
-  const errorCode = missing
-    ? ERROR_CODES.MISSING_FIELD
-    : (FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD);
-  const message = missing ? 'is required' : (issue?.message ?? 'is not valid');
-  return new Rejection(errorCode, `${FIELD_VALIDATION}${field} ${message}`);
-}
-
-function valueAt(body: unknown, path: readonly string[]): unknown {
-  let value = body;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
 function namesOf(
   request: TransactionRequest,
   card: CardInput,
@@ -814,23 +656,5 @@ function withCodes(
     ...response,
     ...(decision.avs && { avs_result_code: decision.avs }),
     ...(decision.csc && { csc_result_code: decision.csc }),
-  };
-}
-
-/** What may be kept of a rejected request: never the card number, only its last four digits. */
-function safeDetail(
-  body: unknown,
-): Pick<NewTransaction, 'type' | 'amount' | 'cardLastFour' | 'cardLength' | 'invoice'> {
-  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const type = typeof record.type === 'string' ? parseTransactionType(record.type) : undefined;
-  const amount = typeof record.amount === 'string' ? parseMoney(record.amount) : undefined;
-  const card = typeof record.card === 'string' && /^\d{13,19}$/.test(record.card) ? record.card : undefined;
-  const invoice = typeof record.invoice === 'string' && record.invoice.length <= 64 ? record.invoice : null;
-  return {
-    type: type ? TYPE_LABELS[type] : null,
-    amount: amount?.ok ? amount.cents : null,
-    cardLastFour: card?.slice(-4) ?? null,
-    cardLength: card?.length ?? null,
-    invoice,
   };
 }

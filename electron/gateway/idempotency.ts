@@ -1,0 +1,32 @@
+/** Idempotency keys: what makes two requests the same, and the ways a key can be refused. */
+import { createHash } from 'node:crypto';
+
+/** How long an idempotency key's answer is kept: at least a day, as the README promises. */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
+
+/** An Idempotency-Key that cannot be honoured: reused for another request, or still being answered. */
+export class IdempotencyConflict extends Error {
+  constructor(readonly reason: 'different_request' | 'in_flight') {
+    super(
+      reason === 'in_flight'
+        ? 'A request with this Idempotency-Key is still being processed. Retry once it has been answered.'
+        : 'This Idempotency-Key was already used for a different request. Use a new key for a new transaction.',
+    );
+  }
+}
+
+/** The same request, whatever its format or field order, has the same fingerprint. */
+export function requestFingerprint(body: unknown): string {
+  const canonical = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(canonical);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  };
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(body)))
+    .digest('hex');
+}
