@@ -18,6 +18,8 @@ export type TransactionTypeLabel = (typeof TYPE_LABELS)[TransactionType];
  * underscore or a hyphen ("forced_sale", "Forced Sale").
  */
 export function parseTransactionType(text: string): TransactionType | undefined {
+  // Only ASCII letters: "ſale" upper-cases to "SALE" and must not pass for it.
+  if (!/^[A-Za-z _-]+$/.test(text.trim())) return undefined;
   const canonical = text.trim().toUpperCase().replace(/[_-]/g, ' ').replace(/\s+/g, ' ');
   return (TRANSACTION_TYPES as readonly string[]).includes(canonical)
     ? (canonical as TransactionType)
