@@ -61,11 +61,12 @@ console.log(`
 Crash soak summary (seed ${report.seed}, ${seconds} s)
   kills (SIGKILL mid-load)          ${report.kills}
   requests sent                     ${report.requestsSent}
-  answers received                  ${report.answered} (${report.approvedAnswered} approved), each found in the ledger after a restart
+  answers received                  ${report.answered} (${report.approvedAnswered} approved), each checked in the ledger after a restart
   requests cut off by a kill        ${report.cutOff}
     with Idempotency-Key, retried   ${report.retriedReplayed} replayed (had committed), ${report.retriedFresh} done on retry
     without a key                   ${report.unkeyedCommitted} had committed, ${report.unkeyedAbsent} had not
   restarts to ready (ms)            median ${percentile(50)}, p95 ${percentile(95)}, max ${sorted.at(-1) ?? 0}
+  idle connections closed, resent   ${report.staleConnections} (GETs and keyed retries only)
   ledger at the end                 ${report.transactionsInLedger} transactions, ${report.batchesInLedger} batches
   integrity_check after last stop   ${report.integrity.length === 0 ? 'ok' : report.integrity.join('; ')}
   problems                          ${report.problems.length}${values.keep ? `\n  data dir kept at                  ${report.dataDir}` : ''}`);
