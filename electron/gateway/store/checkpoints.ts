@@ -43,6 +43,8 @@ export function startCheckpointer(
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { file, driver, nativeBinding: options.nativeBinding, intervalMs: options.intervalMs ?? 250 },
+    // The worker only issues a pragma now and then: a small heap is plenty.
+    resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
   });
   worker.unref();
   let stopping: Promise<void> | undefined;
