@@ -63,6 +63,8 @@ export default defineConfig({
     plugins: [react(), devContentSecurityPolicy()],
     build: {
       outDir: join(outDir, 'renderer'),
+      // electron-vite leaves the renderer unminified; a browser over `serve --renderer` pays for every byte.
+      minify: true,
       rolldownOptions: { input: fromRoot('./renderer/index.html') },
     },
   },
