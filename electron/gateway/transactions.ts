@@ -263,7 +263,7 @@ export class TransactionService {
       const current = this.ledger.find(authId) as LedgerTransaction;
       check(current);
       const row = this.newRow('CAPTURE', request, context, {
-        ...copiedFrom(current),
+        ...copiedFrom(current, request),
         amount: amount + tip,
         tipAmount: tip,
         serverId: request.server_id ?? current.serverId,
@@ -300,7 +300,7 @@ export class TransactionService {
     return this.commit(context, () => {
       const current = this.ledger.find(originalId) as LedgerTransaction;
       check(current);
-      const row = this.newRow('REFUND', request, context, { ...copiedFrom(current), amount });
+      const row = this.newRow('REFUND', request, context, { ...copiedFrom(current, request), amount });
       const response = this.recordDecision(row, decision, true);
       if (decision.outcome === 'approved') this.ledger.addRefunded(originalId, amount);
       this.recordAudit(context, 'refund', response, `of transaction ${originalId}: ${formatMoney(amount)}`);
@@ -344,7 +344,7 @@ export class TransactionService {
       const current = this.ledger.find(targetId) as LedgerTransaction;
       check(current);
       const row = this.newRow('VOID', request, context, {
-        ...copiedFrom(current),
+        ...copiedFrom(current, request),
         amount: current.amount,
         tipAmount: current.tipAmount,
         batchId: current.batchId,
@@ -634,7 +634,7 @@ function namesOf(
 }
 
 /** The card and cardholder columns a follow-up (capture, refund, void) carries over from its original. */
-function copiedFrom(original: LedgerTransaction): Partial<NewTransaction> {
+function copiedFrom(original: LedgerTransaction, request: TransactionRequest): Partial<NewTransaction> {
   return {
     cardBin: original.cardBin,
     cardLastFour: original.cardLastFour,
@@ -644,6 +644,8 @@ function copiedFrom(original: LedgerTransaction): Partial<NewTransaction> {
     firstName: original.firstName,
     lastName: original.lastName,
     serverId: original.serverId,
+    // A capture or refund belongs to its sale's purchase order unless the request names another.
+    purchaseOrder: request.purchase_order ?? original.purchaseOrder,
     originalId: original.id,
   };
 }

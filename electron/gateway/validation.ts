@@ -94,6 +94,13 @@ export function validateTransactionRequest(
   if ((type === 'SALE' || type === 'AUTH' || type === 'FORCED SALE') && request.id !== undefined) {
     throw new Rejection(ERROR_CODES.FIELD_NOT_APPLICABLE, `${FIELD_VALIDATION}id does not apply to ${type}`);
   }
+  if (type !== 'FORCED SALE' && request.authorization_code !== undefined) {
+    // The issuer or the engine gives every other type its code: one sent here would be lost silently.
+    throw new Rejection(
+      ERROR_CODES.FIELD_NOT_APPLICABLE,
+      `${FIELD_VALIDATION}authorization_code applies to FORCED SALE only`,
+    );
+  }
   if (request.tip_amount !== undefined) {
     if (type !== 'CAPTURE' && type !== 'FORCED SALE') {
       throw new Rejection(

@@ -61,32 +61,38 @@ const IPV6 = /^(?=.*:)[0-9A-Fa-f:.]{2,45}$/;
 // ---------------------------------------------------------------------------------------------
 // Transaction request
 
-export const billingSchema = z.object({
-  first_name: text(64).optional().meta({ description: 'First name on the card.' }),
-  last_name: text(64).optional().meta({ description: 'Last name on the card.' }),
-  company: text(100).optional(),
-  street: text(100).optional().meta({ description: 'Used for address verification.' }),
-  street2: text(100).optional(),
-  city: text(64).optional(),
-  state: text(64).optional(),
-  country: text(64).optional(),
-  zip: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code such as 30301', 10)
-    .optional()
-    .meta({ description: 'Address verification zip code. 99999 never matches (avs_result_code N).' }),
-  phone: text(32).optional(),
-});
+export const billingSchema = z.object(
+  {
+    first_name: text(64).optional().meta({ description: 'First name on the card.' }),
+    last_name: text(64).optional().meta({ description: 'Last name on the card.' }),
+    company: text(100).optional(),
+    street: text(100).optional().meta({ description: 'Used for address verification.' }),
+    street2: text(100).optional(),
+    city: text(64).optional(),
+    state: text(64).optional(),
+    country: text(64).optional(),
+    zip: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code such as 30301', 10)
+      .optional()
+      .meta({ description: 'Address verification zip code. 99999 never matches (avs_result_code N).' }),
+    phone: text(32).optional(),
+  },
+  { error: 'must be an object of billing fields (first_name, street, zip, ...)' },
+);
 
-export const shippingSchema = z.object({
-  first_name: text(64).optional(),
-  last_name: text(64).optional(),
-  company: text(100).optional(),
-  street: text(100).optional(),
-  street2: text(100).optional(),
-  city: text(64).optional(),
-  state: text(64).optional(),
-  zip: pattern(/^\d{5}(-?\d{4})?$/, 'must be five or nine digits', 10).optional(),
-  phone: text(32).optional(),
-});
+export const shippingSchema = z.object(
+  {
+    first_name: text(64).optional(),
+    last_name: text(64).optional(),
+    company: text(100).optional(),
+    street: text(100).optional(),
+    street2: text(100).optional(),
+    city: text(64).optional(),
+    state: text(64).optional(),
+    zip: pattern(/^\d{5}(-?\d{4})?$/, 'must be five or nine digits', 10).optional(),
+    phone: text(32).optional(),
+  },
+  { error: 'must be an object of shipping fields (first_name, street, zip, ...)' },
+);
 
 export const transactionRequestSchema = z.object({
   type: text(16).meta({
@@ -237,6 +243,9 @@ const listQueryShape = {
   authorization_code: text(16).optional(),
   invoice: text(64).optional(),
   order_id: text(18).optional(),
+  order_number: text(18)
+    .optional()
+    .meta({ description: "The same filter as order_id, by the request field's name." }),
   first_name: text(64).optional(),
   last_name: text(64).optional(),
   server_id: pattern(/^\d{2}$/, 'must be two digits', 2).optional(),

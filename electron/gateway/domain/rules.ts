@@ -140,7 +140,9 @@ export function checkVoid(target: ReferencedTransaction, inOpenBatch: boolean): 
   if (!inOpenBatch) {
     return no(
       ERROR_CODES.VOID_SETTLED,
-      `${describe(target)} has settled (its batch is closed): refund it instead.`,
+      target.type === 'Refund'
+        ? `${describe(target)} has settled (its batch is closed) and can no longer be voided.`
+        : `${describe(target)} has settled (its batch is closed): refund it instead.`,
     );
   }
   return ok;

@@ -77,7 +77,8 @@ function transactionFields(
   if (query.last_four !== undefined) filter.lastFour = query.last_four;
   if (query.authorization_code !== undefined) filter.authorizationCode = query.authorization_code;
   if (query.invoice !== undefined) filter.invoice = query.invoice;
-  if (query.order_id !== undefined) filter.orderNumber = query.order_id;
+  const orderNumber = query.order_id ?? query.order_number;
+  if (orderNumber !== undefined) filter.orderNumber = orderNumber;
   if (query.first_name !== undefined) filter.firstName = query.first_name;
   if (query.last_name !== undefined) filter.lastName = query.last_name;
   if (query.server_id !== undefined) filter.serverId = query.server_id;

@@ -1,0 +1,73 @@
+/** Details an integrator probing the interface would check. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t.close());
+
+describe('fields on the types they belong to', () => {
+  it('an authorization_code sent with a SALE is refused rather than silently replaced', async () => {
+    const answer = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '5.00',
+      ...VISA,
+      authorization_code: 'ZZ1',
+    });
+    expect(answer).toMatchObject({ result: 'Rejected', error_code: '8009' });
+    expect(answer.display_message).toBe('Field Validation: authorization_code applies to FORCED SALE only');
+  });
+
+  it("a capture keeps its authorization's purchase order unless it names another", async () => {
+    const auth = await t.client.createTransaction({
+      type: 'AUTH',
+      amount: '9.00',
+      ...VISA,
+      purchase_order: 'PO-778',
+    });
+    const capture = await t.client.createTransaction({ type: 'CAPTURE', id: auth.id ?? '', amount: '9.00' });
+    const [captured] = await t.client.listTransactions({ id: capture.id ?? '' });
+    expect(captured?.purchase_order).toBe('PO-778');
+    const other = await t.client.createTransaction({ type: 'AUTH', amount: '9.00', ...VISA });
+    const named = await t.client.createTransaction({
+      type: 'CAPTURE',
+      id: other.id ?? '',
+      amount: '9.00',
+      purchase_order: 'PO-9',
+    });
+    expect((await t.client.listTransactions({ id: named.id ?? '' }))[0]?.purchase_order).toBe('PO-9');
+  });
+
+  it('a billing that is not an object says what it must be', async () => {
+    const answer = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '5.00',
+      ...VISA,
+      billing: 'x' as unknown as { zip: string },
+    });
+    expect(answer.display_message).toMatch(/^Field Validation: billing must be an object of billing fields/);
+  });
+});
+
+describe('settled refunds and filters', () => {
+  it('a settled refund cannot be voided, and the answer does not advise refunding it', async () => {
+    const sale = await t.client.createTransaction({ type: 'SALE', amount: '20.00', ...VISA });
+    await t.client.closeOpenBatch();
+    const refund = await t.client.createTransaction({ type: 'REFUND', id: sale.id ?? '', amount: '5.00' });
+    await t.client.closeOpenBatch();
+    const answer = await t.client.createTransaction({ type: 'VOID', id: refund.id ?? '' });
+    expect(answer).toMatchObject({ result: 'Rejected', error_code: '8016' });
+    expect(answer.display_message).toMatch(/can no longer be voided/);
+    expect(answer.display_message).not.toMatch(/refund it/);
+  });
+
+  it('order_number filters like order_id, the name the request uses', async () => {
+    await t.client.createTransaction({ type: 'SALE', amount: '3.00', ...VISA, order_number: 'ORD42' });
+    const byNumber = await t.client.listTransactions({ order_number: 'ORD42' } as Record<string, string>);
+    const byId = await t.client.listTransactions({ order_id: 'ORD42' });
+    expect(byNumber.map((item) => item.id)).toEqual(byId.map((item) => item.id));
+    expect(byNumber).toHaveLength(1);
+  });
+});
