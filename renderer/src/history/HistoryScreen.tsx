@@ -21,6 +21,7 @@ import {
   type HistoryFilters,
   type HistorySort,
 } from './history-query';
+import { DateRangeFields } from '../ui/DateRangeFields';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -168,24 +169,7 @@ export function HistoryScreen() {
               ))}
             </select>
           </label>
-          <label className="field">
-            <span className="field-label">From</span>
-            <input
-              className="input"
-              type="date"
-              value={draft.from}
-              onChange={(event) => set({ from: event.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">To</span>
-            <input
-              className="input"
-              type="date"
-              value={draft.to}
-              onChange={(event) => set({ to: event.target.value })}
-            />
-          </label>
+          <DateRangeFields range={draft} onChange={set} />
           <label className="field field-narrow">
             <span className="field-label">Last four</span>
             <input

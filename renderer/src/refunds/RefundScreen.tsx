@@ -15,6 +15,7 @@ import { MoneyInput } from '../ui/MoneyInput';
 import { useLoad } from '../ui/use-load';
 import { TransactionDetails } from './TransactionDetails';
 import { UnmatchedRefund } from './UnmatchedRefund';
+import { DateRangeFields } from '../ui/DateRangeFields';
 
 interface Search {
   lastFour: string;
@@ -155,24 +156,7 @@ export function RefundScreen() {
               }
             />
           </label>
-          <label className="field">
-            <span className="field-label">From</span>
-            <input
-              className="input"
-              type="date"
-              value={draft.from}
-              onChange={(event) => set({ from: event.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">To</span>
-            <input
-              className="input"
-              type="date"
-              value={draft.to}
-              onChange={(event) => set({ to: event.target.value })}
-            />
-          </label>
+          <DateRangeFields range={draft} onChange={set} />
           <div className="search-actions">
             <button type="submit" className="button button-primary">
               Find

@@ -15,6 +15,7 @@ import { DigitPad } from '../ui/DigitPad';
 import { ArrowRightIcon, Spinner } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
+import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 
 type Step =
   | { step: 'amount' }
@@ -148,30 +149,16 @@ export function NewTab({
           })
         }
       >
-        {outcome.kind === 'approved' ? (
-          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
-            Done
-          </button>
-        ) : (
-          outcome.kind !== 'unknown' && (
-            <>
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => {
-                  runner.reset();
-                  setStep({ step: 'card', mode: 'swipe' });
-                }}
-                autoFocus
-              >
-                Try another card
-              </button>
-              <button type="button" className="button button-quiet" onClick={() => onClose(false)}>
-                Cancel the tab
-              </button>
-            </>
-          )
-        )}
+        <CardOutcomeActions
+          outcome={outcome}
+          onDone={() => onClose(true)}
+          onTryAnotherCard={() => {
+            runner.reset();
+            setStep({ step: 'card', mode: 'swipe' });
+          }}
+          onCancel={() => onClose(false)}
+          cancelLabel="Cancel the tab"
+        />
       </OutcomePanel>
     );
   }

@@ -1,0 +1,39 @@
+/**
+ * What a cashier can do once a card transaction of a dialog has its answer: finish, or after a
+ * refusal try another card or give up. Nothing is offered while the answer is unknown: the outcome
+ * panel's Check again is the only safe step then.
+ */
+import type { SaleOutcome } from '../sale/outcome';
+
+export function CardOutcomeActions({
+  outcome,
+  onDone,
+  onTryAnotherCard,
+  onCancel,
+  cancelLabel,
+}: {
+  outcome: SaleOutcome;
+  onDone(): void;
+  onTryAnotherCard(): void;
+  onCancel(): void;
+  cancelLabel: string;
+}) {
+  if (outcome.kind === 'approved') {
+    return (
+      <button type="button" className="button button-primary" onClick={onDone} autoFocus>
+        Done
+      </button>
+    );
+  }
+  if (outcome.kind === 'unknown') return null;
+  return (
+    <>
+      <button type="button" className="button button-primary" onClick={onTryAnotherCard} autoFocus>
+        Try another card
+      </button>
+      <button type="button" className="button button-quiet" onClick={onCancel}>
+        {cancelLabel}
+      </button>
+    </>
+  );
+}
