@@ -7,64 +7,16 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { AMEX, MASTERCARD, startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { post, postJson, postXml, type Answer, type Fields, type Format } from '../support/transactions';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: one request in either format, answers read as plain string maps.
 
-type Format = 'json' | 'xml';
-type Answer = Record<string, string | undefined>;
-interface Fields {
-  readonly [name: string]: string | Fields;
-}
-
-const answerParser = new XMLParser({ parseTagValue: false, ignoreDeclaration: true });
 const listParser = new XMLParser({
   parseTagValue: false,
   ignoreDeclaration: true,
   isArray: (tagName) => tagName === 'transaction' || tagName === 'batch',
 });
-
-const escapeXml = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function xmlElements(fields: Fields): string {
-  return Object.entries(fields)
-    .map(
-      ([name, value]) =>
-        `<${name}>${typeof value === 'string' ? escapeXml(value) : xmlElements(value)}</${name}>`,
-    )
-    .join('');
-}
-
-/** POSTs a transaction as JSON (any JSON value allowed) and returns the answer. */
-async function postJson(t: TestGateway, body: Record<string, unknown>): Promise<Answer> {
-  const response = await t.request('transactions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', api_key: t.key },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, response.body).toBe(200);
-  expect(response.headers['content-type']).toMatch(/^application\/json/);
-  return response.json<Answer>();
-}
-
-/** POSTs a <transaction> XML body and returns the parsed <transaction> answer, text kept exactly. */
-async function postXml(t: TestGateway, fields: Fields): Promise<Answer> {
-  const response = await t.request('transactions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/xml', accept: 'application/xml', api_key: t.key },
-    body: `<?xml version="1.0" encoding="UTF-8"?><transaction>${xmlElements(fields)}</transaction>`,
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers['content-type']).toMatch(/^application\/xml/);
-  const document = answerParser.parse(response.body) as { transaction?: Answer };
-  expect(document.transaction).toBeDefined();
-  return document.transaction ?? {};
-}
-
-function post(t: TestGateway, format: Format, fields: Fields): Promise<Answer> {
-  return format === 'json' ? postJson(t, fields) : postXml(t, fields);
-}
 
 function expectApproved(answer: Answer): string {
   expect(answer).toMatchObject({ result: 'Approved', result_code: '0000' });
