@@ -1,13 +1,11 @@
 /** The card side of a sale: waiting for a swipe, the keyed-card form, and the charge in flight. */
 import { displayMoney } from '../../../shared/money';
-import { readerHint } from '../shell/ReaderStatus';
-import { useTerminal } from '../terminal/terminal-context';
-import { KeyboardIcon, Spinner, SwipeIllustration } from '../ui/icons';
+import { Spinner } from '../ui/icons';
+import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
 import { CardSummary } from './CardSummary';
 import { KeyedCardForm } from './KeyedCardForm';
 import type { CardPayment } from './SaleScreen';
 import type { ChargedCard, SaleAction, SaleState } from './sale-state';
-import { KeyHint } from '../ui/KeyHint';
 
 type Props = {
   state: Extract<SaleState, { step: 'card' | 'charging' }>;
@@ -55,36 +53,11 @@ export function CardPanel({ state, act, onCharge }: Props) {
 }
 
 function SwipeWait({ notice, act }: { notice: string | undefined; act: (action: SaleAction) => void }) {
-  const { reader, link } = useTerminal();
-  const ready = reader.state === 'connected' && link === 'up';
-  const hint =
-    link === 'up' ? readerHint(reader) : 'Swipes cannot reach this screen until Tender reconnects.';
   return (
-    <div className="card-panel" data-testid="waiting-for-swipe">
-      <div className={ready ? 'swipe-stage' : 'swipe-stage swipe-stage-idle'}>
-        <SwipeIllustration />
-      </div>
-      <h2 className="card-panel-title">{ready ? 'Swipe the card' : 'Key in the card'}</h2>
-      <p className="card-panel-text" role="status">
-        {hint ?? 'Waiting for the card. The sale is charged as soon as the card is read.'}
-      </p>
-      {notice && (
-        <p className="notice notice-bad" role="alert">
-          {notice}
-        </p>
-      )}
-      <div className="card-panel-actions">
-        <button
-          type="button"
-          className={ready ? 'button button-secondary' : 'button button-primary'}
-          onClick={() => act({ type: 'key-in' })}
-          autoFocus
-        >
-          <KeyboardIcon className="button-icon" />
-          Key in the card
-          <KeyHint>K</KeyHint>
-        </button>
-      </div>
-    </div>
+    <SwipeWaitPanel
+      waiting="Waiting for the card. The sale is charged as soon as the card is read."
+      notice={notice}
+      onKeyIn={() => act({ type: 'key-in' })}
+    />
   );
 }

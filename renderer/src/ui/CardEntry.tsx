@@ -8,11 +8,10 @@ import { displayMoney } from '../../../shared/money';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { KeyedCardForm } from '../sale/KeyedCardForm';
 import type { ChargedCard } from '../sale/sale-state';
-import { readerHint } from '../shell/ReaderStatus';
 import { useScreenActiveRef } from '../shell/screen-active';
-import { useTerminal } from '../terminal/terminal-context';
-import { ArrowLeftIcon, KeyboardIcon, SwipeIllustration } from './icons';
+import { ArrowLeftIcon } from './icons';
 import { KeyHint } from './KeyHint';
+import { SwipeWaitPanel } from './SwipeWaitPanel';
 
 /** The card fields of a request: a swipe string, or the keyed fields. */
 export type CardPayment = Pick<
@@ -33,7 +32,6 @@ type Props = {
 };
 
 export function CardEntry({ cents, mode, onMode, verb, notice, onKeyed, onBack, backLabel }: Props) {
-  const { reader, link } = useTerminal();
   const active = useScreenActiveRef();
   const current = useRef({ mode, onMode, onBack });
   useEffect(() => {
@@ -82,40 +80,18 @@ export function CardEntry({ cents, mode, onMode, verb, notice, onKeyed, onBack, 
     );
   }
 
-  const ready = reader.state === 'connected' && link === 'up';
-  const hint =
-    link === 'up' ? readerHint(reader) : 'Swipes cannot reach this screen until Tender reconnects.';
   return (
-    <div className="card-panel card-entry" data-testid="waiting-for-swipe">
-      <div className={ready ? 'swipe-stage' : 'swipe-stage swipe-stage-idle'}>
-        <SwipeIllustration />
-      </div>
-      <h2 className="card-panel-title">{ready ? 'Swipe the card' : 'Key in the card'}</h2>
-      <p className="card-panel-text" role="status">
-        {hint ?? `Waiting for the card. ${verb} ${displayMoney(cents)} as soon as it is read.`}
-      </p>
-      {notice && (
-        <p className="notice notice-bad" role="alert">
-          {notice}
-        </p>
-      )}
-      <div className="card-panel-actions">
-        <button
-          type="button"
-          className={ready ? 'button button-secondary' : 'button button-primary'}
-          onClick={() => onMode('keyed')}
-          autoFocus
-        >
-          <KeyboardIcon className="button-icon" />
-          Key in the card
-          <KeyHint>K</KeyHint>
-        </button>
-        <button type="button" className="button button-quiet" onClick={onBack}>
-          <ArrowLeftIcon className="button-icon" />
-          {backLabel}
-          <KeyHint>Esc</KeyHint>
-        </button>
-      </div>
-    </div>
+    <SwipeWaitPanel
+      className="card-entry"
+      waiting={`Waiting for the card. ${verb} ${displayMoney(cents)} as soon as it is read.`}
+      notice={notice}
+      onKeyIn={() => onMode('keyed')}
+    >
+      <button type="button" className="button button-quiet" onClick={onBack}>
+        <ArrowLeftIcon className="button-icon" />
+        {backLabel}
+        <KeyHint>Esc</KeyHint>
+      </button>
+    </SwipeWaitPanel>
   );
 }

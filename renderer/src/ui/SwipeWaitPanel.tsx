@@ -1,0 +1,58 @@
+/**
+ * Waiting for a card: the reader's state, what happens once the card is read, a way to key the card
+ * in instead, and whatever else the screen offers (`children`, after the key-in button).
+ */
+import type { ReactNode } from 'react';
+import { readerHint } from '../shell/ReaderStatus';
+import { useTerminal } from '../terminal/terminal-context';
+import { KeyboardIcon, SwipeIllustration } from './icons';
+import { KeyHint } from './KeyHint';
+
+export function SwipeWaitPanel({
+  waiting,
+  notice,
+  onKeyIn,
+  className,
+  children,
+}: {
+  /** What the screen does once the card is read, while the reader is fine. */
+  waiting: string;
+  notice: string | undefined;
+  onKeyIn(): void;
+  className?: string;
+  children?: ReactNode;
+}) {
+  const { reader, link } = useTerminal();
+  const ready = reader.state === 'connected' && link === 'up';
+  const hint =
+    link === 'up' ? readerHint(reader) : 'Swipes cannot reach this screen until Tender reconnects.';
+  return (
+    <div className={className ? `card-panel ${className}` : 'card-panel'} data-testid="waiting-for-swipe">
+      <div className={ready ? 'swipe-stage' : 'swipe-stage swipe-stage-idle'}>
+        <SwipeIllustration />
+      </div>
+      <h2 className="card-panel-title">{ready ? 'Swipe the card' : 'Key in the card'}</h2>
+      <p className="card-panel-text" role="status">
+        {hint ?? waiting}
+      </p>
+      {notice && (
+        <p className="notice notice-bad" role="alert">
+          {notice}
+        </p>
+      )}
+      <div className="card-panel-actions">
+        <button
+          type="button"
+          className={ready ? 'button button-secondary' : 'button button-primary'}
+          onClick={onKeyIn}
+          autoFocus
+        >
+          <KeyboardIcon className="button-icon" />
+          Key in the card
+          <KeyHint>K</KeyHint>
+        </button>
+        {children}
+      </div>
+    </div>
+  );
+}
