@@ -65,7 +65,7 @@ export class Engine {
     const database = dataDirLayout(dataDir).database;
     const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     const db = openDatabase(database, native);
-    return new Engine(db, startCheckpointer(database, native), options);
+    return new Engine(db, startCheckpointer(db, database, native), options);
   }
 
   /** What the integrity check finds wrong with the ledger; empty when it is sound. */

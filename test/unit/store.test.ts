@@ -10,6 +10,7 @@ import {
   openDatabase,
   schemaVersion,
 } from '../../electron/gateway/store/database';
+import { startCheckpointer } from '../../electron/gateway/store/checkpoints';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
 import { seedLedger } from '../../electron/gateway/store/seed';
 
@@ -136,6 +137,32 @@ describe('background checkpoints', () => {
     }
     await expect.poll(() => statSync(file).size, { timeout: 5000 }).toBeGreaterThan(before);
     await engine.close();
+  });
+
+  it('keep the WAL short while writes never pause', async () => {
+    const file = join(dir, 'busy.db');
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body BLOB NOT NULL)');
+    const insert = db.prepare('INSERT INTO filler (body) VALUES (?)');
+    const body = Buffer.alloc(16 * 1024, 7);
+    const commit = db.transaction(() => insert.run(body));
+    const restartFrames = 256;
+    const checkpointer = startCheckpointer(db, file, { intervalMs: 2, restartFrames });
+    // Commits back to back for a second, yielding to the event loop between them as a server does:
+    // at no moment has the background checkpoint copied every frame before the next commit.
+    const until = Date.now() + 1000;
+    let largestWal = 0;
+    while (Date.now() < until) {
+      for (let i = 0; i < 4; i++) commit.immediate();
+      largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(checkpointer.restarts).toBeGreaterThan(0);
+    // Each commit writes about five 4 KiB frames; without the restarts the WAL holds every one of them.
+    const frames = largestWal / 4096;
+    expect(frames).toBeLessThan(8 * restartFrames);
+    await checkpointer.stop();
+    db.close();
   });
 });
 
