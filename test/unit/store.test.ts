@@ -27,6 +27,8 @@ describe('opening the ledger', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    // Savepoint journals in memory (2), not in temporary files.
+    expect(db.pragma('temp_store', { simple: true })).toBe(2);
     db.close();
   });
 
