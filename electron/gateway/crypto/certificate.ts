@@ -2,9 +2,7 @@
  * The engine's TLS identity: an ECDSA P-256 certificate for 127.0.0.1, ::1 and localhost, made on
  * first run and kept in the data dir. Clients trust exactly this certificate (tls/cert.pem).
  */
-import 'reflect-metadata'; // @peculiar/x509 resolves its ASN.1 codecs through decorators that need it.
 import { webcrypto, X509Certificate } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
 
 const VALIDITY_DAYS = 825;
 /** Renew this long before expiry, so a terminal never starts with a certificate about to lapse. */
@@ -25,6 +23,11 @@ function pem(label: string, der: ArrayBuffer): string {
 }
 
 export async function createLoopbackCertificate(now = new Date()): Promise<TlsIdentity> {
+  // Loaded only when a certificate is made, on first run and at renewal: the generator and its
+  // ASN.1 codecs take 16 MB that a running engine has no use for. The codecs resolve through
+  // decorators that need reflect-metadata loaded first.
+  await import('reflect-metadata');
+  const x509 = await import('@peculiar/x509');
   x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, [
