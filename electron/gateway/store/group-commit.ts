@@ -20,7 +20,25 @@ export class GroupCommit {
   /** How many commits have reached the disk, and how many writes they held. */
   readonly committed = { groups: 0, writes: 0 };
 
-  constructor(private readonly db: Connection) {}
+  /** One write in its own savepoint, nested in the group's transaction (made once: making one costs). */
+  private readonly inSavepoint;
+  /** The group's transaction: every write in arrival order, each settling to an outcome. */
+  private readonly inGroup;
+
+  constructor(db: Connection) {
+    // A nested better-sqlite3 transaction is a SAVEPOINT: a write that throws is undone alone, and
+    // the others in the group still commit.
+    this.inSavepoint = db.transaction((work: () => unknown) => work());
+    this.inGroup = db.transaction((group: PendingWrite[]) =>
+      group.map((pending): Outcome => {
+        try {
+          return { ok: true, value: this.inSavepoint(pending.work) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
+  }
 
   /** Runs `work` in the next group's transaction; settles once that transaction is durable. */
   run<T>(work: () => T): Promise<T> {
@@ -38,21 +56,9 @@ export class GroupCommit {
     this.scheduled = false;
     const group = this.queue;
     this.queue = [];
-    const outcomes: Outcome[] = [];
+    let outcomes: Outcome[];
     try {
-      this.db
-        .transaction(() => {
-          for (const pending of group) {
-            try {
-              // A nested better-sqlite3 transaction is a SAVEPOINT: a write that throws is undone
-              // alone, and the others in the group still commit.
-              outcomes.push({ ok: true, value: this.db.transaction(pending.work)() });
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-            }
-          }
-        })
-        .immediate();
+      outcomes = this.inGroup.immediate(group);
       this.committed.groups += 1;
       this.committed.writes += group.length;
     } catch (error) {
