@@ -21,6 +21,7 @@ import { Engine } from './gateway/engine';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
 import { LedgerDamagedError, startGateway } from './gateway/gateway';
+import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/domain/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
@@ -144,6 +145,7 @@ async function serve(
     close(): Promise<void>;
   };
   let screensUrl: string | undefined;
+  keepEngineHeapSmall();
   if (screens) {
     const running = await startHeadlessScreens({
       dataDir,

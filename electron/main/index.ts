@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'ele
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
+import { keepEngineHeapSmall } from '../gateway/heap';
 import { nodeHidBackend } from '../reader/node-hid-backend';
 import { guardContents, permissionCheckHandler, permissionRequestHandler } from './guards';
 import { forwardBridgeEvents, registerBridgeIpc } from './ipc';
@@ -22,6 +23,8 @@ import {
 } from './security';
 
 export { DEFAULT_GATEWAY_PORT };
+
+keepEngineHeapSmall();
 
 // A packaged app must never be pointed at another page, or at a pretend reader, through its environment.
 const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
