@@ -1,8 +1,12 @@
 /**
  * The baselines the engine is measured against, each in its own process:
- *   https <port> <dataDir>   a bare Node HTTPS server answering a fixed JSON body (the transport ceiling)
+ *   https <port> <dataDir>   a bare Node HTTPS server answering a fixed JSON body (the transport ceiling),
+ *                            or, asked for ?bytes=<n>, a JSON body of that size
  *   commits <file> <ms>      bare better-sqlite3 single-row commits, WAL and synchronous=FULL (durability)
  *   query <file> <json>      the engine's own list SQL straight through better-sqlite3
+ *   ledger-commits <file> <ms> <rows>
+ *                            a SALE's own row written into a copy of the seeded ledger, with all its
+ *                            indexes and the batch counters, <rows> to a commit (1: single commits)
  */
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
@@ -34,6 +38,17 @@ if (mode === 'https') {
     display_message: 'Approved',
     authorization_code: 'ABC123',
   });
+  const sized = new Map<number, string>();
+  const bodyOf = (url: string | undefined) => {
+    const bytes = Number(/[?&]bytes=(\d+)/.exec(url ?? '')?.[1] ?? 0);
+    if (bytes <= body.length) return body;
+    let answer = sized.get(bytes);
+    if (answer === undefined) {
+      answer = JSON.stringify({ padding: 'x'.repeat(bytes - 14) });
+      sized.set(bytes, answer);
+    }
+    return answer;
+  };
   const server = createServer(
     {
       key: readFileSync(join(dataDir, 'tls', 'key.pem')),
@@ -41,7 +56,9 @@ if (mode === 'https') {
     },
     (request, response) => {
       request.resume();
-      request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(body));
+      request.on('end', () =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(bodyOf(request.url)),
+      );
     },
   );
   server.keepAliveTimeout = 10_000;
@@ -67,6 +84,42 @@ if (mode === 'https') {
   }
   console.log(JSON.stringify(summary(latencies, Number(process.hrtime.bigint() - started) / 1e9)));
   db.close();
+} else if (mode === 'ledger-commits') {
+  const [file, duration, rowsPerCommit] = args as [string, string, string];
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  const batch = (db.prepare("SELECT id FROM batches WHERE status = 'OPEN'").get() as { id: number }).id;
+  // The columns a keyed SALE of 12.50 on a Visa card fills, as the engine writes them.
+  const insert = db.prepare(
+    `INSERT INTO transactions (type, result, result_code, display_message, amount, authorization_code,
+       avs_result_code, csc_result_code, card_bin, card_last_four, card_length, card_brand, entry_mode,
+       batch_id, api_key_id, created_at)
+     VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', '411111', '1111', 16, 'visa', 'keyed',
+       ?, 1, ?)`,
+  );
+  const counters = db.prepare(
+    'UPDATE batches SET sales_count = sales_count + 1, sales_total = sales_total + 1250 WHERE id = ?',
+  );
+  const rows = Number(rowsPerCommit);
+  const commit = db.transaction(() => {
+    for (let i = 0; i < rows; i++) {
+      insert.run(Math.random().toString(36).slice(2, 8).toUpperCase(), batch, Date.now());
+      counters.run(batch);
+    }
+  });
+  for (let i = 0; i < 100; i++) commit.immediate();
+  const latencies: number[] = [];
+  const started = process.hrtime.bigint();
+  const deadline = Date.now() + Number(duration);
+  while (Date.now() < deadline) {
+    const t0 = process.hrtime.bigint();
+    commit.immediate();
+    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const measured = summary(latencies, Number(process.hrtime.bigint() - started) / 1e9);
+  console.log(JSON.stringify({ ...measured, perSecond: measured.perSecond * rows }));
+  db.close();
 } else if (mode === 'query') {
   const [file, json] = args as [string, string];
   const { sql, params, iterations } = JSON.parse(json) as {
@@ -87,6 +140,6 @@ if (mode === 'https') {
   console.log(JSON.stringify(summary(latencies, Number(process.hrtime.bigint() - started) / 1e9)));
   db.close();
 } else {
-  console.error('usage: baselines.ts https|commits|query ...');
+  console.error('usage: baselines.ts https|commits|ledger-commits|query ...');
   process.exit(2);
 }

@@ -31,7 +31,7 @@ const agent = new Agent({
 });
 const target = new URL(options.url);
 
-function once(warmup = false): Promise<{ ms: number; status: number }> {
+function once(warmup = false): Promise<{ ms: number; status: number; bytes: number }> {
   const started = process.hrtime.bigint();
   const method = warmup && options.warmupPath ? 'GET' : options.method;
   const path = warmup && options.warmupPath ? options.warmupPath : target.pathname + target.search;
@@ -51,9 +51,14 @@ function once(warmup = false): Promise<{ ms: number; status: number }> {
         agent,
       },
       (incoming) => {
-        incoming.resume();
+        let bytes = 0;
+        incoming.on('data', (chunk: Buffer) => (bytes += chunk.length));
         incoming.on('end', () =>
-          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: incoming.statusCode ?? 0 }),
+          resolve({
+            ms: Number(process.hrtime.bigint() - started) / 1e6,
+            status: incoming.statusCode ?? 0,
+            bytes,
+          }),
         );
       },
     );
@@ -79,12 +84,14 @@ async function run(): Promise<void> {
   const limit = options.requests ?? Number.POSITIVE_INFINITY;
   const deadline = Date.now() + (options.durationMs ?? Number.POSITIVE_INFINITY);
   let issued = 0;
+  let bodyBytes = 0;
   const started = process.hrtime.bigint();
   const worker = async () => {
     while (issued < limit && Date.now() < deadline) {
       issued++;
-      const { ms, status } = await once();
+      const { ms, status, bytes } = await once();
       latencies.push(ms);
+      bodyBytes += bytes;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
@@ -99,6 +106,7 @@ async function run(): Promise<void> {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       statuses: Object.fromEntries(statuses),
+      meanBodyBytes: Math.round(bodyBytes / Math.max(1, latencies.length)),
     })}\n`,
   );
 }

@@ -41,9 +41,9 @@ export function openDatabase(
     // 8 MiB of page cache holds the hot index pages; the OS file cache holds the rest, and the
     // engine stays small on a counter PC.
     db.pragma('cache_size = -8192');
-    // Every write of a group commit runs in its own savepoint, whose undo journal holds the pages the
-    // write changes: sixteen for a sale and its indexes. On disk that journal spilled to a temporary
-    // file on every sale; in memory it is a copy of 64 KiB, freed when the savepoint is released.
+    // Every write of a group commit runs in its own savepoint, whose undo journal holds the pages
+    // the write changes: about fifteen for a sale and its indexes. On disk that journal spilled to a
+    // temporary file on every sale; in memory it is about 60 KiB, freed when the savepoint ends.
     db.pragma('temp_store = MEMORY');
     // Checkpoints run in the background (see checkpoints.ts), never inside a request's commit; the
     // WAL file is cut back to this size once they have caught up.
