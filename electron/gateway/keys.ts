@@ -107,7 +107,7 @@ export class ApiKeys {
     const now = this.now();
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
       this.store.touch(record.id, now);
-      record.lastUsedAt = now;
+      return toInfo({ ...record, lastUsedAt: now });
     }
     return toInfo(record);
   }

@@ -183,6 +183,22 @@ describe('API keys', () => {
     await engine.close();
   });
 
+  it('a key revoked by another process stops working at once, and one it creates works at once', async () => {
+    const engine = Engine.open(dir);
+    const { key, info } = engine.keys.create('till 2');
+    // Twice: the first use also records when the key was last used.
+    expect(engine.keys.authenticate(key)?.id).toBe(info.id);
+    expect(engine.keys.authenticate(key)?.id).toBe(info.id);
+    // The command line opens the ledger through its own connection while the engine serves.
+    const commandLine = Engine.open(dir);
+    commandLine.keys.revoke(info.id);
+    const created = commandLine.keys.create('till 3');
+    await commandLine.close();
+    expect(engine.keys.authenticate(key)).toBeUndefined();
+    expect(engine.keys.authenticate(created.key)?.name).toBe('till 3');
+    await engine.close();
+  });
+
   it('records when a key was last used', async () => {
     let now = 1_000_000;
     const engine = Engine.open(dir, { now: () => now });
@@ -196,6 +212,16 @@ describe('API keys', () => {
 });
 
 describe('settings', () => {
+  it('a setting changed by another process applies at once', async () => {
+    const engine = Engine.open(dir);
+    expect(engine.settings.get('tips_enabled')).toBe(false);
+    const commandLine = Engine.open(dir);
+    commandLine.settings.setFromText('tips_enabled', 'true');
+    await commandLine.close();
+    expect(engine.settings.get('tips_enabled')).toBe(true);
+    await engine.close();
+  });
+
   it('tips are off until turned on, and bad values are refused', async () => {
     const engine = Engine.open(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);

@@ -1,5 +1,6 @@
 /** API keys: stored as a hash of their secret, shown in full only once, when created. */
 import type { Connection } from './database';
+import { ReadCache } from './read-cache';
 
 export interface ApiKeyRecord {
   id: number;
@@ -38,8 +39,11 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
 
 export class KeyStore {
   private readonly statements;
+  /** Keys as read by public id: every request looks its key up. */
+  private readonly byPublicId: ReadCache<string, ApiKeyRecord>;
 
   constructor(db: Connection) {
+    this.byPublicId = new ReadCache(db);
     this.statements = {
       insert: db.prepare<[string, Buffer, string, string, number], ApiKeyRow>(
         'INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
@@ -60,6 +64,7 @@ export class KeyStore {
     permissions: readonly string[];
     createdAt: number;
   }) {
+    this.byPublicId.clear();
     return toRecord(
       this.statements.insert.get(
         key.publicId,
@@ -71,9 +76,12 @@ export class KeyStore {
     );
   }
 
-  findByPublicId(publicId: string): ApiKeyRecord | undefined {
-    const row = this.statements.byPublicId.get(publicId);
-    return row && toRecord(row);
+  /** The key with this public id. The record is shared with later callers: do not change it. */
+  findByPublicId(publicId: string): Readonly<ApiKeyRecord> | undefined {
+    return this.byPublicId.get(publicId, (id) => {
+      const row = this.statements.byPublicId.get(id);
+      return row && toRecord(row);
+    });
   }
 
   list(): ApiKeyRecord[] {
@@ -81,11 +89,13 @@ export class KeyStore {
   }
 
   revoke(publicId: string, at: number): ApiKeyRecord | undefined {
+    this.byPublicId.clear();
     const row = this.statements.revoke.get(at, publicId);
     return row && toRecord(row);
   }
 
   touch(id: number, at: number): void {
+    this.byPublicId.clear();
     this.statements.touch.run(at, id);
   }
 }

@@ -1,10 +1,14 @@
 /** The merchant's gateway settings, one row each. Defaults live with their definitions, not here. */
 import type { Connection } from './database';
+import { ReadCache } from './read-cache';
 
 export class SettingsStore {
   private readonly statements;
+  /** Settings are read on every request that depends on one (tips, capture expiry, the swipe key). */
+  private readonly values: ReadCache<string, string>;
 
   constructor(db: Connection) {
+    this.values = new ReadCache(db);
     this.statements = {
       get: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
       set: db.prepare<[string, string]>(
@@ -14,10 +18,11 @@ export class SettingsStore {
   }
 
   get(key: string): string | undefined {
-    return this.statements.get.get(key)?.value;
+    return this.values.get(key, (name) => this.statements.get.get(name)?.value);
   }
 
   set(key: string, value: string): void {
+    this.values.clear();
     this.statements.set.run(key, value);
   }
 }
