@@ -26,7 +26,11 @@ db.pragma('cache_size = -256');
 const checkpoint = (mode) => {
   try {
     const [result] = db.pragma('wal_checkpoint(' + mode + ')');
-    if (result && result.log >= workerData.restartFrames) parentPort.postMessage({ walFrames: result.log });
+    if (result && result.log >= workerData.restartFrames) {
+      // Copy what arrived during that pass too, so the writer's own share is only the last commits.
+      db.pragma('wal_checkpoint(' + mode + ')');
+      parentPort.postMessage({ walFrames: result.log });
+    }
   } catch (error) {
     // A busy database is checkpointed on the next tick; nothing is lost by waiting.
   }
