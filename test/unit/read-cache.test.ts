@@ -29,7 +29,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('answers from memory until another connection commits', () => {
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+it('answers from memory until another connection commits, from the next turn of the event loop', async () => {
   write('colour', 'red');
   expect(read('colour')).toBe('red');
   expect(read('colour')).toBe('red');
@@ -38,6 +40,7 @@ it('answers from memory until another connection commits', () => {
   const other = openDatabase(join(dir, 'ledger.db'));
   other.prepare("UPDATE settings SET value = 'blue' WHERE key = 'colour'").run();
   other.close();
+  await nextTurn();
   expect(read('colour')).toBe('blue');
   expect(loads).toBe(2);
 });
