@@ -7,7 +7,7 @@
  *
  * Call it first thing in a process that hosts the engine: the headless CLI and Electron's main
  * process. The young generation's size can only be set on the command line; `npm run gateway`
- * passes `--max-semi-space-size=4` for that.
+ * passes `--max-semi-space-size=8` for that.
  */
 import { setFlagsFromString } from 'node:v8';
 
