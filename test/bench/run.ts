@@ -27,6 +27,8 @@ const OPEN = 50_000;
 const DAYS = 3 * 365;
 /** Requests per list query: the p99 of 2,000 is the 20th slowest, not a single outlier. */
 const LIST_REQUESTS = 2000;
+/** SALE runs and their baselines alternate this many times; the median round of each counts. */
+const SALE_ROUNDS = 3;
 
 interface Measure {
   requests: number;
@@ -92,6 +94,12 @@ function peakRssMb(pid: number): number {
 
 function load(options: Record<string, unknown>): Measure {
   return runJson<Measure>([...TSX, join(ROOT, 'test/bench/load.ts'), JSON.stringify(options)]);
+}
+
+/** The run whose throughput is the median of its rounds, with its latencies. */
+function medianRun(runs: Measure[]): Measure {
+  const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
+  return sorted[Math.floor(sorted.length / 2)] as Measure;
 }
 
 function median(values: number[]): number {
@@ -315,28 +323,50 @@ async function main(): Promise<void> {
     const saleHeaders = { ...headers, 'content-type': 'application/json' };
     const transport: Record<number, Measure> = {};
     const engineSale: Record<number, Measure> = {};
-    for (const concurrency of [1, 16]) {
-      engineSale[concurrency] = load({
-        url: `${api}/transactions`,
-        method: 'POST',
-        headers: saleHeaders,
-        body: sale,
-        caFile,
-        concurrency,
-        durationMs: 4000,
-        warmupRequests: 32,
-      });
-      transport[concurrency] = load({
-        url: `https://127.0.0.1:${bareport}/rest/v1/transactions`,
-        method: 'POST',
-        headers: saleHeaders,
-        body: sale,
-        caFile,
-        concurrency,
-        durationMs: 4000,
-        warmupRequests: 32,
-      });
+    // Throughput on two shared cores drifts by several percent from one run to the next. The engine,
+    // the transport and the durability ceiling are measured in rounds that alternate, and each is
+    // taken at its median round, so none of them gets the quieter moments of the machine.
+    const rounds: { sale: Record<number, Measure>; transport: Record<number, Measure>; commits: Measure }[] =
+      [];
+    for (let round = 0; round < SALE_ROUNDS; round++) {
+      const sales: Record<number, Measure> = {};
+      const transports: Record<number, Measure> = {};
+      for (const concurrency of [1, 16]) {
+        sales[concurrency] = load({
+          url: `${api}/transactions`,
+          method: 'POST',
+          headers: saleHeaders,
+          body: sale,
+          caFile,
+          concurrency,
+          durationMs: 4000,
+          warmupRequests: 32,
+        });
+        transports[concurrency] = load({
+          url: `https://127.0.0.1:${bareport}/rest/v1/transactions`,
+          method: 'POST',
+          headers: saleHeaders,
+          body: sale,
+          caFile,
+          concurrency,
+          durationMs: 4000,
+          warmupRequests: 32,
+        });
+      }
+      const commitsNow = runJson<Measure>([
+        ...TSX,
+        join(ROOT, 'test/bench/baselines.ts'),
+        'commits',
+        join(baselineDir, `commits-${round}.db`),
+        '4000',
+      ]);
+      rounds.push({ sale: sales, transport: transports, commits: commitsNow });
     }
+    for (const concurrency of [1, 16]) {
+      engineSale[concurrency] = medianRun(rounds.map((round) => round.sale[concurrency] as Measure));
+      transport[concurrency] = medianRun(rounds.map((round) => round.transport[concurrency] as Measure));
+    }
+    const ceiling = medianRun(rounds.map((round) => round.commits));
     const ledgerCommits = (rowsPerCommit: number) =>
       runJson<Measure>([
         ...TSX,
@@ -356,18 +386,18 @@ async function main(): Promise<void> {
     rows.push({
       what: 'SALE throughput, concurrency 16',
       engine: `${c16.perSecond.toFixed(0)}/s`,
-      baseline: `${commits.perSecond.toFixed(0)}/s commits`,
-      ratio: c16.perSecond / commits.perSecond,
+      baseline: `${ceiling.perSecond.toFixed(0)}/s commits`,
+      ratio: c16.perSecond / ceiling.perSecond,
       target: '≥ 0.8× single commits',
-      pass: c16.perSecond >= 0.8 * commits.perSecond,
+      pass: c16.perSecond >= 0.8 * ceiling.perSecond,
     });
     rows.push({
       what: 'SALE throughput, concurrency 16, group commit',
       engine: `${c16.perSecond.toFixed(0)}/s`,
-      baseline: `${commits.perSecond.toFixed(0)}/s commits`,
-      ratio: c16.perSecond / commits.perSecond,
+      baseline: `${ceiling.perSecond.toFixed(0)}/s commits`,
+      ratio: c16.perSecond / ceiling.perSecond,
       target: '≥ 3× single commits',
-      pass: c16.perSecond >= 3 * commits.perSecond,
+      pass: c16.perSecond >= 3 * ceiling.perSecond,
     });
     rows.push({
       what: 'SALE throughput c16 vs single commits of a SALE row',
@@ -396,18 +426,18 @@ async function main(): Promise<void> {
     rows.push({
       what: 'SALE throughput, concurrency 1',
       engine: `${c1.perSecond.toFixed(0)}/s`,
-      baseline: `${commits.perSecond.toFixed(0)}/s commits`,
-      ratio: c1.perSecond / commits.perSecond,
+      baseline: `${ceiling.perSecond.toFixed(0)}/s commits`,
+      ratio: c1.perSecond / ceiling.perSecond,
       target: 'for context',
       pass: true,
     });
     rows.push({
       what: 'SALE p99, concurrency 1',
       engine: ms(c1.p99),
-      baseline: `${ms(t1.p99 + commits.p99)} HTTPS + commit`,
-      ratio: c1.p99 / (t1.p99 + commits.p99),
+      baseline: `${ms(t1.p99 + ceiling.p99)} HTTPS + commit`,
+      ratio: c1.p99 / (t1.p99 + ceiling.p99),
       target: '≤ 1.5×',
-      pass: c1.p99 <= 1.5 * (t1.p99 + commits.p99),
+      pass: c1.p99 <= 1.5 * (t1.p99 + ceiling.p99),
     });
     rows.push({
       what: 'SALE p50 / p99 c1 vs HTTPS + a SALE row commit',
@@ -425,9 +455,10 @@ async function main(): Promise<void> {
       target: 'for context',
       pass: true,
     });
-    const approved = (c1.statuses?.['200'] ?? 0) + (c16.statuses?.['200'] ?? 0);
-    if (approved !== c1.requests + c16.requests)
-      throw new Error(`SALE answers: ${JSON.stringify([c1.statuses, c16.statuses])}`);
+    for (const run of rounds.flatMap((round) => Object.values(round.sale))) {
+      if (run.statuses?.['200'] !== run.requests)
+        throw new Error(`SALE answers: ${JSON.stringify(run.statuses)}`);
+    }
 
     // Memory and start-up.
     const rss = peakRssMb(server.child.pid as number);
