@@ -27,6 +27,27 @@ function summary(latencies: number[], seconds: number) {
   };
 }
 
+/** A database as the durability ceiling has it: WAL, and every commit synced before it returns. */
+function openDurable(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  return db;
+}
+
+/** Runs `commit` back to back for `durationMs`, timing each. */
+function timeCommits(commit: () => unknown, durationMs: number) {
+  const latencies: number[] = [];
+  const started = process.hrtime.bigint();
+  const deadline = Date.now() + durationMs;
+  while (Date.now() < deadline) {
+    const t0 = process.hrtime.bigint();
+    commit();
+    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return summary(latencies, Number(process.hrtime.bigint() - started) / 1e9);
+}
+
 const [mode, ...args] = process.argv.slice(2);
 
 if (mode === 'https') {
@@ -66,29 +87,17 @@ if (mode === 'https') {
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 } else if (mode === 'commits') {
   const [file, duration] = args as [string, string];
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  const db = openDurable(file);
   db.exec(
     'CREATE TABLE IF NOT EXISTS sale (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL, created_at INTEGER NOT NULL)',
   );
   const insert = db.prepare('INSERT INTO sale (amount, created_at) VALUES (?, ?)');
   const commit = db.transaction(() => insert.run(1000, Date.now()));
-  const latencies: number[] = [];
-  const started = process.hrtime.bigint();
-  const deadline = Date.now() + Number(duration);
-  while (Date.now() < deadline) {
-    const t0 = process.hrtime.bigint();
-    commit.immediate();
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  console.log(JSON.stringify(summary(latencies, Number(process.hrtime.bigint() - started) / 1e9)));
+  console.log(JSON.stringify(timeCommits(() => commit.immediate(), Number(duration))));
   db.close();
 } else if (mode === 'ledger-commits') {
   const [file, duration, rowsPerCommit] = args as [string, string, string];
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  const db = openDurable(file);
   const batch = (db.prepare("SELECT id FROM batches WHERE status = 'OPEN'").get() as { id: number }).id;
   // The columns a keyed SALE of 12.50 on a Visa card fills, as the engine writes them.
   const insert = db.prepare(
@@ -109,15 +118,7 @@ if (mode === 'https') {
     }
   });
   for (let i = 0; i < 100; i++) commit.immediate();
-  const latencies: number[] = [];
-  const started = process.hrtime.bigint();
-  const deadline = Date.now() + Number(duration);
-  while (Date.now() < deadline) {
-    const t0 = process.hrtime.bigint();
-    commit.immediate();
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  const measured = summary(latencies, Number(process.hrtime.bigint() - started) / 1e9);
+  const measured = timeCommits(() => commit.immediate(), Number(duration));
   console.log(JSON.stringify({ ...measured, perSecond: measured.perSecond * rows }));
   db.close();
 } else if (mode === 'query') {
