@@ -12,20 +12,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function summary(latencies: number[], seconds: number) {
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    perSecond: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
-}
+import { summarize } from './stats';
 
 /** A database as the durability ceiling has it: WAL, and every commit synced before it returns. */
 function openDurable(file: string): Database.Database {
@@ -45,7 +32,7 @@ function timeCommits(commit: () => unknown, durationMs: number) {
     commit();
     latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  return summary(latencies, Number(process.hrtime.bigint() - started) / 1e9);
+  return summarize(latencies, Number(process.hrtime.bigint() - started) / 1e9);
 }
 
 const [mode, ...args] = process.argv.slice(2);
@@ -138,7 +125,7 @@ if (mode === 'https') {
     statement.all(...params);
     latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  console.log(JSON.stringify(summary(latencies, Number(process.hrtime.bigint() - started) / 1e9)));
+  console.log(JSON.stringify(summarize(latencies, Number(process.hrtime.bigint() - started) / 1e9)));
   db.close();
 } else {
   console.error('usage: baselines.ts https|commits|ledger-commits|query ...');

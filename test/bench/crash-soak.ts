@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runCrashScenario } from '../support/crash-harness';
+import { percentile } from './stats';
 
 const { values } = parseArgs({
   options: {
@@ -53,8 +54,6 @@ const report = await runCrashScenario({
 });
 
 const sorted = [...report.startupMs].sort((a, b) => a - b);
-const percentile = (p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 
 console.log(`
@@ -65,7 +64,7 @@ Crash soak summary (seed ${report.seed}, ${seconds} s)
   requests cut off by a kill        ${report.cutOff}
     with Idempotency-Key, retried   ${report.retriedReplayed} replayed (had committed), ${report.retriedFresh} done on retry
     without a key                   ${report.unkeyedCommitted} had committed, ${report.unkeyedAbsent} had not
-  restarts to ready (ms)            median ${percentile(50)}, p95 ${percentile(95)}, max ${sorted.at(-1) ?? 0}
+  restarts to ready (ms)            median ${percentile(sorted, 50)}, p95 ${percentile(sorted, 95)}, max ${sorted.at(-1) ?? 0}
   idle connections closed, resent   ${report.staleConnections} (GETs and keyed retries only)
   ledger at the end                 ${report.transactionsInLedger} transactions, ${report.batchesInLedger} batches
   integrity_check after last stop   ${report.integrity.length === 0 ? 'ok' : report.integrity.join('; ')}

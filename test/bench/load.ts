@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
+import { summarize } from './stats';
 
 interface LoadOptions {
   url: string;
@@ -67,10 +68,6 @@ function once(warmup = false): Promise<{ ms: number; status: number; bytes: numb
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 async function run(): Promise<void> {
   // Warm every connection the run will use, so no TLS handshake lands inside the measurement.
   const warmupEach = Math.ceil((options.warmupRequests ?? 20) / options.concurrency);
@@ -97,14 +94,10 @@ async function run(): Promise<void> {
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  latencies.sort((a, b) => a - b);
   agent.destroy();
   process.stdout.write(
     `${JSON.stringify({
-      requests: latencies.length,
-      perSecond: latencies.length / seconds,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
+      ...summarize(latencies, seconds),
       statuses: Object.fromEntries(statuses),
       meanBodyBytes: Math.round(bodyBytes / Math.max(1, latencies.length)),
     })}\n`,

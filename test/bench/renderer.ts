@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { X509Certificate, createHash } from 'node:crypto';
 import { chromium } from 'playwright';
 import { startHeadlessScreens } from '../../electron/bridge/headless';
+import { median } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -26,11 +27,6 @@ export interface RendererFigures {
 }
 
 const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
 
 export async function measureRenderer(): Promise<RendererFigures> {
   const buildDir = mkdtempSync(join(tmpdir(), 'tender-bench-build-'));

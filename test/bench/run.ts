@@ -16,6 +16,7 @@ import { seedLedger } from '../../electron/gateway/store/seed';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/ledger';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { measureRenderer } from './renderer';
+import { median, type Measure as TimedRun } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI_BUNDLE = join(ROOT, 'out', 'cli', 'tender-gateway.mjs');
@@ -30,11 +31,8 @@ const LIST_REQUESTS = 2000;
 /** SALE runs and their baselines alternate this many times; the median round of each counts. */
 const SALE_ROUNDS = 3;
 
-interface Measure {
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
+/** A timed run as load.ts reports it: the answers' statuses and mean body size besides. */
+interface Measure extends TimedRun {
   statuses?: Record<string, number>;
   meanBodyBytes?: number;
 }
@@ -100,11 +98,6 @@ function load(options: Record<string, unknown>): Measure {
 function medianRun(runs: Measure[]): Measure {
   const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
   return sorted[Math.floor(sorted.length / 2)] as Measure;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 async function main(): Promise<void> {

@@ -1,0 +1,31 @@
+/** The figures every part of `npm run bench` reports, computed one way. */
+
+/** The value below which `p` percent of the sorted values fall. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** Throughput and latency of a timed run: `latencies` in ms, over `seconds` of wall time. */
+export interface Measure {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+export function summarize(latencies: readonly number[], seconds: number): Measure {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    perSecond: sorted.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
+}
