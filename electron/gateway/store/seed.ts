@@ -71,8 +71,11 @@ const CARDS = [
   { bin: '601100', brand: 'discover', length: 16 },
 ];
 
-/** A small, fast, seedable generator (mulberry32): the same seed gives the same ledger. */
-function random(seed: number): () => number {
+/**
+ * A small, fast, seedable generator (mulberry32): the same seed gives the same ledger, and a
+ * failing randomized run can be replayed from its seed.
+ */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -97,7 +100,7 @@ function seed(
   db: ReturnType<typeof openDatabase>,
   options: SeedOptions,
 ): { transactions: number; batches: number } {
-  const next = random(options.seed ?? 42);
+  const next = seededRandom(options.seed ?? 42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const total = options.settledTransactions + options.openTransactions;
   const startAt = options.endAt - options.days * 86_400_000;
