@@ -6,19 +6,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
+import type { CardPayment } from '../sale/card-payment';
 import { cardName, cardholderOf } from '../sale/card-text';
 import { CardSummary } from '../sale/CardSummary';
 import type { ChargedCard } from '../sale/sale-state';
-import { useScreenActiveRef } from '../shell/screen-active';
-import { useTerminal } from '../terminal/terminal-context';
 import { useTransactionRunner } from '../transactions/run-transaction';
-import { CardEntry, type CardPayment } from '../ui/CardEntry';
+import { CardEntry } from '../ui/CardEntry';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
 import { ArrowRightIcon, Spinner } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
+import { useCardReader } from '../ui/use-card-reader';
 
 type Step =
   | { step: 'amount' }
@@ -28,8 +28,6 @@ type Step =
   | { step: 'sent'; card: ChargedCard };
 
 export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => void }) {
-  const { bridge } = useTerminal();
-  const active = useScreenActiveRef();
   const approve = useManagerApproval();
   const runner = useTransactionRunner('refund');
   const [cents, setCents] = useState(0);
@@ -41,30 +39,19 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
     current.current = step;
   });
 
-  useEffect(
-    () =>
-      bridge.on('reader:swipe', (swipe) => {
-        const now = current.current;
-        if (!active.current || now.step !== 'card') return;
-        const next: Step = {
-          step: 'confirm',
-          mode: now.mode,
-          card: { source: 'swipe', card: swipe.card },
-          payment: { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
-        };
-        current.current = next;
-        setStep(next);
-      }),
-    [bridge, active],
-  );
-  useEffect(
-    () =>
-      bridge.on('reader:swipe-failed', (failure) => {
-        const now = current.current;
-        if (active.current && now.step === 'card') setStep({ ...now, notice: failure.message });
-      }),
-    [bridge, active],
-  );
+  useCardReader({
+    onSwipe: (card, payment) => {
+      const now = current.current;
+      if (now.step !== 'card') return;
+      const next: Step = { step: 'confirm', mode: now.mode, card, payment };
+      current.current = next;
+      setStep(next);
+    },
+    onFailed: (message) => {
+      const now = current.current;
+      if (now.step === 'card') setStep({ ...now, notice: message });
+    },
+  });
 
   const refund = async () => {
     const now = current.current;

@@ -3,8 +3,8 @@ import { displayMoney } from '../../../shared/money';
 import { Spinner } from '../ui/icons';
 import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
 import { CardSummary } from './CardSummary';
+import { keyedCard, type CardPayment } from './card-payment';
 import { KeyedCardForm } from './KeyedCardForm';
-import type { CardPayment } from './SaleScreen';
 import type { ChargedCard, SaleAction, SaleState } from './sale-state';
 
 type Props = {
@@ -35,17 +35,7 @@ export function CardPanel({ state, act, onCharge }: Props) {
         cents={state.sale.cents}
         notice={state.notice}
         onBack={() => act({ type: 'swipe-instead' })}
-        onCharge={(card) =>
-          onCharge(
-            { source: 'keyed', brand: card.brand, lastFour: card.lastFour },
-            {
-              card: card.card,
-              exp_date: card.expMmyy,
-              ...(card.csc && { csc: card.csc }),
-              ...(card.zip && { billing: { zip: card.zip } }),
-            },
-          )
-        }
+        onCharge={(card) => onCharge(...keyedCard(card))}
       />
     );
   }

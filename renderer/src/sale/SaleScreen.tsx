@@ -8,19 +8,15 @@ import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { useScreenActiveRef } from '../shell/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
+import type { CardPayment } from './card-payment';
 import { CardPanel } from './CardPanel';
 import { Keypad } from './Keypad';
 import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 import { ResultView } from './ResultView';
 import { freshSale, saleReducer, type ChargedCard, type SaleAction, type SaleState } from './sale-state';
-
-/** The card part of a SALE request: a swipe string, or the keyed fields. */
-export type CardPayment = Pick<
-  TransactionRequestBody,
-  'card' | 'exp_date' | 'csc' | 'billing' | 'encrypted_track_data' | 'track_format'
->;
 
 const EARLY_SWIPE = 'The card was swiped before Charge was pressed. Press Charge, then swipe again.';
 const SWIPE_WITHOUT_AMOUNT = 'Enter the amount first, then swipe the card.';
@@ -39,7 +35,7 @@ function isControl(target: EventTarget | null): boolean {
 }
 
 export function SaleScreen() {
-  const { bridge, client, reader } = useTerminal();
+  const { client, reader } = useTerminal();
   // Out of view, the sale keeps its state (and a charge in flight finishes), but takes no keys or swipes.
   const active = useScreenActiveRef();
   const [state, dispatch] = useReducer(saleReducer, undefined, freshSale);
@@ -122,34 +118,21 @@ export function SaleScreen() {
     await send();
   }, [act, send]);
 
-  useEffect(
-    () =>
-      bridge.on('reader:swipe', (swipe) => {
-        if (!active.current) return;
-        const step = current.current.step;
-        if (step === 'card') {
-          void charge(
-            { source: 'swipe', card: swipe.card },
-            { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
-          );
-        } else if (step === 'amount') {
-          act({
-            type: 'notice',
-            message: current.current.sale.cents > 0 ? EARLY_SWIPE : SWIPE_WITHOUT_AMOUNT,
-          });
-        }
-        // While charging or showing a result, a swipe is ignored: one sale at a time.
-      }),
-    [act, active, bridge, charge],
-  );
-
-  useEffect(
-    () =>
-      bridge.on('reader:swipe-failed', (failure) => {
-        if (active.current) act({ type: 'notice', message: failure.message });
-      }),
-    [act, active, bridge],
-  );
+  useCardReader({
+    onSwipe: (card, payment) => {
+      const step = current.current.step;
+      if (step === 'card') {
+        void charge(card, payment);
+      } else if (step === 'amount') {
+        act({
+          type: 'notice',
+          message: current.current.sale.cents > 0 ? EARLY_SWIPE : SWIPE_WITHOUT_AMOUNT,
+        });
+      }
+      // While charging or showing a result, a swipe is ignored: one sale at a time.
+    },
+    onFailed: (message) => act({ type: 'notice', message }),
+  });
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

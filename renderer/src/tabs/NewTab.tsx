@@ -5,17 +5,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { cardName, cardholderOf } from '../sale/card-text';
+import type { CardPayment } from '../sale/card-payment';
 import type { ChargedCard } from '../sale/sale-state';
-import { useScreenActiveRef } from '../shell/screen-active';
-import { useTerminal } from '../terminal/terminal-context';
 import { useTransactionRunner } from '../transactions/run-transaction';
-import { CardEntry, type CardPayment } from '../ui/CardEntry';
+import { CardEntry } from '../ui/CardEntry';
 import { CardSummary } from '../sale/CardSummary';
 import { DigitPad } from '../ui/DigitPad';
 import { ArrowRightIcon, Spinner } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
+import { useCardReader } from '../ui/use-card-reader';
 
 type Step =
   | { step: 'amount' }
@@ -30,8 +30,6 @@ export function NewTab({
   onOpened: () => void;
   onClose: (opened: boolean) => void;
 }) {
-  const { bridge } = useTerminal();
-  const active = useScreenActiveRef();
   const runner = useTransactionRunner('tab');
   const [cents, setCents] = useState(0);
   const [server, setServer] = useState('');
@@ -60,27 +58,13 @@ export function NewTab({
       });
   };
 
-  useEffect(
-    () =>
-      bridge.on('reader:swipe', (swipe) => {
-        if (!active.current || current.current.step.step !== 'card') return;
-        open(
-          { source: 'swipe', card: swipe.card },
-          { encrypted_track_data: swipe.encryptedTrackData, track_format: swipe.trackFormat },
-        );
-      }),
-    // `open` reads everything it needs from refs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [bridge, active],
-  );
-  useEffect(
-    () =>
-      bridge.on('reader:swipe-failed', (failure) => {
-        const now = current.current.step;
-        if (active.current && now.step === 'card') setStep({ ...now, notice: failure.message });
-      }),
-    [bridge, active],
-  );
+  useCardReader({
+    onSwipe: open,
+    onFailed: (message) => {
+      const now = current.current.step;
+      if (now.step === 'card') setStep({ ...now, notice: message });
+    },
+  });
 
   const toCard = () => {
     if (cents === 0) {

@@ -5,19 +5,13 @@
  */
 import { useEffect, useRef } from 'react';
 import { displayMoney } from '../../../shared/money';
-import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import { keyedCard, type CardPayment } from '../sale/card-payment';
 import { KeyedCardForm } from '../sale/KeyedCardForm';
 import type { ChargedCard } from '../sale/sale-state';
 import { useScreenActiveRef } from '../shell/screen-active';
 import { ArrowLeftIcon } from './icons';
 import { KeyHint } from './KeyHint';
 import { SwipeWaitPanel } from './SwipeWaitPanel';
-
-/** The card fields of a request: a swipe string, or the keyed fields. */
-export type CardPayment = Pick<
-  TransactionRequestBody,
-  'card' | 'exp_date' | 'csc' | 'billing' | 'encrypted_track_data' | 'track_format'
->;
 
 type Props = {
   cents: number;
@@ -65,17 +59,7 @@ export function CardEntry({ cents, mode, onMode, verb, notice, onKeyed, onBack, 
         notice={notice}
         submitLabel={`${verb} ${displayMoney(cents)}`}
         onBack={() => onMode('swipe')}
-        onCharge={(card) =>
-          onKeyed(
-            { source: 'keyed', brand: card.brand, lastFour: card.lastFour },
-            {
-              card: card.card,
-              exp_date: card.expMmyy,
-              ...(card.csc && { csc: card.csc }),
-              ...(card.zip && { billing: { zip: card.zip } }),
-            },
-          )
-        }
+        onCharge={(card) => onKeyed(...keyedCard(card))}
       />
     );
   }
