@@ -103,7 +103,10 @@ export function startCheckpointer(
     },
     stop: () =>
       (stopping ??= new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
+        // A WAL report may still be on its way: only the worker's goodbye means its connection is closed.
+        worker.on('message', (message: unknown) => {
+          if (message === 'stopped') resolve();
+        });
         worker.once('exit', () => resolve());
         worker.postMessage('stop');
       }).then(() => worker.terminate().then(() => undefined))),
