@@ -8,13 +8,13 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import type { CardPayment } from '../sale/card-payment';
 import { cardName, cardholderOf } from '../sale/card-text';
-import { CardSummary } from '../sale/CardSummary';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardEntry } from '../ui/CardEntry';
+import { ChargingPanel } from '../ui/ChargingPanel';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
-import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { ArrowRightIcon } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
@@ -70,14 +70,7 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
 
   if (step.step === 'sent') {
     if (runner.state.phase !== 'done') {
-      return (
-        <div className="card-panel card-panel-charging" role="status" data-testid="charging">
-          <CardSummary card={step.card} />
-          <Spinner className="spinner charging-spinner" />
-          <h2 className="card-panel-title">Refunding {displayMoney(cents)}…</h2>
-          <p className="card-panel-text">Keep the card until the answer shows.</p>
-        </div>
-      );
+      return <ChargingPanel card={step.card} title={`Refunding ${displayMoney(cents)}…`} />;
     }
     const { outcome } = runner.state;
     return (

@@ -1,8 +1,7 @@
 /** The card side of a sale: waiting for a swipe, the keyed-card form, and the charge in flight. */
 import { displayMoney } from '../../../shared/money';
-import { Spinner } from '../ui/icons';
+import { ChargingPanel } from '../ui/ChargingPanel';
 import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
-import { CardSummary } from './CardSummary';
 import { keyedCard, type CardPayment } from './card-payment';
 import { KeyedCardForm } from './KeyedCardForm';
 import type { ChargedCard, SaleAction, SaleState } from './sale-state';
@@ -16,17 +15,12 @@ type Props = {
 export function CardPanel({ state, act, onCharge }: Props) {
   if (state.step === 'charging') {
     return (
-      <div
-        className="card-panel card-panel-charging"
-        role="status"
-        aria-live="assertive"
-        data-testid="charging"
-      >
-        <CardSummary card={state.card} />
-        <Spinner className="spinner charging-spinner" />
-        <h2 className="card-panel-title">Charging {displayMoney(state.sale.cents)}…</h2>
-        <p className="card-panel-text">Keep the card until the answer shows. Do not swipe it again.</p>
-      </div>
+      <ChargingPanel
+        card={state.card}
+        title={`Charging ${displayMoney(state.sale.cents)}…`}
+        note="Keep the card until the answer shows. Do not swipe it again."
+        assertive
+      />
     );
   }
   if (state.mode === 'keyed') {

@@ -9,9 +9,9 @@ import type { CardPayment } from '../sale/card-payment';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardEntry } from '../ui/CardEntry';
-import { CardSummary } from '../sale/CardSummary';
+import { ChargingPanel } from '../ui/ChargingPanel';
 import { DigitPad } from '../ui/DigitPad';
-import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { ArrowRightIcon } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
@@ -81,14 +81,7 @@ export function NewTab({
 
   if (step.step === 'sent') {
     if (runner.state.phase !== 'done') {
-      return (
-        <div className="card-panel card-panel-charging" role="status" data-testid="charging">
-          <CardSummary card={step.card} />
-          <Spinner className="spinner charging-spinner" />
-          <h2 className="card-panel-title">Opening the tab for {displayMoney(cents)}…</h2>
-          <p className="card-panel-text">Keep the card until the answer shows.</p>
-        </div>
-      );
+      return <ChargingPanel card={step.card} title={`Opening the tab for ${displayMoney(cents)}…`} />;
     }
     const { outcome } = runner.state;
     const holder = cardholderOf(step.card);
