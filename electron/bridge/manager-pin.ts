@@ -64,10 +64,18 @@ export const PIN_LOCK_MS = 60_000;
 export class PinGate {
   #failures = 0;
   #lockedUntil = 0;
+  /** The check in progress: the next waits for it, so guesses sent at once cannot all pass the lock. */
+  #previous: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async check(pin: string, stored: StoredPin): Promise<PinCheck> {
+  check(pin: string, stored: StoredPin): Promise<PinCheck> {
+    const result = this.#previous.then(() => this.#checkAlone(pin, stored));
+    this.#previous = result.catch(() => undefined);
+    return result;
+  }
+
+  async #checkAlone(pin: string, stored: StoredPin): Promise<PinCheck> {
     const now = this.now();
     if (now < this.#lockedUntil) {
       return { ok: false, reason: 'locked', retryInSeconds: Math.ceil((this.#lockedUntil - now) / 1000) };

@@ -223,6 +223,16 @@ describe('the manager PIN', () => {
     expect(gate.attemptsLeft).toBe(PIN_ATTEMPTS);
   });
 
+  it('takes guesses sent all at once one after another, so the pause still comes after five', async () => {
+    const gate = new PinGate(() => 1_000_000);
+    const stored = await hashPin('2468');
+    const guesses = [...Array.from({ length: 20 }, () => '1111'), '2468'];
+    const checks = await Promise.all(guesses.map((pin) => gate.check(pin, stored)));
+    expect(checks.filter((check) => check.ok)).toEqual([]);
+    expect(checks.filter((check) => !check.ok && check.reason === 'wrong')).toHaveLength(PIN_ATTEMPTS - 1);
+    expect(checks.at(-1)).toMatchObject({ ok: false, reason: 'locked' });
+  });
+
   it('says how long to wait once the pause has begun', async () => {
     let now = 0;
     const dataDir = mkdtempSync(join(tmpdir(), 'tender-admin-'));
