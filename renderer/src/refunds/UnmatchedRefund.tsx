@@ -10,12 +10,10 @@ import type { CardPayment } from '../sale/card-payment';
 import { cardName, cardholderOf } from '../sale/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
+import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { DigitPad } from '../ui/DigitPad';
-import { ArrowRightIcon } from '../ui/icons';
-import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
@@ -148,75 +146,38 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
   }
 
   return (
-    <form
-      className="new-tab"
-      aria-labelledby="unmatched-title"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+    <CardAmountForm
+      titleId="unmatched-title"
+      title="Refund without a sale"
+      subtitle="Credits a card with no original sale on this terminal."
+      amountLabel="Amount to refund"
+      amountTestId="unmatched-amount"
+      cents={cents}
+      setCents={setCents}
+      onTyped={() => setProblem(undefined)}
+      noAmountLabel="Enter the amount"
+      problem={problem}
+      onSubmit={() => {
         if (cents === 0) {
           setProblem('Enter the amount to refund.');
           return;
         }
         setStep({ step: 'card', mode: 'swipe' });
       }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose(false);
-        }
-      }}
+      onCancel={() => onClose(false)}
     >
-      <header className="side-head">
-        <div>
-          <h2 id="unmatched-title">Refund without a sale</h2>
-          <p className="panel-subtitle">Credits a card with no original sale on this terminal.</p>
-        </div>
-        <button type="button" className="button button-quiet button-small" onClick={() => onClose(false)}>
-          Cancel
-        </button>
-      </header>
-      <div className="field-row">
-        <label className="field">
-          <span className="field-label">Amount to refund</span>
-          <MoneyInput
-            cents={cents}
-            onChange={(value) => {
-              setCents(value);
-              setProblem(undefined);
-            }}
-            className="input-money-large"
-            autoFocus
-            testId="unmatched-amount"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">
-            Invoice <span className="field-optional">optional</span>
-          </span>
-          <input
-            className="input"
-            autoComplete="off"
-            maxLength={64}
-            value={invoice}
-            onChange={(event) => setInvoice(event.target.value)}
-          />
-        </label>
-      </div>
-      <DigitPad
-        label="Amount keys"
-        variant="money"
-        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
-      />
-      {problem && (
-        <p className="notice notice-bad" role="alert">
-          {problem}
-        </p>
-      )}
-      <button type="submit" className="button button-primary button-large">
-        {cents === 0 ? 'Enter the amount' : `Take the card for ${displayMoney(cents)}`}
-        <ArrowRightIcon className="button-icon" />
-      </button>
-    </form>
+      <label className="field">
+        <span className="field-label">
+          Invoice <span className="field-optional">optional</span>
+        </span>
+        <input
+          className="input"
+          autoComplete="off"
+          maxLength={64}
+          value={invoice}
+          onChange={(event) => setInvoice(event.target.value)}
+        />
+      </label>
+    </CardAmountForm>
   );
 }

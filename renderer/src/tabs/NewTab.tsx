@@ -4,15 +4,13 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
-import { cardName, cardholderOf } from '../sale/card-text';
 import type { CardPayment } from '../sale/card-payment';
+import { cardName, cardholderOf } from '../sale/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
+import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';
-import { DigitPad } from '../ui/DigitPad';
-import { ArrowRightIcon } from '../ui/icons';
-import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
@@ -156,76 +154,37 @@ export function NewTab({
   }
 
   return (
-    <form
-      className="new-tab"
-      aria-labelledby="new-tab-title"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        toCard();
-      }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          onClose(false);
-        }
-      }}
+    <CardAmountForm
+      titleId="new-tab-title"
+      title="Start a tab"
+      subtitle="The check is held on the card; the tip is added at capture."
+      amountLabel="Check amount"
+      amountTestId="tab-amount"
+      cents={cents}
+      setCents={setCents}
+      onTyped={() => setProblem(undefined)}
+      noAmountLabel="Enter the check amount"
+      problem={problem}
+      onSubmit={toCard}
+      onCancel={() => onClose(false)}
     >
-      <header className="side-head">
-        <div>
-          <h2 id="new-tab-title">Start a tab</h2>
-          <p className="panel-subtitle">The check is held on the card; the tip is added at capture.</p>
-        </div>
-        <button type="button" className="button button-quiet button-small" onClick={() => onClose(false)}>
-          Cancel
-        </button>
-      </header>
-      <div className="field-row">
-        <label className="field">
-          <span className="field-label">Check amount</span>
-          <MoneyInput
-            cents={cents}
-            onChange={(value) => {
-              setCents(value);
-              setProblem(undefined);
-            }}
-            className="input-money-large"
-            autoFocus
-            testId="tab-amount"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">
-            Server <span className="field-optional">two digits</span>
-          </span>
-          <input
-            className="input input-code"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={2}
-            placeholder="07"
-            value={server}
-            onChange={(event) => {
-              setServer(event.target.value.replace(/\D/g, '').slice(0, 2));
-              setProblem(undefined);
-            }}
-          />
-        </label>
-      </div>
-      <DigitPad
-        label="Amount keys"
-        variant="money"
-        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
-      />
-      {problem && (
-        <p className="notice notice-bad" role="alert">
-          {problem}
-        </p>
-      )}
-      <button type="submit" className="button button-primary button-large">
-        {cents === 0 ? 'Enter the check amount' : `Take the card for ${displayMoney(cents)}`}
-        <ArrowRightIcon className="button-icon" />
-      </button>
-    </form>
+      <label className="field">
+        <span className="field-label">
+          Server <span className="field-optional">two digits</span>
+        </span>
+        <input
+          className="input input-code"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={2}
+          placeholder="07"
+          value={server}
+          onChange={(event) => {
+            setServer(event.target.value.replace(/\D/g, '').slice(0, 2));
+            setProblem(undefined);
+          }}
+        />
+      </label>
+    </CardAmountForm>
   );
 }

@@ -1,0 +1,103 @@
+/**
+ * The first step of taking a card in a side panel (a tab, a refund with no sale): the amount, typed or
+ * on the keypad, with one field of the screen's own beside it. The screen checks the form on submit
+ * and then waits for the card; Esc or Cancel leaves.
+ */
+import type { Dispatch, ReactNode, SetStateAction } from 'react';
+import { displayMoney } from '../../../shared/money';
+import { DigitPad } from './DigitPad';
+import { ArrowRightIcon } from './icons';
+import { MoneyInput, pressMoneyKey } from './MoneyInput';
+
+type Props = {
+  titleId: string;
+  title: string;
+  subtitle: string;
+  amountLabel: string;
+  amountTestId: string;
+  cents: number;
+  setCents: Dispatch<SetStateAction<number>>;
+  /** The amount was typed into its field. */
+  onTyped: () => void;
+  /** The submit button's words while the amount is zero: "Enter the amount". */
+  noAmountLabel: string;
+  problem: string | undefined;
+  onSubmit: () => void;
+  onCancel: () => void;
+  /** The field beside the amount. */
+  children: ReactNode;
+};
+
+export function CardAmountForm({
+  titleId,
+  title,
+  subtitle,
+  amountLabel,
+  amountTestId,
+  cents,
+  setCents,
+  onTyped,
+  noAmountLabel,
+  problem,
+  onSubmit,
+  onCancel,
+  children,
+}: Props) {
+  return (
+    <form
+      className="new-tab"
+      aria-labelledby={titleId}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onCancel();
+        }
+      }}
+    >
+      <header className="side-head">
+        <div>
+          <h2 id={titleId}>{title}</h2>
+          <p className="panel-subtitle">{subtitle}</p>
+        </div>
+        <button type="button" className="button button-quiet button-small" onClick={onCancel}>
+          Cancel
+        </button>
+      </header>
+      <div className="field-row">
+        <label className="field">
+          <span className="field-label">{amountLabel}</span>
+          <MoneyInput
+            cents={cents}
+            onChange={(value) => {
+              setCents(value);
+              onTyped();
+            }}
+            className="input-money-large"
+            autoFocus
+            testId={amountTestId}
+          />
+        </label>
+        {children}
+      </div>
+      <DigitPad
+        label="Amount keys"
+        variant="money"
+        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
+      />
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="button button-primary button-large">
+        {cents === 0 ? noAmountLabel : `Take the card for ${displayMoney(cents)}`}
+        <ArrowRightIcon className="button-icon" />
+      </button>
+    </form>
+  );
+}
