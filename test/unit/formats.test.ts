@@ -64,6 +64,25 @@ describe('reading JSON bodies', () => {
     expect(problemOf(() => parseBody('', 'json', 'transaction'))).toMatch(/empty/);
   });
 
+  it('says where a body broke without quoting any of it', () => {
+    const card = '4111111111111111';
+    const broken: [string, 'json' | 'xml'][] = [
+      [`{"card": x${card}}`, 'json'],
+      [`{"card": "${card}",}`, 'json'],
+      [`{"card": ${card} 5}`, 'json'],
+      [`<transaction><card>${card}</card><${card}/></transaction>`, 'xml'],
+      [`<transaction><card>${card}</c${card}></transaction>`, 'xml'],
+    ];
+    for (const [body, format] of broken) {
+      const problem = problemOf(() => parseBody(body, format, 'transaction'));
+      expect(problem).toMatch(/^400 The body is not (valid JSON|well-formed XML)/);
+      expect(problem).not.toMatch(/4111|1111/);
+    }
+    expect(problemOf(() => parseBody(`{"card": "${card}",}`, 'json', 'transaction'))).toBe(
+      '400 The body is not valid JSON (at character 29).',
+    );
+  });
+
   it('treats blank and null fields as absent, in nested objects too', () => {
     expect(normalizeFields({ invoice: '  ', email: null, type: ' SALE ', billing: { zip: '' } })).toEqual({
       type: 'SALE',

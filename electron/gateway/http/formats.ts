@@ -73,7 +73,10 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      throw problems.badRequest(`The body is not valid JSON: ${(error as Error).message}`);
+      // Where it broke, never the parser's own text: that quotes the body, card number and all.
+      const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+      const where = position === undefined ? '' : ` (at character ${Number(position) + 1})`;
+      throw problems.badRequest(`The body is not valid JSON${where}.`);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw problems.badRequest('The body must be one JSON object.');
@@ -85,13 +88,19 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
   if (/<!DOCTYPE|<!ENTITY/i.test(raw)) {
     throw problems.badRequest('XML with a DOCTYPE or entity declarations is not accepted.');
   }
+  // As with JSON, the answer says where the XML broke, not the validator's text, which quotes names
+  // and values from the body.
+  const verdict = XMLValidator.validate(raw);
+  if (verdict !== true) {
+    throw problems.badRequest(
+      `The body is not well-formed XML (line ${verdict.err.line}, column ${verdict.err.col}).`,
+    );
+  }
   let document: Record<string, unknown>;
   try {
-    const verdict = XMLValidator.validate(raw);
-    if (verdict !== true) throw new Error(`${verdict.err.msg} (line ${verdict.err.line})`);
     document = xmlParser.parse(raw) as Record<string, unknown>;
-  } catch (error) {
-    throw problems.badRequest(`The body is not well-formed XML: ${(error as Error).message}`);
+  } catch {
+    throw problems.badRequest('The body is not well-formed XML.');
   }
   if (nestsTooDeep(document))
     throw problems.badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`);
