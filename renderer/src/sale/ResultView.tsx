@@ -3,9 +3,9 @@
  * cashier's words and what to do next. Enter starts the next sale.
  */
 import { displayMoney } from '../../../shared/money';
-import { AlertIcon, CheckIcon, ClockIcon, CrossIcon } from '../ui/icons';
+import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName } from './card-text';
-import type { SaleOutcome } from './outcome';
+import { outcomeTitle, type SaleOutcome } from './outcome';
 import type { ChargedCard, SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 
@@ -18,21 +18,17 @@ type Props = {
   onCheckAgain: () => void;
 };
 
-const PRESENTATION: Record<SaleOutcome['kind'], { tone: string; title: string }> = {
-  approved: { tone: 'approved', title: 'Approved' },
-  declined: { tone: 'declined', title: 'Declined' },
-  rejected: { tone: 'rejected', title: 'Not accepted' },
-  error: { tone: 'declined', title: 'Not completed' },
-  refused: { tone: 'declined', title: 'Not processed' },
-  unknown: { tone: 'unknown', title: 'No answer' },
+const TONES: Record<SaleOutcome['kind'], string> = {
+  approved: 'approved',
+  declined: 'declined',
+  rejected: 'rejected',
+  error: 'declined',
+  refused: 'declined',
+  unknown: 'unknown',
 };
 
 export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheckAgain }: Props) {
-  const { tone } = PRESENTATION[outcome.kind];
-  const title =
-    outcome.kind === 'unknown' && outcome.reason === 'in-progress'
-      ? 'Still processing'
-      : PRESENTATION[outcome.kind].title;
+  const tone = TONES[outcome.kind];
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
   const canTryAgain = !approved && !unknown;
@@ -42,18 +38,10 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
     <div className={`result result-${tone}`} data-testid="sale-result" data-outcome={outcome.kind}>
       <section className="result-card" role={approved ? 'status' : 'alert'} aria-labelledby="result-title">
         <div className="result-badge">
-          {approved ? (
-            <CheckIcon />
-          ) : unknown ? (
-            <ClockIcon />
-          ) : outcome.kind === 'rejected' ? (
-            <AlertIcon />
-          ) : (
-            <CrossIcon />
-          )}
+          <OutcomeIcon kind={outcome.kind} />
         </div>
         <h1 className="result-title" id="result-title">
-          {title}
+          {outcomeTitle(outcome)}
         </h1>
         <p className="result-amount">
           {displayMoney(sale.cents)}

@@ -28,6 +28,23 @@ export type SaleOutcome =
    */
   | { kind: 'unknown'; reason: 'no-answer' | 'in-progress'; message: string; nextStep: string };
 
+const TITLES: Record<SaleOutcome['kind'], string> = {
+  approved: 'Approved',
+  declined: 'Declined',
+  rejected: 'Not accepted',
+  error: 'Not completed',
+  refused: 'Not processed',
+  unknown: 'No answer',
+};
+
+/** The headline of an answer; `approvedTitle` says what an approval means where it is shown ("Tab opened"). */
+export function outcomeTitle(outcome: SaleOutcome, approvedTitle = TITLES.approved): string {
+  if (outcome.kind === 'approved') return approvedTitle;
+  return outcome.kind === 'unknown' && outcome.reason === 'in-progress'
+    ? 'Still processing'
+    : TITLES[outcome.kind];
+}
+
 /** Field names the engine's validation messages use, in the counter's words. */
 const FIELD_WORDS: Record<string, string> = {
   exp_date: 'expiry date',

@@ -3,17 +3,16 @@
  * cashier's words, what to do next, and Check again after no answer (the same request, the same key).
  */
 import type { ReactNode } from 'react';
-import type { SaleOutcome } from '../sale/outcome';
+import { outcomeTitle, type SaleOutcome } from '../sale/outcome';
 import { AlertIcon, CheckIcon, ClockIcon, CrossIcon } from './icons';
 
-const TITLES: Record<SaleOutcome['kind'], string> = {
-  approved: 'Approved',
-  declined: 'Declined',
-  rejected: 'Not accepted',
-  error: 'Not completed',
-  refused: 'Not processed',
-  unknown: 'No answer',
-};
+/** The picture of an answer: a tick, a clock while it is unknown, a warning for what was sent, or a cross. */
+export function OutcomeIcon({ kind }: { kind: SaleOutcome['kind'] }) {
+  if (kind === 'approved') return <CheckIcon />;
+  if (kind === 'unknown') return <ClockIcon />;
+  if (kind === 'rejected') return <AlertIcon />;
+  return <CrossIcon />;
+}
 
 export function OutcomePanel({
   outcome,
@@ -35,11 +34,6 @@ export function OutcomePanel({
 }) {
   const approved = outcome.kind === 'approved';
   const tone = approved ? 'good' : outcome.kind === 'unknown' || outcome.kind === 'rejected' ? 'warn' : 'bad';
-  const title = approved
-    ? approvedTitle
-    : outcome.kind === 'unknown' && outcome.reason === 'in-progress'
-      ? 'Still processing'
-      : TITLES[outcome.kind];
   return (
     <section
       className={`outcome outcome-${tone}`}
@@ -49,18 +43,10 @@ export function OutcomePanel({
       data-outcome={outcome.kind}
     >
       <div className="outcome-badge" aria-hidden="true">
-        {approved ? (
-          <CheckIcon />
-        ) : outcome.kind === 'unknown' ? (
-          <ClockIcon />
-        ) : outcome.kind === 'rejected' ? (
-          <AlertIcon />
-        ) : (
-          <CrossIcon />
-        )}
+        <OutcomeIcon kind={outcome.kind} />
       </div>
       <h2 className="outcome-title" id="outcome-title">
-        {title}
+        {outcomeTitle(outcome, approvedTitle)}
       </h2>
       <p className="outcome-summary">{summary}</p>
       {approved ? (
