@@ -3,12 +3,13 @@
  * next transaction does after a close.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionRequestBody } from '../../shared/api/schemas';
 import {
   AMEX,
   MASTERCARD,
   startTestGateway,
+  useTestGateway,
   VISA,
   type RawResponse,
   type TestGateway,
@@ -95,11 +96,7 @@ async function openBatchAfter(steps: (t: TestGateway) => Promise<void>): Promise
 // ---------------------------------------------------------------------------------------------
 
 describe('with no batch at all', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('answers GET /batches/open with 204 and no body', async () => {
     const response = await call(t, 'GET', 'batches/open');
@@ -121,18 +118,16 @@ describe('with no batch at all', () => {
 });
 
 describe('transactions that open no batch', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let authId: string;
   let declinedId: string;
   let errorId: string;
   beforeAll(async () => {
-    t = await startTestGateway();
     authId = await run(t, { type: 'AUTH', amount: '50.00', ...VISA });
     declinedId = await run(t, { type: 'SALE', amount: '30.00', ...DECLINED_CARD }, 'Declined');
     errorId = await run(t, { type: 'SALE', amount: '11.00', ...ERROR_CARD }, 'Error');
     await run(t, { type: 'SALE', amount: '12.00', card: VISA.card, exp_date: '0120' }, 'Rejected');
   });
-  afterAll(() => t.close());
 
   it('opens no batch for an approved AUTH alone, nor for declined, errored or rejected sales', async () => {
     expect(await openBatch(t)).toBeUndefined();
@@ -152,16 +147,14 @@ describe('transactions that open no batch', () => {
 
 describe('the first approved sale', () => {
   const now = new Date(2026, 10, 20, 9, 15, 0, 250).getTime();
-  let t: TestGateway;
+  const t = useTestGateway({ engine: { now: () => now } });
   let saleId: string;
   let batch: Batch | undefined;
   beforeAll(async () => {
-    t = await startTestGateway({ engine: { now: () => now } });
     await run(t, { type: 'AUTH', amount: '50.00', ...VISA });
     saleId = await sale(t, '10.00');
     batch = await openBatch(t);
   });
-  afterAll(() => t.close());
 
   it('opens a batch with status OPEN counting that sale only', () => {
     expect(batch).toMatchObject({ status: 'OPEN', ...totals(1, '10.00', 0, '0.00') });
@@ -353,10 +346,9 @@ describe('batch counts and totals', () => {
   });
 
   describe('a busy day', () => {
-    let t: TestGateway;
+    const t = useTestGateway();
     let batch: Batch | undefined;
     beforeAll(async () => {
-      t = await startTestGateway();
       const auth = await run(t, { type: 'AUTH', amount: '50.00', ...VISA });
       await sale(t, '10.00');
       await run(t, { type: 'FORCED SALE', amount: '20.00', ...AMEX, authorization_code: 'V9' });
@@ -370,7 +362,6 @@ describe('batch counts and totals', () => {
       await run(t, { type: 'AUTH', amount: '8.00', ...VISA });
       batch = await openBatch(t);
     });
-    afterAll(() => t.close());
 
     it('counts sales, forced sales and captures as sales and refunds as refunds, nothing else', () => {
       expect(batch).toMatchObject({ status: 'OPEN', ...totals(3, '70.00', 1, '5.00') });
@@ -411,7 +402,7 @@ describe('closing the open batch', () => {
   const start = new Date(2026, 10, 20, 9, 0, 0, 0).getTime();
   const closeAt = start + 8 * 60 * MINUTE + 1234;
   const clock = { now: start };
-  let t: TestGateway;
+  const t = useTestGateway({ engine: { now: () => clock.now } });
   let saleId: string;
   let authId: string;
   let opened: Batch | undefined;
@@ -433,7 +424,6 @@ describe('closing the open batch', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestGateway({ engine: { now: () => clock.now } });
     await countOpen('start');
     saleId = await sale(t, '10.00');
     await countOpen('first sale');
@@ -457,7 +447,6 @@ describe('closing the open batch', () => {
     afterCapture = await openBatch(t);
     await countOpen('capture');
   });
-  afterAll(() => t.close());
 
   it('answers PUT with 200 and the batch, now CLOSED, with its counts', () => {
     expect(closeResponse.status).toBe(200);
@@ -567,17 +556,15 @@ describe('concurrent requests', () => {
 });
 
 describe('batches in XML', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let open: RawResponse;
   let close: RawResponse;
   beforeAll(async () => {
-    t = await startTestGateway();
     await sale(t, '10.00');
     await run(t, { type: 'REFUND', amount: '2.00', ...VISA });
     open = await call(t, 'GET', 'batches/open', 'application/xml');
     close = await call(t, 'PUT', 'batches/open', 'application/xml');
   });
-  afterAll(() => t.close());
 
   it('answers GET /batches/open with root <batch> and the JSON field names as child elements', () => {
     expect(open.status).toBe(200);

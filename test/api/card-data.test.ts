@@ -1,13 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useTestGateway } from '../support/gateway';
 
-let t: TestGateway;
-beforeAll(async () => {
-  t = await startTestGateway();
-});
-afterAll(() => t.close());
+const t = useTestGateway();
 
 /** Every byte SQLite has written: the database file and its write-ahead log. */
 function ledgerBytes(): string {

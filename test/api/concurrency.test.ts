@@ -1,12 +1,8 @@
 /** The rules hold when many requests share one group commit. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useTestGateway, VISA } from '../support/gateway';
 
-let t: TestGateway;
-beforeAll(async () => {
-  t = await startTestGateway();
-});
-afterAll(() => t.close());
+const t = useTestGateway();
 
 describe('under concurrency, with writes committed in groups', () => {
   it('concurrent partial refunds never add up to more than the sale', async () => {

@@ -18,21 +18,19 @@ import { once } from 'node:events';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { errorSchema, transactionResponseSchema } from '../../shared/api/schemas';
 import { parseTransactionType, TYPE_LABELS } from '../../shared/api/transaction-types';
 import { parseMoney } from '../../shared/money';
-import { startTestGateway, VISA, type RawResponse, type TestGateway } from '../support/gateway';
+import { useTestGateway, VISA, type RawResponse } from '../support/gateway';
 import { auditBatches, listAll, rowProblems } from '../support/ledger-audit';
 
-let t: TestGateway;
+const t = useTestGateway();
 beforeAll(async () => {
-  t = await startTestGateway();
   // A batch is open, so that a change to it would show.
   await t.client.createTransaction({ type: 'SALE', amount: '3.00', ...VISA });
 });
-afterAll(() => t.close());
 
 const xmlParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false });
 

@@ -4,11 +4,11 @@
  * document. Every refused request must leave the ledger as it was.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../shared/api/permissions';
 import type { ApiError } from '../../shared/api/schemas';
 import {
-  startTestGateway,
+  useTestGateway,
   VISA,
   type RawRequest,
   type RawResponse,
@@ -102,12 +102,10 @@ const xmlPost = (t: TestGateway, body: string, headers: Record<string, string> =
 // ---------------------------------------------------------------------------------------------
 
 describe('authentication', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   beforeAll(async () => {
-    t = await startTestGateway();
     await t.client.createTransaction({ type: 'SALE', amount: '1.00', ...VISA });
   });
-  afterAll(() => t.close());
 
   it.each([
     ['GET', 'transactions'],
@@ -257,11 +255,7 @@ describe('authentication', () => {
 });
 
 describe('401 bodies follow the requested format', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('answers in JSON when Accept asks for JSON', async () => {
     expectError(await t.request('transactions', { headers: { accept: 'application/json' } }), 401, 'json');
@@ -321,14 +315,12 @@ describe('401 bodies follow the requested format', () => {
 });
 
 describe('permissions', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   const ALL: Permission[] = ['transactions:write', 'transactions:read', 'batches:read', 'batches:close'];
   const without = (missing: Permission) => t.createKey(ALL.filter((p) => p !== missing));
   beforeAll(async () => {
-    t = await startTestGateway();
     await t.client.createTransaction({ type: 'SALE', amount: '1.00', ...VISA });
   });
-  afterAll(() => t.close());
 
   it('refuses POST /transactions with 403 to a key without transactions:write, and records nothing', async () => {
     const key = without('transactions:write');
@@ -380,12 +372,10 @@ describe('permissions', () => {
 });
 
 describe('refused requests', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   beforeAll(async () => {
-    t = await startTestGateway();
     await t.client.createTransaction({ type: 'SALE', amount: '1.00', ...VISA });
   });
-  afterAll(() => t.close());
 
   it.each(['/rest/v1/nothing', '/rest/v1/transactions/1', '/rest/v2/transactions', '/', '/rest/v1'])(
     'answers an unknown path %s with 404',
@@ -553,12 +543,10 @@ describe('refused requests', () => {
 });
 
 describe('content negotiation', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   beforeAll(async () => {
-    t = await startTestGateway();
     await t.client.createTransaction({ type: 'SALE', amount: '1.00', ...VISA });
   });
-  afterAll(() => t.close());
 
   it.each([
     ['application/json; charset=utf-8', 'json'],
@@ -598,11 +586,7 @@ describe('content negotiation', () => {
 });
 
 describe('Host header', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it.each([
     (port: number) => `evil.example:${port}`,
@@ -639,12 +623,10 @@ describe('Host header', () => {
 });
 
 describe('web origins (no extra origins allowed)', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   beforeAll(async () => {
-    t = await startTestGateway();
     await t.client.createTransaction({ type: 'SALE', amount: '1.00', ...VISA });
   });
-  afterAll(() => t.close());
 
   it('refuses Origin https://evil.example with 403 and no Access-Control-Allow-Origin', async () => {
     const response = await refused(t, 'transactions', {
@@ -705,11 +687,7 @@ describe('web origins (no extra origins allowed)', () => {
 
 describe('web origins (tender://app allowed)', () => {
   const ORIGIN = 'tender://app';
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway({ allowedOrigins: [ORIGIN] });
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway({ allowedOrigins: [ORIGIN] });
 
   it('answers a request from the allowed origin with Access-Control-Allow-Origin', async () => {
     const response = await t.request('batches/open', { headers: { api_key: t.key, origin: ORIGIN } });
@@ -769,15 +747,13 @@ describe('web origins (tender://app allowed)', () => {
 });
 
 describe('GET /rest/v1/openapi.json', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let response: RawResponse;
   let doc: Record<string, unknown>;
   beforeAll(async () => {
-    t = await startTestGateway();
     response = await t.request('openapi.json');
     doc = response.json();
   });
-  afterAll(() => t.close());
 
   it('answers without a key with 200 and JSON', () => {
     expect(response.status).toBe(200);

@@ -1,12 +1,8 @@
 /** Details an integrator probing the interface would check. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useTestGateway, VISA } from '../support/gateway';
 
-let t: TestGateway;
-beforeAll(async () => {
-  t = await startTestGateway();
-});
-afterAll(() => t.close());
+const t = useTestGateway();
 
 describe('fields on the types they belong to', () => {
   it('an authorization_code sent with a SALE is refused rather than silently replaced', async () => {

@@ -3,7 +3,7 @@
  * shape and the XML list roots, against a real engine whose clock the tests set.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type {
   ApiError,
   Batch,
@@ -14,7 +14,7 @@ import type {
 import {
   AMEX,
   MASTERCARD,
-  startTestGateway,
+  useTestGateway,
   VISA,
   type RawResponse,
   type TestGateway,
@@ -63,11 +63,10 @@ async function expectBadParameter(t: TestGateway, path: string, parameter: strin
   expect(body.message).toContain(parameter);
 }
 
-/** A gateway whose engine clock reads `clock.now`. */
-async function gatewayWithClock(start: number) {
+/** A gateway of the describe block's own whose engine clock reads `clock.now`. */
+function useGatewayWithClock(start: number) {
   const clock = { now: start };
-  const t = await startTestGateway({ engine: { now: () => clock.now } });
-  return { t, clock };
+  return { t: useTestGateway({ engine: { now: () => clock.now } }), clock };
 }
 
 async function submit(t: TestGateway, request: TransactionRequestBody): Promise<TransactionResponse> {
@@ -129,11 +128,7 @@ function cents(money: string): number {
 // ---------------------------------------------------------------------------------------------
 
 describe('lists of an empty ledger', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('answers GET /transactions with 204 and no body when nothing was ever recorded', async () => {
     const response = await get(t, 'transactions');
@@ -159,14 +154,12 @@ describe('lists of an empty ledger', () => {
 });
 
 describe('transaction list paging and default order', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let all: TransactionListItem[];
   beforeAll(async () => {
-    t = await startTestGateway();
     for (let i = 1; i <= 30; i++) await approved(t, { type: 'SALE', amount: `${i}.00`, ...VISA });
     all = await listTransactions(t, { page_size: '100' });
   });
-  afterAll(() => t.close());
 
   it('returns all 30 transactions when page_size is 100', () => {
     expect(all).toHaveLength(30);
@@ -284,7 +277,7 @@ describe('transaction list paging and default order', () => {
 
 describe('transaction list filters, ordering and item shape', () => {
   const base = new Date(2026, 10, 20, 9, 0, 0, 0).getTime();
-  let t: TestGateway;
+  const { t, clock } = useGatewayWithClock(base);
   let all: TransactionListItem[];
   let batch1: number;
   let batch2: number;
@@ -305,20 +298,18 @@ describe('transaction list filters, ordering and item shape', () => {
   const id = {} as Record<Name, number>;
 
   beforeAll(async () => {
-    const g = await gatewayWithClock(base);
-    t = g.t;
     const at = async (
       minutes: number,
       name: Name,
       request: TransactionRequestBody,
       expected = 'Approved',
     ) => {
-      g.clock.now = base + minutes * MINUTE + 123;
+      clock.now = base + minutes * MINUTE + 123;
       const response = await submit(t, request);
       expect(response.result, JSON.stringify(response)).toBe(expected);
       // Rejected answers carry no id: the attempt is the newest row.
       const newId = response.id ? Number(response.id) : Math.max(...createdAt.keys(), 0) + 1;
-      createdAt.set(newId, g.clock.now);
+      createdAt.set(newId, clock.now);
       id[name] = newId;
     };
     await at(30, 'sale', {
@@ -358,7 +349,7 @@ describe('transaction list filters, ordering and item shape', () => {
       billing: { first_name: 'ALICE', last_name: 'ZIMMER' },
     });
     await at(40, 'capture', { type: 'CAPTURE', id: String(id.auth), amount: '18.00', server_id: '09' });
-    g.clock.now = base + 60 * MINUTE;
+    clock.now = base + 60 * MINUTE;
     batch1 = Number((await t.client.closeOpenBatch())?.id);
     await at(2, 'rejected', { type: 'SALE', amount: '12.34', card: VISA.card, exp_date: '0120' }, 'Rejected');
     await at(22, 'refund', {
@@ -388,7 +379,6 @@ describe('transaction list filters, ordering and item shape', () => {
     batch2 = Number((await t.client.openBatch())?.id);
     all = await listTransactions(t, { page_size: '100' });
   });
-  afterAll(() => t.close());
 
   it('lists every attempt, the rejected one included', () => {
     expect(all).toHaveLength(11);
@@ -690,11 +680,7 @@ describe('transaction list filters, ordering and item shape', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('XML list values', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('escapes XML special characters in list values and reads them back', async () => {
     const invoice = `A&B <"C'>`;
@@ -713,10 +699,9 @@ describe('XML list values', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('name filters with letters beyond ASCII', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let saleId: number;
   beforeAll(async () => {
-    t = await startTestGateway();
     saleId = await approved(t, {
       type: 'SALE',
       amount: '1.00',
@@ -730,7 +715,6 @@ describe('name filters with letters beyond ASCII', () => {
       billing: { first_name: 'Other', last_name: 'Name' },
     });
   });
-  afterAll(() => t.close());
 
   it.each(['Élodie', 'élodie', 'ÉLODIE'])(
     'matches first_name=%s without regard to letter case',
@@ -771,20 +755,17 @@ describe('transaction list date ranges', () => {
     K: wall(21, 0, 15),
   };
   type Name = keyof typeof times;
-  let t: TestGateway;
+  const { t, clock } = useGatewayWithClock(times.A);
   const idOf = {} as Record<Name, number>;
   const start = times.E;
   const end = times.H;
 
   beforeAll(async () => {
-    const g = await gatewayWithClock(times.A);
-    t = g.t;
     for (const [name, at] of Object.entries(times) as [Name, number][]) {
-      g.clock.now = at;
+      clock.now = at;
       idOf[name] = await approved(t, { type: 'SALE', amount: '1.00', ...VISA });
     }
   });
-  afterAll(() => t.close());
 
   const names = (items: TransactionListItem[]) => {
     const byId = new Map(Object.entries(idOf).map(([name, value]) => [value, name]));
@@ -953,17 +934,15 @@ describe('transaction list date ranges', () => {
 
 describe('batch list filters and ordering', () => {
   const base = new Date(2026, 10, 20, 8, 0, 0, 0).getTime();
-  let t: TestGateway;
+  const { t, clock } = useGatewayWithClock(base);
   let b1: number;
   let b2: number;
   let b3: number;
   let all: Batch[];
 
   beforeAll(async () => {
-    const g = await gatewayWithClock(base);
-    t = g.t;
     const at = (minutes: number) => {
-      g.clock.now = base + minutes * MINUTE;
+      clock.now = base + minutes * MINUTE;
     };
     // Batch 1: one sale of 50.00, opened at +100, settled at +200.
     at(100);
@@ -985,7 +964,6 @@ describe('batch list filters and ordering', () => {
     b3 = Number((await t.client.openBatch())?.id);
     all = await listBatches(t, { page_size: '100' });
   });
-  afterAll(() => t.close());
 
   it('lists all batches, newest id first, with one open', () => {
     expect(ids(all)).toEqual([b3, b2, b1]);
@@ -1152,17 +1130,15 @@ describe('batch list filters and ordering', () => {
 });
 
 describe('batch list paging', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   let all: Batch[];
   beforeAll(async () => {
-    t = await startTestGateway();
     for (let i = 1; i <= 26; i++) {
       await approved(t, { type: 'SALE', amount: `${i}.00`, ...VISA });
       await t.client.closeOpenBatch();
     }
     all = await listBatches(t, { page_size: '100' });
   });
-  afterAll(() => t.close());
 
   it('returns 25 batches by default, newest id first', async () => {
     expect(all).toHaveLength(26);

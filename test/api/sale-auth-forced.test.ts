@@ -3,10 +3,10 @@
  * answers, and every field rule, in JSON and in XML. Each describe block gets its own gateway so the
  * ledger and the open batch hold only what that block put there.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
-import { AMEX, MASTERCARD, startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { AMEX, MASTERCARD, useTestGateway, VISA, type TestGateway } from '../support/gateway';
 import { post, postJson, postXml, type Answer, type Fields, type Format } from '../support/transactions';
 
 // ---------------------------------------------------------------------------------------------
@@ -100,11 +100,7 @@ const DISCOVER = { card: '6011111111111117', exp_date: '1230' } as const;
 // ---------------------------------------------------------------------------------------------
 
 describe('approvals of SALE, AUTH and FORCED SALE', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('an AUTH alone opens no batch: the open batch is 204 until a sale', async () => {
     const answer = await t.client.createTransaction({ type: 'AUTH', amount: '12.00', ...VISA });
@@ -291,11 +287,7 @@ describe('approvals of SALE, AUTH and FORCED SALE', () => {
 });
 
 describe('type spellings', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it.each([
     ['sale', 'Sale'],
@@ -334,11 +326,7 @@ describe('type spellings', () => {
 });
 
 describe('test cards, AVS and CSC', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it.each<[Format, 'SALE' | 'AUTH']>([
     ['json', 'SALE'],
@@ -437,11 +425,7 @@ describe('test cards, AVS and CSC', () => {
 });
 
 describe('field validation of SALE, AUTH and FORCED SALE', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   const sale = { type: 'SALE', amount: '25.00', ...VISA } as const;
   const { card: _card, ...saleWithoutCard } = sale;
@@ -648,11 +632,7 @@ describe('field validation of SALE, AUTH and FORCED SALE', () => {
 });
 
 describe('purchase_order', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('is assigned as PO and the ten-digit transaction id when absent, and shown in the list item', async () => {
     const first = expectApproved(await t.client.createTransaction({ type: 'SALE', amount: '5.00', ...VISA }));
@@ -683,11 +663,7 @@ describe('purchase_order', () => {
 
 describe('tips on FORCED SALE', () => {
   describe('with tip support off', () => {
-    let t: TestGateway;
-    beforeAll(async () => {
-      t = await startTestGateway();
-    });
-    afterAll(() => t.close());
+    const t = useTestGateway();
 
     it('a FORCED SALE with tip_amount is rejected with 8006 and no id', async () => {
       const body = {
@@ -704,11 +680,7 @@ describe('tips on FORCED SALE', () => {
   });
 
   describe('with tip support on', () => {
-    let t: TestGateway;
-    beforeAll(async () => {
-      t = await startTestGateway({ tips: true });
-    });
-    afterAll(() => t.close());
+    const t = useTestGateway({ tips: true });
 
     it('a FORCED SALE tip is added to the amount and to the batch sales_total and tip_total', async () => {
       const answer = await t.client.createTransaction({
@@ -794,11 +766,7 @@ describe('tips on FORCED SALE', () => {
 });
 
 describe('rejected attempts in the transaction list', () => {
-  let t: TestGateway;
-  beforeAll(async () => {
-    t = await startTestGateway();
-  });
-  afterAll(() => t.close());
+  const t = useTestGateway();
 
   it('a rejected SALE gave no id but is listed with result Rejected, its error_code and a masked card', async () => {
     const answer = await postJson(t, {
@@ -876,7 +844,7 @@ describe('rejected attempts in the transaction list', () => {
 });
 
 describe('the full card number never appears in a list', () => {
-  let t: TestGateway;
+  const t = useTestGateway();
   const pans = [
     VISA.card,
     MASTERCARD.card,
@@ -888,7 +856,6 @@ describe('the full card number never appears in a list', () => {
     LUHN_FAILING_CARD,
   ];
   beforeAll(async () => {
-    t = await startTestGateway();
     await postJson(t, { type: 'SALE', amount: '1.00', ...VISA });
     await postXml(t, { type: 'AUTH', amount: '1.00', ...MASTERCARD });
     await postJson(t, { type: 'FORCED SALE', amount: '1.00', authorization_code: 'F1', ...AMEX });
@@ -901,7 +868,6 @@ describe('the full card number never appears in a list', () => {
     await postJson(t, { type: 'SALE', amount: '1', ...MASTERCARD });
     await postJson(t, { type: 'SALE', amount: '1.00', order_number: 'bad', ...AMEX });
   });
-  afterAll(() => t.close());
 
   it.each<Format>(['json', 'xml'])('GET /transactions as %s holds only masked cards', async (format) => {
     const accept = format === 'json' ? 'application/json' : 'application/xml';

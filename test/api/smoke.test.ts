@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useTestGateway, VISA } from '../support/gateway';
 
-let t: TestGateway;
-beforeAll(async () => {
-  t = await startTestGateway();
-});
-afterAll(() => t.close());
+const t = useTestGateway();
 
 describe('a sale over HTTPS', () => {
   it('approves a keyed Visa and lists it masked', async () => {

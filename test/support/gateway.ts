@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
 import type { EngineOptions } from '../../electron/gateway/engine';
@@ -37,14 +38,14 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(
-  options: {
-    tips?: boolean;
-    engine?: EngineOptions;
-    allowedOrigins?: string[];
-    limits?: Partial<ServerLimits>;
-  } = {},
-): Promise<TestGateway> {
+export interface TestGatewayOptions {
+  tips?: boolean;
+  engine?: EngineOptions;
+  allowedOrigins?: string[];
+  limits?: Partial<ServerLimits>;
+}
+
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-test-'));
   const gateway = await startGateway({
     dataDir,
@@ -114,6 +115,45 @@ export async function startTestGateway(
       await gateway.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A gateway of its own for the enclosing describe block (or file): started before its first test and
+ * closed after its last. The object returned stands for it; a beforeAll registered after this call
+ * runs once it has started.
+ */
+export function useTestGateway(options: TestGatewayOptions = {}): TestGateway {
+  let started: TestGateway | undefined;
+  const current = (): TestGateway => {
+    if (!started) throw new Error('the test gateway is not running');
+    return started;
+  };
+  const close = async () => {
+    await started?.close();
+    started = undefined;
+  };
+  beforeAll(async () => {
+    started = await startTestGateway(options);
+  });
+  afterAll(close);
+  return {
+    get gateway() {
+      return current().gateway;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    get key() {
+      return current().key;
+    },
+    get client() {
+      return current().client;
+    },
+    request: (path, raw) => current().request(path, raw),
+    createKey: (permissions) => current().createKey(permissions),
+    clientWith: (key) => current().clientWith(key),
+    close,
   };
 }
 
