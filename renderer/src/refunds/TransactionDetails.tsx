@@ -146,14 +146,8 @@ function Details({
       <OutcomePanel
         outcome={outcome}
         approvedTitle={refunding ? 'Refunded' : 'Voided'}
-        summary={
-          <>
-            <span className="outcome-amount">{displayMoney(refunding ? refundCents : amountCents)}</span>
-            <span className="outcome-note">
-              {refunding ? `to ${card}` : `${item.type.toLowerCase()} #${item.id} cancelled`}
-            </span>
-          </>
-        }
+        cents={refunding ? refundCents : amountCents}
+        note={refunding ? `to ${card}` : `${item.type.toLowerCase()} #${item.id} cancelled`}
         facts={
           outcome.kind === 'approved' && (
             <dl className="facts">

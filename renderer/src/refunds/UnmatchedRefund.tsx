@@ -75,12 +75,8 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
       <OutcomePanel
         outcome={outcome}
         approvedTitle="Refunded"
-        summary={
-          <>
-            <span className="outcome-amount">{displayMoney(cents)}</span>
-            <span className="outcome-note">to {cardName(step.card)}</span>
-          </>
-        }
+        cents={cents}
+        note={`to ${cardName(step.card)}`}
         facts={
           outcome.kind === 'approved' && (
             <dl className="facts">

@@ -87,14 +87,8 @@ export function NewTab({
       <OutcomePanel
         outcome={outcome}
         approvedTitle="Tab opened"
-        summary={
-          <>
-            <span className="outcome-amount">{displayMoney(cents)}</span>
-            <span className="outcome-note">
-              {outcome.kind === 'approved' ? 'held on the card' : 'not held'}
-            </span>
-          </>
-        }
+        cents={cents}
+        note={outcome.kind === 'approved' ? 'held on the card' : 'not held'}
         facts={
           outcome.kind === 'approved' && (
             <dl className="facts">

@@ -57,15 +57,9 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
       <OutcomePanel
         outcome={outcome}
         approvedTitle="Tab captured"
-        summary={
-          <>
-            <span className="outcome-amount">{displayMoney(total)}</span>
-            {tips && tipCents > 0 && (
-              <span className="outcome-note">
-                {displayMoney(checkCents)} + {displayMoney(tipCents)} tip
-              </span>
-            )}
-          </>
+        cents={total}
+        note={
+          tips && tipCents > 0 ? `${displayMoney(checkCents)} + ${displayMoney(tipCents)} tip` : undefined
         }
         facts={
           outcome.kind === 'approved' && (
@@ -108,14 +102,8 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
       <OutcomePanel
         outcome={outcome}
         approvedTitle="Tab voided"
-        summary={
-          <>
-            <span className="outcome-amount">{displayMoney(checkCents)}</span>
-            <span className="outcome-note">
-              {outcome.kind === 'approved' ? 'hold released' : 'still held'}
-            </span>
-          </>
-        }
+        cents={checkCents}
+        note={outcome.kind === 'approved' ? 'hold released' : 'still held'}
         facts={<p className="outcome-message">The hold on {who} is released. Nothing was charged.</p>}
         onCheckAgain={() => void voiding.checkAgain()}
       >

@@ -3,6 +3,7 @@
  * cashier's words, what to do next, and Check again after no answer (the same request, the same key).
  */
 import type { ReactNode } from 'react';
+import { displayMoney } from '../../../shared/money';
 import { outcomeTitle, type SaleOutcome } from '../sale/outcome';
 import { AlertIcon, CheckIcon, ClockIcon, CrossIcon } from './icons';
 
@@ -17,7 +18,8 @@ export function OutcomeIcon({ kind }: { kind: SaleOutcome['kind'] }) {
 export function OutcomePanel({
   outcome,
   approvedTitle,
-  summary,
+  cents,
+  note,
   facts,
   onCheckAgain,
   children,
@@ -25,8 +27,9 @@ export function OutcomePanel({
   outcome: SaleOutcome;
   /** What an approval means here: "Tab opened", "Refunded". */
   approvedTitle: string;
-  /** The amount and card, one line. */
-  summary: ReactNode;
+  /** The amount, and beside it where it went or what became of it: "to Visa •••• 1111", "hold released". */
+  cents: number;
+  note?: string | undefined;
   facts?: ReactNode;
   onCheckAgain?: () => void;
   /** The way on: Done, Try another card. */
@@ -48,7 +51,10 @@ export function OutcomePanel({
       <h2 className="outcome-title" id="outcome-title">
         {outcomeTitle(outcome, approvedTitle)}
       </h2>
-      <p className="outcome-summary">{summary}</p>
+      <p className="outcome-summary">
+        <span className="outcome-amount">{displayMoney(cents)}</span>
+        {note && <span className="outcome-note">{note}</span>}
+      </p>
       {approved ? (
         facts
       ) : (
