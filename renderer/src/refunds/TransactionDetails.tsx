@@ -9,6 +9,7 @@ import { cardLabel, centsOf, holderOf, moneyOf, statusOf, timeLabel } from '../t
 import { useTransactionRunner, type MoneyMove } from '../transactions/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
+import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { Spinner } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
@@ -142,6 +143,11 @@ function Details({
   if (runner.state.phase === 'done') {
     const { outcome } = runner.state;
     const refunding = remedy.kind === 'refund';
+    // Approved or not, the transaction is read again: it shows what it is now.
+    const finish = () => {
+      runner.reset();
+      onDone();
+    };
     return (
       <OutcomePanel
         outcome={outcome}
@@ -170,19 +176,12 @@ function Details({
         }
         onCheckAgain={() => void runner.checkAgain()}
       >
-        {outcome.kind === 'unknown' ? null : (
-          <button
-            type="button"
-            className={outcome.kind === 'approved' ? 'button button-primary' : 'button button-secondary'}
-            onClick={() => {
-              runner.reset();
-              onDone();
-            }}
-            autoFocus
-          >
-            {outcome.kind === 'approved' ? 'Done' : 'Back to the transaction'}
-          </button>
-        )}
+        <DoneOrBackActions
+          outcome={outcome}
+          onDone={finish}
+          onBack={finish}
+          backLabel="Back to the transaction"
+        />
       </OutcomePanel>
     );
   }

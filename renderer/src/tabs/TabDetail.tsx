@@ -7,6 +7,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { cardLabel, centsOf, holderOf, timeLabel, untilLabel } from '../transactions/present';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { ArrowRightIcon, Spinner } from '../ui/icons';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { TipEntry } from './TipEntry';
@@ -81,17 +82,12 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
         }
         onCheckAgain={() => void capture.checkAgain()}
       >
-        {outcome.kind === 'approved' ? (
-          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
-            Done
-          </button>
-        ) : (
-          outcome.kind !== 'unknown' && (
-            <button type="button" className="button button-secondary" onClick={capture.reset} autoFocus>
-              Back to the tab
-            </button>
-          )
-        )}
+        <DoneOrBackActions
+          outcome={outcome}
+          onDone={() => onClose(true)}
+          onBack={capture.reset}
+          backLabel="Back to the tab"
+        />
       </OutcomePanel>
     );
   }
@@ -107,17 +103,12 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
         facts={<p className="outcome-message">The hold on {who} is released. Nothing was charged.</p>}
         onCheckAgain={() => void voiding.checkAgain()}
       >
-        {outcome.kind === 'approved' ? (
-          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
-            Done
-          </button>
-        ) : (
-          outcome.kind !== 'unknown' && (
-            <button type="button" className="button button-secondary" onClick={voiding.reset} autoFocus>
-              Back to the tab
-            </button>
-          )
-        )}
+        <DoneOrBackActions
+          outcome={outcome}
+          onDone={() => onClose(true)}
+          onBack={voiding.reset}
+          backLabel="Back to the tab"
+        />
       </OutcomePanel>
     );
   }
