@@ -15,7 +15,6 @@
  */
 import fc from 'fast-check';
 import { once } from 'node:events';
-import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -50,39 +49,6 @@ async function ledgerState(): Promise<string> {
 }
 
 type Format = 'json' | 'xml';
-
-/** A GET on a connection of its own, closed after the answer. */
-function requestOnNewConnection(path: string, headers: Record<string, string>): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port: t.gateway.port,
-        path,
-        headers: { host: `127.0.0.1:${t.gateway.port}`, ...headers },
-        ca: t.gateway.certificatePem,
-        servername: 'localhost',
-        agent: false,
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: incoming.statusCode ?? 0,
-            headers: incoming.headers,
-            body,
-            json: <T>() => JSON.parse(body) as T,
-          });
-        });
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 /** Checks status and format of any answer; returns the parsed body (undefined for 204). */
 function checkAnswer(response: RawResponse, format: Format, resourceRoots: readonly string[], what: string) {
@@ -881,9 +847,9 @@ describe('generated query strings', () => {
         async (path, { text: query }, format) => {
           const before = await ledgerState();
           // A connection of its own: an answer that closes it must not fail the next request.
-          const response = await requestOnNewConnection(`/rest/v1/${path}?${query}`, {
-            api_key: t.key,
-            accept: `application/${format}`,
+          const response = await t.request(`${path}?${query}`, {
+            headers: { api_key: t.key, accept: `application/${format}` },
+            newConnection: true,
           });
           const what = `GET ${path}?${abbreviate(query)} (${format})`;
           const roots =
@@ -943,9 +909,9 @@ describe('hostile request lines', () => {
   const what = 'GET /rest/v1/transactions?invoice=<the raw byte 0xC4>';
 
   it('a raw byte above ASCII in the query is refused in the engine’s error format, as asked', async () => {
-    const response = await requestOnNewConnection('/rest/v1/transactions?invoice=\u00c4', {
-      api_key: t.key,
-      accept: 'application/xml',
+    const response = await t.request('transactions?invoice=\u00c4', {
+      headers: { api_key: t.key, accept: 'application/xml' },
+      newConnection: true,
     });
     checkAnswer(response, 'xml', ['transactions'], what);
   });

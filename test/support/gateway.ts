@@ -23,6 +23,8 @@ export interface RawRequest {
   body?: string;
   /** Overrides the Host header (DNS-rebinding tests). */
   host?: string;
+  /** Sends the request on a connection of its own, closed after the answer. */
+  newConnection?: boolean;
 }
 
 export interface TestGateway {
@@ -73,7 +75,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
           path: fullPath,
           method: raw.method ?? 'GET',
           headers,
-          agent,
+          ...(raw.newConnection ? { agent: false, ca: gateway.certificatePem } : { agent }),
           servername: 'localhost',
         },
         (incoming) => {
