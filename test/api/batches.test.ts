@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionRequestBody } from '../../shared/api/schemas';
 import {
   AMEX,
+  DECLINED_CARD,
   MASTERCARD,
+  PROCESSOR_ERROR_CARD,
   startTestGateway,
   useTestGateway,
   VISA,
@@ -15,8 +17,6 @@ import {
   type TestGateway,
 } from '../support/gateway';
 
-const DECLINED_CARD = { card: '4000000000000002', exp_date: '1230' } as const;
-const ERROR_CARD = { card: '4000000000000119', exp_date: '1230' } as const;
 const ISO_WITH_MS_AND_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
 const MINUTE = 60_000;
 
@@ -125,7 +125,7 @@ describe('transactions that open no batch', () => {
   beforeAll(async () => {
     authId = await run(t, { type: 'AUTH', amount: '50.00', ...VISA });
     declinedId = await run(t, { type: 'SALE', amount: '30.00', ...DECLINED_CARD }, 'Declined');
-    errorId = await run(t, { type: 'SALE', amount: '11.00', ...ERROR_CARD }, 'Error');
+    errorId = await run(t, { type: 'SALE', amount: '11.00', ...PROCESSOR_ERROR_CARD }, 'Error');
     await run(t, { type: 'SALE', amount: '12.00', card: VISA.card, exp_date: '0120' }, 'Rejected');
   });
 
@@ -257,7 +257,7 @@ describe('batch counts and totals', () => {
       'does not count a sale that ended in Error',
       async (t) => {
         await sale(t, '10.00');
-        await run(t, { type: 'SALE', amount: '11.00', ...ERROR_CARD }, 'Error');
+        await run(t, { type: 'SALE', amount: '11.00', ...PROCESSOR_ERROR_CARD }, 'Error');
       },
       totals(1, '10.00', 0, '0.00'),
     ],
@@ -357,7 +357,7 @@ describe('batch counts and totals', () => {
       await run(t, { type: 'VOID', id: await run(t, { type: 'REFUND', amount: '2.50', ...VISA }) });
       await run(t, { type: 'VOID', id: await sale(t, '7.00') });
       await run(t, { type: 'SALE', amount: '30.00', ...DECLINED_CARD }, 'Declined');
-      await run(t, { type: 'SALE', amount: '11.00', ...ERROR_CARD }, 'Error');
+      await run(t, { type: 'SALE', amount: '11.00', ...PROCESSOR_ERROR_CARD }, 'Error');
       await run(t, { type: 'SALE', amount: '12.00', card: VISA.card, exp_date: '0120' }, 'Rejected');
       await run(t, { type: 'AUTH', amount: '8.00', ...VISA });
       batch = await openBatch(t);

@@ -5,7 +5,15 @@
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
-import { AMEX, MASTERCARD, startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import {
+  AMEX,
+  DECLINED_CARD,
+  MASTERCARD,
+  PROCESSOR_ERROR_CARD,
+  startTestGateway,
+  VISA,
+  type TestGateway,
+} from '../support/gateway';
 import { post, postJson, postXml, type Answer, type Fields, type Format } from '../support/transactions';
 
 // ---------------------------------------------------------------------------------------------
@@ -123,9 +131,6 @@ function freshGateway(options: { tips?: boolean } = {}): { readonly t: TestGatew
     },
   };
 }
-
-const DECLINED_CARD = { card: '4000000000000002', exp_date: '1230' } as const;
-const PROCESSOR_ERROR_CARD = { card: '4000000000000119', exp_date: '1230' } as const;
 
 // ---------------------------------------------------------------------------------------------
 

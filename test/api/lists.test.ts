@@ -13,6 +13,8 @@ import type {
 } from '../../shared/api/schemas';
 import {
   AMEX,
+  DECLINED_CARD,
+  DISCOVER,
   MASTERCARD,
   useTestGateway,
   VISA,
@@ -20,8 +22,6 @@ import {
   type TestGateway,
 } from '../support/gateway';
 
-const DISCOVER = { card: '6011111111111117', exp_date: '1230' } as const;
-const DECLINED_CARD = { card: '4000000000000002', exp_date: '1230' } as const;
 const MINUTE = 60_000;
 
 const xmlParser = new XMLParser({

@@ -6,7 +6,17 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
-import { AMEX, MASTERCARD, useTestGateway, VISA, type TestGateway } from '../support/gateway';
+import {
+  AMEX,
+  DECLINED_CARD,
+  DISCOVER,
+  INSUFFICIENT_FUNDS_CARD,
+  MASTERCARD,
+  PROCESSOR_ERROR_CARD,
+  useTestGateway,
+  VISA,
+  type TestGateway,
+} from '../support/gateway';
 import { post, postJson, postXml, type Answer, type Fields, type Format } from '../support/transactions';
 
 // ---------------------------------------------------------------------------------------------
@@ -91,11 +101,7 @@ function expiryMonthsFromNow(offset: number): string {
   return `${String(date.getMonth() + 1).padStart(2, '0')}${String(date.getFullYear() % 100).padStart(2, '0')}`;
 }
 
-const DECLINED_CARD = '4000000000000002';
-const INSUFFICIENT_FUNDS_CARD = '4000000000009995';
-const PROCESSOR_ERROR_CARD = '4000000000000119';
 const LUHN_FAILING_CARD = '4111111111111112';
-const DISCOVER = { card: '6011111111111117', exp_date: '1230' } as const;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -239,8 +245,7 @@ describe('approvals of SALE, AUTH and FORCED SALE', () => {
         type: 'FORCED SALE',
         amount: '9.00',
         authorization_code: 'V0ICE1',
-        card,
-        exp_date: '1230',
+        ...card,
       });
       expectApproved(answer);
       expect(answer.authorization_code).toBe('V0ICE1');
@@ -332,7 +337,7 @@ describe('test cards, AVS and CSC', () => {
     ['json', 'SALE'],
     ['xml', 'AUTH'],
   ])('card 4000000000000002 is Declined with result_code 0005 and an id (%s %s)', async (format, type) => {
-    const answer = await post(t, format, { type, amount: '20.00', card: DECLINED_CARD, exp_date: '1230' });
+    const answer = await post(t, format, { type, amount: '20.00', ...DECLINED_CARD });
     expect(answer).toMatchObject({ result: 'Declined', result_code: '0005' });
     expect(answer.id).toMatch(/^[1-9]\d*$/);
     expect(answer.display_message).toBeTruthy();
@@ -351,8 +356,7 @@ describe('test cards, AVS and CSC', () => {
       const answer = await post(t, format, {
         type: 'SALE',
         amount: '20.00',
-        card: INSUFFICIENT_FUNDS_CARD,
-        exp_date: '1230',
+        ...INSUFFICIENT_FUNDS_CARD,
       });
       expect(answer).toMatchObject({ result: 'Declined', result_code: '0051' });
       expect(answer.id).toMatch(/^[1-9]\d*$/);
@@ -365,8 +369,7 @@ describe('test cards, AVS and CSC', () => {
       const answer = await post(t, format, {
         type: 'SALE',
         amount: '20.00',
-        card: PROCESSOR_ERROR_CARD,
-        exp_date: '1230',
+        ...PROCESSOR_ERROR_CARD,
       });
       expect(answer).toMatchObject({ result: 'Error', error_code: '9000', result_code: '0096' });
       expect(answer.id).toMatch(/^[1-9]\d*$/);
@@ -850,9 +853,9 @@ describe('the full card number never appears in a list', () => {
     MASTERCARD.card,
     AMEX.card,
     DISCOVER.card,
-    DECLINED_CARD,
-    INSUFFICIENT_FUNDS_CARD,
-    PROCESSOR_ERROR_CARD,
+    DECLINED_CARD.card,
+    INSUFFICIENT_FUNDS_CARD.card,
+    PROCESSOR_ERROR_CARD.card,
     LUHN_FAILING_CARD,
   ];
   beforeAll(async () => {
@@ -860,9 +863,9 @@ describe('the full card number never appears in a list', () => {
     await postXml(t, { type: 'AUTH', amount: '1.00', ...MASTERCARD });
     await postJson(t, { type: 'FORCED SALE', amount: '1.00', authorization_code: 'F1', ...AMEX });
     await postJson(t, { type: 'REFUND', amount: '1.00', ...DISCOVER });
-    await postJson(t, { type: 'SALE', amount: '1.00', card: DECLINED_CARD, exp_date: '1230' });
-    await postXml(t, { type: 'SALE', amount: '1.00', card: INSUFFICIENT_FUNDS_CARD, exp_date: '1230' });
-    await postJson(t, { type: 'SALE', amount: '1.00', card: PROCESSOR_ERROR_CARD, exp_date: '1230' });
+    await postJson(t, { type: 'SALE', amount: '1.00', ...DECLINED_CARD });
+    await postXml(t, { type: 'SALE', amount: '1.00', ...INSUFFICIENT_FUNDS_CARD });
+    await postJson(t, { type: 'SALE', amount: '1.00', ...PROCESSOR_ERROR_CARD });
     await postJson(t, { type: 'SALE', amount: '1.00', card: LUHN_FAILING_CARD, exp_date: '1230' });
     await postJson(t, { type: 'SALE', amount: '1.00', csc: '1', ...VISA });
     await postJson(t, { type: 'SALE', amount: '1', ...MASTERCARD });

@@ -163,3 +163,8 @@ export function useTestGateway(options: TestGatewayOptions = {}): TestGateway {
 export const VISA = { card: '4111111111111111', exp_date: '1230' } as const;
 export const MASTERCARD = { card: '5454545454545454', exp_date: '1230' } as const;
 export const AMEX = { card: '371449635398431', exp_date: '1230' } as const;
+export const DISCOVER = { card: '6011111111111117', exp_date: '1230' } as const;
+/** The simulator's test cards: declined (0005), declined for insufficient funds (0051), processor error. */
+export const DECLINED_CARD = { card: '4000000000000002', exp_date: '1230' } as const;
+export const INSUFFICIENT_FUNDS_CARD = { card: '4000000000009995', exp_date: '1230' } as const;
+export const PROCESSOR_ERROR_CARD = { card: '4000000000000119', exp_date: '1230' } as const;
