@@ -22,6 +22,7 @@ import {
   type HistorySort,
 } from './history-query';
 import { DateRangeFields } from '../ui/DateRangeFields';
+import { DigitsInput } from '../ui/DigitsInput';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -172,14 +173,7 @@ export function HistoryScreen() {
           <DateRangeFields range={draft} onChange={set} />
           <label className="field field-narrow">
             <span className="field-label">Last four</span>
-            <input
-              className="input input-code"
-              inputMode="numeric"
-              maxLength={4}
-              autoComplete="off"
-              value={draft.lastFour}
-              onChange={(event) => set({ lastFour: event.target.value.replace(/\D/g, '').slice(0, 4) })}
-            />
+            <DigitsInput length={4} value={draft.lastFour} onDigits={(lastFour) => set({ lastFour })} />
           </label>
           <label className="field">
             <span className="field-label">Invoice</span>
@@ -193,14 +187,7 @@ export function HistoryScreen() {
           </label>
           <label className="field field-narrow">
             <span className="field-label">Server</span>
-            <input
-              className="input input-code"
-              inputMode="numeric"
-              maxLength={2}
-              autoComplete="off"
-              value={draft.server}
-              onChange={(event) => set({ server: event.target.value.replace(/\D/g, '').slice(0, 2) })}
-            />
+            <DigitsInput length={2} value={draft.server} onDigits={(server) => set({ server })} />
           </label>
           <div className="filter-actions">
             <button type="submit" className="button button-primary">

@@ -10,6 +10,7 @@ import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useTerminal } from '../terminal/terminal-context';
 import { Dialog } from '../ui/Dialog';
 import { DigitPad, pressDigit } from '../ui/DigitPad';
+import { DigitsInput } from '../ui/DigitsInput';
 import { Spinner } from '../ui/icons';
 
 /** The approval: the PIN to send along (absent when no PIN is set), or null when the manager cancelled. */
@@ -113,16 +114,14 @@ function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approva
         <p className="dialog-body">A manager must enter the PIN to {WHAT[action]}.</p>
         <label className="field">
           <span className="field-label">PIN</span>
-          <input
+          <DigitsInput
             ref={field}
             className="input input-pin"
             type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={8}
+            length={8}
             value={pin}
-            onChange={(event) => {
-              setPin(event.target.value.replace(/\D/g, '').slice(0, 8));
+            onDigits={(digits) => {
+              setPin(digits);
               setProblem(undefined);
             }}
             aria-invalid={problem ? true : undefined}

@@ -16,6 +16,7 @@ import { useLoad } from '../ui/use-load';
 import { TransactionDetails } from './TransactionDetails';
 import { UnmatchedRefund } from './UnmatchedRefund';
 import { DateRangeFields } from '../ui/DateRangeFields';
+import { DigitsInput } from '../ui/DigitsInput';
 
 interface Search {
   lastFour: string;
@@ -117,14 +118,7 @@ export function RefundScreen() {
         >
           <label className="field">
             <span className="field-label">Last four</span>
-            <input
-              className="input input-code"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={4}
-              value={draft.lastFour}
-              onChange={(event) => set({ lastFour: event.target.value.replace(/\D/g, '').slice(0, 4) })}
-            />
+            <DigitsInput length={4} value={draft.lastFour} onDigits={(lastFour) => set({ lastFour })} />
           </label>
           <label className="field">
             <span className="field-label">Amount</span>

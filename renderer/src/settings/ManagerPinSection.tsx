@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DigitsInput } from '../ui/DigitsInput';
 import { Spinner } from '../ui/icons';
 import { useSettingsChange } from './settings-change';
 
@@ -43,8 +44,6 @@ export function ManagerPinSection() {
     void save(pin);
   };
 
-  const digits = (text: string) => text.replace(/\D/g, '').slice(0, 8);
-
   return (
     <section className="panel settings-section" aria-labelledby="pin-title">
       <header className="section-head">
@@ -79,36 +78,22 @@ export function ManagerPinSection() {
       >
         <h3>{settings.managerPin ? 'Change the PIN' : 'Set a PIN'}</h3>
         <div className="field-row">
-          <label className="field">
-            <span className="field-label">New PIN</span>
-            <input
-              className="input input-pin"
-              type="password"
-              inputMode="numeric"
-              autoComplete="new-password"
-              maxLength={8}
-              value={pin}
-              onChange={(event) => {
-                setPin(digits(event.target.value));
-                setProblem(undefined);
-              }}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">The same PIN again</span>
-            <input
-              className="input input-pin"
-              type="password"
-              inputMode="numeric"
-              autoComplete="new-password"
-              maxLength={8}
-              value={repeat}
-              onChange={(event) => {
-                setRepeat(digits(event.target.value));
-                setProblem(undefined);
-              }}
-            />
-          </label>
+          <NewPinField
+            label="New PIN"
+            value={pin}
+            onChange={(digits) => {
+              setPin(digits);
+              setProblem(undefined);
+            }}
+          />
+          <NewPinField
+            label="The same PIN again"
+            value={repeat}
+            onChange={(digits) => {
+              setRepeat(digits);
+              setProblem(undefined);
+            }}
+          />
         </div>
         {problem && (
           <p className="notice notice-bad" role="alert">
@@ -150,5 +135,30 @@ export function ManagerPinSection() {
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+/** A PIN being chosen: hidden as it is typed, and marked new so a browser never fills in a saved one. */
+function NewPinField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange(digits: string): void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <DigitsInput
+        className="input input-pin"
+        type="password"
+        autoComplete="new-password"
+        length={8}
+        value={value}
+        onDigits={onChange}
+      />
+    </label>
   );
 }

@@ -11,6 +11,7 @@ import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';
+import { DigitsInput } from '../ui/DigitsInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
@@ -166,15 +167,12 @@ export function NewTab({
         <span className="field-label">
           Server <span className="field-optional">two digits</span>
         </span>
-        <input
-          className="input input-code"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={2}
+        <DigitsInput
+          length={2}
           placeholder="07"
           value={server}
-          onChange={(event) => {
-            setServer(event.target.value.replace(/\D/g, '').slice(0, 2));
+          onDigits={(digits) => {
+            setServer(digits);
             setProblem(undefined);
           }}
         />
