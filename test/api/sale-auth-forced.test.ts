@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeAll } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
-import type { Batch, TransactionListItem } from '../../shared/api/schemas';
+import type { TransactionListItem } from '../../shared/api/schemas';
 import {
   AMEX,
   DECLINED_CARD,
@@ -17,7 +17,17 @@ import {
   VISA,
   type TestGateway,
 } from '../support/gateway';
-import { post, postJson, postXml, type Answer, type Fields, type Format } from '../support/transactions';
+import { cents } from '../support/ledger-audit';
+import {
+  expectBatchesMatchRows,
+  listItem,
+  post,
+  postJson,
+  postXml,
+  type Answer,
+  type Fields,
+  type Format,
+} from '../support/transactions';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: one request in either format, answers read as plain string maps.
@@ -42,56 +52,8 @@ function expectRejected(answer: Answer, errorCode: string, fieldValidation = tru
   if (fieldValidation) expect(answer.display_message).toMatch(/^Field Validation/);
 }
 
-async function listItem(t: TestGateway, id: string): Promise<TransactionListItem> {
-  const [item, ...rest] = await t.client.listTransactions({ id });
-  expect(rest).toEqual([]);
-  expect(item).toBeDefined();
-  return item as TransactionListItem;
-}
-
 async function listByInvoice(t: TestGateway, invoice: string): Promise<TransactionListItem[]> {
   return t.client.listTransactions({ invoice, page_size: 100 });
-}
-
-const cents = (money: string): number => {
-  expect(money).toMatch(/^-?\d+\.\d{2}$/);
-  const negative = money.startsWith('-');
-  const [whole = '0', fraction = '0'] = money.replace('-', '').split('.');
-  const value = Number(whole) * 100 + Number(fraction);
-  return negative ? -value : value;
-};
-const dollars = (value: number): string => {
-  const abs = Math.abs(value);
-  return `${value < 0 ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
-
-const COUNTED_TYPES = new Set(['Sale', 'Forced Sale', 'Capture', 'Refund']);
-
-/** Every batch's counts and totals must be exactly what its approved, unvoided rows add up to. */
-async function expectBatchesMatchRows(t: TestGateway): Promise<void> {
-  const batches: Batch[] = await t.client.listBatches({ page_size: 100 });
-  expect(batches.length).toBeGreaterThan(0);
-  for (const batch of batches) {
-    const rows = await t.client.listTransactions({ batch_id: batch.id, page_size: 100 });
-    const counted = rows.filter(
-      (r) => r.result === 'Approved' && r.voided === 'false' && COUNTED_TYPES.has(r.type),
-    );
-    const sales = counted.filter((r) => r.type !== 'Refund');
-    const refunds = counted.filter((r) => r.type === 'Refund');
-    const sum = (items: TransactionListItem[], pick: (r: TransactionListItem) => string) =>
-      items.reduce((total, r) => total + cents(pick(r)), 0);
-    const salesTotal = sum(sales, (r) => r.amount);
-    const refundTotal = sum(refunds, (r) => r.amount);
-    expect(batch, `batch ${batch.id}`).toMatchObject({
-      sales_count: String(sales.length),
-      sales_total: dollars(salesTotal),
-      refund_count: String(refunds.length),
-      refund_total: dollars(refundTotal),
-      total_count: String(sales.length + refunds.length),
-      net_amount: dollars(salesTotal - refundTotal),
-      tip_total: dollars(sum(sales, (r) => r.tip_amount)),
-    });
-  }
 }
 
 /** MMYY for a month counted from the current one in the terminal's time zone (0 = this month). */
@@ -287,7 +249,7 @@ describe('approvals of SALE, AUTH and FORCED SALE', () => {
   });
 
   it('the open batch counts equal the approved unvoided rows', async () => {
-    await expectBatchesMatchRows(t);
+    expect((await expectBatchesMatchRows(t)).length).toBeGreaterThan(0);
   });
 });
 
@@ -418,7 +380,7 @@ describe('test cards, AVS and CSC', () => {
   });
 
   it('declined and errored attempts do not count in the open batch', async () => {
-    await expectBatchesMatchRows(t);
+    expect((await expectBatchesMatchRows(t)).length).toBeGreaterThan(0);
     const batch = await t.client.openBatch();
     const approvedSales = (await t.client.listTransactions({ page_size: 100 })).filter(
       (r) => r.type === 'Sale' && r.result === 'Approved',
@@ -630,7 +592,7 @@ describe('field validation of SALE, AUTH and FORCED SALE', () => {
   });
 
   it('after all these rejections the batch counts still equal the approved unvoided rows', async () => {
-    await expectBatchesMatchRows(t);
+    expect((await expectBatchesMatchRows(t)).length).toBeGreaterThan(0);
   });
 });
 
@@ -763,7 +725,7 @@ describe('tips on FORCED SALE', () => {
     });
 
     it('the batch counts equal the approved unvoided rows', async () => {
-      await expectBatchesMatchRows(t);
+      expect((await expectBatchesMatchRows(t)).length).toBeGreaterThan(0);
     });
   });
 });

@@ -1,10 +1,13 @@
 /**
  * POST /transactions in either format, with the answer read as a plain map of strings (XML text kept
- * exactly as sent), for the API tests of the transaction rules.
+ * exactly as sent), for the API tests of the transaction rules; and the checks those tests share on
+ * what the lists then show.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { expect } from 'vitest';
+import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import type { TestGateway } from './gateway';
+import { expectedTotals } from './ledger-audit';
 
 export type Format = 'json' | 'xml';
 export type Answer = Record<string, string | undefined>;
@@ -54,4 +57,25 @@ export async function postXml(t: TestGateway, fields: Fields): Promise<Answer> {
 
 export function post(t: TestGateway, format: Format, fields: Fields): Promise<Answer> {
   return format === 'json' ? postJson(t, fields) : postXml(t, fields);
+}
+
+/** The list item of one transaction: GET /transactions?id= answers it and nothing else. */
+export async function listItem(t: TestGateway, id: string): Promise<TransactionListItem> {
+  const [item, ...rest] = await t.client.listTransactions({ id });
+  expect(rest).toEqual([]);
+  expect(item, `transaction ${id} is listed`).toBeDefined();
+  return item as TransactionListItem;
+}
+
+/**
+ * Every batch's counts and totals must be exactly what its approved, unvoided rows add up to.
+ * Returns the batches it checked.
+ */
+export async function expectBatchesMatchRows(t: TestGateway): Promise<Batch[]> {
+  const batches = await t.client.listBatches({ page_size: 100 });
+  for (const batch of batches) {
+    const rows = await t.client.listTransactions({ batch_id: batch.id, page_size: 100 });
+    expect(batch, `batch ${batch.id} against its rows`).toMatchObject(expectedTotals(rows));
+  }
+  return batches;
 }
