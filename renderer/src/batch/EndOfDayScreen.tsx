@@ -15,6 +15,7 @@ import { listEvery, loadTabs } from '../transactions/queries';
 import { centsOf, counted, timeLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon, ArrowRightIcon, Spinner } from '../ui/icons';
+import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
@@ -149,14 +150,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
         )}
       </header>
 
-      {open.problem && (
-        <div className="notice notice-bad notice-row" role="alert">
-          <span>{open.problem}</span>
-          <button type="button" className="button button-secondary button-small" onClick={open.reload}>
-            Try again
-          </button>
-        </div>
-      )}
+      <LoadProblem loaded={open} />
       {!data && open.loading && (
         <div className="empty" role="status">
           <Spinner className="spinner" />

@@ -10,6 +10,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { listEvery } from '../transactions/queries';
 import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
+import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
 import { transactionsCsv } from './csv';
 import {
@@ -210,14 +211,7 @@ export function HistoryScreen() {
             {problem}
           </p>
         )}
-        {rows.problem && (
-          <div className="notice notice-bad notice-row" role="alert">
-            <span>{rows.problem}</span>
-            <button type="button" className="button button-secondary button-small" onClick={rows.reload}>
-              Try again
-            </button>
-          </div>
-        )}
+        <LoadProblem loaded={rows} />
 
         <div className="table-wrap">
           <table className="table history-table" aria-describedby="history-range" aria-busy={rows.loading}>

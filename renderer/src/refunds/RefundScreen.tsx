@@ -12,6 +12,7 @@ import { startOfDay } from '../transactions/queries';
 import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
+import { LoadProblem } from '../ui/LoadProblem';
 import { useLoad } from '../ui/use-load';
 import { TransactionDetails } from './TransactionDetails';
 import { UnmatchedRefund } from './UnmatchedRefund';
@@ -180,14 +181,7 @@ export function RefundScreen() {
           <h2>{searching ? 'Matching transactions' : 'Latest approved transactions'}</h2>
           {results.loading && <Spinner className="spinner inline-spinner" />}
         </div>
-        {results.problem && (
-          <div className="notice notice-bad notice-row" role="alert">
-            <span>{results.problem}</span>
-            <button type="button" className="button button-secondary button-small" onClick={results.reload}>
-              Try again
-            </button>
-          </div>
-        )}
+        <LoadProblem loaded={results} />
         {results.data && results.data.length === 0 && (
           <div className="empty">
             <p className="empty-title">Nothing matches</p>

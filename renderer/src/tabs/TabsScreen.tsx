@@ -10,6 +10,7 @@ import { useScreenActive } from '../shell/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadTabs, type Tabs } from '../transactions/queries';
 import { ageLabel, cardLabel, centsOf, holderOf, untilLabel } from '../transactions/present';
+import { LoadProblem } from '../ui/LoadProblem';
 import { useLoad } from '../ui/use-load';
 import { AlertIcon, Spinner } from '../ui/icons';
 import { CaptureMany } from './CaptureMany';
@@ -93,14 +94,7 @@ export function TabsScreen() {
           </div>
         </header>
 
-        {tabs.problem && (
-          <div className="notice notice-bad notice-row" role="alert">
-            <span>{tabs.problem}</span>
-            <button type="button" className="button button-secondary button-small" onClick={tabs.reload}>
-              Try again
-            </button>
-          </div>
-        )}
+        <LoadProblem loaded={tabs} />
 
         {tabs.data && open.length === 0 && (
           <div className="empty">
