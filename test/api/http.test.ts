@@ -20,6 +20,9 @@ type Format = 'json' | 'xml';
 const xmlParser = new XMLParser({ parseTagValue: false });
 
 const SALE_JSON = JSON.stringify({ type: 'SALE', amount: '5.00', ...VISA });
+/** A JSON sale that carries an API key as its api_key property. */
+const saleWithBodyKey = (key: string) =>
+  JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: key });
 const saleXml = (extra = '') =>
   `<?xml version="1.0" encoding="UTF-8"?><transaction><type>SALE</type><amount>5.00</amount>` +
   `<card>${VISA.card}</card><exp_date>${VISA.exp_date}</exp_date>${extra}</transaction>`;
@@ -87,6 +90,10 @@ async function refused(t: TestGateway, path: string, request: RawRequest): Promi
   return response;
 }
 
+/** POSTs a transaction with exactly these headers, as a request that must be refused. */
+const refusedPost = (t: TestGateway, headers: Record<string, string>, body: string): Promise<RawResponse> =>
+  refused(t, 'transactions', { method: 'POST', headers, body });
+
 const jsonPost = (t: TestGateway, body: string, headers: Record<string, string> = {}): RawRequest => ({
   method: 'POST',
   headers: { api_key: t.key, 'content-type': 'application/json', accept: 'application/json', ...headers },
@@ -123,11 +130,7 @@ describe('authentication', () => {
   });
 
   it('answers POST /transactions with no api_key header and no key in the body with 401', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: SALE_JSON,
-    });
+    const response = await refusedPost(t, { 'content-type': 'application/json' }, SALE_JSON);
     expectError(response, 401);
   });
 
@@ -169,7 +172,7 @@ describe('authentication', () => {
     const response = await t.request('transactions', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: t.key }),
+      body: saleWithBodyKey(t.key),
     });
     expect(response.status, response.body).toBe(200);
     expect(response.json()).toMatchObject({ result: 'Approved' });
@@ -191,11 +194,7 @@ describe('authentication', () => {
   });
 
   it('answers a wrong key in the body with 401 and records nothing', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: 'wrong' }),
-    });
+    const response = await refusedPost(t, { 'content-type': 'application/json' }, saleWithBodyKey('wrong'));
     expectError(response, 401);
   });
 
@@ -224,20 +223,20 @@ describe('authentication', () => {
 
   it('lets the header key win over a body key: a read-only header key is refused with 403', async () => {
     const readOnly = t.createKey(['transactions:read']);
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { api_key: readOnly, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: t.key }),
-    });
+    const response = await refusedPost(
+      t,
+      { api_key: readOnly, 'content-type': 'application/json' },
+      saleWithBodyKey(t.key),
+    );
     expectError(response, 403);
   });
 
   it('lets the header key win over a body key: a wrong header key is refused with 401', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { api_key: 'wrong', 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: t.key }),
-    });
+    const response = await refusedPost(
+      t,
+      { api_key: 'wrong', 'content-type': 'application/json' },
+      saleWithBodyKey(t.key),
+    );
     expectError(response, 401);
   });
 
@@ -246,7 +245,7 @@ describe('authentication', () => {
     const response = await t.request('transactions', {
       method: 'POST',
       headers: { api_key: t.key, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: 'wrong' }),
+      body: saleWithBodyKey('wrong'),
     });
     expect(response.status, response.body).toBe(200);
     expect(response.json()).toMatchObject({ result: 'Approved' });
@@ -271,38 +270,26 @@ describe('401 bodies follow the requested format', () => {
   });
 
   it('answers an XML POST without Accept in XML', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: saleXml(),
-    });
+    const response = await refusedPost(t, { 'content-type': 'application/xml' }, saleXml());
     expectError(response, 401, 'xml');
   });
 
   it('answers a text/xml POST with Accept */* in XML', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'text/xml', accept: '*/*' },
-      body: saleXml(),
-    });
+    const response = await refusedPost(t, { 'content-type': 'text/xml', accept: '*/*' }, saleXml());
     expectError(response, 401, 'xml');
   });
 
   it('answers a JSON POST without Accept in JSON', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: SALE_JSON,
-    });
+    const response = await refusedPost(t, { 'content-type': 'application/json' }, SALE_JSON);
     expectError(response, 401, 'json');
   });
 
   it('lets Accept win over Content-Type', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml', accept: 'application/json' },
-      body: saleXml(),
-    });
+    const response = await refusedPost(
+      t,
+      { 'content-type': 'application/xml', accept: 'application/json' },
+      saleXml(),
+    );
     expectError(response, 401, 'json');
   });
 
@@ -332,11 +319,7 @@ describe('permissions', () => {
 
   it('refuses a body key without transactions:write with 403', async () => {
     const key = without('transactions:write');
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'SALE', amount: '2.00', ...VISA, api_key: key }),
-    });
+    const response = await refusedPost(t, { 'content-type': 'application/json' }, saleWithBodyKey(key));
     expectError(response, 403);
   });
 
@@ -472,11 +455,7 @@ describe('refused requests', () => {
   });
 
   it('answers a POST body without Content-Type with 415 and records nothing', async () => {
-    const response = await refused(t, 'transactions', {
-      method: 'POST',
-      headers: { api_key: t.key, accept: 'application/json' },
-      body: SALE_JSON,
-    });
+    const response = await refusedPost(t, { api_key: t.key, accept: 'application/json' }, SALE_JSON);
     expectError(response, 415);
   });
 
