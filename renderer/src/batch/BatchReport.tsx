@@ -13,6 +13,7 @@ import { ArrowLeftIcon, CheckIcon, Spinner } from '../ui/icons';
 import { problemText, useLoad } from '../ui/use-load';
 import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 interface ReportData {
   batch: Batch | undefined;
@@ -126,11 +127,9 @@ export function BatchReport({
   return (
     <div className="screen report-screen">
       {toolbar}
-      {typeof saving === 'object' && (
-        <p className="notice notice-bad" role="alert">
-          The PDF was not saved: {saving.problem}
-        </p>
-      )}
+      <ProblemNotice
+        problem={typeof saving === 'object' ? `The PDF was not saved: ${saving.problem}` : undefined}
+      />
       {justClosed && closed && (
         <div className="closed-banner" role="status" data-testid="batch-closed">
           <CheckIcon className="closed-banner-icon" />

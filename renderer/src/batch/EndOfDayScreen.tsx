@@ -20,6 +20,7 @@ import { problemText, useLoad } from '../ui/use-load';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean };
 
@@ -255,11 +256,7 @@ function EarlierBatches({ refresh, onOpen }: { refresh: number; onOpen: (id: str
         <h2 id="earlier-title">Earlier batches</h2>
         {batches.loading && <Spinner className="spinner inline-spinner" />}
       </header>
-      {batches.problem && (
-        <p className="notice notice-bad" role="alert">
-          {batches.problem}
-        </p>
-      )}
+      <ProblemNotice problem={batches.problem} />
       {batches.data && batches.data.items.length === 0 && (
         <p className="muted">No batch has been closed yet.</p>
       )}

@@ -24,6 +24,7 @@ import {
 } from './history-query';
 import { DateRangeFields } from '../ui/DateRangeFields';
 import { DigitsInput } from '../ui/DigitsInput';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -126,11 +127,9 @@ export function HistoryScreen() {
             </button>
           </div>
         </header>
-        {typeof exporting === 'object' && 'problem' in exporting && (
-          <p className="notice notice-bad" role="alert">
-            {exporting.problem}
-          </p>
-        )}
+        <ProblemNotice
+          problem={typeof exporting === 'object' && 'problem' in exporting ? exporting.problem : undefined}
+        />
 
         <form
           className="filter-bar"
@@ -206,11 +205,7 @@ export function HistoryScreen() {
             </button>
           </div>
         </form>
-        {problem && (
-          <p className="notice notice-bad" role="alert">
-            {problem}
-          </p>
-        )}
+        <ProblemNotice problem={problem} />
         <LoadProblem loaded={rows} />
 
         <div className="table-wrap">

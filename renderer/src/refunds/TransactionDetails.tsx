@@ -15,6 +15,7 @@ import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { useLoad } from '../ui/use-load';
 import { refundProblem, remedyFor, type Remedy } from './refund-rules';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -202,11 +203,7 @@ function Details({
           Close
         </button>
       </header>
-      {problem && (
-        <p className="notice notice-bad" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemNotice problem={problem} />
 
       <p className="details-amount">
         {displayMoney(amountCents)}

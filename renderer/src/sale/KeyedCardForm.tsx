@@ -16,6 +16,7 @@ import {
   type KeyedCardProblems,
 } from './keyed-card';
 import { KeyHint } from '../ui/KeyHint';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 type Props = {
   cents: number;
@@ -67,11 +68,7 @@ export function KeyedCardForm({ cents, notice, submitLabel, onBack, onCharge }: 
       <h2 className="card-panel-title" id="keyed-title">
         Key in the card
       </h2>
-      {notice && (
-        <p className="notice notice-bad" role="alert">
-          {notice}
-        </p>
-      )}
+      <ProblemNotice problem={notice} />
       <label className="field field-wide">
         <span className="field-label">Card number</span>
         <input

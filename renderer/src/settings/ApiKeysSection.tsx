@@ -13,6 +13,7 @@ import { Dialog } from '../ui/Dialog';
 import { CheckIcon, Spinner } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
 import { copyText, useSettingsChange } from './settings-change';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 const PERMISSION_NAMES: Record<Permission, string> = {
   'transactions:write': 'Run transactions',
@@ -90,11 +91,7 @@ export function ApiKeysSection() {
       </header>
 
       <h3 className="subsection-title">Keys in use</h3>
-      {keys.problem && (
-        <p className="notice notice-bad" role="alert">
-          {keys.problem}
-        </p>
-      )}
+      <ProblemNotice problem={keys.problem} />
       <table className="table keys-table" data-testid="keys-table">
         <thead>
           <tr>
@@ -221,11 +218,7 @@ export function ApiKeysSection() {
             </label>
           ))}
         </fieldset>
-        {problem && (
-          <p className="notice notice-bad" role="alert">
-            {problem}
-          </p>
-        )}
+        <ProblemNotice problem={problem} />
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={creating}>
             {creating && <Spinner className="spinner button-spinner" />}

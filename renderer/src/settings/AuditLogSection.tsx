@@ -4,6 +4,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { timeLabel } from '../transactions/present';
 import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 const PAGE = 20;
 
@@ -39,11 +40,7 @@ export function AuditLogSection() {
           Refresh
         </button>
       </header>
-      {log.problem && (
-        <p className="notice notice-bad" role="alert">
-          {log.problem}
-        </p>
-      )}
+      <ProblemNotice problem={log.problem} />
       <table className="table table-compact audit-table" data-testid="audit-table" aria-busy={log.loading}>
         <colgroup>
           <col className="audit-when" />

@@ -6,6 +6,7 @@ import { timeLabel } from '../transactions/present';
 import { CheckIcon, Spinner } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
 import { copyText } from './settings-change';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 export function ConnectionSection() {
   const { bridge } = useTerminal();
@@ -20,11 +21,7 @@ export function ConnectionSection() {
           only, with an API key of their own.
         </p>
       </header>
-      {connection.problem && (
-        <p className="notice notice-bad" role="alert">
-          {connection.problem}
-        </p>
-      )}
+      <ProblemNotice problem={connection.problem} />
       {!info ? (
         <Spinner className="spinner" />
       ) : (

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitsInput } from '../ui/DigitsInput';
 import { Spinner } from '../ui/icons';
 import { useSettingsChange } from './settings-change';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 export function ManagerPinSection() {
   const { bridge, settings } = useTerminal();
@@ -95,11 +96,7 @@ export function ManagerPinSection() {
             }}
           />
         </div>
-        {problem && (
-          <p className="notice notice-bad" role="alert">
-            {problem}
-          </p>
-        )}
+        <ProblemNotice problem={problem} />
         {done && (
           <p className="notice notice-good" role="status">
             {done}

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
 import { useSettingsChange } from './settings-change';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 const UDEV_COMMANDS = `sudo cp resources/udev/99-tender-magtek.rules /etc/udev/rules.d/
 sudo udevadm control --reload-rules && sudo udevadm trigger`;
@@ -148,11 +149,7 @@ export function ReaderSection() {
             Change the key
           </button>
         </form>
-        {problem && (
-          <p className="notice notice-bad" role="alert">
-            {problem}
-          </p>
-        )}
+        <ProblemNotice problem={problem} />
         {saved && (
           <p className="muted" role="status">
             The new key is in use. Its check value is {settings.swipeKey.kcv}.

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { Spinner } from '../ui/icons';
 import { useSettingsChange } from './settings-change';
+import { ProblemNotice } from '../ui/ProblemNotice';
 
 function readPercentages(texts: readonly string[]): number[] | string {
   const values = texts.map((text) => text.trim()).filter(Boolean);
@@ -143,11 +144,7 @@ export function TipsSection() {
           </span>
         </div>
 
-        {problem && (
-          <p className="notice notice-bad" role="alert">
-            {problem}
-          </p>
-        )}
+        <ProblemNotice problem={problem} />
         <div className="form-actions">
           {saved && (
             <span className="muted" role="status">

@@ -8,6 +8,7 @@ import { displayMoney } from '../../../shared/money';
 import { DigitPad } from './DigitPad';
 import { ArrowRightIcon } from './icons';
 import { MoneyInput, pressMoneyKey } from './MoneyInput';
+import { ProblemNotice } from './ProblemNotice';
 
 type Props = {
   titleId: string;
@@ -89,11 +90,7 @@ export function CardAmountForm({
         variant="money"
         onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
       />
-      {problem && (
-        <p className="notice notice-bad" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemNotice problem={problem} />
       <button type="submit" className="button button-primary button-large">
         {cents === 0 ? noAmountLabel : `Take the card for ${displayMoney(cents)}`}
         <ArrowRightIcon className="button-icon" />

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useManagerAsking } from '../manager/manager-approval';
 import { Dialog } from './Dialog';
 import { Spinner } from './icons';
+import { ProblemNotice } from './ProblemNotice';
 
 type Props = {
   title: string;
@@ -33,11 +34,7 @@ export function ConfirmDialog({
   return (
     <Dialog title={title} onCancel={onCancel} tone={tone} busy={busy} testId="confirm-dialog">
       <div className="dialog-body">{children}</div>
-      {problem && (
-        <p className="notice notice-bad" role="alert">
-          {problem}
-        </p>
-      )}
+      <ProblemNotice problem={problem} />
       <div className="dialog-actions">
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           {cancelLabel}

@@ -7,6 +7,7 @@ import { readerHint } from '../shell/ReaderStatus';
 import { useTerminal } from '../terminal/terminal-context';
 import { KeyboardIcon, SwipeIllustration } from './icons';
 import { KeyHint } from './KeyHint';
+import { ProblemNotice } from './ProblemNotice';
 
 export function SwipeWaitPanel({
   waiting,
@@ -35,11 +36,7 @@ export function SwipeWaitPanel({
       <p className="card-panel-text" role="status">
         {hint ?? waiting}
       </p>
-      {notice && (
-        <p className="notice notice-bad" role="alert">
-          {notice}
-        </p>
-      )}
+      <ProblemNotice problem={notice} />
       <div className="card-panel-actions">
         <button
           type="button"
