@@ -17,14 +17,24 @@ const swipe = (
   options: Parameters<typeof simulatedSwipeString>[1] = { counter: counter++ },
 ) => simulatedSwipeString(card, options);
 
+/** POSTs a transaction paid with a swipe string, sent as track_format MAGTEK. */
+const swipedTransaction = (
+  type: string,
+  amount: string,
+  encryptedTrackData: string,
+  extra: { authorization_code?: string } = {},
+) =>
+  t.client.createTransaction({
+    type,
+    amount,
+    ...extra,
+    encrypted_track_data: encryptedTrackData,
+    track_format: 'MAGTEK',
+  });
+
 describe('a swiped card', () => {
   it('approves a SALE and records the card masked, the cardholder and the swipe', async () => {
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '18.40',
-      encrypted_track_data: swipe(PAT),
-      track_format: 'MAGTEK',
-    });
+    const answer = await swipedTransaction('SALE', '18.40', swipe(PAT));
     expect(answer.result).toBe('Approved');
     const [item] = await t.client.listTransactions({ id: answer.id ?? '' });
     expect(item).toMatchObject({
@@ -46,38 +56,22 @@ describe('a swiped card', () => {
   });
 
   it('works for FORCED SALE and an unmatched REFUND, and with the data-variant key', async () => {
-    const forced = await t.client.createTransaction({
-      type: 'FORCED SALE',
-      amount: '7.00',
-      authorization_code: 'VOICE1',
-      encrypted_track_data: swipe(PAT, { counter: counter++, variant: 'data' }),
-      track_format: 'MAGTEK',
-    });
+    const forced = await swipedTransaction(
+      'FORCED SALE',
+      '7.00',
+      swipe(PAT, { counter: counter++, variant: 'data' }),
+      { authorization_code: 'VOICE1' },
+    );
     expect(forced.result).toBe('Approved');
-    const refund = await t.client.createTransaction({
-      type: 'REFUND',
-      amount: '3.00',
-      encrypted_track_data: swipe(PAT),
-      track_format: 'MAGTEK',
-    });
+    const refund = await swipedTransaction('REFUND', '3.00', swipe(PAT));
     expect(refund.result).toBe('Approved');
   });
 
   it('a replayed swipe is rejected with 8029, even after the first one was approved', async () => {
     const once = swipe(PAT);
-    const first = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: once,
-      track_format: 'MAGTEK',
-    });
+    const first = await swipedTransaction('SALE', '1.00', once);
     expect(first.result).toBe('Approved');
-    const again = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: once,
-      track_format: 'MAGTEK',
-    });
+    const again = await swipedTransaction('SALE', '1.00', once);
     expect(again).toEqual({
       result: 'Rejected',
       display_message: expect.stringMatching(/already used/),
@@ -87,16 +81,7 @@ describe('a swiped card', () => {
 
   it('two posts of one swipe at the same moment charge once', async () => {
     const once = swipe(PAT);
-    const answers = await Promise.all(
-      [1, 2, 3].map(() =>
-        t.client.createTransaction({
-          type: 'SALE',
-          amount: '2.00',
-          encrypted_track_data: once,
-          track_format: 'MAGTEK',
-        }),
-      ),
-    );
+    const answers = await Promise.all([1, 2, 3].map(() => swipedTransaction('SALE', '2.00', once)));
     expect(answers.filter((answer) => answer.result === 'Approved')).toHaveLength(1);
     expect(answers.filter((answer) => answer.error_code === '8029')).toHaveLength(2);
   });
@@ -107,12 +92,7 @@ describe('a swiped card', () => {
     const encryptedTrack2 = fields[3] ?? '';
     fields[3] =
       encryptedTrack2.slice(0, 4) + (encryptedTrack2[4] === 'A' ? 'B' : 'A') + encryptedTrack2.slice(5);
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: fields.join('|'),
-      track_format: 'MAGTEK',
-    });
+    const answer = await swipedTransaction('SALE', '1.00', fields.join('|'));
     expect(answer).toMatchObject({ result: 'Rejected', error_code: '8021' });
     expect(answer.id).toBeUndefined();
     expect(JSON.stringify(answer)).not.toContain('4111');
@@ -120,23 +100,17 @@ describe('a swiped card', () => {
 
   it('a truncated swipe is rejected with 8022', async () => {
     const genuine = swipe(PAT);
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: genuine.slice(0, genuine.length - 30),
-      track_format: 'MAGTEK',
-    });
+    const answer = await swipedTransaction('SALE', '1.00', genuine.slice(0, genuine.length - 30));
     expect(answer.result).toBe('Rejected');
     expect(['8020', '8021', '8022']).toContain(answer.error_code);
   });
 
   it('a swipe from a reader keyed with another BDK cannot be read (8025)', async () => {
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: swipe(PAT, { counter: counter++, bdk: '00112233445566778899AABBCCDDEEFF' }),
-      track_format: 'MAGTEK',
-    });
+    const answer = await swipedTransaction(
+      'SALE',
+      '1.00',
+      swipe(PAT, { counter: counter++, bdk: '00112233445566778899AABBCCDDEEFF' }),
+    );
     expect(answer).toMatchObject({ result: 'Rejected', error_code: '8025' });
   });
 
@@ -144,12 +118,7 @@ describe('a swiped card', () => {
     const bdk = '00112233445566778899AABBCCDDEEFF';
     t.gateway.engine.settings.setFromText('swipe_bdk', bdk);
     try {
-      const answer = await t.client.createTransaction({
-        type: 'SALE',
-        amount: '1.00',
-        encrypted_track_data: swipe(PAT, { counter: counter++, bdk }),
-        track_format: 'MAGTEK',
-      });
+      const answer = await swipedTransaction('SALE', '1.00', swipe(PAT, { counter: counter++, bdk }));
       expect(answer.result).toBe('Approved');
     } finally {
       t.gateway.engine.settings.setFromText('swipe_bdk', '0123456789ABCDEFFEDCBA9876543210');
@@ -168,12 +137,7 @@ describe('a swiped card', () => {
   it("the manual's sample swipe decrypts, but its card is refused as a keyed one would be", async () => {
     const parsed = parseReport(readSampleReport());
     if (!parsed.ok || parsed.report.kind !== 'magnesafe') throw new Error('sample report did not parse');
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      encrypted_track_data: buildSwipeString(parsed.report),
-      track_format: 'MAGTEK',
-    });
+    const answer = await swipedTransaction('SALE', '1.00', buildSwipeString(parsed.report));
     // The sample PAN (5452300551227189) fails the Luhn check; its expiry (04/08) is long past too.
     expect(answer).toMatchObject({ result: 'Rejected' });
     expect(['8002', '8000']).toContain(answer.error_code);
