@@ -11,9 +11,9 @@ import { listEvery } from '../transactions/queries';
 import { cardLabel, centsOf, clockLabel, statusOf, timeLabel } from '../transactions/present';
 import { ArrowLeftIcon, CheckIcon, Spinner } from '../ui/icons';
 import { problemText, useLoad } from '../ui/use-load';
+import { ProblemNotice } from '../ui/ProblemNotice';
 import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
-import { ProblemNotice } from '../ui/ProblemNotice';
 
 interface ReportData {
   batch: Batch | undefined;

@@ -17,10 +17,10 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
+import { ProblemNotice } from '../ui/ProblemNotice';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
-import { ProblemNotice } from '../ui/ProblemNotice';
 
 type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean };
 

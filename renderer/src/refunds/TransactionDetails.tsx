@@ -14,8 +14,8 @@ import { Spinner } from '../ui/icons';
 import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { useLoad } from '../ui/use-load';
-import { refundProblem, remedyFor, type Remedy } from './refund-rules';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { refundProblem, remedyFor, type Remedy } from './refund-rules';
 
 interface Loaded {
   item: TransactionListItem | undefined;

@@ -12,8 +12,8 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Dialog } from '../ui/Dialog';
 import { CheckIcon, Spinner } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
-import { copyText, useSettingsChange } from './settings-change';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { copyText, useSettingsChange } from './settings-change';
 
 const PERMISSION_NAMES: Record<Permission, string> = {
   'transactions:write': 'Run transactions',

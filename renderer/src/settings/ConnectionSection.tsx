@@ -5,8 +5,8 @@ import { useTerminal } from '../terminal/terminal-context';
 import { timeLabel } from '../transactions/present';
 import { CheckIcon, Spinner } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
-import { copyText } from './settings-change';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { copyText } from './settings-change';
 
 export function ConnectionSection() {
   const { bridge } = useTerminal();

@@ -7,8 +7,8 @@ import { useTerminal } from '../terminal/terminal-context';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitsInput } from '../ui/DigitsInput';
 import { Spinner } from '../ui/icons';
-import { useSettingsChange } from './settings-change';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { useSettingsChange } from './settings-change';
 
 export function ManagerPinSection() {
   const { bridge, settings } = useTerminal();

@@ -9,8 +9,8 @@ import { useTerminal } from '../terminal/terminal-context';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
-import { useSettingsChange } from './settings-change';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { useSettingsChange } from './settings-change';
 
 const UDEV_COMMANDS = `sudo cp resources/udev/99-tender-magtek.rules /etc/udev/rules.d/
 sudo udevadm control --reload-rules && sudo udevadm trigger`;

@@ -2,8 +2,8 @@
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { Spinner } from '../ui/icons';
-import { useSettingsChange } from './settings-change';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { useSettingsChange } from './settings-change';
 
 function readPercentages(texts: readonly string[]): number[] | string {
   const values = texts.map((text) => text.trim()).filter(Boolean);
