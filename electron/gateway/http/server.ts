@@ -181,7 +181,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   );
 
   app.addHook('onRequest', async (request, reply) => {
-    request.format = responseFormat(request.headers) ?? 'json';
+    const negotiated = responseFormat(request.headers);
+    // Until the checks below pass, even a refusal is written in JSON when nothing else was acceptable.
+    request.format = negotiated ?? 'json';
     reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
     if (!hosts || !origins) {
       hosts = allowedHosts((app.server.address() as AddressInfo).port);
@@ -198,7 +200,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         .header('access-control-expose-headers', 'idempotent-replayed')
         .header('vary', 'Origin');
     }
-    if (responseFormat(request.headers) === undefined) throw problems.notAcceptable();
+    if (negotiated === undefined) throw problems.notAcceptable();
     if (request.method === 'OPTIONS' && origin !== undefined && ROUTES[pathOf(request.url)]) {
       reply
         .header('access-control-allow-methods', ROUTES[pathOf(request.url)]?.join(', '))
@@ -272,15 +274,17 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   };
 
   app.post(`${API_PREFIX}/transactions`, async (request, reply) => {
-    if (typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== '') {
-      authenticate(request, 'transactions:write');
-    }
+    // A key in the header is checked before the body is read; one in the body, once it is parsed.
+    const headerKey =
+      typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
+        ? authenticate(request, 'transactions:write')
+        : undefined;
     const sentAs = formatOfContentType(request.headers['content-type']);
     if (typeof request.body !== 'string' || sentAs === undefined) {
       throw problems.unsupportedMediaType(request.headers['content-type']);
     }
     const body = normalizeFields(parseBody(request.body, sentAs, 'transaction'));
-    const key = authenticate(request, 'transactions:write', body.api_key);
+    const key = headerKey ?? authenticate(request, 'transactions:write', body.api_key);
     delete body.api_key;
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
     if (idempotencyKey === undefined) {
