@@ -14,13 +14,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
-import { spkiFingerprint } from '../support/screens';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { launchChromium } from './counter-page';
 
 let t: TestGateway;
 /** The control: an engine that does allow the attacker's origin, to show the attacks have teeth. */
@@ -162,18 +160,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
   attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
   permissive = await startTestGateway({ allowedOrigins: [attackerOrigin] });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Trusts exactly the engine's certificate; no --ignore-certificate-errors.
-      `--ignore-certificate-errors-spki-list=${spkiFingerprint(t.gateway.certificatePem)},${spkiFingerprint(permissive.gateway.certificatePem)}`,
-    ],
-  });
+  // Trusts exactly the engines' certificates; no --ignore-certificate-errors.
+  browser = await launchChromium([t.gateway.certificatePem, permissive.gateway.certificatePem]);
 }, 60_000);
 
 afterAll(async () => {

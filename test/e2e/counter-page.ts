@@ -38,15 +38,38 @@ export interface Counter {
   close(): Promise<void>;
 }
 
-/** Builds the app into a folder of its own and serves its screens with the simulated reader. */
-export async function startCounter(): Promise<Counter> {
-  // A declared dependency of the tests (resources/debian-packages.txt): missing, it fails loudly.
+/** A declared dependency of the tests (resources/debian-packages.txt): missing, it fails loudly. */
+function requireChromium(): void {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `The browser tests use Debian's Chromium at ${CHROMIUM}, which is not installed: ` +
         'sudo apt-get install -y $(cat resources/debian-packages.txt)',
     );
   }
+}
+
+/**
+ * Debian's Chromium, trusting exactly these engines' self-signed certificates by their key's
+ * fingerprint, as a browser set up per the README would: no blanket certificate bypass.
+ */
+export async function launchChromium(certificatePems: readonly string[]): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--ignore-certificate-errors-spki-list=${certificatePems.map(spkiFingerprint).join(',')}`,
+    ],
+  });
+}
+
+/** Builds the app into a folder of its own and serves its screens with the simulated reader. */
+export async function startCounter(): Promise<Counter> {
+  requireChromium();
   const buildDir = mkdtempSync(join(tmpdir(), 'tender-e2e-build-'));
   execFileSync(
     process.execPath,
@@ -58,18 +81,7 @@ export async function startCounter(): Promise<Counter> {
     },
   );
   const screens = await startTestScreens({ rendererDir: join(buildDir, 'renderer') });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Trusts exactly this engine's self-signed certificate, as a browser set up per the README would.
-      `--ignore-certificate-errors-spki-list=${spkiFingerprint(screens.running.gateway.certificatePem)}`,
-    ],
-  });
+  const browser = await launchChromium([screens.running.gateway.certificatePem]);
   const reader = await screens.connectBridge();
   const contexts: BrowserContext[] = [];
   mkdirSync(RESULTS_DIR, { recursive: true });
