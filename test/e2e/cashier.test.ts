@@ -4,7 +4,13 @@
  * WebSocket. Every state is photographed into test-results/ and checked with axe.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CounterPage, startCounter, type Counter } from './counter-page';
+import {
+  CounterPage,
+  ENGINE_FAILURE,
+  ENGINE_FAILURE_MESSAGE,
+  startCounter,
+  type Counter,
+} from './counter-page';
 
 let counter: Counter;
 
@@ -279,25 +285,13 @@ describe('keyboard alone', () => {
 describe('errors of the engine and the connection', () => {
   it('shows an engine refusal with its message, and that nothing was charged', async () => {
     const cashier = await counter.open();
-    await cashier.page.route('**/rest/v1/transactions', (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          status: '500',
-          error: 'internal_error',
-          message: 'The engine failed to complete the request; nothing was recorded. Try again.',
-        }),
-      }),
-    );
+    await cashier.page.route('**/rest/v1/transactions', (route) => route.fulfill(ENGINE_FAILURE));
     await cashier.tapAmount('1000');
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
     await cashier.submitCard();
     expect(await cashier.outcome()).toBe('refused');
-    expect(await cashier.page.getByTestId('result-message').textContent()).toBe(
-      'The engine failed to complete the request; nothing was recorded. Try again.',
-    );
+    expect(await cashier.page.getByTestId('result-message').textContent()).toBe(ENGINE_FAILURE_MESSAGE);
     // Chromium reports the 500 itself; it is this test's point, and the only message expected.
     expect(cashier.problems.splice(0)).toEqual([
       'Failed to load resource: the server responded with a status of 500 (Internal Server Error)',

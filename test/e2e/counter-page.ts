@@ -113,6 +113,17 @@ export async function startCounter(): Promise<Counter> {
   };
 }
 
+/** The message of the engine's answer to a request that failed inside it. */
+export const ENGINE_FAILURE_MESSAGE =
+  'The engine failed to complete the request; nothing was recorded. Try again.';
+
+/** That answer, for a route to fulfil in the engine's place: a 500 in the engine's error format. */
+export const ENGINE_FAILURE = {
+  status: 500,
+  contentType: 'application/json',
+  body: JSON.stringify({ status: '500', error: 'internal_error', message: ENGINE_FAILURE_MESSAGE }),
+} as const;
+
 export interface HeldRequest {
   /** Resolves when the screen has sent its request (the first one, while held). */
   sent: Promise<void>;

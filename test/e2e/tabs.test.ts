@@ -4,7 +4,7 @@
  * saved as test-results/tabs-*.png and every state is checked with axe.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { ENGINE_FAILURE, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -181,15 +181,7 @@ describe('a tab’s work is never lost', () => {
     await page.route('**/rest/v1/transactions', (route) => {
       if (route.request().method() !== 'POST' || failed) return route.continue();
       failed = true;
-      return route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          status: '500',
-          error: 'internal_error',
-          message: 'The engine failed to complete the request; nothing was recorded. Try again.',
-        }),
-      });
+      return route.fulfill(ENGINE_FAILURE);
     });
     await page.getByTestId(`tab-${id}`).getByRole('button').click();
     await page.getByTestId('tip-amount').fill('3.30');
