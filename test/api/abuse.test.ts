@@ -1,14 +1,13 @@
 /** Slow and abusive clients, over real TLS sockets. */
 import { connect, type TLSSocket } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
 
-let t: TestGateway | undefined;
+const startGatewayForTest = useGatewayPerTest();
 const sockets: TLSSocket[] = [];
-afterEach(async () => {
+// Registered after the gateways' hook, so it runs before it: the sockets go before their gateway.
+afterEach(() => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await t?.close();
-  t = undefined;
 });
 
 function open(g: TestGateway): Promise<TLSSocket> {
@@ -37,7 +36,7 @@ function untilClosed(socket: TLSSocket): Promise<string> {
 
 describe('slow clients', () => {
   it('a client that never finishes its headers is cut off', async () => {
-    t = await startTestGateway({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 2000 } });
+    const t = await startGatewayForTest({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 2000 } });
     const socket = await open(t);
     const closed = untilClosed(socket);
     socket.write(
@@ -48,7 +47,7 @@ describe('slow clients', () => {
   });
 
   it('a client that never finishes its body is cut off, and nothing is recorded', async () => {
-    t = await startTestGateway({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
+    const t = await startGatewayForTest({ limits: { headersTimeoutMs: 400, requestTimeoutMs: 800 } });
     const socket = await open(t);
     const closed = untilClosed(socket);
     const body = JSON.stringify({ type: 'SALE', amount: '5.00', ...VISA });
@@ -64,8 +63,8 @@ describe('slow clients', () => {
 
 describe('abusive clients', () => {
   it('connections beyond the cap are dropped, and the engine serves again once they go', async () => {
-    t = await startTestGateway({ limits: { maxConnections: 4 } });
-    const held = await Promise.all([1, 2, 3, 4].map(() => open(t as TestGateway)));
+    const t = await startGatewayForTest({ limits: { maxConnections: 4 } });
+    const held = await Promise.all([1, 2, 3, 4].map(() => open(t)));
     const extra = connect({
       host: '127.0.0.1',
       port: t.gateway.port,
@@ -84,7 +83,7 @@ describe('abusive clients', () => {
   });
 
   it('wrong API keys past the limit are refused with 429 and Retry-After, while the right key still works', async () => {
-    t = await startTestGateway({ limits: { failedKeysPerWindow: 5, failedKeyWindowMs: 60_000 } });
+    const t = await startGatewayForTest({ limits: { failedKeysPerWindow: 5, failedKeyWindowMs: 60_000 } });
     const statuses: number[] = [];
     let retryAfter: string | string[] | undefined;
     for (let i = 0; i < 8; i++) {

@@ -1,15 +1,11 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useGatewayPerTest, VISA } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startGatewayForTest = useGatewayPerTest();
 
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts'), ...args], {
@@ -19,7 +15,7 @@ const cli = (...args: string[]) =>
 
 describe('the audit log', () => {
   it('records who captured, voided, refunded and closed the batch, and nothing for refused attempts', async () => {
-    t = await startTestGateway({ tips: true });
+    const t = await startGatewayForTest({ tips: true });
     const keyId = (t.key.split('_')[1] ?? '') as string;
     const auth = await t.client.createTransaction({ type: 'AUTH', amount: '20.00', ...VISA });
     const capture = await t.client.createTransaction({
@@ -53,7 +49,7 @@ describe('the audit log', () => {
   });
 
   it('records key and setting changes from the command line, and shows them with audit', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const dataDir = t.dataDir;
     await t.gateway.close();
     const created = cli('keys', 'create', '--data-dir', dataDir, '--name', 'kitchen display');
@@ -70,7 +66,7 @@ describe('the audit log', () => {
   });
 
   it('is append-only: rows cannot be changed or deleted, even through SQL', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const db = new Database(join(t.dataDir, 'tender.db'));
     try {
       expect(() => db.prepare("UPDATE audit_log SET actor = 'nobody'").run()).toThrow(/append-only/);

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { describe, expect, it } from 'vitest';
+import { useGatewayPerTest, VISA } from '../support/gateway';
 
 const DAY = 86_400_000;
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startGatewayForTest = useGatewayPerTest();
 
 describe('authorizations expire', () => {
   it('an AUTH older than 7 days cannot be captured, and its list item says when it expired', async () => {
     const clock = { now: Date.now() };
-    t = await startTestGateway({ engine: { now: () => clock.now } });
+    const t = await startGatewayForTest({ engine: { now: () => clock.now } });
     const auth = await t.client.createTransaction({ type: 'AUTH', amount: '40.00', ...VISA });
     const [listed] = await t.client.listTransactions({ id: auth.id ?? '' });
     expect(Date.parse(listed?.expires ?? '')).toBe(Date.parse(listed?.created ?? '') + 7 * DAY);
@@ -25,7 +21,7 @@ describe('authorizations expire', () => {
 
   it('the expiry is a setting of the data dir', async () => {
     const clock = { now: Date.now() };
-    t = await startTestGateway({ engine: { now: () => clock.now } });
+    const t = await startGatewayForTest({ engine: { now: () => clock.now } });
     t.gateway.engine.settings.setFromText('auth_expiry_days', '30');
     const auth = await t.client.createTransaction({ type: 'AUTH', amount: '40.00', ...VISA });
     clock.now += 8 * DAY;

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CardDetails, Processor, ProcessorDecision } from '../../electron/gateway/processor/processor';
 import { SimulatedProcessor } from '../../electron/gateway/processor/simulated';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
 
-let t: TestGateway | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startGatewayForTest = useGatewayPerTest();
 
 const SALE = JSON.stringify({ type: 'SALE', amount: '12.00', ...VISA });
 
@@ -47,7 +43,7 @@ class GatedProcessor extends SimulatedProcessor implements Processor {
 
 describe('Idempotency-Key on POST /transactions', () => {
   it('a retry with the same key and body gets the same answer, marked replayed, and charges once', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const first = await post(t, SALE, 'order-1001');
     const again = await post(t, SALE, 'order-1001');
     expect(first.status).toBe(200);
@@ -59,7 +55,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   });
 
   it('the same request sent as XML is the same request', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const json = await post(t, SALE, 'k-xml');
     const xml = await post(
       t,
@@ -72,7 +68,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   });
 
   it('the same key with a different body is refused with 422 and changes nothing', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     await post(t, SALE, 'k-1');
     const other = await post(t, JSON.stringify({ type: 'SALE', amount: '99.00', ...VISA }), 'k-1');
     expect(other.status).toBe(422);
@@ -82,9 +78,9 @@ describe('Idempotency-Key on POST /transactions', () => {
 
   it('the same key while the first request is still in flight gets 409', async () => {
     const processor = new GatedProcessor();
-    t = await startTestGateway({ engine: { processor } });
+    const t = await startGatewayForTest({ engine: { processor } });
     const first = post(t, SALE, 'k-slow');
-    await expect.poll(async () => (await post(t as TestGateway, SALE, 'k-slow')).status).toBe(409);
+    await expect.poll(async () => (await post(t, SALE, 'k-slow')).status).toBe(409);
     processor.open();
     expect((await first).status).toBe(200);
     expect((await post(t, SALE, 'k-slow')).headers['idempotent-replayed']).toBe('true');
@@ -92,7 +88,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   });
 
   it('a Rejected answer is replayed too, without a second rejected row', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const expired = JSON.stringify({ type: 'SALE', amount: '1.00', card: VISA.card, exp_date: '0101' });
     const first = await post(t, expired, 'k-rejected');
     const again = await post(t, expired, 'k-rejected');
@@ -102,7 +98,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   });
 
   it('keys belong to their API key: another integrator may use the same key', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     const other = t.createKey(['transactions:write', 'transactions:read']);
     await post(t, SALE, 'shared');
     const second = await t.request('transactions', {
@@ -116,7 +112,7 @@ describe('Idempotency-Key on POST /transactions', () => {
 
   it('an answer is kept at least 24 hours, and forgotten after 48', async () => {
     const clock = { now: Date.now() };
-    t = await startTestGateway({ engine: { now: () => clock.now } });
+    const t = await startGatewayForTest({ engine: { now: () => clock.now } });
     const first = await post(t, SALE, 'k-day');
     clock.now += 25 * 3_600_000;
     expect((await post(t, SALE, 'k-day')).json()).toEqual(first.json());
@@ -138,7 +134,7 @@ describe('Idempotency-Key on POST /transactions', () => {
         return super.authorize(request);
       }
     }
-    t = await startTestGateway({ engine: { processor: new FailingOnce() } });
+    const t = await startGatewayForTest({ engine: { processor: new FailingOnce() } });
     expect((await post(t, SALE, 'k-retry')).status).toBe(500);
     const retry = await post(t, SALE, 'k-retry');
     expect(retry.status).toBe(200);
@@ -149,7 +145,7 @@ describe('Idempotency-Key on POST /transactions', () => {
   it.each(['', 'x'.repeat(65), 'has space', 'ünïcode'])(
     'refuses the key %j with 400 and records nothing',
     async (key) => {
-      t = await startTestGateway();
+      const t = await startGatewayForTest();
       const response = await post(t, SALE, key);
       expect(response.status).toBe(400);
       expect(await transactionCount(t)).toBe(0);

@@ -15,17 +15,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirInUseError } from '../../electron/gateway/data-dir';
 import { LedgerDamagedError, startGateway } from '../../electron/gateway/gateway';
-import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { useGatewayPerTest, VISA } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let scratch: string;
-let t: TestGateway | undefined;
+const startGatewayForTest = useGatewayPerTest();
 beforeEach(() => {
   scratch = mkdtempSync(join(tmpdir(), 'tender-recovery-'));
 });
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
+afterEach(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -49,7 +47,7 @@ const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
 
 describe('backup and restore', () => {
   it('backs up a consistent ledger while the engine serves, and restores it once stopped', async () => {
-    t = await startTestGateway();
+    const t = await startGatewayForTest();
     for (const amount of ['1.00', '2.00', '3.00'])
       await t.client.createTransaction({ type: 'SALE', amount, ...VISA });
     const backup = join(scratch, 'ledger-backup.db');

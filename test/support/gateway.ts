@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
 import type { EngineOptions } from '../../electron/gateway/engine';
@@ -156,6 +156,22 @@ export function useTestGateway(options: TestGatewayOptions = {}): TestGateway {
     createKey: (permissions) => current().createKey(permissions),
     clientWith: (key) => current().clientWith(key),
     close,
+  };
+}
+
+/**
+ * For tests that each start a gateway of their own, with options of their own: the function returned
+ * starts one, and every gateway it started is closed after the test.
+ */
+export function useGatewayPerTest(): (options?: TestGatewayOptions) => Promise<TestGateway> {
+  const started: TestGateway[] = [];
+  afterEach(async () => {
+    for (const gateway of started.splice(0)) await gateway.close();
+  });
+  return async (options) => {
+    const gateway = await startTestGateway(options);
+    started.push(gateway);
+    return gateway;
   };
 }
 
