@@ -1,5 +1,6 @@
 /** Ledger rows as the wire shows them: every value a string, cards masked, times with their offset. */
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
+import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { formatTimestamp } from './domain/dates';
@@ -19,7 +20,7 @@ const DAY_MS = 86_400_000;
 export function presentTransaction(t: LedgerTransaction, context: PresentationContext): TransactionListItem {
   const holding =
     t.type === 'Auth' && t.result === 'Approved' && t.capturedBy === null && t.voidedBy === null;
-  const settles = t.type === 'Sale' || t.type === 'Forced Sale' || t.type === 'Capture';
+  const settles = SALE_LABELS.has(t.type ?? '');
   return {
     id: String(t.id),
     type: text(t.type),

@@ -4,7 +4,12 @@
  */
 import type { z } from 'zod';
 import { transactionRequestSchema, type TransactionRequest } from '../../shared/api/schemas';
-import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
+import {
+  CARD_TYPES,
+  parseTransactionType,
+  TYPE_LABELS,
+  type TransactionType,
+} from '../../shared/api/transaction-types';
 import { parseMoney } from '../../shared/money';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/ledger';
@@ -64,11 +69,7 @@ export function validateTransactionRequest(
       throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required for ${type}`);
     }
   }
-  const takesCard =
-    type === 'SALE' ||
-    type === 'FORCED SALE' ||
-    type === 'AUTH' ||
-    (type === 'REFUND' && request.id === undefined);
+  const takesCard = CARD_TYPES.includes(type) || (type === 'REFUND' && request.id === undefined);
   if (!takesCard) {
     const stray = CARD_FIELDS.find((field) => request[field] !== undefined);
     if (stray) {

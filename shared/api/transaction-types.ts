@@ -39,3 +39,5 @@ export function parseResult(text: string): TransactionResult | undefined {
 export const CARD_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'AUTH'];
 /** Types that settle as sales in a batch. */
 export const SALE_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'CAPTURE'];
+/** The same, as the ledger and lists write them: what a batch counts as sales and a REFUND may undo. */
+export const SALE_LABELS: ReadonlySet<string> = new Set(SALE_TYPES.map((type) => TYPE_LABELS[type]));

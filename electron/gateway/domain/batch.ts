@@ -1,7 +1,6 @@
 /** How a transaction counts in its settlement batch. */
+import { SALE_LABELS } from '../../../shared/api/transaction-types';
 import type { BatchDelta } from '../store/ledger';
-
-const SALE_LABELS = new Set(['Sale', 'Forced Sale', 'Capture']);
 
 /**
  * What an approved transaction adds to its batch. Sales (SALE, FORCED SALE, CAPTURE) and refunds

@@ -3,6 +3,7 @@
  * it needs and answers yes, or no with the error code and the words to say why.
  */
 import { formatMoney } from '../../../shared/money';
+import { SALE_LABELS } from '../../../shared/api/transaction-types';
 import { ERROR_CODES, type ErrorCode } from './codes';
 
 export interface ReferencedTransaction {
@@ -86,11 +87,9 @@ export function checkCapture(
   return ok;
 }
 
-const REFUNDABLE_TYPES = new Set(['Sale', 'Forced Sale', 'Capture']);
-
 /** Matched REFUND: of an approved, unvoided, settled sale, for at most what is left of it. */
 export function checkRefund(original: ReferencedTransaction, settled: boolean, amount: number): RuleCheck {
-  if (!REFUNDABLE_TYPES.has(original.type ?? '') || original.result !== 'Approved') {
+  if (!SALE_LABELS.has(original.type ?? '') || original.result !== 'Approved') {
     return no(
       ERROR_CODES.NOT_REFUNDABLE,
       `${describe(original)} cannot be refunded; only an approved SALE, FORCED SALE or CAPTURE can.`,
