@@ -12,6 +12,7 @@ import { cardLabel, centsOf, clockLabel, statusOf, timeLabel } from '../transact
 import { ArrowLeftIcon, CheckIcon, Spinner } from '../ui/icons';
 import { problemText, useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 
@@ -63,15 +64,14 @@ export function BatchReport({
           </span>
         )}
         {session.shell === 'desktop' ? (
-          <button
+          <BusyButton
             type="button"
             className="button button-secondary"
             onClick={() => void savePdf()}
-            disabled={saving === 'busy'}
+            busy={saving === 'busy'}
           >
-            {saving === 'busy' && <Spinner className="spinner button-spinner" />}
             Save as PDF
-          </button>
+          </BusyButton>
         ) : (
           <span className="muted report-pdf-hint">To save a PDF, print and choose “Save as PDF”.</span>
         )}

@@ -25,6 +25,7 @@ import {
 import { DateRangeFields } from '../ui/DateRangeFields';
 import { DigitsInput } from '../ui/DigitsInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -116,15 +117,14 @@ export function HistoryScreen() {
                 Exported {exporting.rows} {exporting.rows === 1 ? 'row' : 'rows'}
               </span>
             )}
-            <button
+            <BusyButton
               type="button"
               className="button button-secondary"
               onClick={() => void exportCsv()}
-              disabled={exporting === 'busy'}
+              busy={exporting === 'busy'}
             >
-              {exporting === 'busy' && <Spinner className="spinner button-spinner" />}
               Export CSV
-            </button>
+            </BusyButton>
           </div>
         </header>
         <ProblemNotice

@@ -11,7 +11,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { Dialog } from '../ui/Dialog';
 import { DigitPad, pressDigit } from '../ui/DigitPad';
 import { DigitsInput } from '../ui/DigitsInput';
-import { Spinner } from '../ui/icons';
+import { BusyButton } from '../ui/BusyButton';
 
 /** The approval: the PIN to send along (absent when no PIN is set), or null when the manager cancelled. */
 export type Approval = { pin?: string } | null;
@@ -152,10 +152,9 @@ function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approva
           >
             Cancel
           </button>
-          <button type="submit" className="button button-primary" disabled={checking}>
-            {checking && <Spinner className="spinner button-spinner" />}
+          <BusyButton type="submit" className="button button-primary" busy={checking}>
             Confirm
-          </button>
+          </BusyButton>
         </div>
       </form>
     </Dialog>

@@ -15,6 +15,7 @@ import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 import { refundProblem, remedyFor, type Remedy } from './refund-rules';
 
 interface Loaded {
@@ -287,15 +288,14 @@ function Details({
       ) : remedy.kind === 'void' ? (
         <div className="remedy">
           <p>{remedy.what}</p>
-          <button
+          <BusyButton
             type="button"
             className="button button-danger button-large"
             onClick={ask}
-            disabled={runner.state.phase === 'sending'}
+            busy={runner.state.phase === 'sending'}
           >
-            {runner.state.phase === 'sending' && <Spinner className="spinner button-spinner" />}
             Void {item.type.toLowerCase()} #{item.id}
-          </button>
+          </BusyButton>
         </div>
       ) : (
         <form
@@ -348,14 +348,13 @@ function Details({
               }}
             />
           </div>
-          <button
+          <BusyButton
             type="submit"
             className="button button-danger button-large"
-            disabled={runner.state.phase === 'sending'}
+            busy={runner.state.phase === 'sending'}
           >
-            {runner.state.phase === 'sending' && <Spinner className="spinner button-spinner" />}
             Refund {displayMoney(refundCents)}
-          </button>
+          </BusyButton>
         </form>
       )}
 

@@ -10,9 +10,10 @@ import { useTerminal } from '../terminal/terminal-context';
 import { timeLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Dialog } from '../ui/Dialog';
-import { CheckIcon, Spinner } from '../ui/icons';
+import { CheckIcon } from '../ui/icons';
 import { useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 import { copyText, useSettingsChange } from './settings-change';
 
 const PERMISSION_NAMES: Record<Permission, string> = {
@@ -220,10 +221,9 @@ export function ApiKeysSection() {
         </fieldset>
         <ProblemNotice problem={problem} />
         <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={creating}>
-            {creating && <Spinner className="spinner button-spinner" />}
+          <BusyButton type="submit" className="button button-primary" busy={creating}>
             Create key
-          </button>
+          </BusyButton>
         </div>
       </form>
 

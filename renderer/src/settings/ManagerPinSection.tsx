@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitsInput } from '../ui/DigitsInput';
-import { Spinner } from '../ui/icons';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
 
 export function ManagerPinSection() {
@@ -113,10 +113,9 @@ export function ManagerPinSection() {
               Turn the PIN off
             </button>
           )}
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy && <Spinner className="spinner button-spinner" />}
+          <BusyButton type="submit" className="button button-primary" busy={busy}>
             {settings.managerPin ? 'Change the PIN' : 'Set the PIN'}
-          </button>
+          </BusyButton>
         </div>
       </form>
 

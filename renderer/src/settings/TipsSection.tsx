@@ -1,8 +1,8 @@
 /** Tips on captures (the engine's tips_enabled), the percentages the tab screen suggests, and how long a tab stays open. */
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
-import { Spinner } from '../ui/icons';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
 
 function readPercentages(texts: readonly string[]): number[] | string {
@@ -151,10 +151,9 @@ export function TipsSection() {
               Saved
             </span>
           )}
-          <button type="submit" className="button button-primary" disabled={saving}>
-            {saving && <Spinner className="spinner button-spinner" />}
+          <BusyButton type="submit" className="button button-primary" busy={saving}>
             Save
-          </button>
+          </BusyButton>
         </div>
       </form>
     </section>

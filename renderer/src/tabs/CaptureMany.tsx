@@ -16,6 +16,7 @@ import {
 } from '../transactions/run-transaction';
 import { ArrowLeftIcon, Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
+import { BusyButton } from '../ui/BusyButton';
 import { tipForPercent } from './tip-math';
 
 type RowState = { state: 'ready' } | { state: 'sending' } | { state: 'done'; outcome: SaleOutcome };
@@ -185,17 +186,16 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
             {allCaptured ? 'Back to the open tabs' : 'Back without capturing the rest'}
           </button>
           {!allCaptured && (
-            <button
+            <BusyButton
               type="button"
               className="button button-primary button-large"
               onClick={() => void captureAll()}
-              disabled={running}
+              busy={running}
             >
-              {running && <Spinner className="spinner button-spinner" />}
               {attempted
                 ? `Capture the ${left.length} ${left.length === 1 ? 'tab' : 'tabs'} left`
                 : `Capture ${left.length} ${left.length === 1 ? 'tab' : 'tabs'} · ${displayMoney(checkTotal + tipTotal)}`}
-            </button>
+            </BusyButton>
           )}
           {allCaptured && (
             <button type="button" className="button button-primary button-large" onClick={onDone} autoFocus>

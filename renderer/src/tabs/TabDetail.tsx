@@ -8,8 +8,9 @@ import { cardLabel, centsOf, holderOf, timeLabel, untilLabel } from '../transact
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
-import { ArrowRightIcon, Spinner } from '../ui/icons';
+import { ArrowRightIcon } from '../ui/icons';
 import { OutcomePanel } from '../ui/OutcomePanel';
+import { BusyButton } from '../ui/BusyButton';
 import { TipEntry } from './TipEntry';
 
 type Props = {
@@ -186,17 +187,18 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
           Void tab
         </button>
         {!expired && (
-          <button
+          <BusyButton
             type="button"
             className="button button-primary button-large"
             onClick={doCapture}
+            busy={capture.state.phase === 'sending'}
+            // A void on its way holds the capture back too.
             disabled={busy}
             autoFocus={!tips}
           >
-            {capture.state.phase === 'sending' ? <Spinner className="spinner button-spinner" /> : null}
             Capture {displayMoney(total)}
             <ArrowRightIcon className="button-icon" />
-          </button>
+          </BusyButton>
         )}
       </div>
 

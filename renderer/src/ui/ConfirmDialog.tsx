@@ -2,8 +2,8 @@
 import type { ReactNode } from 'react';
 import { useManagerAsking } from '../manager/manager-approval';
 import { Dialog } from './Dialog';
-import { Spinner } from './icons';
 import { ProblemNotice } from './ProblemNotice';
+import { BusyButton } from './BusyButton';
 
 type Props = {
   title: string;
@@ -39,16 +39,15 @@ export function ConfirmDialog({
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           {cancelLabel}
         </button>
-        <button
+        <BusyButton
           type="button"
           className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
           onClick={onConfirm}
-          disabled={busy}
+          busy={busy}
           data-autofocus
         >
-          {busy && <Spinner className="spinner button-spinner" />}
           {confirmLabel}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );
