@@ -3,9 +3,10 @@
  * suggests, and the manager PIN's hash. They live in one small file in the data dir, beside the
  * ledger, so that the desktop app and `serve --renderer` share them.
  */
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tipPercentagesSchema } from '../../shared/ipc/contract';
+import { writeFileAtomically } from '../gateway/atomic-file';
 import { isStoredPin, type StoredPin } from './manager-pin';
 
 export const COUNTER_SETTINGS_FILE = 'counter-settings.json';
@@ -56,10 +57,7 @@ export class CounterPreferences {
   /** Writes the change through a temporary file, so a crash leaves either the old file or the new one. */
   update(change: Partial<Omit<StoredPreferences, 'version'>>): void {
     const next = { ...this.#stored, ...change };
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temporary, this.file);
-    chmodSync(this.file, 0o600);
+    writeFileAtomically(this.file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
     this.#stored = next;
   }
 }

@@ -3,6 +3,7 @@
  * they want ("declined"), so no card number ever crosses the bridge, not even a test one.
  */
 import type { SimulatedSwipe } from '../../shared/ipc/contract';
+import { TEST_CARDS } from '../gateway/processor/simulated';
 import type { TestCard } from '../reader/simulator';
 
 export interface SimulatedSwipePlan {
@@ -26,11 +27,11 @@ export function simulatedSwipePlan(name: SimulatedSwipe, now = new Date()): Simu
     case 'approved-amex':
       return { card: { pan: '371449635398431', expMmyy, firstName: 'SAM', lastName: 'OKAFOR' } };
     case 'declined':
-      return { card: { pan: '4000000000000002', expMmyy, firstName: 'DANA', lastName: 'CLINE' } };
+      return { card: { pan: TEST_CARDS.DECLINED, expMmyy, firstName: 'DANA', lastName: 'CLINE' } };
     case 'insufficient-funds':
-      return { card: { pan: '4000000000009995', expMmyy, firstName: 'LEE', lastName: 'PARK' } };
+      return { card: { pan: TEST_CARDS.INSUFFICIENT_FUNDS, expMmyy, firstName: 'LEE', lastName: 'PARK' } };
     case 'processor-error':
-      return { card: { pan: '4000000000000119', expMmyy, firstName: 'JO', lastName: 'QUINN' } };
+      return { card: { pan: TEST_CARDS.PROCESSOR_ERROR, expMmyy, firstName: 'JO', lastName: 'QUINN' } };
     case 'expired':
       // April of the year before last: always past, always a real month.
       return {

@@ -2,10 +2,11 @@
  * Starting the engine for real: the data dir, its TLS identity, the ledger and the HTTPS server on
  * loopback. The Electron main process and `npm run gateway -- serve` both start it through here.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
+import { writeFileAtomically } from './atomic-file';
 import { claimDataDir } from './data-dir';
 import { Engine, type EngineOptions } from './engine';
 import { API_PREFIX, createApiServer, type ServerLimits } from './http/server';
@@ -34,13 +35,6 @@ export interface RunningGateway {
   /** True when the previous engine on this data dir did not stop cleanly and the ledger was checked. */
   readonly recoveredFromUncleanShutdown: boolean;
   close(): Promise<void>;
-}
-
-function writeFileAtomically(file: string, data: string, mode: number): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, data, { mode });
-  renameSync(temporary, file);
-  chmodSync(file, mode);
 }
 
 /** The data dir's certificate and key, made on first run and renewed before they lapse. */
