@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import type { CardPayment } from '../sale/card-payment';
-import { cardName, cardholderOf } from '../sale/card-text';
+import { cardName, cardholderOf, cardWithHolder } from '../sale/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';
@@ -86,10 +86,7 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
               </div>
               <div>
                 <dt>Card</dt>
-                <dd>
-                  {cardName(step.card)}
-                  {cardholderOf(step.card) && ` · ${cardholderOf(step.card)}`}
-                </dd>
+                <dd>{cardWithHolder(step.card)}</dd>
               </div>
             </dl>
           )

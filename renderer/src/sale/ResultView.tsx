@@ -4,7 +4,7 @@
  */
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
-import { cardholderOf, cardName } from './card-text';
+import { cardholderOf, cardName, cardWithHolder } from './card-text';
 import { outcomeTitle, type SaleOutcome } from './outcome';
 import type { ChargedCard, SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
@@ -90,8 +90,7 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
               </p>
             )}
             <p className="result-card-line">
-              {cardName(card)}
-              {holder && ` · ${holder}`}
+              {cardWithHolder(card)}
               {'transactionId' in outcome && outcome.transactionId && ` · Attempt #${outcome.transactionId}`}
             </p>
           </div>

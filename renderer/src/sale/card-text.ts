@@ -11,3 +11,9 @@ export function cardName(card: ChargedCard): string {
 export function cardholderOf(card: ChargedCard): string | undefined {
   return card.source === 'swipe' ? card.card.cardholderName : undefined;
 }
+
+/** "Visa •••• 1111 · Jane Doe", or the card alone when the swipe carried no name. */
+export function cardWithHolder(card: ChargedCard): string {
+  const holder = cardholderOf(card);
+  return holder ? `${cardName(card)} · ${holder}` : cardName(card);
+}

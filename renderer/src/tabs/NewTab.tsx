@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import type { CardPayment } from '../sale/card-payment';
-import { cardName, cardholderOf } from '../sale/card-text';
+import { cardWithHolder } from '../sale/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';
@@ -83,7 +83,6 @@ export function NewTab({
       return <ChargingPanel card={step.card} title={`Opening the tab for ${displayMoney(cents)}…`} />;
     }
     const { outcome } = runner.state;
-    const holder = cardholderOf(step.card);
     return (
       <OutcomePanel
         outcome={outcome}
@@ -99,10 +98,7 @@ export function NewTab({
               </div>
               <div>
                 <dt>Card</dt>
-                <dd>
-                  {cardName(step.card)}
-                  {holder && ` · ${holder}`}
-                </dd>
+                <dd>{cardWithHolder(step.card)}</dd>
               </div>
               {server && (
                 <div>
