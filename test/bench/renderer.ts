@@ -9,13 +9,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { X509Certificate, createHash } from 'node:crypto';
-import { chromium } from 'playwright';
 import { startHeadlessScreens } from '../../electron/bridge/headless';
+import { CHROMIUM, launchChromium } from '../support/screens';
 import { median } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 const require = createRequire(join(ROOT, 'package.json'));
 
 export interface RendererFigures {
@@ -61,22 +59,7 @@ export async function measureRenderer(): Promise<RendererFigures> {
       reader: { kind: 'simulator' },
       version: 'bench',
     });
-    const spki = createHash('sha256')
-      .update(
-        new X509Certificate(screens.gateway.certificatePem).publicKey.export({ type: 'spki', format: 'der' }),
-      )
-      .digest('base64');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--ignore-certificate-errors-spki-list=${spki}`,
-      ],
-    });
+    const browser = await launchChromium([screens.gateway.certificatePem]);
     try {
       const interactive: number[] = [];
       const blank: number[] = [];

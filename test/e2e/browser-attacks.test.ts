@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
-import { launchChromium } from './counter-page';
+import { launchChromium } from '../support/screens';
 
 let t: TestGateway;
 /** The control: an engine that does allow the attacker's origin, to show the attacks have teeth. */

@@ -3,18 +3,23 @@
  * the page object the tests drive, screenshots and the accessibility check.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright';
+import type { Browser, BrowserContext, Page, Route } from 'playwright';
 import { expect } from 'vitest';
-import { spkiFingerprint, startTestScreens, type NodeBridge, type TestScreens } from '../support/screens';
+import {
+  launchChromium,
+  requireChromium,
+  startTestScreens,
+  type NodeBridge,
+  type TestScreens,
+} from '../support/screens';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const require = createRequire(join(ROOT, 'package.json'));
 export const RESULTS_DIR = join(ROOT, 'test-results');
-const CHROMIUM = '/usr/bin/chromium';
 const AXE_SOURCE = readFileSync(
   join(dirname(require.resolve('axe-core/package.json')), 'axe.min.js'),
   'utf8',
@@ -36,35 +41,6 @@ export interface Counter {
    */
   closePages(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A declared dependency of the tests (resources/debian-packages.txt): missing, it fails loudly. */
-function requireChromium(): void {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The browser tests use Debian's Chromium at ${CHROMIUM}, which is not installed: ` +
-        'sudo apt-get install -y $(cat resources/debian-packages.txt)',
-    );
-  }
-}
-
-/**
- * Debian's Chromium, trusting exactly these engines' self-signed certificates by their key's
- * fingerprint, as a browser set up per the README would: no blanket certificate bypass.
- */
-export async function launchChromium(certificatePems: readonly string[]): Promise<Browser> {
-  requireChromium();
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--ignore-certificate-errors-spki-list=${certificatePems.map(spkiFingerprint).join(',')}`,
-    ],
-  });
 }
 
 /** Builds the app into a folder of its own and serves its screens with the simulated reader. */

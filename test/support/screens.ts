@@ -3,10 +3,11 @@
  * through the same transport the screens use in a browser.
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright';
 import WebSocket from 'ws';
 import { TenderClient } from '../../shared/api/client';
 import type { TenderBridge } from '../../shared/ipc/contract';
@@ -153,4 +154,36 @@ export function spkiFingerprint(certificatePem: string): string {
     format: 'der',
   });
   return createHash('sha256').update(spki).digest('base64');
+}
+
+/** Debian's Chromium, which the browser tests and the bench drive (never a downloaded one). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** A declared dependency of the tests (resources/debian-packages.txt): missing, it fails loudly. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser tests use Debian's Chromium at ${CHROMIUM}, which is not installed: ` +
+        'sudo apt-get install -y $(cat resources/debian-packages.txt)',
+    );
+  }
+}
+
+/**
+ * Debian's Chromium, trusting exactly these engines' self-signed certificates by their key's
+ * fingerprint, as a browser set up per the README would: no blanket certificate bypass.
+ */
+export async function launchChromium(certificatePems: readonly string[]): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--ignore-certificate-errors-spki-list=${certificatePems.map(spkiFingerprint).join(',')}`,
+    ],
+  });
 }
