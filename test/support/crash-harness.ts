@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '../../electron/gateway/store/seed';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import {
   createKeyWithCli,
@@ -104,18 +105,6 @@ const TYPE_OF: Partial<Record<Kind, string>> = {
 };
 
 const CARDS = { ok: '4111111111111111', declined: '4000000000000002' };
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const moneyText = (value: number) => `${Math.trunc(value / 100)}.${String(value % 100).padStart(2, '0')}`;
 
