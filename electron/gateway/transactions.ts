@@ -3,7 +3,7 @@
  * records the outcome in the ledger. An answer is returned only once its row has been committed.
  */
 import type { TransactionRequest, TransactionResponse } from '../../shared/api/schemas';
-import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
+import { TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { batchContribution, negate } from './domain/batch';
@@ -90,8 +90,9 @@ export class TransactionService {
 
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
-      const request = validateTransactionRequest(body, { tipsEnabled: this.settings.get('tips_enabled') });
-      const type = parseTransactionType(request.type) as TransactionType;
+      const { request, type } = validateTransactionRequest(body, {
+        tipsEnabled: this.settings.get('tips_enabled'),
+      });
       const screened = this.processor.screen(
         request.client_ip === undefined ? {} : { clientIp: request.client_ip },
       );

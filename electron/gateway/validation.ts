@@ -47,13 +47,14 @@ const REQUIRED: Record<TransactionType, readonly (keyof TransactionRequest)[]> =
 };
 
 /**
- * Reads a request body into a valid transaction request, or throws the Rejection that says what is
- * wrong with it: the field, the error code and, for field problems, a "Field Validation" message.
+ * Reads a request body into a valid transaction request and its type, or throws the Rejection that
+ * says what is wrong with it: the field, the error code and, for field problems, a "Field
+ * Validation" message.
  */
 export function validateTransactionRequest(
   body: unknown,
   options: { tipsEnabled: boolean },
-): TransactionRequest {
+): { request: TransactionRequest; type: TransactionType } {
   const parsed = transactionRequestSchema.safeParse(body);
   if (!parsed.success) throw fieldRejection(parsed.error, body);
   const request = parsed.data;
@@ -92,7 +93,7 @@ export function validateTransactionRequest(
       `${FIELD_VALIDATION}amount does not apply to VOID: a void reverses the whole transaction`,
     );
   }
-  if ((type === 'SALE' || type === 'AUTH' || type === 'FORCED SALE') && request.id !== undefined) {
+  if (CARD_TYPES.includes(type) && request.id !== undefined) {
     throw new Rejection(ERROR_CODES.FIELD_NOT_APPLICABLE, `${FIELD_VALIDATION}id does not apply to ${type}`);
   }
   if (type !== 'FORCED SALE' && request.authorization_code !== undefined) {
@@ -116,7 +117,7 @@ export function validateTransactionRequest(
       );
     }
   }
-  return request;
+  return { request, type };
 }
 
 function fieldRejection(error: z.ZodError, body: unknown): Rejection {
