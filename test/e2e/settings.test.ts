@@ -62,7 +62,7 @@ describe('API keys', () => {
     const key = await dialog.getByTestId('created-key-value').inputValue();
     expect(key).toMatch(/^tender_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     await dialog.getByRole('button', { name: 'Copy' }).click();
-    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    await dialog.getByRole('button', { name: 'Copied', exact: true }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await cashier.check('02-key-created');
     await dialog.getByRole('button', { name: 'I have copied it' }).click();
