@@ -16,6 +16,7 @@ import { ANSI_TEST_BDK, keyCheckValue } from '../gateway/crypto/dukpt';
 import type { Engine } from '../gateway/engine';
 import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
 import { dataDirLayout } from '../gateway/paths';
+import { ReadTimeoutError } from '../gateway/store/read-pool';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import { CounterPreferences } from './counter-preferences';
@@ -195,8 +196,17 @@ export class CounterAdmin {
         if (!revoked) throw new BridgeError('refused', 'No live key has that id: it may be revoked already.');
         return shownKey(revoked, own);
       },
-      'audit:recent': (input): AuditPage => {
-        const rows = audit.recent(input.limit + 1, input.offset);
+      'audit:recent': async (input): Promise<AuditPage> => {
+        // Read on a reader thread, as the API's lists are: a deep page never holds up a payment.
+        const rows = await engine.reads.recentAudit(input.limit + 1, input.offset).catch((error: unknown) => {
+          if (error instanceof ReadTimeoutError) {
+            throw new BridgeError(
+              'unavailable',
+              'The audit log took too long to read. Try again in a moment.',
+            );
+          }
+          throw error;
+        });
         return {
           entries: rows.slice(0, input.limit).map((row) => ({
             id: row.id,

@@ -3,16 +3,19 @@ import { randomInt } from 'node:crypto';
 import { formatMoney } from '../../shared/money';
 import type { AuditLog } from './store/audit';
 import type { BatchRecord, Ledger } from './store/ledger';
+import type { LedgerReads } from './store/ledger-reads';
 
 export class BatchService {
   constructor(
     private readonly ledger: Ledger,
+    private readonly reads: LedgerReads,
     private readonly audit: AuditLog,
     private readonly now: () => number = Date.now,
   ) {}
 
-  open(): BatchRecord | undefined {
-    return this.ledger.openBatch();
+  /** The open batch's totals, read on a reader thread: its counters are kept with every write. */
+  open(): Promise<BatchRecord | undefined> {
+    return this.reads.openBatch();
   }
 
   /**

@@ -15,6 +15,8 @@ import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import { backupDatabase, integrityProblems, openDatabase, type Connection } from './store/database';
 import { KeyStore } from './store/keys';
 import { Ledger } from './store/ledger';
+import { LedgerReads } from './store/ledger-reads';
+import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { SettingsStore } from './store/settings';
 import { TransactionService, type SwipeDecoder } from './transactions';
 
@@ -24,6 +26,8 @@ export interface EngineOptions {
   nativeBinding?: string;
   processor?: Processor;
   swipes?: SwipeDecoder;
+  /** The reader threads that serve lists: how many, and each read's time limit. */
+  reads?: Omit<ReadPoolOptions, 'nativeBinding'>;
 }
 
 export class Engine {
@@ -33,14 +37,18 @@ export class Engine {
   readonly transactions: TransactionService;
   readonly batches: BatchService;
   readonly audit: AuditLog;
+  /** Lists and the open batch, read on the reader threads. */
+  readonly reads: LedgerReads;
 
   private constructor(
     private readonly db: Connection,
     private readonly checkpointer: Checkpointer,
+    private readonly readPool: ReadPool,
     options: EngineOptions,
   ) {
     const now = options.now ?? Date.now;
     this.ledger = new Ledger(db);
+    this.reads = new LedgerReads(readPool);
     this.audit = new AuditLog(db);
     this.keys = new ApiKeys(new KeyStore(db), this.audit, now);
     this.settings = new Settings(new SettingsStore(db), this.audit, now);
@@ -56,7 +64,7 @@ export class Engine {
       now,
       this.audit,
     );
-    this.batches = new BatchService(this.ledger, this.audit, now);
+    this.batches = new BatchService(this.ledger, this.reads, this.audit, now);
   }
 
   /** Opens (creating when new) the ledger of a data dir. */
@@ -65,7 +73,12 @@ export class Engine {
     const database = dataDirLayout(dataDir).database;
     const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     const db = openDatabase(database, native);
-    return new Engine(db, startCheckpointer(db, database, native), options);
+    return new Engine(
+      db,
+      startCheckpointer(db, database, native),
+      new ReadPool(database, { ...options.reads, ...native }),
+      options,
+    );
   }
 
   /** What the integrity check finds wrong with the ledger; empty when it is sound. */
@@ -78,8 +91,12 @@ export class Engine {
     return backupDatabase(this.db, file);
   }
 
-  /** Stops the background checkpoints, then closes the ledger (which checkpoints what is left). */
+  /**
+   * Stops the readers and the background checkpoints, then closes the ledger (which checkpoints
+   * what is left).
+   */
   async close(): Promise<void> {
+    await this.readPool.close();
     await this.checkpointer.stop();
     this.db.close();
   }

@@ -1,4 +1,7 @@
-/** Reads the list endpoints' query strings into ledger filters; a bad parameter is a 400 naming it. */
+/**
+ * Reads the list endpoints' query strings into ledger filters (a bad parameter is a 400 naming it),
+ * and answers a read past its time limit.
+ */
 import type { z } from 'zod';
 import {
   batchListQuerySchema,
@@ -11,7 +14,8 @@ import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/
 import { parseMoney } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from '../domain/dates';
 import type { BatchFilter, Page, TransactionFilter } from '../store/ledger';
-import { problems } from './problems';
+import { ReadTimeoutError } from '../store/read-pool';
+import { ApiProblem, problems } from './problems';
 
 type Query = Record<string, unknown>;
 
@@ -116,4 +120,22 @@ export function readBatchListQuery(query: Query): {
   if (parsed.id !== undefined) filter.id = Number(parsed.id);
   if (parsed.status !== undefined) filter.status = parsed.status.toUpperCase() as 'OPEN' | 'CLOSED';
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
+}
+
+/**
+ * A read of the ledger for the API that ran past its time limit is answered 503 query_timeout: it
+ * was stopped, changed nothing, and a narrower filter or a moment's wait will do.
+ */
+export async function withinReadLimit<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof ReadTimeoutError)) throw error;
+    throw new ApiProblem(
+      503,
+      'query_timeout',
+      `Reading the ledger took longer than ${error.timeoutMs / 1000} s and was stopped; nothing was changed. ` +
+        'Narrow the filter (a date range, last_four, batch_id) or try again in a moment.',
+    );
+  }
 }

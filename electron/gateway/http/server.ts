@@ -21,7 +21,7 @@ import {
   type Format,
 } from './formats';
 import { FailedKeyBrake } from './brake';
-import { readBatchListQuery, readTransactionListQuery } from './list-queries';
+import { readBatchListQuery, readTransactionListQuery, withinReadLimit } from './list-queries';
 import { ApiProblem, problems } from './problems';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -315,9 +315,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     authenticate(request, 'transactions:read');
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
     const context = { authExpiryDays: engine.settings.get('auth_expiry_days') };
-    const items = engine.ledger
-      .listTransactions(filter, page)
-      .map((item) => presentTransaction(item, context));
+    const items = (await withinReadLimit(engine.reads.listTransactions(filter, page))).map((item) =>
+      presentTransaction(item, context),
+    );
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     return send(reply, 200, 'transactions', items, 'transaction');
   });
@@ -325,14 +325,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   app.get(`${API_PREFIX}/batches`, async (request, reply) => {
     authenticate(request, 'batches:read');
     const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
-    const items = engine.ledger.listBatches(filter, page).map(presentBatch);
+    const items = (await withinReadLimit(engine.reads.listBatches(filter, page))).map(presentBatch);
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     return send(reply, 200, 'batches', items, 'batch');
   });
 
   app.get(`${API_PREFIX}/batches/open`, async (request, reply) => {
     authenticate(request, 'batches:read');
-    const open = engine.batches.open();
+    const open = await withinReadLimit(engine.batches.open());
     return open ? send(reply, 200, 'batch', presentBatch(open)) : reply.code(204).send();
   });
 

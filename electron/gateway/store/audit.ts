@@ -21,6 +21,10 @@ export interface AuditEntry {
   detail: string;
 }
 
+/** Newest first, a page at a time. */
+export const RECENT_AUDIT_SQL =
+  'SELECT id, at, actor, action, subject, detail FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?';
+
 export class AuditLog {
   private readonly statements;
 
@@ -29,9 +33,7 @@ export class AuditLog {
       append: db.prepare<[number, string, string, string, string]>(
         'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)',
       ),
-      recent: db.prepare<[number, number], AuditEntry>(
-        'SELECT id, at, actor, action, subject, detail FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?',
-      ),
+      recent: db.prepare<[number, number], AuditEntry>(RECENT_AUDIT_SQL),
     };
   }
 

@@ -1,9 +1,9 @@
 /**
  * The ledger's SQL: transactions and settlement batches. Rules about what may happen live in
  * ../domain; this file only reads and writes rows, inside the write transactions the engine opens.
+ * The lists' SQL is built here too, and read on the reader threads (ledger-reads.ts).
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
-import type Database from 'better-sqlite3';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 
@@ -206,7 +206,39 @@ export function transactionListQuery(
   };
 }
 
-interface TransactionRowShape {
+/** The SQL of one page of the batch list. */
+export function batchListQuery(
+  filter: BatchFilter,
+  page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
+): { sql: string; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: string, value: unknown) => {
+    sql.push(condition);
+    params.push(value);
+  };
+  if (filter.id !== undefined) add('id = ?', filter.id);
+  if (filter.status !== undefined) add('status = ?', filter.status);
+  if (filter.from !== undefined) add('settled_at >= ?', filter.from);
+  if (filter.before !== undefined) add('settled_at < ?', filter.before);
+  if (filter.holding && Object.values(filter.holding).some((v) => v !== undefined)) {
+    const inner = transactionConditions(filter.holding, 't.');
+    sql.push(
+      `EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = batches.id AND ${inner.sql.join(' AND ')})`,
+    );
+    params.push(...inner.params);
+  }
+  const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
+  const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending);
+  return {
+    sql: `SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`,
+    params: [...params, page.limit, page.offset],
+  };
+}
+
+export const OPEN_BATCH_SQL = "SELECT * FROM batches WHERE status = 'OPEN'";
+
+export interface TransactionRowShape {
   id: number;
   type: TransactionTypeLabel | null;
   result: TransactionResult;
@@ -247,7 +279,7 @@ interface TransactionRowShape {
   created_at: number;
 }
 
-function toTransaction(row: TransactionRowShape): LedgerTransaction {
+export function toTransaction(row: TransactionRowShape): LedgerTransaction {
   return {
     id: row.id,
     type: row.type,
@@ -290,7 +322,7 @@ function toTransaction(row: TransactionRowShape): LedgerTransaction {
   };
 }
 
-interface BatchRowShape {
+export interface BatchRowShape {
   id: number;
   status: 'OPEN' | 'CLOSED';
   opened_at: number;
@@ -303,7 +335,7 @@ interface BatchRowShape {
   tip_total: number;
 }
 
-function toBatch(row: BatchRowShape): BatchRecord {
+export function toBatch(row: BatchRowShape): BatchRecord {
   return {
     id: row.id,
     status: row.status,
@@ -321,7 +353,6 @@ function toBatch(row: BatchRowShape): BatchRecord {
 export class Ledger {
   private readonly statements;
   readonly commits: GroupCommit;
-  private readonly listStatements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Connection) {
     this.commits = new GroupCommit(db);
@@ -357,7 +388,7 @@ export class Ledger {
         'UPDATE transactions SET captured_by = ? WHERE id = ? AND captured_by IS NULL',
       ),
       addRefunded: db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ? WHERE id = ?'),
-      openBatch: db.prepare<[], BatchRowShape>("SELECT * FROM batches WHERE status = 'OPEN'"),
+      openBatch: db.prepare<[], BatchRowShape>(OPEN_BATCH_SQL),
       findBatch: db.prepare<[number], BatchRowShape>('SELECT * FROM batches WHERE id = ?'),
       createBatch: db.prepare<[number], BatchRowShape>(
         "INSERT INTO batches (status, opened_at) VALUES ('OPEN', ?) RETURNING *",
@@ -458,50 +489,5 @@ export class Ledger {
 
   closeBatch(batchId: number, settledAt: number, confirmationCode: string): BatchRecord {
     return toBatch(this.statements.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape);
-  }
-
-  listTransactions(
-    filter: TransactionFilter,
-    page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
-  ): LedgerTransaction[] {
-    const { sql, params } = transactionListQuery(filter, page);
-    return this.cached<TransactionRowShape>(sql)
-      .all(...params)
-      .map(toTransaction);
-  }
-
-  /** Lists are a handful of shapes of SQL asked again and again: each is prepared once. */
-  private cached<Row>(sql: string): Database.Statement<unknown[], Row> {
-    let statement = this.listStatements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.listStatements.set(sql, statement);
-    }
-    return statement as Database.Statement<unknown[], Row>;
-  }
-
-  listBatches(filter: BatchFilter, page: Page<keyof typeof BATCH_ORDER_COLUMNS>): BatchRecord[] {
-    const sql: string[] = [];
-    const params: unknown[] = [];
-    const add = (condition: string, value: unknown) => {
-      sql.push(condition);
-      params.push(value);
-    };
-    if (filter.id !== undefined) add('id = ?', filter.id);
-    if (filter.status !== undefined) add('status = ?', filter.status);
-    if (filter.from !== undefined) add('settled_at >= ?', filter.from);
-    if (filter.before !== undefined) add('settled_at < ?', filter.before);
-    if (filter.holding && Object.values(filter.holding).some((v) => v !== undefined)) {
-      const inner = transactionConditions(filter.holding, 't.');
-      sql.push(
-        `EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = batches.id AND ${inner.sql.join(' AND ')})`,
-      );
-      params.push(...inner.params);
-    }
-    const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
-    const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending);
-    return this.cached<BatchRowShape>(`SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`)
-      .all(...params, page.limit, page.offset)
-      .map(toBatch);
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * The ledger's lists and the open batch's totals, as the API and the screens read them: on the
+ * reader threads (read-pool.ts), never on the thread that answers payments. Writes, and the reads a
+ * write's rules need, stay with the Ledger on the writer's connection.
+ */
+import { RECENT_AUDIT_SQL, type AuditEntry } from './audit';
+import {
+  batchListQuery,
+  OPEN_BATCH_SQL,
+  toBatch,
+  toTransaction,
+  transactionListQuery,
+  type BATCH_ORDER_COLUMNS,
+  type BatchFilter,
+  type BatchRecord,
+  type BatchRowShape,
+  type LedgerTransaction,
+  type Page,
+  type TRANSACTION_ORDER_COLUMNS,
+  type TransactionFilter,
+  type TransactionRowShape,
+} from './ledger';
+import type { ReadPool } from './read-pool';
+
+export class LedgerReads {
+  constructor(private readonly pool: ReadPool) {}
+
+  async listTransactions(
+    filter: TransactionFilter,
+    page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+  ): Promise<LedgerTransaction[]> {
+    const { sql, params } = transactionListQuery(filter, page);
+    return (await this.pool.all<TransactionRowShape>(sql, params)).map(toTransaction);
+  }
+
+  async listBatches(
+    filter: BatchFilter,
+    page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
+  ): Promise<BatchRecord[]> {
+    const { sql, params } = batchListQuery(filter, page);
+    return (await this.pool.all<BatchRowShape>(sql, params)).map(toBatch);
+  }
+
+  async openBatch(): Promise<BatchRecord | undefined> {
+    const [row] = await this.pool.all<BatchRowShape>(OPEN_BATCH_SQL);
+    return row && toBatch(row);
+  }
+
+  /** The audit log, newest first. */
+  recentAudit(limit: number, offset = 0): Promise<AuditEntry[]> {
+    return this.pool.all<AuditEntry>(RECENT_AUDIT_SQL, [limit, offset]);
+  }
+}

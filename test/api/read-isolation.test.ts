@@ -1,0 +1,194 @@
+/**
+ * Reads never hold up a payment: on a seeded ledger, a list query that steps over every row runs
+ * beside SALEs rather than in front of them, and a read past its time limit gets a clear answer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError, Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
+import type { EngineOptions } from '../../electron/gateway/engine';
+import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
+import { dataDirLayout } from '../../electron/gateway/paths';
+import { seedLedger } from '../../electron/gateway/store/seed';
+import { VISA } from '../support/gateway';
+
+const SEEDED = 200_000;
+/**
+ * Sorted by amount but filtered by type, no index serves both: SQLite steps over every sale of the
+ * ledger in amount order to find that this page is past the end. No page can be cheap here.
+ */
+const SLOW_LIST = '/rest/v1/transactions?order_by=amount&type=SALE&page=4000000';
+
+interface Answer {
+  status: number;
+  body: string;
+  contentType: string;
+}
+
+interface ServedLedger {
+  get(path: string, accept?: string): Promise<Answer>;
+  sale(): Promise<TransactionResponse>;
+  close(): Promise<void>;
+}
+
+let dataDir: string;
+const served: ServedLedger[] = [];
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-reads-'));
+  seedLedger(dataDirLayout(dataDir).database, {
+    settledTransactions: SEEDED - 5_000,
+    openTransactions: 5_000,
+    endAt: Date.now(),
+    days: 200,
+  });
+}, 60_000);
+afterEach(async () => {
+  for (const ledger of served.splice(0)) await ledger.close();
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** The seeded data dir served by a real engine, with a client that trusts it. */
+async function serve(
+  options: { engine?: EngineOptions; extend?: (app: FastifyInstance) => void } = {},
+): Promise<ServedLedger> {
+  const gateway: RunningGateway = await startGateway({
+    dataDir,
+    port: 0,
+    ...(options.engine && { engine: options.engine }),
+    ...(options.extend && { extend: options.extend }),
+  });
+  const key = gateway.engine.keys.create('read isolation').key;
+  const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
+  const send = (method: string, path: string, accept: string, body?: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const outgoing = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port: gateway.port,
+          path,
+          method,
+          agent,
+          servername: 'localhost',
+          headers: {
+            host: `127.0.0.1:${gateway.port}`,
+            api_key: key,
+            accept,
+            ...(body !== undefined && {
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body)),
+            }),
+          },
+        },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () =>
+            resolve({
+              status: incoming.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              contentType: String(incoming.headers['content-type']),
+            }),
+          );
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  const ledger: ServedLedger = {
+    get: (path, accept = 'application/json') => send('GET', path, accept),
+    sale: async () => {
+      const answer = await send(
+        'POST',
+        '/rest/v1/transactions',
+        'application/json',
+        JSON.stringify({ type: 'SALE', amount: '4.20', ...VISA }),
+      );
+      expect(answer.status, answer.body).toBe(200);
+      return JSON.parse(answer.body) as TransactionResponse;
+    },
+    close: async () => {
+      agent.destroy();
+      await gateway.close();
+    },
+  };
+  served.push(ledger);
+  return ledger;
+}
+
+describe('reads beside payments', () => {
+  it('a SALE is answered while a list query that steps over the whole ledger is still being read', async () => {
+    let listReached!: () => void;
+    const reached = new Promise<void>((resolve) => (listReached = resolve));
+    const ledger = await serve({
+      extend: (app) =>
+        app.addHook('preHandler', async (request) => {
+          if (request.method === 'GET' && request.url === SLOW_LIST) listReached();
+        }),
+    });
+    await ledger.sale();
+    const finished: string[] = [];
+    const list = ledger.get(SLOW_LIST).then((answer) => {
+      finished.push('list');
+      return answer;
+    });
+    await reached;
+    expect((await ledger.sale()).result).toBe('Approved');
+    finished.push('sale');
+    const answer = await list;
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual([]);
+    expect(finished).toEqual(['sale', 'list']);
+  });
+
+  it('every answered SALE is in the very next list and in the open batch', async () => {
+    const ledger = await serve();
+    const before = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
+    for (let i = 1; i <= 10; i++) {
+      const sale = await ledger.sale();
+      const [newest] = JSON.parse(
+        (await ledger.get('/rest/v1/transactions?page_size=1')).body,
+      ) as TransactionListItem[];
+      expect(newest?.id).toBe(sale.id);
+      const open = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
+      expect(Number(open.sales_count)).toBe(Number(before.sales_count) + i);
+    }
+  });
+});
+
+describe('the time limit of a read', () => {
+  const xml = new XMLParser({ parseTagValue: false });
+
+  it('a list read past its time limit is answered 503 query_timeout, in the format asked for', async () => {
+    const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
+    const json = await ledger.get(SLOW_LIST);
+    expect(json.status).toBe(503);
+    expect(json.contentType).toMatch(/^application\/json/);
+    const body = JSON.parse(json.body) as ApiError;
+    expect(body).toMatchObject({ status: '503', error: 'query_timeout' });
+    expect(body.message).toMatch(/narrow the filter/i);
+    expect(body.message).toMatch(/try again/i);
+
+    const inXml = await ledger.get(SLOW_LIST, 'application/xml');
+    expect(inXml.status).toBe(503);
+    expect(inXml.contentType).toMatch(/^application\/xml/);
+    expect(xml.parse(inXml.body)).toMatchObject({ error: { status: '503', error: 'query_timeout' } });
+  });
+
+  it('reads are answered again once the reader stopped past its limit is replaced', async () => {
+    const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
+    expect((await ledger.get(SLOW_LIST)).status).toBe(503);
+    // The stopped reader's statement runs on inside SQLite until it returns; reads wait for its place.
+    let answer: Answer | undefined;
+    for (let attempt = 0; attempt < 200 && answer?.status !== 200; attempt++) {
+      answer = await ledger.get('/rest/v1/transactions?page_size=1');
+      if (answer.status !== 200) expect(answer.status, answer.body).toBe(503);
+    }
+    expect(answer?.status).toBe(200);
+    expect((await ledger.get('/rest/v1/batches/open')).status).toBe(200);
+  });
+});
