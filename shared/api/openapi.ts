@@ -79,6 +79,14 @@ const list = (item: keyof typeof COMPONENT_SCHEMAS, root: string, element: strin
 
 const errorResponse = (description: string) => ({ description, content: content(ref('Error'), 'error') });
 
+/** Lists and the open batch are read with a time limit (the engine's reads never hold up a payment). */
+const readTimeout = {
+  '503': errorResponse(
+    'error query_timeout: reading the ledger took longer than its time limit (5 s) and was stopped. ' +
+      'Narrow the filter or try again in a moment.',
+  ),
+};
+
 const commonErrors = {
   '401': errorResponse('Missing or invalid API key.'),
   '403': errorResponse('The API key lacks the permission, or the request came from a foreign web origin.'),
@@ -156,6 +164,7 @@ export function buildOpenApiDocument(): JsonObject {
             },
             '204': { description: 'No transaction matches.' },
             '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
+            ...readTimeout,
             ...commonErrors,
           },
         },
@@ -172,6 +181,7 @@ export function buildOpenApiDocument(): JsonObject {
             '200': { description: 'A page of batches.', content: list('Batch', 'batches', 'batch') },
             '204': { description: 'No batch matches.' },
             '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
+            ...readTimeout,
             ...commonErrors,
           },
         },
@@ -183,6 +193,7 @@ export function buildOpenApiDocument(): JsonObject {
           responses: {
             '200': { description: 'The open batch.', content: content(ref('Batch'), 'batch') },
             '204': { description: 'No batch is open.' },
+            ...readTimeout,
             ...commonErrors,
           },
         },
