@@ -20,7 +20,7 @@ import { certificateFingerprint } from './gateway/crypto/certificate';
 import { Engine } from './gateway/engine';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
-import { LedgerDamagedError, startGateway } from './gateway/gateway';
+import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/gateway';
 import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/domain/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
@@ -142,6 +142,7 @@ async function serve(
     url: string;
     certificatePem: string;
     recoveredFromUncleanShutdown: boolean;
+    ledgerCheck: LedgerCheck;
     close(): Promise<void>;
   };
   let screensUrl: string | undefined;
@@ -159,6 +160,7 @@ async function serve(
       url: running.gateway.url,
       certificatePem: running.gateway.certificatePem,
       recoveredFromUncleanShutdown: running.gateway.recoveredFromUncleanShutdown,
+      ledgerCheck: running.gateway.ledgerCheck,
       close: running.close,
     };
     screensUrl = running.screensUrl;
@@ -170,6 +172,11 @@ async function serve(
   if (gateway.recoveredFromUncleanShutdown) {
     console.log(
       'The last shutdown was not clean (killed or power loss); the ledger passed its integrity check.',
+    );
+  } else if (gateway.ledgerCheck === 'full') {
+    console.log(
+      'The ledger was not the file the engine last stopped with (restored, changed by a command while ' +
+        'no engine served, or the first start of this version); it passed its full integrity check.',
     );
   }
   console.log(

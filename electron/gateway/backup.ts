@@ -27,9 +27,10 @@ export async function backupLedger(dataDir: string, file: string): Promise<{ pro
 }
 
 /**
- * Replaces the data dir's ledger with a backup. Refused while an engine serves the data dir, and
- * for a backup that fails its integrity check or comes from a newer Tender. The replaced ledger
- * (with its WAL, if any) is renamed, never deleted; its path is returned.
+ * Replaces the data dir's ledger with a backup, creating the data dir when there is none yet (a
+ * replacement computer). Refused while an engine serves the data dir, and for a backup that fails
+ * its integrity check or comes from a newer Tender. The replaced ledger (with its WAL, if any) is
+ * renamed, never deleted; its path is returned. The next start checks the restored ledger in full.
  */
 export function restoreLedger(
   dataDir: string,
@@ -47,18 +48,21 @@ export function restoreLedger(
     throw new BackupError(`${from} was written by a newer Tender; update Tender before restoring it.`);
   }
   const claim = claimDataDir(dataDir);
+  const { database } = dataDirLayout(dataDir);
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const keptAs = existsSync(database) ? `${database}.before-restore-${stamp}` : undefined;
   try {
-    const { database } = dataDirLayout(dataDir);
-    const stamp = now.toISOString().replace(/[:.]/g, '-');
-    const keptAs = existsSync(database) ? `${database}.before-restore-${stamp}` : undefined;
     if (keptAs) {
       for (const suffix of ['', '-wal', '-shm']) {
         if (existsSync(database + suffix)) renameSync(database + suffix, keptAs + suffix);
       }
     }
     copyFileSync(from, database);
-    return { keptAs };
-  } finally {
-    claim.release();
+  } catch (error) {
+    // Whatever was moved or copied, no seal vouches for the ledger now: the next start checks it in full.
+    claim.release({ clean: claim.lastStop.clean });
+    throw error;
   }
+  claim.release({ clean: true });
+  return { keptAs };
 }

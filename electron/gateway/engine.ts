@@ -12,7 +12,13 @@ import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
 import { AuditLog } from './store/audit';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
-import { backupDatabase, integrityProblems, openDatabase, type Connection } from './store/database';
+import {
+  backupDatabase,
+  integrityProblems,
+  openDatabase,
+  type Connection,
+  type IntegrityDepth,
+} from './store/database';
 import { KeyStore } from './store/keys';
 import { Ledger } from './store/ledger';
 import { LedgerReads } from './store/ledger-reads';
@@ -82,8 +88,8 @@ export class Engine {
   }
 
   /** What the integrity check finds wrong with the ledger; empty when it is sound. */
-  checkIntegrity(): string[] {
-    return integrityProblems(this.db);
+  checkIntegrity(depth: IntegrityDepth = 'full'): string[] {
+    return integrityProblems(this.db, depth);
   }
 
   /** Writes a consistent copy of the ledger to `file` while the engine keeps running. */

@@ -2,12 +2,12 @@
  * Starting the engine for real: the data dir, its TLS identity, the ledger and the HTTPS server on
  * loopback. The Electron main process and `npm run gateway -- serve` both start it through here.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
 import { writeFileAtomically } from './atomic-file';
-import { claimDataDir } from './data-dir';
+import { claimDataDir, ledgerMatchesSeal, sealLedger, type LastStop } from './data-dir';
 import { Engine, type EngineOptions } from './engine';
 import { API_PREFIX, createApiServer, type ServerLimits } from './http/server';
 import { dataDirLayout } from './paths';
@@ -34,6 +34,8 @@ export interface RunningGateway {
   readonly engine: Engine;
   /** True when the previous engine on this data dir did not stop cleanly and the ledger was checked. */
   readonly recoveredFromUncleanShutdown: boolean;
+  /** How the ledger was checked before anything was served. */
+  readonly ledgerCheck: LedgerCheck;
   close(): Promise<void>;
 }
 
@@ -56,29 +58,89 @@ export async function ensureTlsIdentity(dataDir: string): Promise<TlsIdentity> {
   return identity;
 }
 
-export class LedgerDamagedError extends Error {}
+export class LedgerDamagedError extends Error {
+  constructor(dataDir: string, lastStop: LastStop, problems: readonly string[]) {
+    super(
+      `The ledger in ${dataDir} failed its integrity check${lastStop.clean ? '' : ' after an unclean shutdown'} ` +
+        `(${problems.slice(0, 3).join('; ')}). Nothing was served. Restore the latest backup: ` +
+        `npm run gateway -- restore --data-dir "${dataDir}" --from <backup file>.`,
+    );
+  }
+}
 
-export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  const claim = claimDataDir(options.dataDir);
+/**
+ * 'unchanged': byte for byte the ledger that the last engine checked and left at a clean stop.
+ * 'full': SQLite's integrity and foreign-key checks over all of it, since nothing vouched for it (an
+ * unclean stop, a ledger changed or restored while no engine served, the first start of this
+ * version). 'new': made by this start.
+ */
+export type LedgerCheck = 'unchanged' | 'full' | 'new';
+
+/**
+ * Opens the data dir's ledger and checks it before anything is served. The full check reads every
+ * index entry against its row, which takes seconds on a large ledger; a ledger that a clean stop
+ * sealed is only hashed, which proves it is the very file that passed the check at that stop.
+ */
+async function openCheckedLedger(
+  dataDir: string,
+  lastStop: LastStop,
+  options: EngineOptions | undefined,
+): Promise<{ engine: Engine; ledgerCheck: LedgerCheck }> {
+  const { database } = dataDirLayout(dataDir);
+  const ledgerCheck: LedgerCheck = !existsSync(database)
+    ? 'new'
+    : lastStop.clean && lastStop.ledger && (await ledgerMatchesSeal(database, lastStop.ledger))
+      ? 'unchanged'
+      : 'full';
   let engine: Engine;
   try {
-    engine = Engine.open(options.dataDir, options.engine);
+    engine = Engine.open(dataDir, options);
   } catch (error) {
-    claim.release();
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+      throw new LedgerDamagedError(dataDir, lastStop, [(error as Error).message]);
     throw error;
   }
+  let problems: string[];
   try {
-    if (claim.unclean) {
-      const problems = engine.checkIntegrity();
-      if (problems.length > 0) {
-        throw new LedgerDamagedError(
-          `The ledger in ${options.dataDir} failed its integrity check after an unclean shutdown ` +
-            `(${problems.slice(0, 3).join('; ')}). Nothing was served. Restore the latest backup: ` +
-            'npm run gateway -- restore --data-dir <dir> --from <backup file>.',
-        );
-      }
-    }
+    problems = ledgerCheck === 'full' ? engine.checkIntegrity() : [];
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  if (problems.length > 0) {
+    await engine.close();
+    throw new LedgerDamagedError(dataDir, lastStop, problems);
+  }
+  return { engine, ledgerCheck };
+}
+
+/**
+ * Closes the engine and seals the ledger it leaves, after a quick check of every page: the next
+ * start then needs only to see that the file is unchanged. A ledger that fails the check is not
+ * sealed, so the next start checks it in full and refuses it, saying what to do.
+ */
+async function closeAndSeal(engine: Engine, dataDir: string): Promise<LastStop> {
+  const sound = engine.checkIntegrity('quick').length === 0;
+  await engine.close();
+  const ledger = sound ? await sealLedger(dataDirLayout(dataDir).database) : undefined;
+  return { clean: true, ...(ledger && { ledger }) };
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const claim = claimDataDir(
+    options.dataDir,
+    options.engine?.nativeBinding ? { nativeBinding: options.engine.nativeBinding } : {},
+  );
+  let opened: { engine: Engine; ledgerCheck: LedgerCheck };
+  try {
+    opened = await openCheckedLedger(options.dataDir, claim.lastStop, options.engine);
+  } catch (error) {
+    claim.release(claim.lastStop);
+    throw error;
+  }
+  const { engine, ledgerCheck } = opened;
+  try {
     const tls = await ensureTlsIdentity(options.dataDir);
     const server = await createApiServer({
       engine,
@@ -95,16 +157,24 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       port,
       certificatePem: tls.certificatePem,
       engine,
-      recoveredFromUncleanShutdown: claim.unclean,
+      recoveredFromUncleanShutdown: !claim.lastStop.clean,
+      ledgerCheck,
       close: () =>
         (closing ??= server
           .close()
-          .then(() => engine.close())
-          .finally(() => claim.release())),
+          .then(() => closeAndSeal(engine, options.dataDir))
+          .then(
+            (stop) => claim.release(stop),
+            (error: unknown) => {
+              // Stopped, but not cleanly: the next start checks the ledger in full.
+              claim.release({ clean: false });
+              throw error;
+            },
+          )),
     };
   } catch (error) {
     await engine.close();
-    claim.release();
+    claim.release(claim.lastStop);
     throw error;
   }
 }

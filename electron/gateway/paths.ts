@@ -22,7 +22,12 @@ export function dataDirLayout(dataDir: string) {
     tlsDir: join(dataDir, 'tls'),
     certificate: join(dataDir, 'tls', 'cert.pem'),
     privateKey: join(dataDir, 'tls', 'key.pem'),
-    /** Present while an engine serves the data dir; left behind by one that did not stop cleanly. */
-    servingMarker: join(dataDir, 'engine.pid'),
+    /** Locked by the engine that serves the data dir; records how the last one stopped. */
+    servingLock: join(dataDir, 'engine.lock'),
+    /**
+     * The pid file that Tender kept before the lock, present while an engine served and removed at
+     * its stop: found now, it means that engine did not stop cleanly.
+     */
+    oldServingMarker: join(dataDir, 'engine.pid'),
   };
 }

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
   openSync,
   readdirSync,
+  readSync,
   rmSync,
   writeFileSync,
   writeSync,
@@ -14,8 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirInUseError } from '../../electron/gateway/data-dir';
+import { Engine } from '../../electron/gateway/engine';
 import { LedgerDamagedError, startGateway } from '../../electron/gateway/gateway';
-import { useGatewayPerTest, VISA } from '../support/gateway';
+import { simulatedSwipeString } from '../../electron/reader/simulator';
+import { freePort, startEngineProcess } from '../support/engine-process';
+import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let scratch: string;
@@ -45,6 +49,76 @@ const countIn = (file: string) => {
 /** A pid that certainly belongs to no running process: one that has just exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
 
+/** Approved SALEs paid with swipes, each a new swipe with its own KSN; the last one's string is returned. */
+async function swipedSales(t: TestGateway, count: number): Promise<string> {
+  let swipe = '';
+  for (let counter = 1; counter <= count; counter++) {
+    swipe = simulatedSwipeString(
+      { pan: '4111111111111111', expMmyy: '1230', firstName: 'PAT', lastName: 'MORGAN' },
+      { counter },
+    );
+    const answer = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '1.00',
+      encrypted_track_data: swipe,
+      track_format: 'MAGTEK',
+    });
+    expect(answer.result).toBe('Approved');
+  }
+  return swipe;
+}
+
+/**
+ * Overwrites bytes of the page of the swipe-KSN index, in the file, as a failing disk or a stray
+ * write would: with a few dozen swipes its root page is its only leaf.
+ */
+function damageSwipeKsnIndexPage(file: string, damage: (page: Buffer, ksn: string) => void): void {
+  const db = new Database(file);
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const { rootpage } = db
+    .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'transactions_by_swipe_ksn'")
+    .get() as { rootpage: number };
+  const { pagetype } = db
+    .prepare("SELECT pagetype FROM dbstat WHERE name = 'transactions_by_swipe_ksn' AND pageno = ?")
+    .get(rootpage) as { pagetype: string };
+  const ksn = db
+    .prepare('SELECT swipe_ksn FROM transactions WHERE swipe_ksn IS NOT NULL ORDER BY id LIMIT 1')
+    .pluck()
+    .get() as string;
+  db.close();
+  expect(pagetype).toBe('leaf');
+  const fd = openSync(file, 'r+');
+  try {
+    const page = Buffer.alloc(pageSize);
+    readSync(fd, page, 0, pageSize, (rootpage - 1) * pageSize);
+    damage(page, ksn);
+    writeSync(fd, page, 0, pageSize, (rootpage - 1) * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Starts an engine that is expected to refuse; one that starts after all is closed before failing the test. */
+async function refusalToStart(dataDir: string): Promise<Error> {
+  let started;
+  try {
+    started = await startGateway({ dataDir, port: 0 });
+  } catch (error) {
+    return error as Error;
+  }
+  await started.close();
+  throw new Error(`The engine started on the damaged ledger in ${dataDir} and served it.`);
+}
+
+function quickCheck(file: string): string {
+  const db = new Database(file);
+  try {
+    return (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
 describe('backup and restore', () => {
   it('backs up a consistent ledger while the engine serves, and restores it once stopped', async () => {
     const t = await startGatewayForTest();
@@ -69,6 +143,20 @@ describe('backup and restore', () => {
       (name) => name.startsWith('tender.db.before-restore-') && !/-(wal|shm)$/.test(name),
     );
     expect(kept && countIn(join(dataDir, kept))).toBe(4);
+  });
+
+  it('restores into a data dir that does not exist yet, as on a replacement computer', async () => {
+    const t = await startGatewayForTest();
+    await t.client.createTransaction({ type: 'SALE', amount: '5.00', ...VISA });
+    const backup = join(scratch, 'ledger-backup.db');
+    expect(cli('backup', '--data-dir', t.dataDir, '--to', backup).status).toBe(0);
+    const replacement = join(scratch, 'new-computer', 'Tender');
+    const restored = cli('restore', '--data-dir', replacement, '--from', backup);
+    expect(restored.status, restored.out).toBe(0);
+    expect(countIn(join(replacement, 'tender.db'))).toBe(1);
+    const started = await startGateway({ dataDir: replacement, port: 0 });
+    expect(started.ledgerCheck).toBe('full');
+    await started.close();
   });
 
   it('never overwrites an existing file, and refuses to restore a damaged backup', () => {
@@ -110,6 +198,46 @@ describe('after an unclean shutdown', () => {
     );
   });
 
+  it('an engine.pid naming a live process that is not an engine does not keep the engine from starting', async () => {
+    const first = await startGateway({ dataDir: scratch, port: 0 });
+    await first.close();
+    // After a crash, the pid left behind now belongs to another program.
+    const unrelated = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(scratch, 'engine.pid'), `${unrelated.pid}\n`);
+      const second = await startGateway({ dataDir: scratch, port: 0 });
+      expect(second.recoveredFromUncleanShutdown).toBe(true);
+      expect(second.ledgerCheck).toBe('full');
+      await second.close();
+    } finally {
+      unrelated.kill('SIGKILL');
+    }
+  });
+
+  it('the data dir lock holds against another process and dies with it', async () => {
+    const port = await freePort();
+    const other = await startEngineProcess(scratch, port);
+    try {
+      await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
+    } finally {
+      await other.kill();
+    }
+    const next = await startGateway({ dataDir: scratch, port: 0 });
+    expect(next.recoveredFromUncleanShutdown).toBe(true);
+    expect(next.ledgerCheck).toBe('full');
+    await next.close();
+  });
+
+  it('a damaged lock file is set aside, and the ledger is checked in full', async () => {
+    const first = await startGateway({ dataDir: scratch, port: 0 });
+    await first.close();
+    writeFileSync(join(scratch, 'engine.lock'), Buffer.alloc(4096, 0x5a));
+    const second = await startGateway({ dataDir: scratch, port: 0 });
+    expect(second.recoveredFromUncleanShutdown).toBe(true);
+    expect(second.ledgerCheck).toBe('full');
+    await second.close();
+  });
+
   it('two engines never serve one data dir', async () => {
     const first = await startGateway({ dataDir: scratch, port: 0 });
     try {
@@ -117,5 +245,55 @@ describe('after an unclean shutdown', () => {
     } finally {
       await first.close();
     }
+  });
+});
+
+describe('a ledger damaged while no engine served', () => {
+  it('a damaged page of the swipe-KSN index is refused at the next start, with what to do', async () => {
+    const t = await startGatewayForTest();
+    await swipedSales(t, 30);
+    await t.gateway.close();
+    const file = join(t.dataDir, 'tender.db');
+    damageSwipeKsnIndexPage(file, (page) => {
+      const cells = page.readUInt16BE(3);
+      // The cell pointer array, right after the leaf page's 8-byte header.
+      page.fill(0x11, 8, 8 + 2 * cells);
+    });
+    const refusal = await refusalToStart(t.dataDir);
+    expect(refusal).toBeInstanceOf(LedgerDamagedError);
+    expect(refusal.message).toMatch(/Nothing was served\. Restore the latest backup/);
+    expect(refusal.message).toContain(`restore --data-dir "${t.dataDir}"`);
+  });
+
+  it('a changed key on that page, which quick_check does not see, is refused too', async () => {
+    const t = await startGatewayForTest();
+    await swipedSales(t, 30);
+    await t.gateway.close();
+    const file = join(t.dataDir, 'tender.db');
+    damageSwipeKsnIndexPage(file, (page, ksn) => {
+      const at = page.indexOf(Buffer.from(ksn, 'latin1'));
+      expect(at).toBeGreaterThan(0);
+      // One digit of one KSN: the page stays well formed, but that swipe could be replayed.
+      page[at + ksn.length - 1] = ksn.endsWith('0') ? 0x31 : 0x30;
+    });
+    expect(quickCheck(file)).toBe('ok');
+    expect(await refusalToStart(t.dataDir)).toBeInstanceOf(LedgerDamagedError);
+  });
+
+  it('a ledger unchanged since a clean stop is not checked in full again; one changed since is', async () => {
+    const first = await startGateway({ dataDir: scratch, port: 0 });
+    await first.close();
+    const second = await startGateway({ dataDir: scratch, port: 0 });
+    expect(second.recoveredFromUncleanShutdown).toBe(false);
+    expect(second.ledgerCheck).toBe('unchanged');
+    await second.close();
+    // A command run while no engine serves (keys create, settings set) changes the ledger.
+    const engine = Engine.open(scratch);
+    engine.keys.create('kitchen display');
+    await engine.close();
+    const third = await startGateway({ dataDir: scratch, port: 0 });
+    expect(third.recoveredFromUncleanShutdown).toBe(false);
+    expect(third.ledgerCheck).toBe('full');
+    await third.close();
   });
 });

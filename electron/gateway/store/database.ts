@@ -3,6 +3,7 @@
  * folder is the only place that imports better-sqlite3.
  */
 import Database from 'better-sqlite3';
+import { chmodSync } from 'node:fs';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Connection = Database.Database;
@@ -75,12 +76,28 @@ export function migrate(db: Connection, migrations: readonly Migration[] = MIGRA
   }
 }
 
+/**
+ * 'full' is SQLite's integrity_check and foreign_key_check: every page, and every index entry
+ * against its row. 'quick' is quick_check: every page's structure, but an index key changed in a
+ * well-formed page passes it.
+ */
+export type IntegrityDepth = 'full' | 'quick';
+
 /** What SQLite's integrity check finds wrong with the database: nothing, when it is sound. */
-export function integrityProblems(db: Connection): string[] {
-  const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-  const problems = rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
-  const foreignKeys = db.pragma('foreign_key_check') as { table: string; rowid: number }[];
-  return [...problems, ...foreignKeys.map((row) => `foreign key broken in ${row.table} row ${row.rowid}`)];
+export function integrityProblems(db: Connection, depth: IntegrityDepth = 'full'): string[] {
+  const check = depth === 'full' ? 'integrity_check' : 'quick_check';
+  try {
+    const rows = db.pragma(check) as Record<string, string>[];
+    const problems = rows.map((row) => row[check] ?? '').filter((line) => line !== 'ok');
+    if (depth === 'quick') return problems;
+    const foreignKeys = db.pragma('foreign_key_check') as { table: string; rowid: number }[];
+    return [...problems, ...foreignKeys.map((row) => `foreign key broken in ${row.table} row ${row.rowid}`)];
+  } catch (error) {
+    // A page too damaged to read stops the check itself; that is its finding.
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return [(error as Error).message];
+    throw error;
+  }
 }
 
 /**
@@ -98,5 +115,54 @@ export function inspectLedgerFile(file: string): { schemaVersion: number; proble
     return { schemaVersion: schemaVersion(db), problems: integrityProblems(db) };
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A lock on `file` through SQLite's own file locking, held in exclusive locking mode until released.
+ * The operating system drops the lock when the process holding it ends, however it ends, so it
+ * never outlives its holder the way a pid written to a file does; two connections of one process
+ * exclude each other too. The file keeps one text that the holder rewrites as it goes.
+ */
+export interface HeldLock {
+  /** The text the last holder left; undefined when none ever did. */
+  readonly text: string | undefined;
+  write(text: string): void;
+  release(): void;
+}
+
+/** Takes the lock on `file`, creating it owner-only; undefined when another connection holds it. */
+export function holdLockFile(file: string, options: { nativeBinding?: string } = {}): HeldLock | undefined {
+  // timeout 0: a held lock is an answer, not something to wait for.
+  const db = new Database(file, {
+    timeout: 0,
+    ...(options.nativeBinding && { nativeBinding: options.nativeBinding }),
+  });
+  try {
+    chmodSync(file, 0o600);
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('synchronous = FULL');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return undefined;
+    throw error;
+  }
+  try {
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS lock_text (id INTEGER PRIMARY KEY CHECK (id = 1), text TEXT NOT NULL)',
+    );
+    const text = db.prepare('SELECT text FROM lock_text WHERE id = 1').pluck().get() as string | undefined;
+    // In exclusive locking mode the lock taken by BEGIN EXCLUSIVE outlasts the commit.
+    db.exec('COMMIT');
+    const write = db.prepare('INSERT OR REPLACE INTO lock_text (id, text) VALUES (1, ?)');
+    return {
+      text,
+      write: (next) => void write.run(next),
+      release: () => db.close(),
+    };
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
