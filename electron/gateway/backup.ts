@@ -1,9 +1,10 @@
 /**
  * Backups and restores of a data dir's ledger. A backup goes through SQLite's online backup API, so
- * it is consistent even while the engine serves; a restore replaces the ledger only after the backup
- * has passed its integrity check, and keeps the ledger it replaces beside it.
+ * it is consistent even while the engine serves, and is one file readable by its owner only; a
+ * restore replaces the ledger only after the backup has passed its integrity check, and keeps the
+ * ledger it replaces beside it.
  */
-import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { claimDataDir } from './data-dir';
 import { Engine } from './engine';
 import { dataDirLayout } from './paths';
@@ -58,6 +59,7 @@ export function restoreLedger(
       }
     }
     copyFileSync(from, database);
+    chmodSync(database, 0o600);
   } catch (error) {
     // Whatever was moved or copied, no seal vouches for the ledger now: the next start checks it in full.
     claim.release({ clean: claim.lastStop.clean });

@@ -7,8 +7,9 @@
  * can tell the ledger is byte for byte the one that passed; anything else calls for the full check.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { dataDirLayout } from './paths';
 import { holdLockFile, type HeldLock } from './store/database';
 
@@ -39,8 +40,8 @@ export interface DataDirClaim {
 const HOLDING: LastStop = { clean: false };
 
 /**
- * Claims the data dir, creating it when new: a restore onto a replacement computer starts from no
- * folder at all.
+ * Claims the data dir, creating it when new (a restore onto a replacement computer starts from no
+ * folder at all), and brings its folder and ledger files to owner-only modes.
  */
 export function claimDataDir(dataDir: string, options: { nativeBinding?: string } = {}): DataDirClaim {
   const layout = dataDirLayout(dataDir);
@@ -56,6 +57,7 @@ export function claimDataDir(dataDir: string, options: { nativeBinding?: string 
     lastStop = existsSync(layout.oldServingMarker) ? HOLDING : readLastStop(lock);
     lock.write(JSON.stringify(HOLDING));
     rmSync(layout.oldServingMarker, { force: true });
+    keepToOwner(dataDir);
   } catch (error) {
     lock.release();
     throw error;
@@ -99,6 +101,22 @@ function readLastStop(lock: HeldLock): LastStop {
   } catch {
     return HOLDING;
   }
+}
+
+/**
+ * Owner-only modes for the folder and the files of the ledger: the ledger, its WAL and shared memory,
+ * the ledgers kept by restores, and the lock; the TLS key's folder too. Files made before this rule
+ * (world-readable 0644 under a usual umask) are brought to it at the next start.
+ */
+function keepToOwner(dataDir: string): void {
+  chmodSync(dataDir, 0o700);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
+    if (entry.isFile() && (entry.name.startsWith('tender.db') || entry.name.startsWith('engine.')))
+      chmodSync(join(dataDir, entry.name), 0o600);
+  }
+  const { tlsDir, privateKey } = dataDirLayout(dataDir);
+  if (existsSync(tlsDir)) chmodSync(tlsDir, 0o700);
+  if (existsSync(privateKey)) chmodSync(privateKey, 0o600);
 }
 
 /**

@@ -1,12 +1,17 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
+  copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   readSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
   closeSync,
@@ -48,6 +53,9 @@ const countIn = (file: string) => {
 
 /** A pid that certainly belongs to no running process: one that has just exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid as number;
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+const onPosix = process.platform !== 'win32';
 
 /** Approved SALEs paid with swipes, each a new swipe with its own KSN; the last one's string is returned. */
 async function swipedSales(t: TestGateway, count: number): Promise<string> {
@@ -145,6 +153,26 @@ describe('backup and restore', () => {
     expect(kept && countIn(join(dataDir, kept))).toBe(4);
   });
 
+  it('a backup is one self-contained file, readable by its owner only, in rollback-journal mode', async () => {
+    const t = await startGatewayForTest();
+    for (const amount of ['1.00', '2.00'])
+      await t.client.createTransaction({ type: 'SALE', amount, ...VISA });
+    const backups = join(scratch, 'backups');
+    mkdirSync(backups);
+    const backup = join(backups, 'ledger-backup.db');
+    const made = cli('backup', '--data-dir', t.dataDir, '--to', backup);
+    expect(made.status, made.out).toBe(0);
+    expect(readdirSync(backups)).toEqual(['ledger-backup.db']);
+    if (onPosix) expect(modeOf(backup)).toBe(0o600);
+    const header = readFileSync(backup).subarray(18, 20);
+    // File format versions 1 and 1: a rollback-journal database, which needs no -wal or -shm to open.
+    expect([...header]).toEqual([1, 1]);
+    const alone = join(scratch, 'elsewhere.db');
+    copyFileSync(backup, alone);
+    expect(countIn(alone)).toBe(2);
+    expect(existsSync(`${alone}-wal`)).toBe(false);
+  });
+
   it('restores into a data dir that does not exist yet, as on a replacement computer', async () => {
     const t = await startGatewayForTest();
     await t.client.createTransaction({ type: 'SALE', amount: '5.00', ...VISA });
@@ -154,6 +182,10 @@ describe('backup and restore', () => {
     const restored = cli('restore', '--data-dir', replacement, '--from', backup);
     expect(restored.status, restored.out).toBe(0);
     expect(countIn(join(replacement, 'tender.db'))).toBe(1);
+    if (onPosix) {
+      expect(modeOf(replacement)).toBe(0o700);
+      expect(modeOf(join(replacement, 'tender.db'))).toBe(0o600);
+    }
     const started = await startGateway({ dataDir: replacement, port: 0 });
     expect(started.ledgerCheck).toBe('full');
     await started.close();
@@ -295,5 +327,37 @@ describe('a ledger damaged while no engine served', () => {
     expect(third.recoveredFromUncleanShutdown).toBe(false);
     expect(third.ledgerCheck).toBe('full');
     await third.close();
+  });
+});
+
+describe.runIf(onPosix)('file modes', () => {
+  it('the ledger, its WAL and shared memory are readable by their owner only, in a 0700 folder', async () => {
+    const dataDir = join(scratch, 'counter');
+    const gateway = await startGateway({ dataDir, port: 0 });
+    try {
+      gateway.engine.keys.create('kitchen display');
+      expect(modeOf(dataDir)).toBe(0o700);
+      for (const name of ['tender.db', 'tender.db-wal', 'tender.db-shm'])
+        expect([name, modeOf(join(dataDir, name))]).toEqual([name, 0o600]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it("an existing data dir's ledger files and folder are brought to those modes at start", async () => {
+    const first = await startGateway({ dataDir: scratch, port: 0 });
+    await first.close();
+    chmodSync(scratch, 0o755);
+    chmodSync(join(scratch, 'tender.db'), 0o644);
+    const kept = join(scratch, 'tender.db.before-restore-2026-01-01T00-00-00-000Z');
+    writeFileSync(kept, '', { mode: 0o644 });
+    const second = await startGateway({ dataDir: scratch, port: 0 });
+    try {
+      expect(modeOf(scratch)).toBe(0o700);
+      expect(modeOf(join(scratch, 'tender.db'))).toBe(0o600);
+      expect(modeOf(kept)).toBe(0o600);
+    } finally {
+      await second.close();
+    }
   });
 });

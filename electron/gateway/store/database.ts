@@ -3,7 +3,7 @@
  * folder is the only place that imports better-sqlite3.
  */
 import Database from 'better-sqlite3';
-import { chmodSync } from 'node:fs';
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Connection = Database.Database;
@@ -35,6 +35,10 @@ export function openDatabase(
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const migrations = options.migrations ?? MIGRATIONS;
   try {
+    // Owner only, before the WAL and shared-memory files exist: SQLite creates them with the
+    // ledger's own mode.
+    if (!db.memory) chmodSync(file, 0o600);
+    addonOf.set(db, options.nativeBinding);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
@@ -100,12 +104,27 @@ export function integrityProblems(db: Connection, depth: IntegrityDepth = 'full'
   }
 }
 
+/** The addon each ledger connection was opened with, for the connections made beside it. */
+const addonOf = new WeakMap<Connection, string | undefined>();
+
 /**
  * Copies the database to `file` through SQLite's online backup API: a consistent snapshot, taken
- * while the engine keeps serving, never a raw copy of a file that may be mid-write.
+ * while the engine keeps serving, never a raw copy of a file that may be mid-write. The copy is
+ * readable by its owner only and is one file: it never needs a -wal or -shm beside it.
  */
 export async function backupDatabase(db: Connection, file: string): Promise<void> {
+  // Made here, owner only; 'wx' refuses a file that exists, so no backup is ever written over.
+  closeSync(openSync(file, 'wx', 0o600));
   await db.backup(file);
+  // The copy's header still says WAL, as the ledger's does, so opening it would make a -wal and a
+  // -shm beside it. With a rollback journal it opens on its own, wherever it is carried.
+  const nativeBinding = addonOf.get(db);
+  const copy = new Database(file, nativeBinding ? { nativeBinding } : {});
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
 }
 
 /** A ledger file's schema version and integrity, read without changing it (for restores). */
