@@ -188,7 +188,6 @@ async function serve(
     // The fragment holds this run's bridge token: open the address as printed, on this computer only.
     console.log(`Cashier screens: ${screensUrl}`);
   }
-  console.log(`Tender gateway ready on ${gateway.url}`);
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);
     gateway.close().then(
@@ -199,8 +198,11 @@ async function serve(
       },
     );
   };
+  // Before the ready line: a supervisor may answer it with a signal at once, and a signal with no
+  // handler ends the engine without its clean stop, so the next start checks the whole ledger.
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  console.log(`Tender gateway ready on ${gateway.url}`);
 }
 
 function keys(

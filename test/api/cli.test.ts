@@ -142,4 +142,18 @@ describe('the headless command line', () => {
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
   });
+
+  it('serve stops cleanly on a SIGTERM sent the moment it says it is ready', async () => {
+    // A supervisor may stop the engine as soon as it is ready; a signal that beat the handler ended
+    // the engine uncleanly, and the next start checked the whole ledger.
+    for (let round = 0; round < 3; round++) {
+      const { child, output } = await serve(await freePort());
+      const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      child.kill('SIGTERM');
+      expect(await exit, output()).toEqual({ code: 0, signal: null });
+      expect(output()).not.toContain('not clean');
+    }
+  });
 });
