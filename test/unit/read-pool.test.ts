@@ -93,6 +93,25 @@ describe('the read pool', () => {
     expect(await queued).toBeInstanceOf(ReadTimeoutError);
   });
 
+  it('hands answers back one per turn of the event loop, so a payment waits behind one page at most', async () => {
+    const pool = startPool({ workers: 1 });
+    await pool.all('SELECT 1');
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const reads = Array.from({ length: 8 }, (_, i) => pool.all('SELECT ? AS i', [i]).then(() => turn));
+    // This thread is busy meanwhile, as the engine's is with a payment: the answers pile up.
+    const busyUntil = Date.now() + 100;
+    while (Date.now() < busyUntil);
+    const turns = await Promise.all(reads);
+    ticking = false;
+    expect(new Set(turns).size).toBe(8);
+  });
+
   it('passes SQL errors back as they are', async () => {
     const pool = startPool();
     await expect(pool.all('SELECT * FROM no_such_table')).rejects.toThrow(/no such table/);

@@ -121,6 +121,9 @@ export class ReadPool {
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
   private nextId = 1;
   private closing: Promise<void> | undefined;
+  /** Reads answered by their reader, waiting to be handed back (see handBack). */
+  private readonly answered: (() => void)[] = [];
+  private handingBack = false;
 
   constructor(
     private readonly file: string,
@@ -206,8 +209,11 @@ export class ReadPool {
       if (!read || read.id !== message.id) return;
       reader.read = undefined;
       worker.unref();
-      if ('rows' in message) settle(read, undefined, message.rows);
-      else settle(read, new ReadFailedError(message.error.message, message.error.code));
+      this.handBack(() =>
+        'rows' in message
+          ? settle(read, undefined, message.rows)
+          : settle(read, new ReadFailedError(message.error.message, message.error.code)),
+      );
       this.dispatch();
     });
     worker.on('error', (error) => {
@@ -225,6 +231,25 @@ export class ReadPool {
       this.dispatch();
     });
     return reader;
+  }
+
+  /**
+   * Hands answers back one per turn of the event loop. What a caller does with its rows (presenting
+   * and serializing a page, encrypting it for the socket) runs on the thread that answers payments;
+   * this way a payment read from its socket meanwhile waits behind one page at most, not behind
+   * every page that came back at once, and reads still go as fast as the loop turns when no payment
+   * is waiting.
+   */
+  private handBack(answer: () => void): void {
+    this.answered.push(answer);
+    if (this.handingBack) return;
+    this.handingBack = true;
+    const next = () => {
+      this.answered.shift()?.();
+      if (this.answered.length > 0) setImmediate(next);
+      else this.handingBack = false;
+    };
+    setImmediate(next);
   }
 
   private expire(read: Read): void {
