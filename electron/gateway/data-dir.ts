@@ -80,8 +80,8 @@ function takeLock(file: string, options: { nativeBinding?: string }): HeldLock |
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'SQLITE_CORRUPT' && code !== 'SQLITE_NOTADB') throw error;
-    // Only a lock file whose holder died mid-write can be damaged, and nobody holds it now. It is
-    // set aside, and what it said is lost: the next start is treated as after a crash.
+    // SQLite reads the file only once it holds the lock, so a file found damaged is held by nobody.
+    // It is set aside, and what it said is lost: this start is treated as one after a crash.
     renameSync(file, `${file}.damaged-${Date.now()}`);
     const lock = holdLockFile(file, options);
     return lock && { ...lock, text: JSON.stringify(HOLDING) };
