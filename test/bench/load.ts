@@ -3,6 +3,9 @@
  * keep-alive at a fixed concurrency, and printing one JSON line of throughput and latencies.
  *
  *   node --import tsx test/bench/load.ts '<json options>'
+ *
+ * With `untilStopped`, it prints `{"warm":true}` once its connections are warm, then runs until
+ * SIGTERM and prints its line: background load for a measure taken meanwhile.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
@@ -22,6 +25,8 @@ interface LoadOptions {
   warmupRequests?: number;
   /** Warm the connections with GETs here instead of the measured request (for requests that change state). */
   warmupPath?: string;
+  /** Ignore `requests` and `durationMs`: run from the warm line until SIGTERM. */
+  untilStopped?: boolean;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
@@ -78,13 +83,22 @@ async function run(): Promise<void> {
   );
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
-  const limit = options.requests ?? Number.POSITIVE_INFINITY;
-  const deadline = Date.now() + (options.durationMs ?? Number.POSITIVE_INFINITY);
+  const limit = options.untilStopped
+    ? Number.POSITIVE_INFINITY
+    : (options.requests ?? Number.POSITIVE_INFINITY);
+  const deadline =
+    Date.now() +
+    (options.untilStopped ? Number.POSITIVE_INFINITY : (options.durationMs ?? Number.POSITIVE_INFINITY));
+  let stopped = false;
+  if (options.untilStopped) {
+    process.once('SIGTERM', () => (stopped = true));
+    process.stdout.write(`${JSON.stringify({ warm: true })}\n`);
+  }
   let issued = 0;
   let bodyBytes = 0;
   const started = process.hrtime.bigint();
   const worker = async () => {
-    while (issued < limit && Date.now() < deadline) {
+    while (!stopped && issued < limit && Date.now() < deadline) {
       issued++;
       const { ms, status, bytes } = await once();
       latencies.push(ms);

@@ -29,3 +29,22 @@ export function summarize(latencies: readonly number[], seconds: number): Measur
     p99: percentile(sorted, 99),
   };
 }
+
+/** One line of the results table: the engine's figure beside its baseline, and its verdict. */
+export interface BenchRow {
+  what: string;
+  engine: string;
+  baseline: string;
+  ratio: number;
+  /** How the ratio or the figure is judged, and whether it passes. */
+  target: string;
+  pass: boolean;
+}
+
+/** What a measure of the running engine is given: its address, a key with every permission, the certificate to trust. */
+export interface RunningEngine {
+  /** https://127.0.0.1:<port>/rest/v1 */
+  api: string;
+  key: string;
+  caFile: string;
+}
