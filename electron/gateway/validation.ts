@@ -125,16 +125,15 @@ function fieldRejection(error: z.ZodError, body: unknown): Rejection {
   const path = issue?.path.map(String) ?? [];
   const field = path.join('.') || 'body';
   const value = valueAt(body, path);
-  const missing = value === undefined;
-  const errorCode = missing
-    ? ERROR_CODES.MISSING_FIELD
-    : (FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD);
-  const message = missing
-    ? 'is required'
-    : Array.isArray(value)
-      ? 'is given more than once'
-      : (issue?.message ?? 'is not valid');
-  return new Rejection(errorCode, `${FIELD_VALIDATION}${field} ${message}`);
+  if (value === undefined)
+    return new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required`);
+  // An XML element given twice is a malformed request whatever the field, not a bad amount or card.
+  if (Array.isArray(value))
+    return new Rejection(ERROR_CODES.INVALID_FIELD, `${FIELD_VALIDATION}${field} is given more than once`);
+  return new Rejection(
+    FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD,
+    `${FIELD_VALIDATION}${field} ${issue?.message ?? 'is not valid'}`,
+  );
 }
 
 function valueAt(body: unknown, path: readonly string[]): unknown {

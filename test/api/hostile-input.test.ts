@@ -905,6 +905,37 @@ describe('hostile JSON shapes', () => {
   });
 });
 
+describe('an XML element given twice', () => {
+  const fields: [string, string][] = [
+    ['type', 'SALE'],
+    ['amount', '5.00'],
+    ['card', VISA.card],
+    ['exp_date', VISA.exp_date],
+    ['csc', '123'],
+    ['invoice', 'TWICE'],
+  ];
+
+  it.each(fields.map(([name]) => name))(
+    'is refused with 8004 (a field of the wrong form) when it is <%s>, as the README says',
+    async (twice) => {
+      const elements = [...fields, fields.find(([name]) => name === twice) as [string, string]]
+        .map(([name, text]) => `<${name}>${text}</${name}>`)
+        .join('');
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: { api_key: t.key, 'content-type': 'application/xml', accept: 'application/json' },
+        body: `<transaction>${elements}</transaction>`,
+      });
+      expect(response.status, response.body).toBe(200);
+      expect(response.json()).toEqual({
+        result: 'Rejected',
+        error_code: '8004',
+        display_message: `Field Validation: ${twice} is given more than once`,
+      });
+    },
+  );
+});
+
 describe('hostile request lines', () => {
   const what = 'GET /rest/v1/transactions?invoice=<the raw byte 0xC4>';
 

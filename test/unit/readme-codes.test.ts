@@ -5,9 +5,22 @@ import { ERROR_CODE_MEANINGS, RESULT_CODE_MEANINGS } from '../../electron/gatewa
 
 const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 
+/** The rows of the README's error_code table: code → meaning, as the cells read without their padding. */
+function catalogue(): Map<string, string> {
+  const rows = [...readme.matchAll(/^\| (\d{4}) +\| (.*?) *\|$/gm)];
+  const meanings = new Map(rows.map((row) => [row[1] ?? '', row[2] ?? '']));
+  expect(meanings.size, 'a code listed twice in the README').toBe(rows.length);
+  return meanings;
+}
+
 it("the README's code catalogue lists every error code the engine answers, and no other", () => {
-  const listed = [...readme.matchAll(/^\| (\d{4}) +\|/gm)].map((match) => match[1]);
-  expect(listed.sort()).toEqual(Object.keys(ERROR_CODE_MEANINGS).sort());
+  expect([...catalogue().keys()].sort()).toEqual(Object.keys(ERROR_CODE_MEANINGS).sort());
+});
+
+it("the README's code catalogue gives each error code the engine's meaning, word for word", () => {
+  // Integrators read the README; the engine's ERROR_CODE_MEANINGS is where a meaning is changed. A
+  // code whose meaning drifts in one place and not the other would promise what the engine does not do.
+  expect(Object.fromEntries(catalogue())).toEqual(ERROR_CODE_MEANINGS);
 });
 
 it("the README's code catalogue names every result code", () => {

@@ -31,30 +31,34 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
+/** What each code means: the README's code catalogue, word for word (test/unit/readme-codes.test.ts). */
 export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
-  '8000': 'Invalid expiration date: not MMYY, month outside 01-12, or in the past.',
-  '8001': 'A field the transaction type requires is missing.',
+  '8000':
+    'Invalid expiration date: not MMYY, month outside 01-12, or in the past (a card is good through its expiry month).',
+  '8001': 'A field the type requires is missing.',
   '8002': 'Invalid card number: not 13-19 digits, or fails the Luhn check.',
-  '8003': 'Invalid amount or tip_amount: not dollars with two decimals, zero, or above 999999.99.',
-  '8004': 'A field has the wrong form (order_number, server_id, client_ip, email, zip, id, ...).',
+  '8003': 'Invalid `amount` or `tip_amount`: not dollars with two decimals, zero, or above 999999.99.',
+  '8004':
+    'A field has the wrong form (`order_number`, `server_id`, `client_ip`, `email`, `zip`, `id`, a non-string value, too long, an XML element given twice).',
   '8005': 'Unknown transaction type.',
-  '8006': 'tip_amount sent while tip support is off, or on a type that takes no tip.',
+  '8006': '`tip_amount` while tip support is off, or on a type that takes no tip.',
   '8007': 'Invalid card security code: 3 digits, or 4 for American Express.',
-  '8008': 'Blocked geographic location (client_ip).',
-  '8009': 'A field that this type does not take (card data on CAPTURE, amount on VOID, ...).',
-  '8010': 'The transaction named by id does not exist.',
-  '8011': 'Not capturable: only an approved AUTH, not yet captured or voided, can be captured.',
+  '8008': 'Blocked geographic location (`client_ip`).',
+  '8009': 'A field this type does not take, or `card` together with `encrypted_track_data`.',
+  '8010': 'The transaction named by `id` does not exist.',
+  '8011': 'Not capturable: only an approved AUTH, not yet captured or voided.',
   '8012': 'Capture amount above the authorized amount.',
   '8013': 'Refund of a transaction whose batch is still open: void it instead.',
   '8014': 'Refund above what remains refundable on the original.',
-  '8015': 'Not refundable: only approved, unvoided SALE, FORCED SALE and CAPTURE can be refunded.',
-  '8016': 'Void of a transaction whose batch is closed: refund it instead.',
-  '8017': 'Not voidable: declined, rejected, already voided, a captured AUTH, or a VOID.',
-  '8018': 'Unsupported track_format, or encrypted_track_data without track_format MAGTEK.',
+  '8015': 'Not refundable: only approved, unvoided SALE, FORCED SALE and CAPTURE.',
+  '8016':
+    'Void of a transaction whose batch is closed: refund it instead (a settled REFUND can no longer be voided).',
+  '8017': 'Not voidable: not approved, already voided, a captured AUTH (void its capture), or a VOID.',
+  '8018': '`encrypted_track_data` without `track_format` MAGTEK.',
   ...SWIPE_ERROR_CODE_MEANINGS,
   '8030':
-    'The AUTH is older than the authorization expiry (auth_expiry_days, default 7): it can no longer be captured.',
-  '9000': 'The processor could not complete the request (Error result); try again.',
+    'The AUTH has expired: older than `auth_expiry_days` (default 7), it can no longer be captured; void it or run a new sale.',
+  '9000': 'The processor could not complete the request (result Error); try again.',
 };
 
 /** result_code values: 0000 approves; the rest follow the ISO 8583 response codes they echo. */

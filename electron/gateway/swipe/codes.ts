@@ -18,21 +18,18 @@ export const SWIPE_ERROR_CODES = {
 } as const;
 export type SwipeErrorCode = (typeof SWIPE_ERROR_CODES)[keyof typeof SWIPE_ERROR_CODES];
 
-/** What each code means, for the published error catalogue. */
+/** What each code means: the published error catalogue, word for word (README.md). */
 export const SWIPE_ERROR_CODE_MEANINGS: Record<SwipeErrorCode, string> = {
-  '8020':
-    'encrypted_track_data is not a MagTek encrypted swipe string: wrong number of fields, characters or field lengths.',
-  '8021': 'encrypted_track_data was altered: its clear-text CRC does not match its content.',
-  '8022': 'encrypted_track_data was cut short: fields are missing at its end.',
-  '8023':
-    'The reader did not encrypt the swipe (all-zero KSN, encryption off in the reader status, or clear track data).',
-  '8024': 'The reader has used up its DUKPT keys and must be re-keyed before it can encrypt again.',
-  '8025':
-    "The tracks do not decrypt to card data: the reader's key does not come from this terminal's BDK, or the tracks disagree.",
-  '8026': 'The KSN transaction counter is not one a DUKPT reader can produce (more than ten 1-bits).',
-  '8027': 'The swipe carries no track 1 or track 2 data: the reader could not read the stripe.',
-  '8028': 'The card read well but is not a payment card (no account number and expiry on track 1 or 2).',
-  '8029': 'The swipe was already used: an earlier transaction carried the same KSN (a replayed swipe).',
+  '8020': '`encrypted_track_data` is not a MagTek encrypted swipe string.',
+  '8021': 'The swipe was altered: its CRC does not match, or its masked and encrypted card disagree.',
+  '8022': 'The swipe string is cut short.',
+  '8023': 'The reader does not encrypt (zero KSN, encryption off, clear tracks): refused for payments.',
+  '8024': "The reader's DUKPT keys are exhausted: it must be re-keyed.",
+  '8025': "The tracks do not decrypt with this terminal's BDK (or track 1 and 2 disagree).",
+  '8026': 'The KSN counter is invalid (more than ten 1-bits).',
+  '8027': 'Bad read: neither track 1 nor track 2 was read.',
+  '8028': 'Not a payment card: its tracks read well but hold no card number and expiry.',
+  '8029': 'Replayed swipe: a transaction already used this KSN.',
 };
 
 /** What the cashier reads (display_message): what happened and what to do next, never card data. */
