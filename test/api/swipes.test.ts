@@ -4,7 +4,9 @@ import { simulatedSwipeString, type TestCard } from '../../electron/reader/simul
 import { readSampleReport } from '../fixtures/magtek-sample';
 import { parseReport } from '../../electron/reader/reports';
 import { buildSwipeString } from '../../electron/reader/swipe-string';
+import { crc16CcittFalse, hexLowByteFirst } from '../../electron/gateway/swipe/crc';
 import { useTestGateway } from '../support/gateway';
+import { postXml } from '../support/transactions';
 
 const PAT: TestCard = { pan: '4111111111111111', expMmyy: '1230', firstName: 'PAT', lastName: 'MORGAN' };
 const DECLINED: TestCard = { pan: '4000000000000002', expMmyy: '1230', firstName: 'DEE', lastName: 'CLINE' };
@@ -96,6 +98,36 @@ describe('a swiped card', () => {
     expect(answer).toMatchObject({ result: 'Rejected', error_code: '8021' });
     expect(answer.id).toBeUndefined();
     expect(JSON.stringify(answer)).not.toContain('4111');
+  });
+
+  it('a swipe whose track 2 ciphertext was altered and its CRC recomputed is a misread (8031): swipe again', async () => {
+    const forged = (): string => {
+      const fields = swipe(PAT).split('|');
+      const track2 = fields[3] ?? '';
+      fields[3] = track2.slice(0, 4) + (track2[4] === 'A' ? 'B' : 'A') + track2.slice(5);
+      fields[10] = hexLowByteFirst(crc16CcittFalse(Buffer.from(`${fields.slice(0, 10).join('|')}|`)));
+      return fields.join('|');
+    };
+    const answers = [
+      await swipedTransaction('SALE', '1.00', forged()),
+      await postXml(t, {
+        type: 'SALE',
+        amount: '1.00',
+        encrypted_track_data: forged(),
+        track_format: 'MAGTEK',
+        invoice: 'MISREAD-XML',
+      }),
+    ];
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        result: 'Rejected',
+        error_code: '8031',
+        display_message: expect.stringContaining('Swipe again') as string,
+      });
+      expect(JSON.stringify(answer)).not.toMatch(/4111|MORGAN/);
+    }
+    const [listed] = await t.client.listTransactions({ invoice: 'MISREAD-XML' });
+    expect(listed).toMatchObject({ result: 'Rejected', error_code: '8031', card: '' });
   });
 
   it('a truncated swipe is rejected with 8022', async () => {

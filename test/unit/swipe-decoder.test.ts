@@ -270,10 +270,17 @@ describe('refusing swipes', () => {
     expect(refusal(decoder.decode(noTrack2))).toBe(SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE);
   });
 
-  it('refuses a swipe whose track 1 and track 2 disagree', () => {
+  it('refuses a swipe whose track 1 and track 2 disagree on the expiry as a misread', () => {
     const other = simulatedSwipeString({ pan: '4111111111111111', expMmyy: '0131' }, { counter: 1 });
     expect(refusal(decoder.decode(withField(swipe, 3, field(other, 3))))).toBe(
-      SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE,
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+  });
+
+  it('refuses a swipe whose track 1 and track 2 disagree on the card number as a misread', () => {
+    const other = simulatedSwipeString({ pan: '4012888888881881', expMmyy: '1230' }, { counter: 1 });
+    expect(refusal(decoder.decode(withField(swipe, 3, field(other, 3))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
     );
   });
 
@@ -317,6 +324,132 @@ describe('refusing swipes', () => {
   });
 });
 
+describe('tracks that do not read cleanly', () => {
+  const counter = 21;
+  const swipe = simulatedSwipeString(VISA, { counter });
+  const TRACK1 = '%B4111111111111111^LOVELACE/ADA^30121010000000000000?';
+  const TRACK2 = ';4111111111111111=30121010000000000?';
+
+  /** Hex ciphertext of this text under the swipe's own key: what only a reader with the key can write. */
+  function encrypted(clear: string | Buffer): string {
+    const key = tdesTrackKey(Buffer.from(ANSI_TEST_BDK, 'hex'), ksnForCounter(counter), 'pin');
+    return tdesCbcEncrypt(key, Buffer.isBuffer(clear) ? clear : Buffer.from(clear, 'latin1'))
+      .toString('hex')
+      .toUpperCase();
+  }
+
+  /** One hex digit of a track's ciphertext changed, `from` digits from its start. */
+  function altered(trackField: number, from: number): string {
+    const hex = field(swipe, trackField);
+    return withField(swipe, trackField, flipHexDigit(hex, from));
+  }
+
+  it('decodes the swipe these cases start from', () => {
+    expect(decoder.decode(swipe)).toMatchObject({ ok: true, pan: VISA.pan, track: 1 });
+    expect(decoder.decode(withField(swipe, 2, encrypted(TRACK1)))).toMatchObject({ ok: true, track: 1 });
+    expect(decoder.decode(withField(swipe, 3, encrypted(TRACK2)))).toMatchObject({ ok: true, track: 1 });
+  });
+
+  it.each([
+    ['track 2, first block', 3, 2],
+    ['track 2, middle block', 3, 20],
+    ['track 2, last block', 3, -3],
+    ['track 1, first block', 2, 5],
+    ['track 1, last block', 2, -1],
+  ])(
+    'refuses a swipe with its ciphertext altered in %s and the CRC recomputed as a misread',
+    (_where, trackField, from) => {
+      const length = field(swipe, trackField).length;
+      const forged = altered(trackField, from < 0 ? length + from : from);
+      expect(parseSwipeString(forged).ok).toBe(true);
+      expect(refusal(decoder.decode(forged))).toBe(SWIPE_ERROR_CODES.SWIPE_MISREAD);
+    },
+  );
+
+  it.each([
+    ['track 2 with a letter in the card number', 3, ';41111111111111O1=30121010000000000?'],
+    ['track 2 with a letter in the expiry', 3, ';4111111111111111=3O121010000000000?'],
+    ['track 2 with a letter in the service code', 3, ';4111111111111111=3012A010000000000?'],
+    ['track 2 with a letter in its discretionary data', 3, ';4111111111111111=301210100000X0000?'],
+    ['track 2 without its end sentinel', 3, ';4111111111111111=30121010000000000'],
+    ['track 2 with text after its end sentinel', 3, `${TRACK2}ABC`],
+    ['track 2 with two end sentinels', 3, `${TRACK2}?`],
+    ['track 2 without its start sentinel', 3, '4111111111111111=30121010000000000?'],
+    ['track 2 with a lower-case letter', 3, ';4111111111111111=30121010000000000a?'],
+    ['track 1 without a field separator', 2, '%B4111111111111111LOVELACE/ADA^30121010000000000000?'],
+    ['track 1 with a letter in the card number', 2, '%B41111111111111I1^LOVELACE/ADA^30121010000000000000?'],
+    ['track 1 with a letter in the expiry', 2, '%B4111111111111111^LOVELACE/ADA^3O121010000000000000?'],
+    ['track 1 with a letter in the service code', 2, '%B4111111111111111^LOVELACE/ADA^3012X010000000000000?'],
+    ['track 1 without its end sentinel', 2, '%B4111111111111111^LOVELACE/ADA^30121010000000000000'],
+    [
+      'track 1 with lower-case letters, which a stripe cannot hold',
+      2,
+      '%B4111111111111111^lovelace/ada^30121010000000000000?',
+    ],
+    ['track 1 with a control character', 2, '%B4111111111111111^LOVELACE/ADA\u0007^30121010000000000000?'],
+  ])('refuses a swipe with %s, encrypted with the right key, as a misread', (_what, trackField, clear) => {
+    expect(refusal(decoder.decode(withField(swipe, trackField, encrypted(clear))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+  });
+
+  it('refuses padding other than zero bytes after the end sentinel as a misread', () => {
+    const padded = Buffer.concat([Buffer.from(TRACK2, 'latin1'), Buffer.from([0, 1])]);
+    expect(refusal(decoder.decode(withField(swipe, 3, encrypted(padded))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+    const block = Buffer.concat([Buffer.from(TRACK2, 'latin1'), Buffer.alloc(11)]);
+    expect(refusal(decoder.decode(withField(swipe, 3, encrypted(block))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+  });
+
+  it('refuses a track 2 that reads well but holds no card number beside a card on track 1', () => {
+    expect(refusal(decoder.decode(withField(swipe, 3, encrypted(';1234567890?'))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+  });
+
+  it('reads a well-formed track 3 beside the card, and refuses a damaged one as a misread', () => {
+    for (const track3 of [';5163499080020445=000000000000?', '+5163499080020445=000000000000?']) {
+      expect(decoder.decode(withField(swipe, 4, encrypted(track3)))).toMatchObject({
+        ok: true,
+        pan: VISA.pan,
+      });
+    }
+    expect(refusal(decoder.decode(withField(swipe, 4, 'AB'.repeat(16))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+    expect(refusal(decoder.decode(withField(swipe, 4, encrypted(';51634990800204X5=0000?'))))).toBe(
+      SWIPE_ERROR_CODES.SWIPE_MISREAD,
+    );
+  });
+
+  it('refuses a swipe whose only readable track is track 3 as a misread, not a key problem', () => {
+    const tracks1And2Damaged = withField(
+      withField(withField(swipe, 2, 'CD'.repeat(56)), 3, 'EF'.repeat(40)),
+      4,
+      encrypted(';5163499080020445=000000000000?'),
+    );
+    expect(refusal(decoder.decode(tracks1And2Damaged))).toBe(SWIPE_ERROR_CODES.SWIPE_MISREAD);
+  });
+
+  it('still calls a swipe whose every track fails to decrypt a key problem', () => {
+    const bothDamaged = withField(withField(swipe, 2, 'CD'.repeat(56)), 3, 'EF'.repeat(40));
+    expect(refusal(decoder.decode(bothDamaged))).toBe(SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE);
+  });
+
+  it('tells the cashier to swipe again, with no card data in the refusal', () => {
+    const result = decoder.decode(altered(3, 2));
+    expect(result).toEqual({
+      ok: false,
+      errorCode: SWIPE_ERROR_CODES.SWIPE_MISREAD,
+      message: expect.stringContaining('Swipe again') as string,
+    });
+    expect(JSON.stringify(result)).not.toMatch(/4111|LOVELACE|1230|3012/);
+  });
+});
+
 describe('the decoder and its BDK', () => {
   it('refuses a BDK that is not 32 hex digits, without repeating it', () => {
     const bad = '0123456789ABCDEFFEDCBA98765432';
@@ -338,7 +471,7 @@ describe('the decoder and its BDK', () => {
 describe('swipe error codes', () => {
   const codes = Object.values(SWIPE_ERROR_CODES);
 
-  it('are ten distinct codes from 8020 to 8029', () => {
+  it('are eleven distinct codes: 8020 to 8029, and 8031 (8030 was already taken)', () => {
     expect([...codes].sort()).toEqual([
       '8020',
       '8021',
@@ -350,6 +483,7 @@ describe('swipe error codes', () => {
       '8027',
       '8028',
       '8029',
+      '8031',
     ]);
   });
 

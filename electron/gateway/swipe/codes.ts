@@ -15,6 +15,8 @@ export const SWIPE_ERROR_CODES = {
   SWIPE_BAD_READ: '8027',
   SWIPE_NOT_PAYMENT_CARD: '8028',
   SWIPE_REPLAYED: '8029',
+  // 8030 was given to the expired AUTH before this code was needed.
+  SWIPE_MISREAD: '8031',
 } as const;
 export type SwipeErrorCode = (typeof SWIPE_ERROR_CODES)[keyof typeof SWIPE_ERROR_CODES];
 
@@ -25,11 +27,14 @@ export const SWIPE_ERROR_CODE_MEANINGS: Record<SwipeErrorCode, string> = {
   '8022': 'The swipe string is cut short.',
   '8023': 'The reader does not encrypt (zero KSN, encryption off, clear tracks): refused for payments.',
   '8024': "The reader's DUKPT keys are exhausted: it must be re-keyed.",
-  '8025': "The tracks do not decrypt with this terminal's BDK (or track 1 and 2 disagree).",
+  '8025':
+    "No track decrypts with this terminal's BDK: the reader was keyed from another BDK, or every track it sent is damaged.",
   '8026': 'The KSN counter is invalid (more than ten 1-bits).',
   '8027': 'Bad read: neither track 1 nor track 2 was read.',
   '8028': 'Not a payment card: its tracks read well but hold no card number and expiry.',
   '8029': 'Replayed swipe: a transaction already used this KSN.',
+  '8031':
+    'Bad read: a track is not well-formed track data while another decrypts, or tracks 1 and 2 disagree on card number or expiry.',
 };
 
 /** What the cashier reads (display_message): what happened and what to do next, never card data. */
@@ -46,4 +51,5 @@ export const SWIPE_DISPLAY_MESSAGES: Record<SwipeErrorCode, string> = {
   '8027': 'The card was not read. Swipe again, steadily.',
   '8028': 'This is not a payment card. Ask for another card.',
   '8029': 'This swipe was already used. Swipe the card again.',
+  '8031': 'The card was not read cleanly. Swipe again; if it keeps failing, key the card in.',
 };

@@ -13,7 +13,15 @@ import {
 import type { SwipeDecoder } from '../transactions';
 import { SWIPE_DISPLAY_MESSAGES, SWIPE_ERROR_CODES, type SwipeErrorCode } from './codes';
 import { ENCRYPTION_STATUS, isEncrypting, parseSwipeString, type SwipeStringFailure } from './format';
-import { parseTrack1, parseTrack2, splitTracks, yymmToMmyy, type TrackCard } from './tracks';
+import {
+  parseTrack1,
+  parseTrack2,
+  readClearTrack,
+  splitTracks,
+  yymmToMmyy,
+  type ClearTrackRead,
+  type TrackNumber,
+} from './tracks';
 
 export type SwipeDecodeResult =
   | {
@@ -47,31 +55,30 @@ const STRING_FAILURES: Record<SwipeStringFailure, SwipeErrorCode> = {
   'clear-tracks': SWIPE_ERROR_CODES.SWIPE_NOT_ENCRYPTED,
 };
 
-/** Outcome of decrypting one track. */
-type TrackRead = { card: TrackCard } | { notPaymentCard: true } | undefined;
+/** A track the reader sent, decrypted; undefined when it sent none. */
+type TrackRead = ClearTrackRead | undefined;
 
-/** The decrypted track from its start sentinel to its end sentinel, if it is printable text. */
+/** TDES-CBC pads the last 8-byte block with zeros, so fewer than 8 of them can follow a track. */
+const MAX_PADDING = 7;
+
+/**
+ * The decrypted track from its start sentinel to its end sentinel. Only zero padding may follow
+ * the end sentinel: anything else there means the ciphertext was changed or misread.
+ */
 function clearTrack(decrypted: Buffer): string | undefined {
   const end = decrypted.indexOf(0x3f); // '?'
   if (end < 0) return undefined;
-  const track = decrypted.subarray(0, end + 1);
-  if (!track.every((byte) => byte >= 0x20 && byte <= 0x7e)) return undefined;
-  return track.toString('latin1');
+  const padding = decrypted.subarray(end + 1);
+  if (padding.length > MAX_PADDING || !isAllZero(padding)) return undefined;
+  return decrypted.subarray(0, end + 1).toString('latin1');
 }
 
-function readTrack(
-  key: Buffer,
-  ciphertext: Buffer,
-  parse: (track: string) => TrackCard | undefined,
-  sentinels: string,
-): TrackRead {
+function readTrack(key: Buffer, ciphertext: Buffer, number: TrackNumber): TrackRead {
   if (ciphertext.length === 0) return undefined;
   const decrypted = tdesCbcDecrypt(key, ciphertext);
   try {
     const track = clearTrack(decrypted);
-    if (track === undefined || !sentinels.includes(track[0] ?? '')) return undefined;
-    const card = parse(track);
-    return card ? { card } : { notPaymentCard: true };
+    return track === undefined ? { kind: 'malformed' } : readClearTrack(track, number);
   } finally {
     decrypted.fill(0);
   }
@@ -121,26 +128,29 @@ export class MagtekSwipeDecoder implements SwipeDecoder {
 
     const keyVariant: TrackKeyVariant = status & ENCRYPTION_STATUS.DATA_VARIANT ? 'data' : 'pin';
     const key = tdesTrackKey(this.#bdk, fields.ksn, keyVariant);
-    let track1: TrackRead;
-    let track2: TrackRead;
+    let tracks: TrackRead[];
     try {
-      track1 = readTrack(key, track1Cipher, (track) => parseTrack1(track), '%');
-      track2 = readTrack(key, track2Cipher, (track) => parseTrack2(track), ';');
+      tracks = ([1, 2, 3] as const).map((number) =>
+        readTrack(key, fields.encryptedTracks[number - 1] ?? Buffer.alloc(0), number),
+      );
     } finally {
       key.fill(0);
     }
 
-    const card1 = track1 && 'card' in track1 ? track1.card : undefined;
-    const card2 = track2 && 'card' in track2 ? track2.card : undefined;
+    const read = tracks.filter((track) => track !== undefined);
+    const malformed = read.filter((track) => track.kind === 'malformed');
+    // A key that is not the reader's turns every track into noise; once one track reads cleanly the
+    // key is right, and a track that does not was damaged on the stripe, in the reader or on its way.
+    if (malformed.length === read.length) return refuse(SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE);
+    if (malformed.length > 0) return refuse(SWIPE_ERROR_CODES.SWIPE_MISREAD);
+
+    const [track1, track2] = tracks;
+    const card1 = track1?.kind === 'card' ? track1.card : undefined;
+    const card2 = track2?.kind === 'card' ? track2.card : undefined;
     const card = card1 ?? card2;
-    if (!card) {
-      const readable = (track1 && 'notPaymentCard' in track1) || (track2 && 'notPaymentCard' in track2);
-      return refuse(
-        readable ? SWIPE_ERROR_CODES.SWIPE_NOT_PAYMENT_CARD : SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE,
-      );
-    }
-    if (card1 && card2 && (card1.pan !== card2.pan || card1.expYymm !== card2.expYymm))
-      return refuse(SWIPE_ERROR_CODES.SWIPE_UNDECRYPTABLE);
+    if (!card) return refuse(SWIPE_ERROR_CODES.SWIPE_NOT_PAYMENT_CARD);
+    if (track1 && track2 && (card1?.pan !== card2?.pan || card1?.expYymm !== card2?.expYymm))
+      return refuse(SWIPE_ERROR_CODES.SWIPE_MISREAD);
     if (!matchesMaskedTracks(fields.maskedTracks, card.pan)) return refuse(SWIPE_ERROR_CODES.SWIPE_TAMPERED);
 
     return {

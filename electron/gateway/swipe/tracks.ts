@@ -27,14 +27,52 @@ const CLEAR_PAN = '\\d{12,19}';
 /** MagTek masks with `0` by default; other configurations use `*` or letters. */
 const MASKED_PAN = '[0-9A-Z*#]{12,19}';
 
-function track1Pattern(pan: string): RegExp {
-  return new RegExp(`^%B(${pan})\\^([^^?]{2,26})\\^(\\d{4})[^?]*\\?$`);
+/**
+ * What a stripe can hold between the sentinels (ISO/IEC 7811-2): track 1 is six-bit alphanumeric
+ * (space to underscore, upper case only), tracks 2 and 3 five-bit numeric (digits and `: < = >`).
+ * The sentinels themselves never appear inside a track.
+ */
+const ALPHANUMERIC = '[\\x20-\\x24\\x26-\\x3E\\x40-\\x5F]';
+const NUMERIC = '[0-9:<=>]';
+/** A track 1 name field: alphanumeric, without the `^` that separates fields. */
+const NAME = '[\\x20-\\x24\\x26-\\x3E\\x40-\\x5D\\x5F]';
+
+/** Clear payment tracks (ISO/IEC 7813), digits wherever the format puts digits. */
+const CLEAR_TRACK1 = new RegExp(`^%B(${CLEAR_PAN})\\^(${NAME}{2,26})\\^(\\d{4})\\d{3}${ALPHANUMERIC}*\\?$`);
+const CLEAR_TRACK2 = new RegExp(`^;(${CLEAR_PAN})=(\\d{4})\\d{3}\\d*\\?$`);
+/** Masked tracks keep only what the masking leaves readable: the expiry and the name. */
+const MASKED_TRACK1 = new RegExp(`^%B(${MASKED_PAN})\\^([^^?]{2,26})\\^(\\d{4})[^?]*\\?$`);
+const MASKED_TRACK2 = new RegExp(`^;(${MASKED_PAN})=(\\d{4})[^?]*\\?$`);
+const TRACK1 = { clear: CLEAR_TRACK1, masked: MASKED_TRACK1 };
+const TRACK2 = { clear: CLEAR_TRACK2, masked: MASKED_TRACK2 };
+
+/**
+ * Any well-formed track of its number, payment card or not. Track 3 comes with `;` or, from some
+ * readers, `+`; an ID card's alphanumeric track 3 starts with `%`.
+ */
+const WELL_FORMED_TRACKS: Record<TrackNumber, RegExp> = {
+  1: new RegExp(`^%${ALPHANUMERIC}*\\?$`),
+  2: new RegExp(`^;${NUMERIC}*\\?$`),
+  3: new RegExp(`^(?:[;+]${NUMERIC}*|%${ALPHANUMERIC}*)\\?$`),
+};
+
+export type TrackNumber = 1 | 2 | 3;
+
+/** A decrypted track: a payment card's, another card's, or not track data at all. */
+export type ClearTrackRead = { kind: 'card'; card: TrackCard } | { kind: 'other' } | { kind: 'malformed' };
+
+/**
+ * Reads a decrypted track, start sentinel to end sentinel. Track 1's format code B promises a
+ * payment card, so a `%B` track that does not parse as one is malformed; other well-formed tracks
+ * belong to cards that are not payment cards.
+ */
+export function readClearTrack(track: string, number: TrackNumber): ClearTrackRead {
+  if (!WELL_FORMED_TRACKS[number].test(track)) return { kind: 'malformed' };
+  if (number === 3) return { kind: 'other' };
+  const card = number === 1 ? parseTrack1(track) : parseTrack2(track);
+  if (card) return { kind: 'card', card };
+  return number === 1 && track.startsWith('%B') ? { kind: 'malformed' } : { kind: 'other' };
 }
-function track2Pattern(pan: string): RegExp {
-  return new RegExp(`^;(${pan})=(\\d{4})[^?]*\\?$`);
-}
-const TRACK1 = { clear: track1Pattern(CLEAR_PAN), masked: track1Pattern(MASKED_PAN) };
-const TRACK2 = { clear: track2Pattern(CLEAR_PAN), masked: track2Pattern(MASKED_PAN) };
 
 export interface TrackOptions {
   masked?: boolean;
