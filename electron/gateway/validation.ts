@@ -10,6 +10,7 @@ import {
   TYPE_LABELS,
   type TransactionType,
 } from '../../shared/api/transaction-types';
+import { passesLuhn } from '../../shared/cards';
 import { parseMoney } from '../../shared/money';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/ledger';
@@ -47,6 +48,109 @@ const REQUIRED: Record<TransactionType, readonly (keyof TransactionRequest)[]> =
 };
 
 /**
+ * The text fields of a request that Tender keeps (in its row, or in billing and shipping) or repeats
+ * in an answer. A card number typed into one would be stored in clear, so each is searched first.
+ */
+export const TEXT_FIELDS = [
+  'type',
+  'invoice',
+  'purchase_order',
+  'email',
+  'customer_id',
+  'order_number',
+  'client_ip',
+  'description',
+  'comments',
+  'track_format',
+] as const;
+export const ADDRESS_TEXT_FIELDS = {
+  billing: [
+    'first_name',
+    'last_name',
+    'company',
+    'street',
+    'street2',
+    'city',
+    'state',
+    'country',
+    'zip',
+    'phone',
+  ],
+  shipping: ['first_name', 'last_name', 'company', 'street', 'street2', 'city', 'state', 'zip', 'phone'],
+} as const;
+/**
+ * Fields not searched: card data sent as card data, the API key (never kept), and values whose form
+ * leaves no room for 13 digits in a row, or that are never kept or repeated when malformed.
+ */
+export const UNSEARCHED_FIELDS = [
+  'card',
+  'encrypted_track_data',
+  'api_key',
+  'csc',
+  'exp_date',
+  'amount',
+  'tip_amount',
+  'id',
+  'authorization_code',
+  'server_id',
+  'billing_is_shipping',
+  'billing',
+  'shipping',
+] as const;
+
+/** Spaces and dashes that people type between groups of digits; a line break ends a run. */
+const DIGIT_RUN = /\d(?:[ \t\u00a0\u2007\u202f\-\u2010-\u2015\u2212]*\d)*/g;
+
+/** True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn check. */
+export function holdsCardNumber(text: string): boolean {
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    const digits = run.replace(/\D/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A field's own value, as sent: an XML element given twice arrives as an array of its values. */
+function sent(record: Record<string, unknown>, field: string): unknown[] {
+  const value = Object.hasOwn(record, field) ? record[field] : undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The first text field, by its path in the body, that holds a card number. */
+function textFieldWithCardNumber(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const holds = (value: unknown) => typeof value === 'string' && holdsCardNumber(value);
+  const field = TEXT_FIELDS.find((name) => sent(body, name).some(holds));
+  if (field) return field;
+  for (const [group, names] of Object.entries(ADDRESS_TEXT_FIELDS)) {
+    for (const address of sent(body, group).filter(isRecord)) {
+      const name = names.find((each) => sent(address, each).some(holds));
+      if (name) return `${group}.${name}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a request that carries a card number in a text field, before anything of it is read or
+ * kept. The answer names the field and never repeats its content.
+ */
+function rejectCardNumberInText(body: unknown): void {
+  const field = textFieldWithCardNumber(body);
+  if (field === undefined) return;
+  throw new Rejection(
+    ERROR_CODES.CARD_NUMBER_IN_TEXT,
+    `${FIELD_VALIDATION}${field} holds a card number (13 to 19 digits that pass the card number check), ` +
+      'and card numbers are never kept in text fields. Remove it and send again; if it is not a card ' +
+      'number, break the digits with a letter so that fewer than 13 stand together.',
+  );
+}
+
+/**
  * Reads a request body into a valid transaction request and its type, or throws the Rejection that
  * says what is wrong with it: the field, the error code and, for field problems, a "Field
  * Validation" message.
@@ -55,6 +159,7 @@ export function validateTransactionRequest(
   body: unknown,
   options: { tipsEnabled: boolean },
 ): { request: TransactionRequest; type: TransactionType } {
+  rejectCardNumberInText(body);
   const parsed = transactionRequestSchema.safeParse(body);
   if (!parsed.success) throw fieldRejection(parsed.error, body);
   const request = parsed.data;
@@ -153,7 +258,10 @@ export function safeDetail(
   const type = typeof record.type === 'string' ? parseTransactionType(record.type) : undefined;
   const amount = typeof record.amount === 'string' ? parseMoney(record.amount) : undefined;
   const card = typeof record.card === 'string' && /^\d{13,19}$/.test(record.card) ? record.card : undefined;
-  const invoice = typeof record.invoice === 'string' && record.invoice.length <= 64 ? record.invoice : null;
+  const invoice =
+    typeof record.invoice === 'string' && record.invoice.length <= 64 && !holdsCardNumber(record.invoice)
+      ? record.invoice
+      : null;
   return {
     type: type ? TYPE_LABELS[type] : null,
     amount: amount?.ok ? amount.cents : null,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestGateway } from '../support/gateway';
 
 const t = useTestGateway();
@@ -41,5 +41,171 @@ describe('card data is never stored', () => {
     expect(items.length).toBeGreaterThan(0);
     for (const item of items) expect(item.card).toMatch(/^(\*+\d{4})?$/);
     expect(JSON.stringify(items)).not.toContain('4111111111111111');
+  });
+});
+
+/** Every text field of POST /transactions that Tender keeps or repeats, by its path in the body. */
+const TEXT_FIELDS = [
+  'type',
+  'invoice',
+  'purchase_order',
+  'email',
+  'customer_id',
+  'order_number',
+  'client_ip',
+  'description',
+  'comments',
+  'track_format',
+  ...['first_name', 'last_name', 'company', 'street', 'street2', 'city', 'state', 'country', 'phone'].map(
+    (name) => `billing.${name}`,
+  ),
+  ...['first_name', 'last_name', 'company', 'street', 'street2', 'city', 'state', 'phone'].map(
+    (name) => `shipping.${name}`,
+  ),
+] as const;
+
+/** How a cashier or a program might type a card number into each field, within its length and form. */
+function typedCardNumber(field: string, index: number): { text: string; digits: string } {
+  // None of these is a card the tests above charge: a fragment found in the ledger can only be a leak.
+  const numbers = [
+    '4012888888881881',
+    '371449635398431',
+    '4222222222222',
+    '6011000990139424',
+    '3530111333300000',
+    '6275948762315984072',
+  ];
+  const digits = numbers[index % numbers.length] as string;
+  if (field === 'order_number' || field === 'type' || field === 'track_format')
+    return { text: digits, digits };
+  if (field === 'email') return { text: `${digits}@example.com`, digits };
+  if (field === 'client_ip') return { text: `::${digits}`, digits };
+  const grouped = digits.replace(/(\d{4})(?=\d)/g, index % 2 ? '$1-' : '$1 ');
+  return { text: `card ${grouped} exp 12/30`, digits };
+}
+
+function bodyWith(field: string, text: string): Record<string, unknown> {
+  const sale: Record<string, unknown> = {
+    type: 'SALE',
+    amount: '3.21',
+    card: '5454545454545454',
+    exp_date: '1230',
+  };
+  const [outer, inner] = field.split('.') as [string, string | undefined];
+  if (inner === undefined) sale[outer] = text;
+  else sale[outer] = { [inner]: text };
+  return sale;
+}
+
+function xmlOf(body: Record<string, unknown>): string {
+  const elements = (fields: Record<string, unknown>): string =>
+    Object.entries(fields)
+      .map(([name, value]) =>
+        typeof value === 'object' && value !== null
+          ? `<${name}>${elements(value as Record<string, unknown>)}</${name}>`
+          : `<${name}>${String(value)}</${name}>`,
+      )
+      .join('');
+  return `<transaction>${elements(body)}</transaction>`;
+}
+
+describe('a card number typed into a text field', () => {
+  const logged: string[] = [];
+  beforeEach(() => {
+    logged.length = 0;
+    // The engine runs in this process: whatever it would log goes through these two streams.
+    for (const stream of [process.stdout, process.stderr]) {
+      const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+        logged.push(String(chunk));
+        return write(chunk, ...rest);
+      }) as typeof stream.write);
+    }
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it.each(
+    TEXT_FIELDS.flatMap((field, index) =>
+      (['json', 'xml'] as const).map((format) => ({ field, index, format })),
+    ),
+  )(
+    'is refused in $field ($format) with 8032 and a Field Validation message, and nothing of it is kept',
+    async ({ field, index, format }) => {
+      const { text, digits } = typedCardNumber(field, index);
+      const body = bodyWith(field, text);
+      const idempotencyKey = `card-in-${field}-${format}`;
+      const send = () =>
+        t.request('transactions', {
+          method: 'POST',
+          headers: {
+            api_key: t.key,
+            accept: 'application/json',
+            'content-type': format === 'json' ? 'application/json' : 'application/xml',
+            'idempotency-key': idempotencyKey,
+          },
+          body: format === 'json' ? JSON.stringify(body) : xmlOf(body),
+        });
+      const first = await send();
+      const again = await send();
+      expect(first.status, first.body).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      const answer = first.json();
+      expect(answer).toEqual({
+        result: 'Rejected',
+        error_code: '8032',
+        display_message: expect.stringMatching(
+          new RegExp(`^Field Validation: ${field.replace('.', '\\.')} `),
+        ) as string,
+      });
+      const message = String(answer.display_message);
+      expect(message).toMatch(/card number/);
+      expect(message).toMatch(/letter/);
+      for (const seen of [first.body, ...logged, ledgerBytes()]) {
+        expect(seen).not.toContain(digits);
+        expect(seen).not.toContain(text);
+        expect(seen).not.toContain(digits.slice(0, 12));
+        expect(seen).not.toContain(digits.slice(-12));
+      }
+      const [listed] = await t.client.listTransactions({ page_size: 1 });
+      expect(listed).toMatchObject({
+        result: 'Rejected',
+        error_code: '8032',
+        invoice: '',
+        card: '************5454',
+      });
+    },
+  );
+
+  it('is refused in a field given twice in XML, even when the first one holds it', async () => {
+    const response = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: t.key, accept: 'application/json', 'content-type': 'application/xml' },
+      body: '<transaction><type>SALE</type><amount>1.00</amount><card>5454545454545454</card><exp_date>1230</exp_date><comments>4111 1111 1111 1111</comments><comments>table 4</comments></transaction>',
+    });
+    expect(response.json()).toMatchObject({ result: 'Rejected', error_code: '8032' });
+    expect(ledgerBytes()).not.toContain('4111111111111111');
+    expect(ledgerBytes()).not.toContain('4111 1111 1111 1111');
+  });
+
+  it.each([
+    ['a 13-digit order number that fails the Luhn check', { order_number: '1234567890123' }],
+    ['a 12-digit run that passes it', { invoice: '4111 1111 1111' }],
+    ['a 20-digit run', { description: '41111111111111111111' }],
+    ['digits broken by a letter', { order_number: '4111111A11111111' }],
+    ['digits broken by a slash or a dot', { comments: '4111/1111/1111/1111 and 4111.1111.1111.1111' }],
+    ['a phone number', { billing: { phone: '+1 (404) 555-0199' } }],
+    ['a date and a time', { comments: 'picked up 2026-11-20 14:05' }],
+  ])('lets %s through', async (_what, fields) => {
+    const answer = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '1.00',
+      card: '5454545454545454',
+      exp_date: '1230',
+      ...fields,
+    });
+    expect(answer.result).toBe('Approved');
   });
 });

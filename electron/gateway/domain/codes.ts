@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_TRACK_FORMAT: '8018',
   ...SWIPE_ERROR_CODES,
   AUTHORIZATION_EXPIRED: '8030',
+  CARD_NUMBER_IN_TEXT: '8032',
   PROCESSOR_UNAVAILABLE: '9000',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -58,6 +59,8 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   ...SWIPE_ERROR_CODE_MEANINGS,
   '8030':
     'The AUTH has expired: older than `auth_expiry_days` (default 7), it can no longer be captured; void it or run a new sale.',
+  '8032':
+    'A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits (spaces and dashes ignored) passing the Luhn check.',
   '9000': 'The processor could not complete the request (result Error); try again.',
 };
 

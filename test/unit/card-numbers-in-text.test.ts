@@ -1,0 +1,90 @@
+/** Finding a card number typed into a text field of a transaction request. */
+import { describe, expect, it } from 'vitest';
+import { billingSchema, shippingSchema, transactionRequestSchema } from '../../shared/api/schemas';
+import {
+  ADDRESS_TEXT_FIELDS,
+  holdsCardNumber,
+  TEXT_FIELDS,
+  UNSEARCHED_FIELDS,
+  validateTransactionRequest,
+  Rejection,
+} from '../../electron/gateway/validation';
+
+describe('a card number in text', () => {
+  it.each([
+    ['a bare card number', '4111111111111111'],
+    ['one in a sentence', 'pay with 4111111111111111 please'],
+    ['groups of four with spaces', '4111 1111 1111 1111'],
+    ['groups with dashes', '4111-1111-1111-1111'],
+    ['groups with an en dash and a no-break space', '4111–1111\u00a01111 1111'],
+    ['American Express grouping', '3714 496353 98431'],
+    ['13 digits', '4222222222222'],
+    ['19 digits', '6275948762315984072'],
+    ['one beside other digits', 'table 12, 5454545454545454, 2 guests'],
+    ['one after a letter', 'A4111111111111111'],
+  ])('is found: %s', (_what, text) => {
+    expect(holdsCardNumber(text)).toBe(true);
+  });
+
+  it.each([
+    ['12 digits that pass the Luhn check', '411111111113'],
+    ['16 digits that fail it', '4111111111111112'],
+    ['20 digits', '41111111111111111111'],
+    ['digits broken by a letter', '4111111A11111111'],
+    ['digits broken by a slash', '4111/1111/1111/1111'],
+    ['digits broken by a dot', '4111.1111.1111.1111'],
+    ['digits on two lines', '41111111\n11111111'],
+    ['a phone number', '+1 (404) 555-0199'],
+    ['an ISO date and time', '2026-11-20 14:05:09'],
+    ['no digits at all', 'Table by the window'],
+  ])('is not found: %s', (_what, text) => {
+    expect(holdsCardNumber(text)).toBe(false);
+  });
+
+  it('takes time in proportion to the text, however it is built', () => {
+    const started = performance.now();
+    for (const text of ['1 '.repeat(30_000), '1-'.repeat(30_000), `${'9'.repeat(60_000)}x`])
+      holdsCardNumber(text);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('the fields searched', () => {
+  it('are every field of the request, sorted into searched and not searched', () => {
+    const classified = [...TEXT_FIELDS, ...UNSEARCHED_FIELDS].sort();
+    expect(classified).toEqual(Object.keys(transactionRequestSchema.shape).sort());
+    expect([...ADDRESS_TEXT_FIELDS.billing].sort()).toEqual(Object.keys(billingSchema.shape).sort());
+    expect([...ADDRESS_TEXT_FIELDS.shipping].sort()).toEqual(Object.keys(shippingSchema.shape).sort());
+  });
+
+  it('are searched before anything else is checked, so the answer never repeats the number', () => {
+    const refusal = (body: Record<string, unknown>) => {
+      try {
+        validateTransactionRequest(body, { tipsEnabled: false });
+      } catch (error) {
+        if (error instanceof Rejection) return error;
+      }
+      throw new Error('the request was not refused');
+    };
+    const asType = refusal({ type: '4111111111111111', amount: '1.00' });
+    expect(asType.errorCode).toBe('8032');
+    expect(asType.message).not.toContain('4111');
+    const tooLong = refusal({ type: 'SALE', order_number: '6275948762315984072', card: '4111111111111111' });
+    expect(tooLong.errorCode).toBe('8032');
+    expect(tooLong.message).toMatch(/^Field Validation: order_number holds a card number/);
+    const inSecondAddress = refusal({
+      type: 'SALE',
+      shipping: [{ city: 'x' }, { street: '4111 1111 1111 1111' }],
+    });
+    expect(inSecondAddress.message).toMatch(/^Field Validation: shipping\.street /);
+  });
+
+  it('leave the card field itself to the card rules', () => {
+    expect(() =>
+      validateTransactionRequest(
+        { type: 'SALE', amount: '1.00', card: '4111111111111111', exp_date: '1230' },
+        { tipsEnabled: false },
+      ),
+    ).not.toThrow();
+  });
+});
