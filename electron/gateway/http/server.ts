@@ -21,6 +21,7 @@ import {
   type Format,
 } from './formats';
 import { FailedKeyBrake } from './brake';
+import { ConnectionGuard, type ConnectionLimits } from './connections';
 import { readBatchListQuery, readTransactionListQuery, withinReadLimit } from './list-queries';
 import { ApiProblem, problems } from './problems';
 
@@ -48,22 +49,19 @@ export interface ApiServerOptions {
 }
 
 /** What a slow or abusive client may take from the engine. */
-export interface ServerLimits {
-  /** All request headers must arrive within this. */
-  headersTimeoutMs: number;
-  /** The whole request, body included, must arrive within this. */
-  requestTimeoutMs: number;
-  /** Open connections at once; more are dropped as they connect. */
-  maxConnections: number;
+export interface ServerLimits extends ConnectionLimits {
   /** Wrong API keys allowed per window before they are refused with 429. */
   failedKeysPerWindow: number;
   failedKeyWindowMs: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
+  maxConnections: 4096,
+  handshakeTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  maxConnections: 128,
+  keepAliveTimeoutMs: 5_000,
+  lingerMs: 2_000,
   failedKeysPerWindow: 20,
   failedKeyWindowMs: 60_000,
 };
@@ -108,6 +106,9 @@ function sendProblem(reply: FastifyReply, problem: ApiProblem) {
  * after an unreadable request can be trusted to start where the next one does.
  */
 function answerUnparsableRequest(error: { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  // What the client still sends after the answer fails to parse again; the connection, already
+  // answered and ended, lingers to take it and closes on its own.
+  if (socket.writableEnded) return;
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -151,11 +152,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const brake = new FailedKeyBrake(limits.failedKeysPerWindow, limits.failedKeyWindowMs);
+  const connections = new ConnectionGuard(limits);
   const app = Fastify({
     https: {
       key: options.tls.key,
       cert: options.tls.cert,
       minVersion: 'TLSv1.2',
+      handshakeTimeout: limits.handshakeTimeoutMs,
       // How often Node looks for connections past their header or request timeout.
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
     } as https.ServerOptions,
@@ -166,11 +169,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     return503OnClosing: true,
     forceCloseConnections: true,
     requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: 10_000,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     clientErrorHandler: answerUnparsableRequest,
   });
   app.server.headersTimeout = limits.headersTimeoutMs;
-  app.server.maxConnections = limits.maxConnections;
+  connections.watch(app.server);
   app.decorateRequest('format', 'json');
 
   app.removeAllContentTypeParsers();
@@ -216,8 +219,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return sendProblem(reply, problems.unsupportedMediaType(request.headers['content-type']));
     }
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The rest of the body is not read as requests: the connection ends after the answer, and
+      // lingers to take what the client still sends so that the answer reaches it.
+      reply.header('connection', 'close');
       return sendProblem(reply, problems.payloadTooLarge(BODY_LIMIT_BYTES));
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       return sendProblem(
@@ -348,5 +355,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   );
 
   await options.extend?.(app);
+  // Node's server closes only the connections its HTTP layer has seen; those still in their TLS
+  // handshake would hold the engine's stop until their deadline. Runs after the hooks added above,
+  // so the bridge's sockets are told first that the engine is going away.
+  app.addHook('preClose', async () => connections.closeAll());
   return app;
 }
