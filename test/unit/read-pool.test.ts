@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Connection } from '../../electron/gateway/store/database';
-import { ReadPool, ReadTimeoutError, type ReadPoolOptions } from '../../electron/gateway/store/read-pool';
+import {
+  defaultReaderCount,
+  ReadPool,
+  ReadTimeoutError,
+  type ReadPoolOptions,
+} from '../../electron/gateway/store/read-pool';
 
 /** About 300 ms of work for SQLite, whatever the ledger holds, that never returns to JavaScript meanwhile. */
 const SLOW_COUNT =
@@ -110,6 +115,10 @@ describe('the read pool', () => {
     const turns = await Promise.all(reads);
     ticking = false;
     expect(new Set(turns).size).toBe(8);
+  });
+
+  it('leaves a core to the payments: one reader on two cores, at most two on many', () => {
+    expect([1, 2, 3, 4, 16].map((cores) => defaultReaderCount(cores))).toEqual([1, 1, 2, 2, 2]);
   });
 
   it('passes SQL errors back as they are', async () => {

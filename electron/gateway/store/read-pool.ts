@@ -5,8 +5,8 @@
  * mode SQLite serves such readers beside the writer, and a reader's statement begins after every
  * commit made before the read was asked for, so it sees every payment already answered.
  *
- * A reader never takes the last core from the thread that answers payments, and reads beyond the
- * readers wait their turn. Each read has a time limit, counted from when it was asked for. SQLite
+ * Readers leave a core to the thread that answers payments (there are at most as many as the cores
+ * but one), and reads beyond the readers wait their turn. Each read has a time limit, counted from when it was asked for. SQLite
  * cannot be interrupted from another thread through better-sqlite3, so a reader past the limit is
  * terminated: its read is refused at once, and its thread ends when SQLite returns. Only then is a
  * fresh reader started in its place, so that stopped readers never add up to more threads than the
@@ -53,7 +53,7 @@ export const READ_TIMEOUT_MS = 5000;
 export interface ReadPoolOptions {
   /** Path of a better-sqlite3 addon built for the running runtime (see engine.ts). */
   nativeBinding?: string;
-  /** Reader threads; by default every core but one, and at most two. */
+  /** Reader threads; by default defaultReaderCount(). */
   workers?: number;
   /** See READ_TIMEOUT_MS. */
   timeoutMs?: number;
@@ -85,7 +85,7 @@ export class ReadFailedError extends Error {
   }
 }
 
-/** Readers for a machine with this many cores: one core always stays with the payments. */
+/** Readers for a machine with this many cores: every core but one, at least one and at most two. */
 export function defaultReaderCount(cores = availableParallelism()): number {
   return Math.max(1, Math.min(2, cores - 1));
 }
