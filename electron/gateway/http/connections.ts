@@ -22,7 +22,7 @@ export interface ConnectionLimits {
   maxConnections: number;
   /** The TLS handshake must be done within this, counted from connect. */
   handshakeTimeoutMs: number;
-  /** A new connection's first request must have all its headers within this, counted from connect. */
+  /** A request's headers must all arrive within this; for a new connection's first, from connect. */
   headersTimeoutMs: number;
   /** A request must arrive whole within this: the first from connect, later ones from their headers. */
   requestTimeoutMs: number;
@@ -38,7 +38,10 @@ export interface ConnectionLimits {
 
 type Stage = 'handshaking' | 'awaiting-request' | 'receiving' | 'answering' | 'idle' | 'upgraded' | 'closing';
 
-/** Stages in which closing the connection would lose work already done for its client. */
+/**
+ * Stages in which a connection is never closed to make room: a request that arrived whole, whose
+ * answer may be a payment's, and an upgraded socket, which the screens' bridge keeps open.
+ */
 const IN_PROGRESS: ReadonlySet<Stage> = new Set<Stage>(['answering', 'upgraded']);
 
 class Connection {
