@@ -101,11 +101,30 @@ export const UNSEARCHED_FIELDS = [
 /** Spaces and dashes that people type between groups of digits; a line break ends a run. */
 const DIGIT_RUN = /\d(?:[ \t\u00a0\u2007\u202f\-\u2010-\u2015\u2212]*\d)*/g;
 
-/** True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn check. */
+const CARD_DIGITS = { min: 13, max: 19 } as const;
+
+function isCardNumber(digits: string): boolean {
+  return digits.length >= CARD_DIGITS.min && digits.length <= CARD_DIGITS.max && passesLuhn(digits);
+}
+
+/**
+ * True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn
+ * check. A run typed in groups is also searched group by group: a card number with its expiry or a
+ * table number beside it ("4111 1111 1111 1111 1230") is still a card number.
+ */
 export function holdsCardNumber(text: string): boolean {
   for (const [run] of text.matchAll(DIGIT_RUN)) {
-    const digits = run.replace(/\D/g, '');
-    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+    const groups = run.split(/\D+/);
+    const digits = groups.join('');
+    if (isCardNumber(digits)) return true;
+    if (groups.length < 2) continue;
+    for (let first = 0; first < groups.length; first++) {
+      let joined = '';
+      for (let last = first; last < groups.length && joined.length < CARD_DIGITS.max; last++) {
+        joined += groups[last];
+        if (isCardNumber(joined)) return true;
+      }
+    }
   }
   return false;
 }

@@ -22,6 +22,8 @@ describe('a card number in text', () => {
     ['19 digits', '6275948762315984072'],
     ['one beside other digits', 'table 12, 5454545454545454, 2 guests'],
     ['one after a letter', 'A4111111111111111'],
+    ['one followed by its expiry', '4111 1111 1111 1111 1230'],
+    ['one after a table number, dashes between', '12-4111-1111-1111-1111'],
   ])('is found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(true);
   });
