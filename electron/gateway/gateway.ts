@@ -58,6 +58,9 @@ export async function ensureTlsIdentity(dataDir: string): Promise<TlsIdentity> {
   return identity;
 }
 
+/** Connections the kernel may hold for the engine before it accepts them: above the connection cap's burst. */
+const LISTEN_BACKLOG = 4096;
+
 export class LedgerDamagedError extends Error {
   constructor(dataDir: string, lastStop: LastStop, problems: readonly string[]) {
     super(
@@ -149,7 +152,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.extend && { extend: options.extend }),
       ...(options.limits && { limits: options.limits }),
     });
-    await server.listen({ host: '127.0.0.1', port: options.port });
+    // Node's default backlog of 511 lets one program's burst of connects fill the kernel's accept
+    // queue; a newcomer's connect is then dropped and tried again only a second later. The kernel
+    // caps this at net.core.somaxconn (4096 on current Linux).
+    await server.listen({ host: '127.0.0.1', port: options.port, backlog: LISTEN_BACKLOG });
     const port = (server.server.address() as AddressInfo).port;
     let closing: Promise<void> | undefined;
     return {

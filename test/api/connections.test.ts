@@ -165,6 +165,21 @@ describe('the connection cap', () => {
     }
   }, 60_000);
 
+  it('2,000 connections opened in one burst do not keep out a newcomer that connects amid them', async () => {
+    const t = await startGatewayForTest();
+    const burst = Array.from({ length: 2000 }, () => {
+      const socket = connectTcp({ host: '127.0.0.1', port: t.gateway.port });
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      return socket;
+    });
+    const started = performance.now();
+    const response = await t.request('batches/open', { newConnection: true, headers: { api_key: t.key } });
+    expect(response.status).toBe(204);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(burst.length).toBe(2000);
+  }, 30_000);
+
   it('a request in progress is never closed for a newcomer, and a newcomer gets in when all are busy', async () => {
     let release: () => void = () => undefined;
     let reachedProcessor: () => void = () => undefined;

@@ -30,8 +30,8 @@ export interface HeldConnections {
 }
 
 /**
- * Connections being set up at once. More would overflow the engine's listen backlog, and a connect
- * the kernel drops waits a second to be tried again, for the attacker as for everyone else.
+ * Connections being set up at once: a steady attacker, whose reopened connections keep the engine
+ * busy shedding rather than only filling its listen backlog (a burst is tested on its own).
  */
 const OPENING_AT_ONCE = 64;
 
