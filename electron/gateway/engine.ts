@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { BatchService } from './batches';
+import { loadCardHashKey } from './crypto/card-hash-key';
 import { ApiKeys } from './keys';
 import { dataDirLayout } from './paths';
 import type { Processor } from './processor/processor';
@@ -50,6 +51,7 @@ export class Engine {
     private readonly db: Connection,
     private readonly checkpointer: Checkpointer,
     private readonly readPool: ReadPool,
+    cardHashKey: Buffer,
     options: EngineOptions,
   ) {
     const now = options.now ?? Date.now;
@@ -67,6 +69,7 @@ export class Engine {
       this.settings,
       options.processor ?? new SimulatedProcessor(),
       swipes,
+      cardHashKey,
       now,
       this.audit,
     );
@@ -76,13 +79,15 @@ export class Engine {
   /** Opens (creating when new) the ledger of a data dir. */
   static open(dataDir: string, options: EngineOptions = {}): Engine {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const database = dataDirLayout(dataDir).database;
+    const { database, cardHashKey } = dataDirLayout(dataDir);
+    const key = loadCardHashKey(cardHashKey);
     const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     const db = openDatabase(database, native);
     return new Engine(
       db,
       startCheckpointer(db, database, native),
       new ReadPool(database, { ...options.reads, ...native }),
+      key,
       options,
     );
   }

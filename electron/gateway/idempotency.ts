@@ -1,5 +1,5 @@
 /** Idempotency keys: what makes two requests the same, and the ways a key can be refused. */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 /** How long an idempotency key's answer is kept: at least a day, as the README promises. */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
@@ -15,8 +15,12 @@ export class IdempotencyConflict extends Error {
   }
 }
 
-/** The same request, whatever its format or field order, has the same fingerprint. */
-export function requestFingerprint(body: unknown): string {
+/**
+ * The same request, whatever its format or field order, has the same fingerprint. The body may
+ * carry a card number, so the fingerprint is keyed with the data dir's card hash key: the stored
+ * value cannot be tried against card numbers.
+ */
+export function requestFingerprint(body: unknown, key: Buffer): string {
   const canonical = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(canonical);
     if (typeof value !== 'object' || value === null) return value;
@@ -26,7 +30,7 @@ export function requestFingerprint(body: unknown): string {
         .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
     );
   };
-  return createHash('sha256')
+  return createHmac('sha256', key)
     .update(JSON.stringify(canonical(body)))
     .digest('hex');
 }

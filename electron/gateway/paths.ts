@@ -22,6 +22,8 @@ export function dataDirLayout(dataDir: string) {
     tlsDir: join(dataDir, 'tls'),
     certificate: join(dataDir, 'tls', 'cert.pem'),
     privateKey: join(dataDir, 'tls', 'key.pem'),
+    /** The secret of the keyed hashes of requests that carry card data (crypto/card-hash-key.ts). */
+    cardHashKey: join(dataDir, 'card-hash.key'),
     /** Locked by the engine that serves the data dir; records how the last one stopped. */
     servingLock: join(dataDir, 'engine.lock'),
     /**

@@ -56,6 +56,8 @@ export class TransactionService {
     private readonly settings: Settings,
     private readonly processor: Processor,
     private readonly swipes: SwipeDecoder,
+    /** The data dir's key for hashes of requests that may carry card data. */
+    private readonly cardHashKey: Buffer,
     private readonly now: () => number = Date.now,
     private readonly audit?: AuditLog,
   ) {}
@@ -71,7 +73,7 @@ export class TransactionService {
     context: SubmitContext & { apiKeyId: number },
     key: string,
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
-    const fingerprint = requestFingerprint(body);
+    const fingerprint = requestFingerprint(body, this.cardHashKey);
     const scope = `${context.apiKeyId}\u0000${key}`;
     if (this.inFlight.has(scope)) throw new IdempotencyConflict('in_flight');
     const stored = this.ledger.findAnswer(context.apiKeyId, key);

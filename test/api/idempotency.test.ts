@@ -1,4 +1,9 @@
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { startGateway } from '../../electron/gateway/gateway';
 import type { CardDetails, Processor, ProcessorDecision } from '../../electron/gateway/processor/processor';
 import { SimulatedProcessor } from '../../electron/gateway/processor/simulated';
 import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
@@ -151,4 +156,53 @@ describe('Idempotency-Key on POST /transactions', () => {
       expect(await transactionCount(t)).toBe(0);
     },
   );
+});
+
+describe('the stored fingerprint of a request that carries a card number', () => {
+  /** The body as the engine fingerprints it: its fields in name order. */
+  const canonicalSale = JSON.stringify(
+    Object.fromEntries(
+      Object.entries(JSON.parse(SALE) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+  );
+
+  function storedFingerprint(dataDir: string): string {
+    const db = new Database(join(dataDir, 'tender.db'), { readonly: true });
+    try {
+      return (db.prepare('SELECT fingerprint FROM idempotency_keys').get() as { fingerprint: string })
+        .fingerprint;
+    } finally {
+      db.close();
+    }
+  }
+
+  it("is keyed with the data dir's own secret, so hashing guessed card numbers finds nothing", async () => {
+    const t = await startGatewayForTest();
+    expect((await post(t, SALE, 'k-keyed')).status).toBe(200);
+    const fingerprint = storedFingerprint(t.dataDir);
+    expect(fingerprint).not.toBe(createHash('sha256').update(canonicalSale).digest('hex'));
+    const keyFile = join(t.dataDir, 'card-hash.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const secret = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex');
+    expect(secret.length).toBe(32);
+    expect(fingerprint).toBe(createHmac('sha256', secret).update(canonicalSale).digest('hex'));
+  });
+
+  it('keeps its secret across a restart, so a retry after it is still replayed', async () => {
+    const t = await startGatewayForTest();
+    const first = await post(t, SALE, 'k-restart');
+    await t.gateway.close();
+    const again = await startGateway({ dataDir: t.dataDir, port: 0 });
+    try {
+      const retried = await again.engine.transactions.submitOnce(
+        JSON.parse(SALE),
+        { apiKeyId: (await again.engine.keys.authenticate(t.key))?.recordId ?? 0 },
+        'k-restart',
+      );
+      expect(retried.replayed).toBe(true);
+      expect(retried.response).toEqual(first.json());
+    } finally {
+      await again.close();
+    }
+  });
 });
