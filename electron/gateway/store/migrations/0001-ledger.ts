@@ -1,18 +1,9 @@
-/**
- * The ledger's schema, as numbered forward-only steps. PRAGMA user_version records the last step a
- * database has taken; a step is never edited once released, only followed by a new one.
- */
-export interface Migration {
-  version: number;
-  description: string;
-  sql: string;
-}
+import type { Migration } from './migration';
 
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    description: 'settings, API keys, batches and transactions',
-    sql: `
+export const ledger: Migration = {
+  version: 1,
+  description: 'settings, API keys, batches and transactions',
+  sql: `
       CREATE TABLE settings (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
@@ -105,51 +96,4 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX transactions_by_batch ON transactions (batch_id, id);
       CREATE INDEX transactions_by_original ON transactions (original_id, id);
     `,
-  },
-  {
-    version: 2,
-    description: 'the KSN of each swipe, so that a replayed swipe is refused',
-    sql: `
-      ALTER TABLE transactions ADD COLUMN swipe_ksn TEXT;
-      -- A reader's KSN changes with every swipe: seeing one twice means the swipe was replayed.
-      CREATE UNIQUE INDEX transactions_by_swipe_ksn ON transactions (swipe_ksn) WHERE swipe_ksn IS NOT NULL;
-    `,
-  },
-  {
-    version: 3,
-    description: 'idempotency keys: the stored answer of each keyed POST /transactions',
-    sql: `
-      CREATE TABLE idempotency_keys (
-        api_key_id  INTEGER NOT NULL,
-        key         TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        response    TEXT NOT NULL,
-        created_at  INTEGER NOT NULL,
-        PRIMARY KEY (api_key_id, key)
-      ) STRICT, WITHOUT ROWID;
-      CREATE INDEX idempotency_keys_by_created ON idempotency_keys (created_at);
-    `,
-  },
-  {
-    version: 4,
-    description:
-      'the append-only audit log of who moved money back, closed batches, or changed keys and settings',
-    sql: `
-      CREATE TABLE audit_log (
-        id      INTEGER PRIMARY KEY,
-        at      INTEGER NOT NULL,
-        actor   TEXT NOT NULL,
-        action  TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        detail  TEXT NOT NULL
-      ) STRICT;
-      CREATE INDEX audit_log_by_at ON audit_log (at, id);
-      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-      CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-    `,
-  },
-];
-
-export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+};

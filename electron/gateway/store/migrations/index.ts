@@ -1,0 +1,15 @@
+/**
+ * The ledger's schema, one file per step (as Signal Desktop keeps its migrations), applied in the
+ * order listed here.
+ */
+import type { Migration } from './migration';
+import { ledger } from './0001-ledger';
+import { swipeKsn } from './0002-swipe-ksn';
+import { idempotencyKeys } from './0003-idempotency-keys';
+import { auditLog } from './0004-audit-log';
+
+export type { Migration } from './migration';
+
+export const MIGRATIONS: readonly Migration[] = [ledger, swipeKsn, idempotencyKeys, auditLog];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
