@@ -35,7 +35,7 @@ const config = {
   nodeGypRebuild: false,
   buildDependenciesFromSource: false,
   afterPack: flipTenderFuses,
-  // The udev rule that lets the logged-in user open MagTek readers on Linux (see the README).
+  // The udev rule that lets the logged-in user open MagTek readers on Linux (see docs/operations.md).
   extraResources: [{ from: 'resources/udev', to: 'udev' }],
   linux: {
     target: ['AppImage', 'deb'],

@@ -1,7 +1,7 @@
 /** Idempotency keys: what makes two requests the same, and the ways a key can be refused. */
 import { createHmac } from 'node:crypto';
 
-/** How long an idempotency key's answer is kept: at least a day, as the README promises. */
+/** How long an idempotency key's answer is kept: at least a day, as docs/api.md promises. */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 60 * 60 * 1000;
 
 /** An Idempotency-Key that cannot be honoured: reused for another request, or still being answered. */

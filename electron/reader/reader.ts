@@ -78,7 +78,7 @@ export const READER_PROBLEMS = {
   'open-failed':
     'Tender cannot open the card reader. Close any other program that uses it, then unplug it and plug it in again.',
   'open-failed-linux':
-    'Tender cannot open the card reader. Install the udev rule resources/udev/99-tender-magtek.rules (see the README), then unplug the reader and plug it in again.',
+    'Tender cannot open the card reader. Install the udev rule resources/udev/99-tender-magtek.rules (see docs/operations.md), then unplug the reader and plug it in again.',
   'hid-unavailable':
     'Tender cannot look for USB card readers on this computer. Check that the USB HID libraries are installed (libudev and libusb on Linux), then restart Tender.',
 } as const;

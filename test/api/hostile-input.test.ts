@@ -916,7 +916,7 @@ describe('an XML element given twice', () => {
   ];
 
   it.each(fields.map(([name]) => name))(
-    'is refused with 8004 (a field of the wrong form) when it is <%s>, as the README says',
+    'is refused with 8004 (a field of the wrong form) when it is <%s>, as docs/api.md says',
     async (twice) => {
       const elements = [...fields, fields.find(([name]) => name === twice) as [string, string]]
         .map(([name, text]) => `<${name}>${text}</${name}>`)

@@ -6,9 +6,10 @@
  * a beacon. The ledger must not change, and the page must not be able to read any answer.
  *
  * Chromium trusts exactly the engine's certificate (--ignore-certificate-errors-spki-list with its
- * key's fingerprint, as a browser set up per the README would; no blanket certificate bypass): TLS
- * is accepted, so every refusal below is the engine's own. A control shows the browser reaching
- * the engine over TLS, and Playwright's view of the network shows each attack arriving and refused.
+ * key's fingerprint, as a browser set up per docs/operations.md would; no blanket certificate
+ * bypass): TLS is accepted, so every refusal below is the engine's own. A control shows the browser
+ * reaching the engine over TLS, and Playwright's view of the network shows each attack arriving and
+ * refused.
  *
  * DNS rebinding is checked through Node, where the Host header can be set at will.
  */

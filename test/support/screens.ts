@@ -171,7 +171,7 @@ export function requireChromium(): void {
 
 /**
  * Debian's Chromium, trusting exactly these engines' self-signed certificates by their key's
- * fingerprint, as a browser set up per the README would: no blanket certificate bypass.
+ * fingerprint, as a browser set up per docs/operations.md would: no blanket certificate bypass.
  */
 export async function launchChromium(certificatePems: readonly string[]): Promise<Browser> {
   requireChromium();

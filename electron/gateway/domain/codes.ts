@@ -2,7 +2,7 @@ import { SWIPE_ERROR_CODE_MEANINGS, SWIPE_ERROR_CODES } from '../swipe/codes';
 
 /**
  * Every code the engine can answer. error_code values are stable: integrators switch on them, so a
- * code is never reused for another meaning. The README publishes this catalogue.
+ * code is never reused for another meaning. docs/api.md publishes this catalogue.
  */
 
 export const ERROR_CODES = {
@@ -32,7 +32,7 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-/** What each code means: the README's code catalogue, word for word (test/unit/readme-codes.test.ts). */
+/** What each code means: docs/api.md's code catalogue, word for word (test/unit/api-doc-codes.test.ts). */
 export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8000':
     'Invalid expiration date: not MMYY, month outside 01-12, or in the past (a card is good through its expiry month).',

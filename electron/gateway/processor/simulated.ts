@@ -1,5 +1,5 @@
 /**
- * A deterministic stand-in issuer, with published test cards like the big gateways have. The README
+ * A deterministic stand-in issuer, with published test cards like the big gateways have. docs/api.md
  * lists every card and what it does; tests rely on exactly these outcomes.
  */
 import { randomInt } from 'node:crypto';

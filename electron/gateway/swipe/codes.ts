@@ -20,7 +20,7 @@ export const SWIPE_ERROR_CODES = {
 } as const;
 export type SwipeErrorCode = (typeof SWIPE_ERROR_CODES)[keyof typeof SWIPE_ERROR_CODES];
 
-/** What each code means: the published error catalogue, word for word (README.md). */
+/** What each code means: the published error catalogue, word for word (docs/api.md). */
 export const SWIPE_ERROR_CODE_MEANINGS: Record<SwipeErrorCode, string> = {
   '8020': '`encrypted_track_data` is not a MagTek encrypted swipe string.',
   '8021': 'The swipe was altered: its CRC does not match, or its masked and encrypted card disagree.',

@@ -6,7 +6,7 @@ import type { FetchLike } from '../../../shared/api/client';
  */
 export const ENGINE_TIMEOUT_MS = 45_000;
 
-/** The engine over the page's fetch. Trust of its certificate is the host's business (see README). */
+/** The engine over the page's fetch. Trust of its certificate is the host's business (docs/operations.md). */
 export const engineFetch: FetchLike = async (url, init) => {
   const response = await fetch(url, {
     method: init.method,
