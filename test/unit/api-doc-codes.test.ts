@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { ERROR_CODE_MEANINGS, RESULT_CODE_MEANINGS } from '../../electron/gateway/domain/codes';
+
+const apiGuide = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+
+/** The rows of the API guide's error_code table: code → meaning, as the cells read without padding. */
+function catalogue(): Map<string, string> {
+  const rows = [...apiGuide.matchAll(/^\| (\d{4}) +\| (.*?) *\|$/gm)];
+  const meanings = new Map(rows.map((row) => [row[1] ?? '', row[2] ?? '']));
+  expect(meanings.size, 'a code listed twice in docs/api.md').toBe(rows.length);
+  return meanings;
+}
+
+it("the API guide's code catalogue lists every error code the engine answers, and no other", () => {
+  expect([...catalogue().keys()].sort()).toEqual(Object.keys(ERROR_CODE_MEANINGS).sort());
+});
+
+it("the API guide's code catalogue gives each error code the engine's meaning, word for word", () => {
+  // Integrators read docs/api.md; the engine's ERROR_CODE_MEANINGS is where a meaning is changed. A
+  // code whose meaning drifts in one place and not the other would promise what the engine does not do.
+  expect(Object.fromEntries(catalogue())).toEqual(ERROR_CODE_MEANINGS);
+});
+
+it("the API guide's code catalogue names every result code", () => {
+  const line = /^`result_code`: (.+?)\n\n/ms.exec(apiGuide)?.[1] ?? '';
+  const named = [...line.matchAll(/\b(\d{4})\b/g)].map((match) => match[1]);
+  expect(named.sort()).toEqual(Object.keys(RESULT_CODE_MEANINGS).sort());
+});
