@@ -13,7 +13,7 @@ import type { ApiError, Batch, TransactionListItem, TransactionResponse } from '
 import type { EngineOptions } from '../../electron/gateway/engine';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from '../bench/seed-ledger';
 import { VISA } from '../support/gateway';
 
 const SEEDED = 200_000;

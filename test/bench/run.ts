@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Engine } from '../../electron/gateway/engine';
 import { ensureTlsIdentity } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from './seed-ledger';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/ledger';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { dataDirLayout } from '../../electron/gateway/paths';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from './seed-ledger';
 
 const { values } = parseArgs({
   options: {

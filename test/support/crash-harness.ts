@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seededRandom } from '../../electron/gateway/store/seed';
+import { seededRandom } from '../bench/seed-ledger';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import {
   createKeyWithCli,

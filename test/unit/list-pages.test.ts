@@ -16,7 +16,7 @@ import {
   type TransactionFilter,
 } from '../../electron/gateway/store/ledger';
 import { ReadPool } from '../../electron/gateway/store/read-pool';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from '../bench/seed-ledger';
 
 const ROWS = 6_000;
 

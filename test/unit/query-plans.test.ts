@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/ledger';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;
 let db: Database.Database;

@@ -12,7 +12,7 @@ import {
 } from '../../electron/gateway/store/database';
 import { startCheckpointer } from '../../electron/gateway/store/checkpoints';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
-import { seedLedger } from '../../electron/gateway/store/seed';
+import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;
 beforeEach(() => {
