@@ -22,7 +22,7 @@ import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
 import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/gateway';
 import { keepEngineHeapSmall } from './gateway/heap';
-import { formatTimestamp } from './gateway/domain/dates';
+import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';

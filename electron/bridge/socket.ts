@@ -17,7 +17,7 @@ import {
   type ClientMessage,
   type ServerMessage,
 } from '../../shared/ipc/socket-protocol';
-import { allowedHosts } from '../gateway/http/server';
+import { allowedHosts, requestedHost, servedOrigin } from '../gateway/http/loopback';
 import { dispatchInvoke, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 
@@ -52,11 +52,11 @@ export function refuseUpgrade(
 ): Refusal | undefined {
   const path = (request.url ?? '').split('?')[0];
   if (path !== BRIDGE_SOCKET_PATH) return { status: 404, reason: 'Not Found' };
-  const host = (request.headers.host ?? '').toLowerCase();
+  const host = requestedHost(request.headers);
   if (!allowedHosts(port).has(host)) return { status: 421, reason: 'Misdirected Request' };
   // Browsers always send Origin on a WebSocket; only the screens' own page may open this one.
   const origin = request.headers.origin;
-  if (origin !== undefined && origin.toLowerCase() !== `https://${host}`) {
+  if (origin !== undefined && origin.toLowerCase() !== servedOrigin(host)) {
     return { status: 403, reason: 'Forbidden' };
   }
   return undefined;

@@ -12,6 +12,7 @@ import { checkExpiry } from './domain/expiry';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import type { AuditAction, AuditLog } from './store/audit';
 import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
+import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from './domain/rules';
 import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
 import type { Settings } from './settings';
@@ -26,15 +27,6 @@ export interface SubmitContext {
   actor?: string;
   /** Set when the request carried an Idempotency-Key: its answer is stored with the ledger write. */
   idempotency?: { key: string; fingerprint: string };
-}
-
-/** Turns the encrypted_track_data of a swipe into card data (see electron/gateway/swipe). */
-export interface SwipeDecoder {
-  decode(
-    encryptedTrackData: string,
-  ):
-    | { ok: true; pan: string; expMmyy: string; firstName?: string; lastName?: string; ksn: string }
-    | { ok: false; errorCode: ErrorCode; message: string };
 }
 
 interface CardInput {

@@ -4,7 +4,7 @@ import {
   ACCEPTED_DATE_FORMATS,
   formatTimestamp,
   parseQueryDateTime,
-} from '../../electron/gateway/domain/dates';
+} from '../../electron/gateway/http/dates';
 
 const NEW_YORK = 'America/New_York';
 const KOLKATA = 'Asia/Kolkata';

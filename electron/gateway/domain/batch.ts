@@ -1,6 +1,14 @@
 /** How a transaction counts in its settlement batch. */
 import { SALE_LABELS } from '../../../shared/api/transaction-types';
-import type { BatchDelta } from '../store/ledger';
+
+/** What one transaction adds to (or, voided, takes from) its batch's counts and totals. */
+export interface BatchDelta {
+  salesCount: number;
+  salesTotal: number;
+  refundCount: number;
+  refundTotal: number;
+  tipTotal: number;
+}
 
 /**
  * What an approved transaction adds to its batch. Sales (SALE, FORCED SALE, CAPTURE) and refunds

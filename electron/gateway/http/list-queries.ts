@@ -12,7 +12,7 @@ import {
 } from '../../../shared/api/schemas';
 import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/api/transaction-types';
 import { parseMoney } from '../../../shared/money';
-import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from '../domain/dates';
+import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
 import type { BatchFilter, Page, TransactionFilter } from '../store/ledger';
 import { ReadTimeoutError } from '../store/read-pool';
 import { ApiProblem, problems } from './problems';

@@ -4,6 +4,7 @@
  * The lists' SQL is built here too, and read on the reader threads (ledger-reads.ts).
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
+import type { BatchDelta } from '../domain/batch';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 
@@ -58,15 +59,6 @@ export interface BatchRecord {
   openedAt: number;
   settledAt: number | null;
   confirmationCode: string | null;
-  salesCount: number;
-  salesTotal: number;
-  refundCount: number;
-  refundTotal: number;
-  tipTotal: number;
-}
-
-/** What one transaction adds to (or, voided, takes from) its batch's counts and totals. */
-export interface BatchDelta {
   salesCount: number;
   salesTotal: number;
   refundCount: number;

@@ -10,9 +10,9 @@ import {
   tdesTrackKey,
   type TrackKeyVariant,
 } from '../crypto/dukpt';
-import type { SwipeDecoder } from '../transactions';
 import { SWIPE_DISPLAY_MESSAGES, SWIPE_ERROR_CODES, type SwipeErrorCode } from './codes';
 import { ENCRYPTION_STATUS, isEncrypting, parseSwipeString, type SwipeStringFailure } from './format';
+import type { SwipeDecoder } from './swipe-decoder';
 import {
   parseTrack1,
   parseTrack2,
