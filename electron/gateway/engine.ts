@@ -11,7 +11,6 @@ import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
-import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { AuditLog } from './store/audit';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import {
@@ -26,7 +25,7 @@ import { Ledger } from './store/ledger';
 import { LedgerReads } from './store/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { SettingsStore } from './store/settings';
-import { TransactionService } from './transactions';
+import { TransactionService, type SwipeDecoder } from './transactions';
 
 export interface EngineOptions {
   now?: () => number;
@@ -47,6 +46,8 @@ export class Engine {
   readonly audit: AuditLog;
   /** Lists and the open batch, read on the reader threads. */
   readonly reads: LedgerReads;
+  /** The clock every rule reads (epoch ms). */
+  readonly now: () => number;
 
   private constructor(
     private readonly db: Connection,
@@ -56,6 +57,7 @@ export class Engine {
     options: EngineOptions,
   ) {
     const now = options.now ?? Date.now;
+    this.now = now;
     this.ledger = new Ledger(db);
     this.reads = new LedgerReads(readPool);
     this.audit = new AuditLog(db);

@@ -3,27 +3,39 @@ import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
-import { formatTimestamp } from './http/dates';
+import { formatTimestamp } from './domain/dates';
+import { authorizationExpiresAt, followUpsOf } from './domain/rules';
 import type { BatchRecord, LedgerTransaction } from './store/ledger';
 
 const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);
 const money = (cents: number | null): string => (cents === null ? '' : formatMoney(cents));
 
-/** Authorizations expire this many days after they were approved (the auth_expiry_days setting). */
+/** What a list item's follow-ups depend on besides the row itself, as of the read. */
 export interface PresentationContext {
+  /** Authorizations expire this many days after they were approved (the auth_expiry_days setting). */
   authExpiryDays: number;
+  /** Epoch ms. */
+  now: number;
+  /** Every other batch is closed: one batch at a time is open. */
+  openBatchId: number | null;
 }
 
-const DAY_MS = 86_400_000;
+const flag = (value: boolean): 'true' | 'false' => (value ? 'true' : 'false');
 
 export function presentTransaction(t: LedgerTransaction, context: PresentationContext): TransactionListItem {
   const holding =
     t.type === 'Auth' && t.result === 'Approved' && t.capturedBy === null && t.voidedBy === null;
   const settles = SALE_LABELS.has(t.type ?? '');
+  const inOpenBatch = t.batchId !== null && t.batchId === context.openBatchId;
+  const followUps = followUpsOf(t, {
+    inOpenBatch,
+    settled: t.batchId !== null && !inOpenBatch,
+    expiry: { days: context.authExpiryDays, now: context.now },
+  });
   return {
     id: String(t.id),
-    type: text(t.type),
+    type: t.type ?? '',
     result: t.result,
     result_code: text(t.resultCode),
     ...(t.errorCode !== null && { error_code: t.errorCode }),
@@ -47,7 +59,10 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     voided: String(t.voidedBy !== null),
     captured: String(t.capturedBy !== null),
     refunded_amount: settles ? formatMoney(t.refundedAmount) : '',
-    expires: holding ? formatTimestamp(t.createdAt + context.authExpiryDays * DAY_MS) : '',
+    expires: holding ? formatTimestamp(authorizationExpiresAt(t, context.authExpiryDays)) : '',
+    voidable: flag(followUps.voidable),
+    refundable_amount: formatMoney(followUps.refundable),
+    capturable: flag(followUps.capturable),
   };
 }
 

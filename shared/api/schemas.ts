@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS, parseMoney } from '../money';
-import { RESULTS, TRANSACTION_TYPES } from './transaction-types';
+import { RESULTS, TRANSACTION_TYPES, TYPE_LABELS } from './transaction-types';
 
 // ---------------------------------------------------------------------------------------------
 // Field building blocks. Every message reads after the field name: "amount must be ...".
@@ -141,6 +141,8 @@ export type TransactionRequestBody = z.input<typeof transactionRequestSchema>;
 // Answers. Every value is a string on the wire.
 
 const wireText = z.string();
+/** A yes or no, written as the interface writes every value: a string. */
+const flagText = z.enum(['true', 'false']);
 
 export const transactionResponseSchema = z.object({
   id: wireText.optional().meta({ description: 'Absent on Rejected answers.' }),
@@ -156,8 +158,10 @@ export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
 
 export const transactionListItemSchema = z.object({
   id: wireText,
-  type: wireText.meta({ examples: ['Sale', 'Forced Sale', 'Auth', 'Capture', 'Refund', 'Void'] }),
-  result: wireText,
+  type: z.enum([...Object.values(TYPE_LABELS), '']).meta({
+    description: 'In mixed case. Empty on a Rejected item whose request named no valid type.',
+  }),
+  result: z.enum(RESULTS),
   result_code: wireText,
   error_code: wireText.optional().meta({ description: 'Present on Rejected and Error items.' }),
   display_message: wireText,
@@ -186,6 +190,20 @@ export const transactionListItemSchema = z.object({
   expires: wireText.meta({
     description:
       'For an approved AUTH not yet captured or voided: when it can no longer be captured (auth_expiry_days after approval).',
+  }),
+  voidable: flagText.meta({
+    description:
+      'true when a VOID of it would be accepted now: an approved SALE, FORCED SALE, CAPTURE or REFUND not voided and still in the open batch, or an approved AUTH neither captured nor voided (expired or not). As of the list: the engine checks again when the VOID arrives.',
+  }),
+  refundable_amount: wireText.meta({
+    pattern: '^\\d+\\.\\d{2}$',
+    description:
+      'The most a REFUND of it would be accepted for now: the amount less refunds so far, for an approved SALE, FORCED SALE or CAPTURE not voided whose batch has closed. 0.00 on every other item, whatever its type (while its batch is open, void it instead).',
+    examples: ['25.00', '0.00'],
+  }),
+  capturable: flagText.meta({
+    description:
+      'true when a CAPTURE of it would be accepted now: an approved AUTH not captured, voided or expired (auth_expiry_days).',
   }),
 });
 export type TransactionListItem = z.infer<typeof transactionListItemSchema>;

@@ -47,6 +47,9 @@ function item(fields: Partial<TransactionListItem>): TransactionListItem {
     captured: 'false',
     refunded_amount: '0.00',
     expires: '',
+    voidable: 'false',
+    refundable_amount: '0.00',
+    capturable: 'false',
     ...fields,
   };
 }

@@ -33,13 +33,18 @@ function describe(t: ReferencedTransaction): string {
 
 const DAY_MS = 86_400_000;
 
+/** When an authorization expires: the expiry the merchant set (auth_expiry_days) after its approval. */
+export function authorizationExpiresAt(auth: { createdAt: number }, expiryDays: number): number {
+  return auth.createdAt + expiryDays * DAY_MS;
+}
+
 /** True once an authorization is older than the expiry the merchant set: it can no longer be captured. */
 export function isAuthorizationExpired(
   auth: { createdAt: number },
   expiryDays: number,
   now: number,
 ): boolean {
-  return now - auth.createdAt > expiryDays * DAY_MS;
+  return now > authorizationExpiresAt(auth, expiryDays);
 }
 
 /**
@@ -145,4 +150,31 @@ export function checkVoid(target: ReferencedTransaction, inOpenBatch: boolean): 
     );
   }
   return ok;
+}
+
+/** Where a transaction's batch stands, and the authorization expiry in force. */
+export interface FollowUpContext {
+  inOpenBatch: boolean;
+  settled: boolean;
+  expiry: { days: number; now: number };
+}
+
+/** What a client may do to a transaction now: the answers of the checks above, not a copy of them. */
+export interface FollowUps {
+  voidable: boolean;
+  /** Cents a matched REFUND may still take back; 0 when none may. */
+  refundable: number;
+  capturable: boolean;
+}
+
+export function followUpsOf(t: ReferencedTransaction, context: FollowUpContext): FollowUps {
+  // Zero cents is never over a limit, so each check answers only whether the operation is open at all.
+  const refundable = checkRefund(t, context.settled, 0).ok
+    ? Math.max((t.amount ?? 0) - t.refundedAmount, 0)
+    : 0;
+  return {
+    voidable: checkVoid(t, context.inOpenBatch).ok,
+    refundable,
+    capturable: checkCapture(t, 0, context.expiry).ok,
+  };
 }

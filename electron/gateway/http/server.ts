@@ -23,7 +23,6 @@ import {
 import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
 import { readBatchListQuery, readTransactionListQuery, withinReadLimit } from './list-queries';
-import { allowedHosts, apiOrigins, requestedHost } from './loopback';
 import { ApiProblem, problems } from './problems';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -77,6 +76,10 @@ const ROUTES: Record<string, readonly string[]> = {
 function pathOf(url: string): string {
   const path = url.split('?')[0] ?? '';
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+export function allowedHosts(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
 function send(reply: FastifyReply, status: number, root: string, payload: object | object[], item?: string) {
@@ -187,9 +190,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
     if (!hosts || !origins) {
       hosts = allowedHosts((app.server.address() as AddressInfo).port);
-      origins = apiOrigins(hosts, options.allowedOrigins);
+      origins = new Set([...(options.allowedOrigins ?? []), ...[...hosts].map((host) => `https://${host}`)]);
     }
-    const host = requestedHost(request.headers);
+    const host = (request.headers.host ?? '').toLowerCase();
     if (!hosts.has(host)) throw problems.misdirected(request.headers.host ?? '');
     const origin = request.headers.origin;
     if (origin !== undefined) {
@@ -318,10 +321,15 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   app.get(`${API_PREFIX}/transactions`, async (request, reply) => {
     authenticate(request, 'transactions:read');
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
-    const context = { authExpiryDays: engine.settings.get('auth_expiry_days') };
-    const items = (await withinReadLimit(engine.reads.listTransactions(filter, page))).map((item) =>
-      presentTransaction(item, context),
-    );
+    const rows = await withinReadLimit(engine.reads.listTransactions(filter, page));
+    // Read after the rows, so a batch closed meanwhile shows its items as settled, as a write would find them.
+    const open = await withinReadLimit(engine.batches.open());
+    const context = {
+      authExpiryDays: engine.settings.get('auth_expiry_days'),
+      now: engine.now(),
+      openBatchId: open?.id ?? null,
+    };
+    const items = rows.map((item) => presentTransaction(item, context));
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     return send(reply, 200, 'transactions', items, 'transaction');
   });
