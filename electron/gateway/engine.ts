@@ -11,6 +11,7 @@ import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
+import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { AuditLog } from './store/audit';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import {
@@ -25,7 +26,7 @@ import { Ledger } from './store/ledger';
 import { LedgerReads } from './store/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { SettingsStore } from './store/settings';
-import { TransactionService, type SwipeDecoder } from './transactions';
+import { TransactionService } from './transactions';
 
 export interface EngineOptions {
   now?: () => number;

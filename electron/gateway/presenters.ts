@@ -3,7 +3,7 @@ import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
-import { formatTimestamp } from './domain/dates';
+import { formatTimestamp } from './http/dates';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
 import type { BatchRecord, LedgerTransaction } from './store/ledger';
 

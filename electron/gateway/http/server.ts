@@ -23,6 +23,7 @@ import {
 import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
 import { readBatchListQuery, readTransactionListQuery, withinReadLimit } from './list-queries';
+import { allowedHosts, apiOrigins, requestedHost } from './loopback';
 import { ApiProblem, problems } from './problems';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -76,10 +77,6 @@ const ROUTES: Record<string, readonly string[]> = {
 function pathOf(url: string): string {
   const path = url.split('?')[0] ?? '';
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
-}
-
-export function allowedHosts(port: number): Set<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
 }
 
 function send(reply: FastifyReply, status: number, root: string, payload: object | object[], item?: string) {
@@ -190,9 +187,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
     if (!hosts || !origins) {
       hosts = allowedHosts((app.server.address() as AddressInfo).port);
-      origins = new Set([...(options.allowedOrigins ?? []), ...[...hosts].map((host) => `https://${host}`)]);
+      origins = apiOrigins(hosts, options.allowedOrigins);
     }
-    const host = (request.headers.host ?? '').toLowerCase();
+    const host = requestedHost(request.headers);
     if (!hosts.has(host)) throw problems.misdirected(request.headers.host ?? '');
     const origin = request.headers.origin;
     if (origin !== undefined) {
