@@ -13,6 +13,13 @@ const noSqlite = {
   message: 'Only electron/gateway/store talks to SQLite; take a repository instead.',
 };
 const noHid = { name: 'node-hid', message: 'Only electron/reader talks to node-hid.' };
+const rendererPatterns = [
+  { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
+  {
+    group: ['**/electron/**'],
+    message: 'The renderer reaches the main process only through window.tender.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -67,11 +74,52 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noSqlite, noHid],
+          patterns: rendererPatterns,
+        },
+      ],
+    },
+  },
+  // The inner layers: the rules of the engine and the renderer's shared pieces depend on nothing that
+  // depends on them, so a rule can be read, tested and reused without the storage, the wire or a screen.
+  {
+    files: ['electron/gateway/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            noElectron,
+            noSqlite,
+            noHid,
+            { name: 'fastify', message: 'domain/ holds pure rules; HTTP lives in electron/gateway/http.' },
+          ],
           patterns: [
-            { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
             {
-              group: ['**/electron/**'],
-              message: 'The renderer reaches the main process only through window.tender.',
+              regex: '^(\\.\\./)+(gateway/)?(store|http)(/|$)',
+              message: 'domain/ holds pure rules: the store and HTTP call it, never the reverse.',
+            },
+            {
+              group: ['@fastify/*', 'fastify/*'],
+              message: 'domain/ holds pure rules; HTTP lives in electron/gateway/http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noSqlite, noHid],
+          patterns: [
+            ...rendererPatterns,
+            {
+              regex: '^(\\.\\./)+(sale|tabs|refunds|history|batch|settings|manager|shell)(/|$)',
+              message:
+                'ui/ holds pieces every screen shares: it imports no feature; move what it needs out of the feature.',
             },
           ],
         },

@@ -8,7 +8,7 @@ import { SaleScreen } from './sale/SaleScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
 import { AppShell } from './shell/AppShell';
 import { screenOf, SCREENS, type ScreenId } from './shell/routes';
-import { ScreenActiveContext } from './shell/screen-active';
+import { ScreenActiveContext } from './ui/screen-active';
 import { StartupScreen } from './shell/StartupScreen';
 import { TabsScreen } from './tabs/TabsScreen';
 import { TerminalProvider } from './terminal/terminal-context';

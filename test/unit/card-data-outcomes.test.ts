@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SWIPE_DISPLAY_MESSAGES, SWIPE_ERROR_CODES } from '../../electron/gateway/swipe/codes';
 import { Rejection, validateTransactionRequest } from '../../electron/gateway/validation';
-import { outcomeOfResponse } from '../../renderer/src/sale/outcome';
+import { outcomeOfResponse } from '../../renderer/src/payment/outcome';
 
 function engineRefusal(body: Record<string, unknown>): Rejection {
   try {

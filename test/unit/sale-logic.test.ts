@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { TenderApiError } from '../../shared/api/client';
 import { pressAmountKey, pressBackspace } from '../../renderer/src/sale/amount';
-import { checkKeyedCard, groupCardNumber } from '../../renderer/src/sale/keyed-card';
-import { cashierWords, outcomeOfFailure, outcomeOfResponse } from '../../renderer/src/sale/outcome';
+import { checkKeyedCard, groupCardNumber } from '../../renderer/src/payment/keyed-card';
+import { cashierWords, outcomeOfFailure, outcomeOfResponse } from '../../renderer/src/payment/outcome';
 import { freshSale, saleReducer, type SaleAction, type SaleState } from '../../renderer/src/sale/sale-state';
 
 const run = (actions: SaleAction[], from: SaleState = freshSale()) => actions.reduce(saleReducer, from);

@@ -9,7 +9,7 @@ import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { screenHref } from '../shell/routes';
-import { useScreenActive } from '../shell/screen-active';
+import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery, loadTabs } from '../transactions/queries';
 import { centsOf, counted, timeLabel } from '../transactions/present';

@@ -12,19 +12,13 @@ import { Dialog } from '../ui/Dialog';
 import { DigitPad, pressDigit } from '../ui/DigitPad';
 import { DigitsInput } from '../ui/DigitsInput';
 import { BusyButton } from '../ui/BusyButton';
+import { ManagerAskingContext } from '../ui/manager-asking';
 
 /** The approval: the PIN to send along (absent when no PIN is set), or null when the manager cancelled. */
 export type Approval = { pin?: string } | null;
 type Approve = (action: ManagerAction) => Promise<Approval>;
 
 const ManagerContext = createContext<Approve | undefined>(undefined);
-/** Whether the PIN is being asked for: a confirmation waiting on it steps aside meanwhile. */
-const AskingContext = createContext(false);
-
-export function useManagerAsking(): boolean {
-  return useContext(AskingContext);
-}
-
 export function useManagerApproval(): Approve {
   const approve = useContext(ManagerContext);
   if (!approve) throw new Error('useManagerApproval is used outside ManagerProvider.');
@@ -63,10 +57,10 @@ export function ManagerProvider({ children }: { children: ReactNode }) {
 
   return (
     <ManagerContext.Provider value={approve}>
-      <AskingContext.Provider value={pending !== undefined}>
+      <ManagerAskingContext.Provider value={pending !== undefined}>
         {children}
         {pending && <PinDialog action={pending.action} onDone={finish} />}
-      </AskingContext.Provider>
+      </ManagerAskingContext.Provider>
     </ManagerContext.Provider>
   );
 }

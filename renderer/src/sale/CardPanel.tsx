@@ -2,8 +2,8 @@
 import { displayMoney } from '../../../shared/money';
 import { ChargingPanel } from '../ui/ChargingPanel';
 import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
-import { keyedCard, type CardPayment } from './card-payment';
-import { KeyedCardForm } from './KeyedCardForm';
+import { keyedCard, type CardPayment } from '../payment/card-payment';
+import { KeyedCardForm } from '../payment/KeyedCardForm';
 import type { ChargedCard, SaleAction, SaleState } from './sale-state';
 
 type Props = {

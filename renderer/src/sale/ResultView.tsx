@@ -4,8 +4,8 @@
  */
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
-import { cardholderOf, cardName, cardWithHolder } from './card-text';
-import { outcomeTitle, type SaleOutcome } from './outcome';
+import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
+import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import type { ChargedCard, SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 

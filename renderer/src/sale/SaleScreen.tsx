@@ -6,15 +6,15 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { TenderApiError } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
-import { useScreenActiveRef } from '../shell/screen-active';
+import { useScreenActiveRef } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
-import type { CardPayment } from './card-payment';
+import type { CardPayment } from '../payment/card-payment';
 import { CardPanel } from './CardPanel';
 import { Keypad } from './Keypad';
-import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
+import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../payment/outcome';
 import { ResultView } from './ResultView';
 import { freshSale, saleReducer, type ChargedCard, type SaleAction, type SaleState } from './sale-state';
 

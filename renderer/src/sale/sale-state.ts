@@ -3,20 +3,17 @@
  * do not fit the current step are ignored, so a late swipe or a second tap cannot move a sale that
  * has already gone past them.
  */
-import type { CardBrand } from '../../../shared/cards';
-import type { SwipedCard } from '../../../shared/ipc/contract';
 import { pressAmountKey, pressBackspace, type AmountKey } from './amount';
-import type { SaleOutcome } from './outcome';
+import type { ChargedCard } from '../payment/card-payment';
+import type { SaleOutcome } from '../payment/outcome';
+
+export type { ChargedCard } from '../payment/card-payment';
 
 export interface SaleDetails {
   cents: number;
   invoice: string;
   orderNumber: string;
 }
-
-/** What the screen may keep of the card once the request is sent: never the number itself. */
-export type ChargedCard =
-  { source: 'swipe'; card: SwipedCard } | { source: 'keyed'; brand: CardBrand; lastFour: string };
 
 export type SaleState =
   | { step: 'amount'; sale: SaleDetails; notice?: string }

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import type { ConnectionInfo } from '../../../shared/ipc/contract';
-import { readerHint } from '../shell/ReaderStatus';
+import { readerHint } from '../ui/reader-hint';
 import { useTerminal } from '../terminal/terminal-context';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon } from '../ui/icons';

@@ -7,7 +7,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
-import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../sale/outcome';
+import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
 
 export type MoneyMove = 'tab' | 'capture' | 'refund' | 'void';

@@ -5,10 +5,9 @@
  */
 import { useEffect, useRef } from 'react';
 import { displayMoney } from '../../../shared/money';
-import { keyedCard, type CardPayment } from '../sale/card-payment';
-import { KeyedCardForm } from '../sale/KeyedCardForm';
-import type { ChargedCard } from '../sale/sale-state';
-import { useScreenActiveRef } from '../shell/screen-active';
+import { keyedCard, type CardPayment, type ChargedCard } from '../payment/card-payment';
+import { KeyedCardForm } from '../payment/KeyedCardForm';
+import { useScreenActiveRef } from './screen-active';
 import { ArrowLeftIcon } from './icons';
 import { KeyHint } from './KeyHint';
 import { SwipeWaitPanel } from './SwipeWaitPanel';

@@ -3,7 +3,7 @@
  * refusal try another card or give up. Nothing is offered while the answer is unknown: the outcome
  * panel's Check again is the only safe step then.
  */
-import type { SaleOutcome } from '../sale/outcome';
+import type { SaleOutcome } from '../payment/outcome';
 
 export function CardOutcomeActions({
   outcome,

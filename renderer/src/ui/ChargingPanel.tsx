@@ -1,6 +1,6 @@
 /** A card request on its way: the card it was read from, what is being done, and to wait for the answer. */
-import { CardSummary } from '../sale/CardSummary';
-import type { ChargedCard } from '../sale/sale-state';
+import { CardSummary } from '../payment/CardSummary';
+import type { ChargedCard } from '../payment/card-payment';
 import { Spinner } from './icons';
 
 export function ChargingPanel({

@@ -1,6 +1,6 @@
 /** Asks before anything that moves money back or cannot be undone: says exactly what will happen. */
 import type { ReactNode } from 'react';
-import { useManagerAsking } from '../manager/manager-approval';
+import { useManagerAsking } from './manager-asking';
 import { Dialog } from './Dialog';
 import { ProblemNotice } from './ProblemNotice';
 import { BusyButton } from './BusyButton';

@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { displayMoney } from '../../../shared/money';
-import { outcomeTitle, type SaleOutcome } from '../sale/outcome';
+import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import { AlertIcon, CheckIcon, ClockIcon, CrossIcon } from './icons';
 
 /** The picture of an answer: a tick, a clock while it is unknown, a warning for what was sent, or a cross. */

@@ -3,7 +3,7 @@
  * in instead, and whatever else the screen offers (`children`, after the key-in button).
  */
 import type { ReactNode } from 'react';
-import { readerHint } from '../shell/ReaderStatus';
+import { readerHint } from './reader-hint';
 import { useTerminal } from '../terminal/terminal-context';
 import { KeyboardIcon, SwipeIllustration } from './icons';
 import { KeyHint } from './KeyHint';

@@ -4,9 +4,8 @@
  * meant for the screen in view never moves another one.
  */
 import { useEffect, useRef } from 'react';
-import { swipedCard, type CardPayment } from '../sale/card-payment';
-import type { ChargedCard } from '../sale/sale-state';
-import { useScreenActiveRef } from '../shell/screen-active';
+import { swipedCard, type CardPayment, type ChargedCard } from '../payment/card-payment';
+import { useScreenActiveRef } from './screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 
 export function useCardReader({

@@ -1,5 +1,5 @@
 import { cardholderOf, cardName } from './card-text';
-import type { ChargedCard } from './sale-state';
+import type { ChargedCard } from './card-payment';
 import { CardIcon } from '../ui/icons';
 
 /** The card being charged, as far as the screen may show it: brand, last four digits, the name. */

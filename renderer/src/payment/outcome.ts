@@ -1,0 +1,187 @@
+/**
+ * What the cashier is told after a sale: the engine's answer in words for the counter, and what to
+ * do next. Nothing is swallowed: a refusal of the engine or a lost connection is an outcome too.
+ */
+import { TenderApiError } from '../../../shared/api/client';
+import type { TransactionResponse } from '../../../shared/api/schemas';
+
+export type SaleOutcome =
+  | {
+      kind: 'approved';
+      transactionId: string;
+      authorizationCode: string;
+      /** Address and security code checks, when the issuer reported them. */
+      avs?: string;
+      csc?: string;
+    }
+  /** The issuer said no. */
+  | { kind: 'declined'; message: string; nextStep?: string; transactionId?: string }
+  /** The engine refused what was sent (a field, an expired card, a swipe it cannot use). */
+  | { kind: 'rejected'; message: string; nextStep?: string; errorCode?: string }
+  /** The processor failed; the attempt is recorded and nothing was charged. */
+  | { kind: 'error'; message: string; nextStep?: string; transactionId?: string }
+  /** The engine answered with an HTTP error: the request was refused before any charge. */
+  | { kind: 'refused'; message: string; nextStep: string; status: number }
+  /**
+   * Whether the card was charged is not known yet: no answer came, or the engine is still working on
+   * this sale. Sending the same request with the same idempotency key settles it without charging twice.
+   */
+  | { kind: 'unknown'; reason: 'no-answer' | 'in-progress'; message: string; nextStep: string };
+
+const TITLES: Record<SaleOutcome['kind'], string> = {
+  approved: 'Approved',
+  declined: 'Declined',
+  rejected: 'Not accepted',
+  error: 'Not completed',
+  refused: 'Not processed',
+  unknown: 'No answer',
+};
+
+/** The headline of an answer; `approvedTitle` says what an approval means where it is shown ("Tab opened"). */
+export function outcomeTitle(outcome: SaleOutcome, approvedTitle = TITLES.approved): string {
+  if (outcome.kind === 'approved') return approvedTitle;
+  return outcome.kind === 'unknown' && outcome.reason === 'in-progress'
+    ? 'Still processing'
+    : TITLES[outcome.kind];
+}
+
+/** Field names the engine's validation messages use, in the counter's words. */
+const FIELD_WORDS: Record<string, string> = {
+  exp_date: 'expiry date',
+  csc: 'security code',
+  order_number: 'order number',
+  tip_amount: 'tip',
+  server_id: 'server number',
+  encrypted_track_data: 'swipe',
+  track_format: 'swipe format',
+};
+const FIELD_NAMES = new RegExp(`\\b(${Object.keys(FIELD_WORDS).join('|')})\\b`, 'g');
+
+/**
+ * The engine's display_message for the counter: "Field Validation: exp_date month 13 is not 01 to
+ * 12" becomes "Expiry date month 13 is not 01 to 12." Messages already written for cashiers pass
+ * through unchanged.
+ */
+export function cashierWords(displayMessage: string): string {
+  let text = displayMessage.trim().replace(/^Field Validation:\s*/i, '');
+  text = text.replace(FIELD_NAMES, (field) => FIELD_WORDS[field] ?? field);
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * The engine's cashier messages already end with what to do ("Ask for another card."); field checks
+ * name only the problem, so the screen adds the step for those.
+ */
+function givesAdvice(message: string): boolean {
+  return /[.!?]\s+\S/.test(message);
+}
+
+const NEXT_STEP_BY_ERROR_CODE: Record<string, string> = {
+  '8000': 'Check the expiry date on the card and key it again, or ask for another card.',
+  '8002': 'Check the card number and key it again, or swipe the card.',
+  '8007': 'Check the security code: 3 digits on the back, or 4 on the front of American Express.',
+  '8004': 'Correct the invoice or order number, then charge again.',
+};
+
+function nextStepFor(message: string, fallback: string, code?: string): string | undefined {
+  if (givesAdvice(message)) return undefined;
+  return (code && NEXT_STEP_BY_ERROR_CODE[code]) ?? fallback;
+}
+
+export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
+  const message = cashierWords(response.display_message);
+  switch (response.result) {
+    case 'Approved':
+      return {
+        kind: 'approved',
+        transactionId: response.id ?? '',
+        authorizationCode: response.authorization_code ?? '',
+        ...(response.avs_result_code && { avs: response.avs_result_code }),
+        ...(response.csc_result_code && { csc: response.csc_result_code }),
+      };
+    case 'Declined': {
+      const nextStep = nextStepFor(message, 'Ask for another card, or another way to pay.');
+      return {
+        kind: 'declined',
+        message,
+        ...(nextStep && { nextStep }),
+        ...(response.id && { transactionId: response.id }),
+      };
+    }
+    case 'Rejected': {
+      const nextStep = nextStepFor(
+        message,
+        'Check what was entered, then charge again.',
+        response.error_code,
+      );
+      return {
+        kind: 'rejected',
+        message,
+        ...(nextStep && { nextStep }),
+        ...(response.error_code && { errorCode: response.error_code }),
+      };
+    }
+    case 'Error': {
+      const nextStep = nextStepFor(message, 'Nothing was charged. Try the sale again in a moment.');
+      return {
+        kind: 'error',
+        message,
+        ...(nextStep && { nextStep }),
+        ...(response.id && { transactionId: response.id }),
+      };
+    }
+  }
+}
+
+const CHECK_AGAIN =
+  'The card may or may not have been charged. Press Check again: the engine answers for this same sale, and never charges the card twice.';
+
+export function outcomeOfFailure(error: unknown): SaleOutcome {
+  if (error instanceof TenderApiError) {
+    const refused = (nextStep: string): SaleOutcome => ({
+      kind: 'refused',
+      status: error.status,
+      message: cashierWords(error.message),
+      nextStep,
+    });
+    if (error.status === 409) {
+      return {
+        kind: 'unknown',
+        reason: 'in-progress',
+        message: 'The payment engine is still working on this sale.',
+        nextStep: 'Wait a moment, then press Check again.',
+      };
+    }
+    if (error.status === 401 || error.status === 403) {
+      return refused(
+        'Restart Tender: the cashier screens get a new key for the payment engine at each start.',
+      );
+    }
+    if (error.status === 503) return refused('Tender is shutting down. Start it again, then charge again.');
+    if (error.status >= 500) return refused('Nothing was charged. Try the sale again.');
+    return refused('Nothing was charged. Start a new sale; if this repeats, contact support.');
+  }
+  if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return {
+      kind: 'unknown',
+      reason: 'no-answer',
+      message: 'The payment engine did not answer in time.',
+      nextStep: CHECK_AGAIN,
+    };
+  }
+  if (error instanceof TypeError) {
+    return {
+      kind: 'unknown',
+      reason: 'no-answer',
+      message: 'Tender could not reach its payment engine. Check that Tender is still running.',
+      nextStep: CHECK_AGAIN,
+    };
+  }
+  return {
+    kind: 'unknown',
+    reason: 'no-answer',
+    message: "The payment engine's answer could not be read.",
+    nextStep: CHECK_AGAIN,
+  };
+}
