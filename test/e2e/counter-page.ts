@@ -25,8 +25,22 @@ const AXE_SOURCE = readFileSync(
   'utf8',
 );
 
+/** The engine's clock: the real time, moved on by what a test skips, as the screen's clock can be. */
+export class EngineClock {
+  private offset = 0;
+  readonly now = (): number => Date.now() + this.offset;
+  skip(ms: number): void {
+    this.offset += ms;
+  }
+  reset(): void {
+    this.offset = 0;
+  }
+}
+
 export interface Counter {
   screens: TestScreens;
+  /** What the engine reads as now; a test that moves a page's clock moves this one with it. */
+  engineClock: EngineClock;
   browser: Browser;
   /** A second page on the bridge, standing where the cashier's reader would be. */
   reader: NodeBridge;
@@ -56,13 +70,18 @@ export async function startCounter(): Promise<Counter> {
       stdio: 'pipe',
     },
   );
-  const screens = await startTestScreens({ rendererDir: join(buildDir, 'renderer') });
+  const engineClock = new EngineClock();
+  const screens = await startTestScreens({
+    rendererDir: join(buildDir, 'renderer'),
+    engine: { now: engineClock.now },
+  });
   const browser = await launchChromium([screens.running.gateway.certificatePem]);
   const reader = await screens.connectBridge();
   const contexts: BrowserContext[] = [];
   mkdirSync(RESULTS_DIR, { recursive: true });
   return {
     screens,
+    engineClock,
     browser,
     reader,
     async open(prefix = 'cashier') {

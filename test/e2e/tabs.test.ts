@@ -13,6 +13,7 @@ beforeAll(async () => {
 }, 180_000);
 afterEach(async () => {
   await counter?.closePages();
+  counter?.engineClock.reset();
   // Each test starts with no open tabs and tips off.
   const { client } = counter.screens;
   const tabs = await client.listTransactions({ type: 'auth', result: 'approved', page_size: 100 });
@@ -204,7 +205,8 @@ describe('an expired tab', () => {
     const id = await openTab('16.00');
     const cashier = await counter.open('tabs');
     const { page } = cashier;
-    // Eight days on, on this screen's clock: past the seven days a tab can be captured.
+    // Eight days on, for the engine and on this screen's clock: past the seven days a tab can be captured.
+    counter.engineClock.skip(8 * 86_400_000);
     await page.clock.setFixedTime(Date.now() + 8 * 86_400_000);
     await page.reload();
     await cashier.readerBadge('Card reader ready').waitFor();

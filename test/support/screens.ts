@@ -16,6 +16,7 @@ import { BRIDGE_SOCKET_PATH } from '../../shared/ipc/socket-protocol';
 import { socketTransport, type SocketState, type SocketTransport } from '../../shared/ipc/socket-transport';
 import { startHeadlessScreens, type RunningHeadlessScreens } from '../../electron/bridge/headless';
 import type { ReaderSetup } from '../../electron/bridge/terminal';
+import type { EngineOptions } from '../../electron/gateway/engine';
 
 export interface TestScreens {
   running: RunningHeadlessScreens;
@@ -51,6 +52,7 @@ export interface NodeBridge {
 export async function startTestScreens(options: {
   rendererDir: string;
   reader?: ReaderSetup;
+  engine?: EngineOptions;
 }): Promise<TestScreens> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-screens-'));
   const running = await startHeadlessScreens({
@@ -58,6 +60,7 @@ export async function startTestScreens(options: {
     port: 0,
     rendererDir: options.rendererDir,
     reader: options.reader ?? { kind: 'simulator' },
+    ...(options.engine && { engine: options.engine }),
     version: '0.1.0-test',
   });
   const { port, certificatePem } = running.gateway;

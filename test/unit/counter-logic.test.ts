@@ -12,7 +12,7 @@ import {
   NEWEST_FIRST,
   NO_FILTERS,
 } from '../../renderer/src/history/history-query';
-import { refundProblem, remedyFor } from '../../renderer/src/refunds/refund-rules';
+import { refundProblem, remedyFor } from '../../renderer/src/refunds/remedy';
 import { screenOf } from '../../renderer/src/shell/routes';
 import { matchingPercent, percentOfCheck, tipForPercent } from '../../renderer/src/tabs/tip-math';
 import { ageLabel, cardLabel, counted, statusOf } from '../../renderer/src/transactions/present';
@@ -70,36 +70,47 @@ describe('tips', () => {
   });
 });
 
-describe('what can be done to a transaction', () => {
-  it('is a void while its batch is open, and a refund of what is left once settled', () => {
-    expect(remedyFor(item({ batch_id: '3' }), '3')).toMatchObject({ kind: 'void' });
-    expect(remedyFor(item({ batch_id: '2', amount: '50.00', refunded_amount: '20.00' }), '3')).toEqual({
-      kind: 'refund',
-      remainingCents: 3000,
-      refundedCents: 2000,
+describe('what the screen offers for a transaction', () => {
+  // Whether a void or a refund is possible is the engine's to say (test/api/follow-ups.test.ts); the
+  // screen offers what the list item says, and explains a "neither" from the item's facts.
+  it('is the void the engine says it would accept', () => {
+    expect(remedyFor(item({ voidable: 'true' }))).toEqual({
+      kind: 'void',
+      what: 'It is still in the open batch: void it to cancel it in full, with nothing to settle.',
     });
-    expect(remedyFor(item({ batch_id: '2' }), undefined)).toMatchObject({
-      kind: 'refund',
-      remainingCents: 1000,
+    expect(remedyFor(item({ type: 'Auth', batch_id: '', voidable: 'true' }))).toEqual({
+      kind: 'void',
+      what: 'Void the tab to release the hold on the card.',
+    });
+    expect(remedyFor(item({ type: 'Refund', voidable: 'true' }))).toEqual({
+      kind: 'void',
+      what: 'The refund is still in the open batch: void it to take it back.',
     });
   });
 
-  it('is nothing, with the reason, for what the engine would refuse', () => {
-    const reason = (fields: Partial<TransactionListItem>, open = '3') => {
-      const remedy = remedyFor(item(fields), open);
+  it('is a refund of what the engine says is left', () => {
+    const settled = { batch_id: '2', amount: '50.00', refunded_amount: '20.00', refundable_amount: '30.00' };
+    expect(remedyFor(item(settled))).toEqual({ kind: 'refund', remainingCents: 3000, refundedCents: 2000 });
+    expect(remedyFor(item({ batch_id: '2', refundable_amount: '10.00' }))).toEqual({
+      kind: 'refund',
+      remainingCents: 1000,
+      refundedCents: 0,
+    });
+  });
+
+  it('is nothing, with the reason, when the engine offers neither', () => {
+    const reason = (fields: Partial<TransactionListItem>) => {
+      const remedy = remedyFor(item(fields));
       return remedy.kind === 'none' ? remedy.reason : remedy.kind;
     };
     expect(reason({ result: 'Declined' })).toBe('This sale was declined: no money moved.');
     expect(reason({ voided: 'true' })).toMatch(/voided already/);
     expect(reason({ type: 'Void' })).toMatch(/cannot itself be voided/);
-    expect(reason({ batch_id: '2', refunded_amount: '10.00' }, '3')).toBe('It has been refunded in full.');
-    expect(reason({ type: 'Auth', captured: 'true', batch_id: '' })).toMatch(/find its capture/);
-    expect(reason({ type: 'Refund', batch_id: '2' })).toMatch(/settled/);
-  });
-
-  it('voids an open tab and a refund still in the open batch', () => {
-    expect(remedyFor(item({ type: 'Auth', batch_id: '' }), '3')).toMatchObject({ kind: 'void' });
-    expect(remedyFor(item({ type: 'Refund', batch_id: '3' }), '3')).toMatchObject({ kind: 'void' });
+    expect(reason({ batch_id: '2', refunded_amount: '10.00' })).toBe('It has been refunded in full.');
+    expect(reason({ type: 'Auth', captured: 'true', batch_id: '', refunded_amount: '' })).toMatch(
+      /find its capture/,
+    );
+    expect(reason({ type: 'Refund', batch_id: '2', refunded_amount: '' })).toMatch(/settled/);
   });
 
   it('refunds at most what is left', () => {

@@ -4,9 +4,15 @@
  * totals; the report prints the engine's batch totals and checks these against them.
  */
 import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
+import { TYPE_LABELS } from '../../../shared/api/transaction-types';
 import { centsOf } from '../transactions/present';
 
-export const REPORT_TYPES = ['Sale', 'Forced Sale', 'Capture', 'Refund'] as const;
+export const REPORT_TYPES = [
+  TYPE_LABELS.SALE,
+  TYPE_LABELS['FORCED SALE'],
+  TYPE_LABELS.CAPTURE,
+  TYPE_LABELS.REFUND,
+] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export interface TypeLine {

@@ -16,7 +16,7 @@ import { OutcomePanel } from '../ui/OutcomePanel';
 import { useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
-import { refundProblem, remedyFor, type Remedy } from './refund-rules';
+import { refundProblem, remedyFor, type Remedy } from './remedy';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -37,9 +37,8 @@ export function TransactionDetails({
   const [refresh, setRefresh] = useState(0);
   const loaded = useLoad<Loaded>(async () => {
     const [item, open] = await Promise.all([loadTransaction(client, id), client.openBatch()]);
-    const settles = item && ['Sale', 'Forced Sale', 'Capture'].includes(item.type);
-    const refunds =
-      item && settles && centsOf(item.refunded_amount) > 0 ? await loadRefundsOf(client, item) : [];
+    // Only sales carry a refunded amount; every other type lists it empty.
+    const refunds = item && centsOf(item.refunded_amount) > 0 ? await loadRefundsOf(client, item) : [];
     return { item, openBatchId: open?.id, refunds };
   }, [client, id, refresh]);
 
@@ -73,7 +72,7 @@ export function TransactionDetails({
       // A new remedy (after a void or a refund) starts its form afresh.
       key={`${item.id}:${item.voided}:${item.refunded_amount}`}
       item={item}
-      remedy={remedyFor(item, openBatchId)}
+      remedy={remedyFor(item)}
       openBatchId={openBatchId}
       refunds={refunds}
       problem={loaded.problem}

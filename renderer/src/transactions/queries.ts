@@ -66,10 +66,11 @@ export async function loadTabs(
     order_by: 'id',
     descending: false,
   });
+  // The engine says which can still be captured; an approved AUTH it holds but will not capture has expired.
   const holding = items.filter((item) => item.expires !== '');
   return {
-    open: holding.filter((item) => Date.parse(item.expires) > now),
-    expired: holding.filter((item) => Date.parse(item.expires) <= now),
+    open: holding.filter((item) => item.capturable === 'true'),
+    expired: holding.filter((item) => item.capturable === 'false'),
   };
 }
 
