@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { TransactionListItem, TransactionOrderField } from '../../../shared/api/schemas';
 import { TYPE_LABELS, RESULTS } from '../../../shared/api/transaction-types';
-import { useScreenActive } from '../shell/screen-active';
+import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery } from '../transactions/queries';
 import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';

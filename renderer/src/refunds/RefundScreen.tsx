@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
-import { useScreenActive } from '../shell/screen-active';
+import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { startOfDay } from '../transactions/queries';
 import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';

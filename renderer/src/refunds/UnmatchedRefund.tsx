@@ -6,8 +6,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
-import type { CardPayment } from '../sale/card-payment';
-import { cardName, cardholderOf, cardWithHolder } from '../sale/card-text';
+import type { CardPayment } from '../payment/card-payment';
+import { cardName, cardholderOf, cardWithHolder } from '../payment/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';

@@ -6,7 +6,7 @@
 import { useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
-import type { SaleOutcome } from '../sale/outcome';
+import type { SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
 import { cardLabel, centsOf, holderOf } from '../transactions/present';
 import {

@@ -4,8 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
-import type { CardPayment } from '../sale/card-payment';
-import { cardWithHolder } from '../sale/card-text';
+import type { CardPayment } from '../payment/card-payment';
+import { cardWithHolder } from '../payment/card-text';
 import type { ChargedCard } from '../sale/sale-state';
 import { useTransactionRunner } from '../transactions/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
-import { useScreenActive } from '../shell/screen-active';
+import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadTabs, type Tabs } from '../transactions/queries';
 import { ageLabel, cardLabel, centsOf, holderOf, untilLabel } from '../transactions/present';
