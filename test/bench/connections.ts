@@ -12,27 +12,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import type { HeldKind } from '../support/held-connections';
-import { median, percentile, type Measure } from './stats';
-
-/** An engine already serving, as `npm run gateway -- serve` runs it. */
-export interface RunningEngine {
-  /** https://127.0.0.1:<port>/rest/v1 */
-  api: string;
-  /** A key with every permission. */
-  key: string;
-  /** The engine's certificate, `<data dir>/tls/cert.pem`. */
-  caFile: string;
-}
-
-/** One line of the bench table, as run.ts prints it. */
-export interface Row {
-  what: string;
-  engine: string;
-  baseline: string;
-  ratio: number;
-  target: string;
-  pass: boolean;
-}
+import { median, percentile, type BenchRow as Row, type Measure, type RunningEngine } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = ['--import', 'tsx'];

@@ -14,16 +14,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { ledgerMatchesSeal, sealLedger } from '../../electron/gateway/data-dir';
 import { Engine } from '../../electron/gateway/engine';
 import { dataDirLayout } from '../../electron/gateway/paths';
-import { median } from './stats';
-
-export interface StartCheckRow {
-  what: string;
-  engine: string;
-  baseline: string;
-  ratio: number;
-  target: string;
-  pass: boolean;
-}
+import { median, type BenchRow } from './stats';
 
 /** The start check on the million-row ledger leaves start-up this much of its 1 s. */
 const START_CHECK_BUDGET_MS = 500;
@@ -64,7 +55,7 @@ async function withEngine<T>(dataDir: string, work: (engine: Engine) => T): Prom
   }
 }
 
-export async function measureStartChecks(dataDir: string): Promise<StartCheckRow[]> {
+export async function measureStartChecks(dataDir: string): Promise<BenchRow[]> {
   const { database } = dataDirLayout(dataDir);
   const bytes = readWholeFile(database);
   const read = await medianOf(3, () => readWholeFile(database));
