@@ -6,7 +6,7 @@ import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadRefundsOf, loadTransaction } from '../transactions/queries';
 import { cardLabel, centsOf, holderOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
-import { useTransactionRunner, type MoneyMove } from '../transactions/run-transaction';
+import { useTransactionRunner, type MoneyMove } from '../payment/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';

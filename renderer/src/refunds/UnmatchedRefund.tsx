@@ -6,10 +6,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
-import type { CardPayment } from '../payment/card-payment';
+import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { cardName, cardholderOf, cardWithHolder } from '../payment/card-text';
-import type { ChargedCard } from '../sale/sale-state';
-import { useTransactionRunner } from '../transactions/run-transaction';
+import { useTransactionRunner } from '../payment/run-transaction';
 import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';

@@ -2,9 +2,9 @@
 import { displayMoney } from '../../../shared/money';
 import { ChargingPanel } from '../ui/ChargingPanel';
 import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
-import { keyedCard, type CardPayment } from '../payment/card-payment';
+import { keyedCard, type CardPayment, type ChargedCard } from '../payment/card-payment';
 import { KeyedCardForm } from '../payment/KeyedCardForm';
-import type { ChargedCard, SaleAction, SaleState } from './sale-state';
+import type { SaleAction, SaleState } from './sale-state';
 
 type Props = {
   state: Extract<SaleState, { step: 'card' | 'charging' }>;

@@ -6,7 +6,8 @@ import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
 import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
-import type { ChargedCard, SaleDetails } from './sale-state';
+import type { ChargedCard } from '../payment/card-payment';
+import type { SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 
 type Props = {

@@ -3,20 +3,18 @@
  * start the next. Works by touch and by keyboard alone, and never has two charges in flight.
  */
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { TenderApiError } from '../../../shared/api/client';
-import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
-import type { CardPayment } from '../payment/card-payment';
+import type { CardPayment, ChargedCard } from '../payment/card-payment';
+import { prepareTransaction, useIdempotentSender } from '../payment/run-transaction';
 import { CardPanel } from './CardPanel';
 import { Keypad } from './Keypad';
-import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../payment/outcome';
 import { ResultView } from './ResultView';
-import { freshSale, saleReducer, type ChargedCard, type SaleAction, type SaleState } from './sale-state';
+import { freshSale, saleReducer, type SaleAction, type SaleState } from './sale-state';
 
 const EARLY_SWIPE = 'The card was swiped before Charge was pressed. Press Charge, then swipe again.';
 const SWIPE_WITHOUT_AMOUNT = 'Enter the amount first, then swipe the card.';
@@ -35,88 +33,66 @@ function isControl(target: EventTarget | null): boolean {
 }
 
 export function SaleScreen() {
-  const { client, reader } = useTerminal();
+  const { reader } = useTerminal();
   // Out of view, the sale keeps its state (and a charge in flight finishes), but takes no keys or swipes.
   const active = useScreenActiveRef();
   const [state, dispatch] = useReducer(saleReducer, undefined, freshSale);
   // Event handlers registered once read the latest step from here; it is updated with every action,
   // before React renders, so a swipe arriving in between already sees the new step.
   const current = useRef<SaleState>(state);
-  const inFlight = useRef(false);
-  /**
-   * The charge whose answer is still awaited or unknown, with its idempotency key: sent again as it
-   * is, the engine answers for the same sale instead of charging twice. It holds the card data only
-   * until an answer is known, then it is dropped.
-   */
-  const attempt = useRef<{ request: TransactionRequestBody; idempotencyKey: string } | undefined>(undefined);
+  // One charge in flight, and the one whose answer is unknown kept with its key for Check again.
+  const { send: sendCharge, forget: forgetCharge } = useIdempotentSender('sale');
 
   const readerOff = useRef(reader.state === 'off');
   useEffect(() => {
     readerOff.current = reader.state === 'off';
   }, [reader.state]);
 
-  const act = useCallback((action: SaleAction) => {
-    // Without a card reader the card is keyed in anyway: go straight to the form.
-    const actions: SaleAction[] =
-      action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
-    for (const next of actions) {
-      const before = current.current;
-      current.current = saleReducer(before, next);
-      // Leaving an unknown outcome for a new sale drops the card data kept for checking again.
-      if (next.type === 'new-sale' && current.current !== before) attempt.current = undefined;
-      dispatch(next);
-    }
-  }, []);
-
-  const send = useCallback(async () => {
-    const pending = attempt.current;
-    if (!pending) return;
-    inFlight.current = true;
-    let outcome: SaleOutcome;
-    try {
-      const response = await client.createTransaction(pending.request, {
-        idempotencyKey: pending.idempotencyKey,
-      });
-      outcome = outcomeOfResponse(response);
-    } catch (error) {
-      // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
-      if (!(error instanceof TenderApiError)) console.error('Tender: the sale request failed.', error);
-      outcome = outcomeOfFailure(error);
-    }
-    if (outcome.kind !== 'unknown') attempt.current = undefined;
-    inFlight.current = false;
-    act({ type: 'settled', outcome });
-  }, [act, client]);
+  const act = useCallback(
+    (action: SaleAction) => {
+      // Without a card reader the card is keyed in anyway: go straight to the form.
+      const actions: SaleAction[] =
+        action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
+      for (const next of actions) {
+        const before = current.current;
+        current.current = saleReducer(before, next);
+        // Leaving an unknown outcome for a new sale drops the card data kept for checking again.
+        if (next.type === 'new-sale' && current.current !== before) forgetCharge();
+        dispatch(next);
+      }
+    },
+    [forgetCharge],
+  );
 
   const charge = useCallback(
     async (card: ChargedCard, payment: CardPayment) => {
       const before = current.current;
-      // The one gate every charge passes: a second tap or a second swipe finds it closed.
-      if (inFlight.current || before.step !== 'card') return;
-      inFlight.current = true;
+      if (before.step !== 'card') return;
       const { sale } = before;
-      attempt.current = {
-        request: {
+      const answer = sendCharge(
+        prepareTransaction({
           type: 'SALE',
           amount: formatMoney(sale.cents),
           ...payment,
           ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
           ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
-        },
-        idempotencyKey: crypto.randomUUID(),
-      };
+        }),
+      );
+      if (!answer) return;
       act({ type: 'charge', card });
-      await send();
+      act({ type: 'settled', outcome: await answer });
     },
-    [act, send],
+    [act, sendCharge],
   );
 
   const checkAgain = useCallback(async () => {
     const before = current.current;
-    if (inFlight.current || before.step !== 'result' || before.outcome.kind !== 'unknown') return;
+    if (before.step !== 'result' || before.outcome.kind !== 'unknown') return;
+    const answer = sendCharge();
+    if (!answer) return;
     act({ type: 'recheck' });
-    await send();
-  }, [act, send]);
+    act({ type: 'settled', outcome: await answer });
+  }, [act, sendCharge]);
 
   useCardReader({
     onSwipe: (card, payment) => {

@@ -7,8 +7,6 @@ import { pressAmountKey, pressBackspace, type AmountKey } from './amount';
 import type { ChargedCard } from '../payment/card-payment';
 import type { SaleOutcome } from '../payment/outcome';
 
-export type { ChargedCard } from '../payment/card-payment';
-
 export interface SaleDetails {
   cents: number;
   invoice: string;

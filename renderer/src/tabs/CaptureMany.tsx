@@ -9,11 +9,7 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import type { SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
 import { cardLabel, centsOf, holderOf } from '../transactions/present';
-import {
-  prepareTransaction,
-  sendTransaction,
-  type PendingTransaction,
-} from '../transactions/run-transaction';
+import { prepareTransaction, sendTransaction, type PendingTransaction } from '../payment/run-transaction';
 import { ArrowLeftIcon, Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
 import { BusyButton } from '../ui/BusyButton';

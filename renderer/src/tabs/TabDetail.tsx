@@ -5,7 +5,7 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
 import { cardLabel, centsOf, holderOf, timeLabel, untilLabel } from '../transactions/present';
-import { useTransactionRunner } from '../transactions/run-transaction';
+import { useTransactionRunner } from '../payment/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { ArrowRightIcon } from '../ui/icons';

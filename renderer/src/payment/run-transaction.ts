@@ -1,25 +1,27 @@
 /**
- * Sending a transaction other than a sale (a tab, a capture, a refund, a void) the way the sale
- * screen sends its charge: with an Idempotency-Key made for it, one at a time, and after no answer
- * the same request with the same key again, so the engine answers for that one request and never
- * does it twice.
+ * Sending a transaction (a sale, a tab, a capture, a refund, a void) so that it is done at most once:
+ * with an Idempotency-Key made for each attempt, one request at a time, and after no answer the same
+ * request with the same key again, so the engine answers for that one request and never does it twice.
  */
 import { useCallback, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
-import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
+import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 
-export type MoneyMove = 'tab' | 'capture' | 'refund' | 'void';
+export type MoneyMove = 'sale' | 'tab' | 'capture' | 'refund' | 'void';
 
-const NOTHING_DONE: Record<MoneyMove, string> = {
+/** The outcome's own words are written for a sale; every other move rewords its next steps. */
+type OtherMove = Exclude<MoneyMove, 'sale'>;
+
+const NOTHING_DONE: Record<OtherMove, string> = {
   tab: 'No hold was placed on the card.',
   capture: 'The tab was not captured.',
   refund: 'Nothing was refunded.',
   void: 'Nothing was voided.',
 };
 
-const MAYBE_DONE: Record<MoneyMove, string> = {
+const MAYBE_DONE: Record<OtherMove, string> = {
   tab: 'The card may or may not hold the amount now.',
   capture: 'The tab may or may not have been captured.',
   refund: 'The card may or may not have been refunded.',
@@ -27,7 +29,7 @@ const MAYBE_DONE: Record<MoneyMove, string> = {
 };
 
 /** For a refusal of what was sent, when the engine's message names no next step. */
-const AFTER_REFUSAL: Record<MoneyMove, string> = {
+const AFTER_REFUSAL: Record<OtherMove, string> = {
   tab: 'Check the amount and the card, then try again.',
   capture: 'Go back to the tab: check the tip and try again.',
   refund: 'Go back to the transaction: it shows what can still be refunded.',
@@ -48,6 +50,7 @@ export function prepareTransaction(request: TransactionRequestBody): PendingTran
 /** The engine's answer as an outcome, with next steps in the words of what was being done. */
 export function failureOutcome(error: unknown, move: MoneyMove): SaleOutcome {
   const outcome = outcomeOfFailure(error);
+  if (move === 'sale') return outcome;
   if (outcome.kind === 'unknown') {
     return {
       ...outcome,
@@ -77,40 +80,74 @@ export async function sendTransaction(
     const outcome = outcomeOfResponse(
       await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey }),
     );
-    return outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
+    return move !== 'sale' && outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
       ? { ...outcome, nextStep: AFTER_REFUSAL[move] }
       : outcome;
   } catch (error) {
+    // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
     if (!(error instanceof TenderApiError)) console.error(`Tender: the ${move} request failed.`, error);
     return failureOutcome(error, move);
   }
+}
+
+/**
+ * The gate every attempt passes, for a screen that keeps its own state: one request in flight, and
+ * the request whose answer is unknown kept with its key, so Check again sends exactly that request.
+ * It holds the card data only until an answer is known, then drops it.
+ */
+export function useIdempotentSender(move: MoneyMove) {
+  const { client } = useTerminal();
+  const pending = useRef<PendingTransaction | undefined>(undefined);
+  const inFlight = useRef(false);
+
+  /**
+   * Sends `next`, or without it the request still awaiting an answer, with its key. Returns nothing,
+   * and sends nothing, while another request is in flight or when there is none to send: a second tap
+   * or a second swipe finds the gate closed.
+   */
+  const send = useCallback(
+    (next?: PendingTransaction): Promise<SaleOutcome> | undefined => {
+      if (inFlight.current) return undefined;
+      if (next) pending.current = next;
+      const current = pending.current;
+      if (!current) return undefined;
+      inFlight.current = true;
+      return sendTransaction(client, current, move).then((outcome) => {
+        if (outcome.kind !== 'unknown') pending.current = undefined;
+        inFlight.current = false;
+        return outcome;
+      });
+    },
+    [client, move],
+  );
+
+  /** Drops the request kept for Check again, unless it is in flight; says whether it did. */
+  const forget = useCallback((): boolean => {
+    if (inFlight.current) return false;
+    pending.current = undefined;
+    return true;
+  }, []);
+
+  return { send, forget };
 }
 
 export type RunState = { phase: 'idle' } | { phase: 'sending' } | { phase: 'done'; outcome: SaleOutcome };
 
 /** One transaction at a time, its state, and Check again after no answer. */
 export function useTransactionRunner(move: MoneyMove) {
-  const { client } = useTerminal();
+  const { send, forget } = useIdempotentSender(move);
   const [state, setState] = useState<RunState>({ phase: 'idle' });
-  const pending = useRef<PendingTransaction | undefined>(undefined);
-  const inFlight = useRef(false);
 
   const run = useCallback(
     async (next?: PendingTransaction): Promise<SaleOutcome | undefined> => {
-      if (inFlight.current) return undefined;
-      if (next) pending.current = next;
-      const current = pending.current;
-      if (!current) return undefined;
-      inFlight.current = true;
+      const answer = send(next);
+      if (!answer) return undefined;
       setState({ phase: 'sending' });
-      const outcome = await sendTransaction(client, current, move);
-      // Kept only while the outcome is unknown: Check again must send exactly this request.
-      if (outcome.kind !== 'unknown') pending.current = undefined;
-      inFlight.current = false;
+      const outcome = await answer;
       setState({ phase: 'done', outcome });
       return outcome;
     },
-    [client, move],
+    [send],
   );
 
   /** Sends a new request, with a new key. */
@@ -118,10 +155,8 @@ export function useTransactionRunner(move: MoneyMove) {
   /** Sends the last request again with its key, after no answer. */
   const checkAgain = useCallback(() => run(), [run]);
   const reset = useCallback(() => {
-    if (inFlight.current) return;
-    pending.current = undefined;
-    setState({ phase: 'idle' });
-  }, []);
+    if (forget()) setState({ phase: 'idle' });
+  }, [forget]);
 
   return { state, start, checkAgain, reset };
 }
