@@ -3,12 +3,10 @@
  * It speaks JSON, checks every answer against the same schemas the engine answers with, and takes
  * its fetch from the caller, so that each side can bring its own TLS trust.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { API_ROUTES, type ApiRoute } from './routes';
 import {
-  batchSchema,
   errorSchema,
-  transactionListItemSchema,
-  transactionResponseSchema,
   type ApiError,
   type Batch,
   type BatchListQuery,
@@ -39,6 +37,13 @@ export class TenderApiError extends Error {
 
 type QueryValues<Q> = { [K in keyof Q]?: string | number | boolean };
 
+/** What a call sends beside the route's method and path. */
+interface CallParts {
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
 export interface TenderClientOptions {
   /** https://127.0.0.1:<port>/rest/v1 */
   baseUrl: string;
@@ -57,51 +62,44 @@ export class TenderClient {
     request: TransactionRequestBody,
     options: { idempotencyKey?: string } = {},
   ): Promise<TransactionResponse> {
-    return this.call(
-      'POST',
-      '/transactions',
-      transactionResponseSchema,
-      request,
-      options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey },
-    ) as Promise<TransactionResponse>;
+    return this.call(API_ROUTES.createTransaction, {
+      body: request,
+      headers: options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey },
+    }) as Promise<TransactionResponse>;
   }
 
   /** One page of transactions; an empty list when nothing matches. */
   async listTransactions(query: QueryValues<TransactionListQuery> = {}): Promise<TransactionListItem[]> {
-    return (
-      (await this.call('GET', `/transactions${queryString(query)}`, z.array(transactionListItemSchema))) ?? []
-    );
+    return (await this.call(API_ROUTES.listTransactions, { query })) ?? [];
   }
 
   async listBatches(query: QueryValues<BatchListQuery> = {}): Promise<Batch[]> {
-    return (await this.call('GET', `/batches${queryString(query)}`, z.array(batchSchema))) ?? [];
+    return (await this.call(API_ROUTES.listBatches, { query })) ?? [];
   }
 
   /** The open batch, or undefined when none is open. */
   openBatch(): Promise<Batch | undefined> {
-    return this.call('GET', '/batches/open', batchSchema);
+    return this.call(API_ROUTES.getOpenBatch);
   }
 
   /** Closes the open batch for settlement; undefined when none was open. */
   closeOpenBatch(): Promise<Batch | undefined> {
-    return this.call('PUT', '/batches/open', batchSchema);
+    return this.call(API_ROUTES.closeOpenBatch);
   }
 
-  private async call<T>(
-    method: string,
-    path: string,
-    schema: z.ZodType<T>,
-    body?: unknown,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<T | undefined> {
+  /** Calls a route of the table; undefined when it answers 204. */
+  private async call<R extends ApiRoute>(
+    route: R,
+    { body, headers: extraHeaders = {}, query = {} }: CallParts = {},
+  ): Promise<z.output<R['answer']['schema']> | undefined> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       api_key: this.options.apiKey,
       ...extraHeaders,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.options.fetch(`${this.options.baseUrl}${path}`, {
-      method,
+    const response = await this.options.fetch(`${this.options.baseUrl}${route.path}${queryString(query)}`, {
+      method: route.method,
       headers,
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
@@ -111,7 +109,7 @@ export class TenderClient {
       const parsed = errorSchema.safeParse(safeJson(text));
       throw new TenderApiError(response.status, parsed.success ? parsed.data : undefined);
     }
-    return schema.parse(JSON.parse(text));
+    return route.answer.schema.parse(JSON.parse(text)) as z.output<R['answer']['schema']>;
   }
 }
 

@@ -1,17 +1,17 @@
 /**
- * The OpenAPI 3.1 document of /rest/v1, generated from the zod schemas in ./schemas so that it can
- * never disagree with what the engine validates. `npm run openapi` writes it to resources/.
+ * The OpenAPI 3.1 document of /rest/v1, generated from the route table in ./routes and the zod
+ * schemas in ./schemas so that it can never disagree with what the engine serves and validates.
+ * `npm run openapi` writes it to resources/.
  */
 import { z } from 'zod';
 import { PERMISSIONS } from './permissions';
+import { API_PREFIX, API_ROUTES, type ApiRoute } from './routes';
 import {
-  batchListQuerySchema,
   batchSchema,
   billingSchema,
   errorSchema,
   shippingSchema,
   transactionListItemSchema,
-  transactionListQuerySchema,
   transactionRequestSchema,
   transactionResponseSchema,
 } from './schemas';
@@ -67,6 +67,17 @@ function queryParameters(schema: z.ZodObject): JsonObject[] {
 
 const ref = (id: keyof typeof COMPONENT_SCHEMAS) => ({ $ref: `#/components/schemas/${id}` });
 
+const COMPONENT_IDS = new Map<z.ZodType, keyof typeof COMPONENT_SCHEMAS>(
+  Object.entries(COMPONENT_SCHEMAS).map(([id, schema]) => [schema, id as keyof typeof COMPONENT_SCHEMAS]),
+);
+
+/** A route's body or answer is always one of the components, so that it is described once. */
+function refTo(schema: z.ZodType): JsonObject {
+  const id = COMPONENT_IDS.get(schema);
+  if (id === undefined) throw new Error('A route body or answer is not one of the OpenAPI components.');
+  return ref(id);
+}
+
 function content(schema: JsonObject, xmlRoot: string): JsonObject {
   return {
     'application/json': { schema },
@@ -74,8 +85,8 @@ function content(schema: JsonObject, xmlRoot: string): JsonObject {
   };
 }
 
-const list = (item: keyof typeof COMPONENT_SCHEMAS, root: string, element: string) =>
-  content({ type: 'array', items: { ...ref(item), xml: { name: element } }, xml: { wrapped: true } }, root);
+const list = (item: z.ZodType, root: string, element: string) =>
+  content({ type: 'array', items: { ...refTo(item), xml: { name: element } }, xml: { wrapped: true } }, root);
 
 const errorResponse = (description: string) => ({ description, content: content(ref('Error'), 'error') });
 
@@ -94,6 +105,79 @@ const commonErrors = {
   '421': errorResponse('The Host header is not 127.0.0.1, localhost or [::1] with the port.'),
 };
 
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes retries safe: the same key with the same body answers the stored answer again (marked ' +
+    'Idempotent-Replayed: true) and charges nothing more. Kept for at least 24 hours, per API key.',
+  schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const idempotentReplayedHeader = {
+  'Idempotent-Replayed': {
+    description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+function answerContent({ schema, xmlRoot, xmlItem }: ApiRoute['answer']): JsonObject {
+  if (schema instanceof z.ZodArray) return list(schema.element as z.ZodType, xmlRoot, xmlItem ?? xmlRoot);
+  return content(refTo(schema), xmlRoot);
+}
+
+function operation(operationId: string, route: ApiRoute): JsonObject {
+  const parameters = [
+    ...(route.idempotent ? [idempotencyKeyParameter] : []),
+    ...(route.query ? queryParameters(route.query) : []),
+  ];
+  return {
+    operationId,
+    summary: route.summary,
+    ...(route.description !== undefined && { description: route.description }),
+    ...(parameters.length > 0 && { parameters }),
+    ...(route.body && {
+      requestBody: { required: true, content: content(refTo(route.body.schema), route.body.xmlRoot) },
+    }),
+    responses: {
+      '200': {
+        description: route.answer.description,
+        ...(route.idempotent && { headers: idempotentReplayedHeader }),
+        content: answerContent(route.answer),
+      },
+      ...(route.noContent !== undefined && { '204': { description: route.noContent } }),
+      ...(route.query && {
+        '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
+      }),
+      ...(route.idempotent && {
+        '409': errorResponse('A request with the same Idempotency-Key is still being processed.'),
+        '422': errorResponse('The Idempotency-Key was already used with a different request body.'),
+      }),
+      ...(route.body && {
+        '400': errorResponse(
+          `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element.`,
+        ),
+        '413': errorResponse('The body is larger than 64 KiB.'),
+        '415': errorResponse('Content-Type is not application/json or application/xml.'),
+      }),
+      ...(route.timedRead && readTimeout),
+      ...commonErrors,
+    },
+  };
+}
+
+function paths(): Record<string, JsonObject> {
+  const described: Record<string, JsonObject> = {};
+  for (const [operationId, route] of Object.entries<ApiRoute>(API_ROUTES)) {
+    described[route.path] = {
+      ...described[route.path],
+      [route.method.toLowerCase()]: operation(operationId, route),
+    };
+  }
+  return described;
+}
+
 export function buildOpenApiDocument(): JsonObject {
   return {
     openapi: '3.1.0',
@@ -106,110 +190,12 @@ export function buildOpenApiDocument(): JsonObject {
         'chosen by Content-Type; answers follow Accept, or the request format when Accept leaves it open. ' +
         'A transaction outcome (Approved, Declined, Rejected, Error) is always HTTP 200: read result.',
     },
-    servers: [{ url: 'https://127.0.0.1:8443/rest/v1' }],
+    servers: [{ url: `https://127.0.0.1:8443${API_PREFIX}` }],
     security: [{ apiKey: [] }],
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'api_key' } },
       schemas: componentSchemas(),
     },
-    paths: {
-      '/transactions': {
-        post: {
-          operationId: 'createTransaction',
-          summary: 'Run a SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID',
-          description:
-            'Required fields by type: SALE and AUTH amount + card and exp_date (or encrypted_track_data and ' +
-            'track_format MAGTEK); FORCED SALE also authorization_code; CAPTURE id and amount; REFUND amount and ' +
-            'id (matched) or card data (unmatched); VOID id. The api_key may also be sent in the body.',
-          parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description:
-                'Makes retries safe: the same key with the same body answers the stored answer again (marked ' +
-                'Idempotent-Replayed: true) and charges nothing more. Kept for at least 24 hours, per API key.',
-              schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\x21-\\x7e]+$' },
-            },
-          ],
-          requestBody: { required: true, content: content(ref('TransactionRequest'), 'transaction') },
-          responses: {
-            '200': {
-              description: 'The outcome, in result.',
-              headers: {
-                'Idempotent-Replayed': {
-                  description:
-                    'true when this is the stored answer to an earlier request with the same Idempotency-Key.',
-                  schema: { type: 'string', enum: ['true'] },
-                },
-              },
-              content: content(ref('TransactionResponse'), 'transaction'),
-            },
-            '409': errorResponse('A request with the same Idempotency-Key is still being processed.'),
-            '422': errorResponse('The Idempotency-Key was already used with a different request body.'),
-            '400': errorResponse('The body is not one well-formed JSON object or <transaction> element.'),
-            '413': errorResponse('The body is larger than 64 KiB.'),
-            '415': errorResponse('Content-Type is not application/json or application/xml.'),
-            ...commonErrors,
-          },
-        },
-        get: {
-          operationId: 'listTransactions',
-          summary: 'List transactions, newest first by default',
-          parameters: queryParameters(transactionListQuerySchema),
-          responses: {
-            '200': {
-              description: 'A page of transactions.',
-              content: list('TransactionListItem', 'transactions', 'transaction'),
-            },
-            '204': { description: 'No transaction matches.' },
-            '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
-            ...readTimeout,
-            ...commonErrors,
-          },
-        },
-      },
-      '/batches': {
-        get: {
-          operationId: 'listBatches',
-          summary: 'List settlement batches',
-          description:
-            'Transaction filters (amount, type, last_four, ...) select the batches that hold a matching transaction; ' +
-            'start_date and end_date select by settled time.',
-          parameters: queryParameters(batchListQuerySchema),
-          responses: {
-            '200': { description: 'A page of batches.', content: list('Batch', 'batches', 'batch') },
-            '204': { description: 'No batch matches.' },
-            '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
-            ...readTimeout,
-            ...commonErrors,
-          },
-        },
-      },
-      '/batches/open': {
-        get: {
-          operationId: 'getOpenBatch',
-          summary: 'The open batch',
-          responses: {
-            '200': { description: 'The open batch.', content: content(ref('Batch'), 'batch') },
-            '204': { description: 'No batch is open.' },
-            ...readTimeout,
-            ...commonErrors,
-          },
-        },
-        put: {
-          operationId: 'closeOpenBatch',
-          summary: 'Close the open batch for settlement',
-          responses: {
-            '200': {
-              description: 'The closed batch, with settled and confirmation_code.',
-              content: content(ref('Batch'), 'batch'),
-            },
-            '204': { description: 'No batch is open.' },
-            ...commonErrors,
-          },
-        },
-      },
-    },
+    paths: paths(),
   };
 }

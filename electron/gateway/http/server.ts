@@ -4,9 +4,21 @@
  */
 import type * as https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteHandlerMethod,
+} from 'fastify';
 import type { Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
+import {
+  API_PREFIX,
+  API_ROUTES,
+  OPENAPI_DOCUMENT_ROUTE,
+  methodsByPath,
+  type ApiRoute,
+} from '../../../shared/api/routes';
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
 import type { ApiKeyInfo } from '../keys';
@@ -27,7 +39,7 @@ import { allowedHosts, apiOrigins, requestedHost } from './loopback';
 import { ApiProblem, problems } from './problems';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
-export const API_PREFIX = '/rest/v1';
+export { API_PREFIX };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,12 +79,10 @@ export const DEFAULT_LIMITS: ServerLimits = {
   failedKeyWindowMs: 60_000,
 };
 
-const ROUTES: Record<string, readonly string[]> = {
-  [`${API_PREFIX}/transactions`]: ['GET', 'POST'],
-  [`${API_PREFIX}/batches`]: ['GET'],
-  [`${API_PREFIX}/batches/open`]: ['GET', 'PUT'],
-  [`${API_PREFIX}/openapi.json`]: ['GET'],
-};
+/** The methods each path answers: the Allow header of a 405 and the methods a CORS preflight is told. */
+const ALLOWED_METHODS = new Map<string, readonly string[]>(
+  [...methodsByPath()].map(([path, methods]) => [`${API_PREFIX}${path}`, methods]),
+);
 
 function pathOf(url: string): string {
   const path = url.split('?')[0] ?? '';
@@ -201,9 +211,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         .header('vary', 'Origin');
     }
     if (negotiated === undefined) throw problems.notAcceptable();
-    if (request.method === 'OPTIONS' && origin !== undefined && ROUTES[pathOf(request.url)]) {
+    const allowedMethods = ALLOWED_METHODS.get(pathOf(request.url));
+    if (request.method === 'OPTIONS' && origin !== undefined && allowedMethods) {
       reply
-        .header('access-control-allow-methods', ROUTES[pathOf(request.url)]?.join(', '))
+        .header('access-control-allow-methods', allowedMethods.join(', '))
         .header('access-control-allow-headers', 'accept, content-type, api_key, idempotency-key')
         .header('access-control-max-age', '600');
       return reply.code(204).send();
@@ -244,7 +255,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
-    const allowed = ROUTES[path];
+    const allowed = ALLOWED_METHODS.get(path);
     return sendProblem(
       reply,
       allowed ? problems.methodNotAllowed(request.method, path, allowed) : problems.notFound(path),
@@ -277,25 +288,29 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     return key;
   };
 
-  app.post(`${API_PREFIX}/transactions`, async (request, reply) => {
+  const serve = (route: Pick<ApiRoute, 'method' | 'path'>, handler: RouteHandlerMethod) =>
+    app.route({ method: route.method, url: `${API_PREFIX}${route.path}`, handler });
+  const { createTransaction, listTransactions, listBatches, getOpenBatch, closeOpenBatch } = API_ROUTES;
+
+  serve(createTransaction, async (request, reply) => {
     // A key in the header is checked before the body is read; one in the body, once it is parsed.
     const headerKey =
       typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
-        ? authenticate(request, 'transactions:write')
+        ? authenticate(request, createTransaction.permission)
         : undefined;
     const sentAs = formatOfContentType(request.headers['content-type']);
     if (typeof request.body !== 'string' || sentAs === undefined) {
       throw problems.unsupportedMediaType(request.headers['content-type']);
     }
-    const body = normalizeFields(parseBody(request.body, sentAs, 'transaction'));
-    const key = headerKey ?? authenticate(request, 'transactions:write', body.api_key);
+    const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
+    const key = headerKey ?? authenticate(request, createTransaction.permission, body.api_key);
     delete body.api_key;
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
     if (idempotencyKey === undefined) {
       return send(
         reply,
         200,
-        'transaction',
+        createTransaction.answer.xmlRoot,
         await engine.transactions.submit(body, { apiKeyId: key.recordId, actor: actorOf(key) }),
       );
     }
@@ -306,7 +321,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         idempotencyKey,
       );
       if (replayed) reply.header('idempotent-replayed', 'true');
-      return send(reply, 200, 'transaction', response);
+      return send(reply, 200, createTransaction.answer.xmlRoot, response);
     } catch (error) {
       if (!(error instanceof IdempotencyConflict)) throw error;
       throw error.reason === 'in_flight'
@@ -315,8 +330,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     }
   });
 
-  app.get(`${API_PREFIX}/transactions`, async (request, reply) => {
-    authenticate(request, 'transactions:read');
+  serve(listTransactions, async (request, reply) => {
+    authenticate(request, listTransactions.permission);
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
     const rows = await withinReadLimit(engine.reads.listTransactions(filter, page));
     // Read after the rows, so a batch closed meanwhile shows its items as settled, as a write would find them.
@@ -328,31 +343,35 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     };
     const items = rows.map((item) => presentTransaction(item, context));
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
-    return send(reply, 200, 'transactions', items, 'transaction');
+    const { xmlRoot, xmlItem } = listTransactions.answer;
+    return send(reply, 200, xmlRoot, items, xmlItem);
   });
 
-  app.get(`${API_PREFIX}/batches`, async (request, reply) => {
-    authenticate(request, 'batches:read');
+  serve(listBatches, async (request, reply) => {
+    authenticate(request, listBatches.permission);
     const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
     const items = (await withinReadLimit(engine.reads.listBatches(filter, page))).map(presentBatch);
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
-    return send(reply, 200, 'batches', items, 'batch');
+    const { xmlRoot, xmlItem } = listBatches.answer;
+    return send(reply, 200, xmlRoot, items, xmlItem);
   });
 
-  app.get(`${API_PREFIX}/batches/open`, async (request, reply) => {
-    authenticate(request, 'batches:read');
+  serve(getOpenBatch, async (request, reply) => {
+    authenticate(request, getOpenBatch.permission);
     const open = await withinReadLimit(engine.batches.open());
-    return open ? send(reply, 200, 'batch', presentBatch(open)) : reply.code(204).send();
+    return open ? send(reply, 200, getOpenBatch.answer.xmlRoot, presentBatch(open)) : reply.code(204).send();
   });
 
-  app.put(`${API_PREFIX}/batches/open`, async (request, reply) => {
-    const key = authenticate(request, 'batches:close');
+  serve(closeOpenBatch, async (request, reply) => {
+    const key = authenticate(request, closeOpenBatch.permission);
     const closed = await engine.batches.closeOpen(actorOf(key));
-    return closed ? send(reply, 200, 'batch', presentBatch(closed)) : reply.code(204).send();
+    return closed
+      ? send(reply, 200, closeOpenBatch.answer.xmlRoot, presentBatch(closed))
+      : reply.code(204).send();
   });
 
   const openApi = JSON.stringify(buildOpenApiDocument());
-  app.get(`${API_PREFIX}/openapi.json`, async (_request, reply) =>
+  serve(OPENAPI_DOCUMENT_ROUTE, async (_request, reply) =>
     reply.code(200).type('application/json; charset=utf-8').send(openApi),
   );
 

@@ -1,0 +1,139 @@
+/**
+ * Every route of /rest/v1, once. The engine registers its handlers at these methods and paths and
+ * checks the permission named here; it answers 405 and CORS preflights from the methods each path
+ * has; the typed client calls these paths; the OpenAPI document describes these routes.
+ */
+import { z } from 'zod';
+import type { Permission } from './permissions';
+import {
+  batchListQuerySchema,
+  batchSchema,
+  transactionListItemSchema,
+  transactionListQuerySchema,
+  transactionRequestSchema,
+  transactionResponseSchema,
+} from './schemas';
+
+export const API_PREFIX = '/rest/v1';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** Below /rest/v1. */
+  path: string;
+  /** What the API key must hold. */
+  permission: Permission;
+  summary: string;
+  description?: string;
+  /** The query string a list accepts; anything else in it is refused with 400. */
+  query?: z.ZodObject;
+  /** The request body, and the element it is wrapped in when sent as XML. */
+  body?: { schema: z.ZodType; xmlRoot: string };
+  /**
+   * The 200 answer, and the elements it is written under in XML: a list is `xmlRoot` holding one
+   * `xmlItem` per entry.
+   */
+  answer: { schema: z.ZodType; xmlRoot: string; xmlItem?: string; description: string };
+  /** Why the route may answer 204 with no body instead. */
+  noContent?: string;
+  /** Takes an Idempotency-Key header, so that a retry never runs the request twice. */
+  idempotent?: boolean;
+  /** Read on a reader thread with its time limit, so it may answer 503 query_timeout. */
+  timedRead?: boolean;
+}
+
+/** Each route under its OpenAPI operationId, in the order the document lists them. */
+export const API_ROUTES = {
+  createTransaction: {
+    method: 'POST',
+    path: '/transactions',
+    permission: 'transactions:write',
+    summary: 'Run a SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID',
+    description:
+      'Required fields by type: SALE and AUTH amount + card and exp_date (or encrypted_track_data and ' +
+      'track_format MAGTEK); FORCED SALE also authorization_code; CAPTURE id and amount; REFUND amount and ' +
+      'id (matched) or card data (unmatched); VOID id. The api_key may also be sent in the body.',
+    body: { schema: transactionRequestSchema, xmlRoot: 'transaction' },
+    answer: {
+      schema: transactionResponseSchema,
+      xmlRoot: 'transaction',
+      description: 'The outcome, in result.',
+    },
+    idempotent: true,
+  },
+  listTransactions: {
+    method: 'GET',
+    path: '/transactions',
+    permission: 'transactions:read',
+    summary: 'List transactions, newest first by default',
+    query: transactionListQuerySchema,
+    answer: {
+      schema: z.array(transactionListItemSchema),
+      xmlRoot: 'transactions',
+      xmlItem: 'transaction',
+      description: 'A page of transactions.',
+    },
+    noContent: 'No transaction matches.',
+    timedRead: true,
+  },
+  listBatches: {
+    method: 'GET',
+    path: '/batches',
+    permission: 'batches:read',
+    summary: 'List settlement batches',
+    description:
+      'Transaction filters (amount, type, last_four, ...) select the batches that hold a matching transaction; ' +
+      'start_date and end_date select by settled time.',
+    query: batchListQuerySchema,
+    answer: {
+      schema: z.array(batchSchema),
+      xmlRoot: 'batches',
+      xmlItem: 'batch',
+      description: 'A page of batches.',
+    },
+    noContent: 'No batch matches.',
+    timedRead: true,
+  },
+  getOpenBatch: {
+    method: 'GET',
+    path: '/batches/open',
+    permission: 'batches:read',
+    summary: 'The open batch',
+    answer: { schema: batchSchema, xmlRoot: 'batch', description: 'The open batch.' },
+    noContent: 'No batch is open.',
+    timedRead: true,
+  },
+  closeOpenBatch: {
+    method: 'PUT',
+    path: '/batches/open',
+    permission: 'batches:close',
+    summary: 'Close the open batch for settlement',
+    answer: {
+      schema: batchSchema,
+      xmlRoot: 'batch',
+      description: 'The closed batch, with settled and confirmation_code.',
+    },
+    noContent: 'No batch is open.',
+  },
+} as const satisfies Record<string, ApiRoute>;
+
+/** The OpenAPI document itself: JSON only, no API key needed. It describes the routes above, not itself. */
+export const OPENAPI_DOCUMENT_ROUTE = { method: 'GET', path: '/openapi.json' } as const satisfies Pick<
+  ApiRoute,
+  'method' | 'path'
+>;
+
+/** The methods each path below /rest/v1 answers, in alphabetical order: 405's Allow and CORS preflights. */
+export function methodsByPath(): Map<string, HttpMethod[]> {
+  const methods = new Map<string, HttpMethod[]>();
+  for (const { method, path } of [...Object.values<ApiRoute>(API_ROUTES), OPENAPI_DOCUMENT_ROUTE]) {
+    methods.set(path, [...(methods.get(path) ?? []), method].sort());
+  }
+  return methods;
+}
+
+/** The routes an API key holding this permission may call. */
+export function routesAllowedBy(permission: Permission): ApiRoute[] {
+  return Object.values<ApiRoute>(API_ROUTES).filter((route) => route.permission === permission);
+}
