@@ -2,7 +2,8 @@
 import { randomInt } from 'node:crypto';
 import { formatMoney } from '../../shared/money';
 import type { AuditLog } from './store/audit';
-import type { BatchRecord, Ledger } from './store/ledger';
+import type { BatchRecord } from './store/batch-rows';
+import type { Ledger } from './store/ledger';
 import type { LedgerReads } from './store/ledger-reads';
 
 export class BatchService {

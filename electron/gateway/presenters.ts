@@ -5,7 +5,8 @@ import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { formatTimestamp } from './http/dates';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
-import type { BatchRecord, LedgerTransaction } from './store/ledger';
+import type { BatchRecord } from './store/batch-rows';
+import type { LedgerTransaction } from './store/transaction-rows';
 
 const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value);

@@ -16,7 +16,8 @@ import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { checkCapture, checkRefund, checkVoid, notFound, type RuleCheck } from './domain/rules';
 import type { CardDetails, Processor, ProcessorDecision } from './processor/processor';
 import type { Settings } from './settings';
-import type { Ledger, LedgerTransaction, NewTransaction } from './store/ledger';
+import type { Ledger } from './store/ledger';
+import type { LedgerTransaction, NewTransaction } from './store/transaction-rows';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
 import { FIELD_VALIDATION, Rejection, safeDetail, validateTransactionRequest } from './validation';
 

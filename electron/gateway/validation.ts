@@ -13,7 +13,7 @@ import {
 import { passesLuhn } from '../../shared/cards';
 import { parseMoney } from '../../shared/money';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
-import type { NewTransaction } from './store/ledger';
+import type { NewTransaction } from './store/transaction-rows';
 
 /** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
 export class Rejection {

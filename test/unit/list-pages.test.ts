@@ -14,7 +14,7 @@ import {
   type Page,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
-} from '../../electron/gateway/store/ledger';
+} from '../../electron/gateway/store/list-sql';
 import { ReadPool } from '../../electron/gateway/store/read-pool';
 import { seedLedger } from '../bench/seed-ledger';
 

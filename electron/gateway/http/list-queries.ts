@@ -13,7 +13,7 @@ import {
 import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/api/transaction-types';
 import { parseMoney } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
-import type { BatchFilter, Page, TransactionFilter } from '../store/ledger';
+import type { BatchFilter, Page, TransactionFilter } from '../store/list-sql';
 import { ReadTimeoutError } from '../store/read-pool';
 import { ApiProblem, problems } from './problems';
 

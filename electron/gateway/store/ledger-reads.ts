@@ -4,24 +4,20 @@
  * write's rules need, stay with the Ledger on the writer's connection.
  */
 import { RECENT_AUDIT_SQL, type AuditEntry } from './audit';
+import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
 import {
   batchListQuery,
   OPEN_BATCH_SQL,
-  toBatch,
-  toTransaction,
   transactionListQuery,
   type BATCH_ORDER_COLUMNS,
   type BatchFilter,
-  type BatchRecord,
-  type BatchRowShape,
   type LedgerIds,
-  type LedgerTransaction,
   type Page,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
-  type TransactionRowShape,
-} from './ledger';
+} from './list-sql';
 import type { ReadPool } from './read-pool';
+import { toTransaction, type LedgerTransaction, type TransactionRowShape } from './transaction-rows';
 
 export class LedgerReads {
   private ids: Promise<LedgerIds> | undefined;
