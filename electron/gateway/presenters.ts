@@ -1,5 +1,8 @@
-/** Ledger rows as the wire shows them: every value a string, cards masked, times with their offset. */
-import type { Batch, TransactionListItem } from '../../shared/api/schemas';
+/**
+ * Ledger rows as the wire shows them (every value a string, cards masked, times with their offset),
+ * and the answers to POST /transactions.
+ */
+import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
@@ -81,5 +84,65 @@ export function presentBatch(b: BatchRecord): Batch {
     opened: formatTimestamp(b.openedAt),
     ...(b.settledAt !== null && { settled: formatTimestamp(b.settledAt) }),
     ...(b.confirmationCode !== null && { confirmation_code: b.confirmationCode }),
+  };
+}
+
+/** The answer to an approved request. */
+export function approvedAnswer(
+  row: {
+    id: number;
+    resultCode: string;
+    authorizationCode: string | null;
+    avsResultCode: string | null;
+    cscResultCode: string | null;
+  },
+  message: string,
+): TransactionResponse {
+  return {
+    id: String(row.id),
+    result: 'Approved',
+    result_code: row.resultCode,
+    display_message: message,
+    authorization_code: row.authorizationCode ?? '',
+    ...(row.avsResultCode && { avs_result_code: row.avsResultCode }),
+    ...(row.cscResultCode && { csc_result_code: row.cscResultCode }),
+  };
+}
+
+/** The answer to a request the issuer declined, with its address and card code checks. */
+export function declinedAnswer(
+  id: number,
+  decision: { resultCode: string; message: string; avs?: string; csc?: string },
+): TransactionResponse {
+  return {
+    id: String(id),
+    result: 'Declined',
+    result_code: decision.resultCode,
+    display_message: decision.message,
+    ...(decision.avs && { avs_result_code: decision.avs }),
+    ...(decision.csc && { csc_result_code: decision.csc }),
+  };
+}
+
+/** The answer to a request the processor could not complete. */
+export function errorAnswer(
+  id: number,
+  decision: { resultCode: string; errorCode: string; message: string },
+): TransactionResponse {
+  return {
+    id: String(id),
+    result: 'Error',
+    result_code: decision.resultCode,
+    display_message: decision.message,
+    error_code: decision.errorCode,
+  };
+}
+
+/** A refused request's answer: no id, the error code and the words that say what to change. */
+export function rejectedAnswer(rejection: { errorCode: string; message: string }): TransactionResponse {
+  return {
+    result: 'Rejected',
+    display_message: rejection.message,
+    error_code: rejection.errorCode,
   };
 }

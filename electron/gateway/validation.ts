@@ -1,6 +1,7 @@
 /**
  * What makes a POST /transactions body a valid request: the schema, the fields each type requires or
- * refuses, and the Rejection (error code and words) for each way a request can be wrong.
+ * refuses, and the Rejection (error code and words) for each way a request can be wrong. A valid
+ * request leaves as a TransactionCommand, typed by what it asks for.
  */
 import type { z } from 'zod';
 import { transactionRequestSchema, type TransactionRequest } from '../../shared/api/schemas';
@@ -14,6 +15,34 @@ import { passesLuhn } from '../../shared/cards';
 import { parseMoney } from '../../shared/money';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/transaction-rows';
+
+/**
+ * The card as the request gave it, not yet read: keyed (a number and its expiry) or swiped (the
+ * reader's encrypted track data). Card intake checks and reads it, after the processor's screening.
+ */
+export type CardEntry = (
+  | { entry: 'keyed'; pan: string; expDate: string | undefined }
+  | { entry: 'swiped'; trackData: string; trackFormat: string | undefined; keyedToo: boolean }
+) & { csc: string | undefined; billing: TransactionRequest['billing'] };
+
+/**
+ * A valid request, by what it asks for. `request` keeps the descriptive fields (invoice, billing,
+ * comments) that every operation records as sent.
+ */
+export type TransactionCommand =
+  | { type: 'SALE' | 'AUTH'; request: TransactionRequest; amount: number; card: CardEntry }
+  | {
+      type: 'FORCED SALE';
+      request: TransactionRequest;
+      amount: number;
+      tip: number;
+      authorizationCode: string;
+      card: CardEntry;
+    }
+  | { type: 'CAPTURE'; request: TransactionRequest; authId: number; amount: number; tip: number }
+  | { type: 'REFUND'; refund: 'matched'; request: TransactionRequest; originalId: number; amount: number }
+  | { type: 'REFUND'; refund: 'unmatched'; request: TransactionRequest; amount: number; card: CardEntry }
+  | { type: 'VOID'; request: TransactionRequest; targetId: number };
 
 /** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
 export class Rejection {
@@ -170,14 +199,14 @@ function rejectCardNumberInText(body: unknown): void {
 }
 
 /**
- * Reads a request body into a valid transaction request and its type, or throws the Rejection that
+ * Reads a request body into the command it asks for, or throws the Rejection that
  * says what is wrong with it: the field, the error code and, for field problems, a "Field
  * Validation" message.
  */
 export function validateTransactionRequest(
   body: unknown,
   options: { tipsEnabled: boolean },
-): { request: TransactionRequest; type: TransactionType } {
+): TransactionCommand {
   rejectCardNumberInText(body);
   const parsed = transactionRequestSchema.safeParse(body);
   if (!parsed.success) throw fieldRejection(parsed.error, body);
@@ -204,12 +233,9 @@ export function validateTransactionRequest(
         `${FIELD_VALIDATION}${stray} does not apply to ${which}`,
       );
     }
-  } else if (request.card === undefined && request.encrypted_track_data === undefined) {
-    const what = type === 'REFUND' ? 'REFUND without id (an unmatched refund)' : type;
-    throw new Rejection(
-      ERROR_CODES.MISSING_FIELD,
-      `${FIELD_VALIDATION}card and exp_date, or encrypted_track_data, are required for ${what}`,
-    );
+  } else {
+    // A card-taking request without a card is refused here, before the checks below.
+    cardEntryOf(request, type);
   }
   if (type === 'VOID' && request.amount !== undefined) {
     throw new Rejection(
@@ -241,7 +267,62 @@ export function validateTransactionRequest(
       );
     }
   }
-  return { request, type };
+  return commandOf(type, request);
+}
+
+/** The field's value; the checks above have already refused a request without it. */
+function required<Value>(value: Value | undefined, field: string, type: TransactionType): Value {
+  if (value === undefined)
+    throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required for ${type}`);
+  return value;
+}
+
+function commandOf(type: TransactionType, request: TransactionRequest): TransactionCommand {
+  const amount = () => required(request.amount, 'amount', type);
+  const tip = request.tip_amount ?? 0;
+  switch (type) {
+    case 'SALE':
+    case 'AUTH':
+      return { type, request, amount: amount(), card: cardEntryOf(request, type) };
+    case 'FORCED SALE':
+      return {
+        type,
+        request,
+        amount: amount(),
+        tip,
+        authorizationCode: required(request.authorization_code, 'authorization_code', type),
+        card: cardEntryOf(request, type),
+      };
+    case 'CAPTURE':
+      return { type, request, authId: required(request.id, 'id', type), amount: amount(), tip };
+    case 'REFUND':
+      return request.id === undefined
+        ? { type, refund: 'unmatched', request, amount: amount(), card: cardEntryOf(request, type) }
+        : { type, refund: 'matched', request, originalId: request.id, amount: amount() };
+    case 'VOID':
+      return { type, request, targetId: required(request.id, 'id', type) };
+  }
+}
+
+/** The card a card-taking request carries, keyed or swiped; refused when it carries neither. */
+function cardEntryOf(request: TransactionRequest, type: TransactionType): CardEntry {
+  const common = { csc: request.csc, billing: request.billing };
+  if (request.encrypted_track_data !== undefined) {
+    return {
+      entry: 'swiped',
+      trackData: request.encrypted_track_data,
+      trackFormat: request.track_format,
+      keyedToo: request.card !== undefined,
+      ...common,
+    };
+  }
+  if (request.card !== undefined)
+    return { entry: 'keyed', pan: request.card, expDate: request.exp_date, ...common };
+  const what = type === 'REFUND' ? 'REFUND without id (an unmatched refund)' : type;
+  throw new Rejection(
+    ERROR_CODES.MISSING_FIELD,
+    `${FIELD_VALIDATION}card and exp_date, or encrypted_track_data, are required for ${what}`,
+  );
 }
 
 function fieldRejection(error: z.ZodError, body: unknown): Rejection {

@@ -2,7 +2,7 @@
  * The issuer side of a transaction. The engine asks a Processor and records what it answers; the
  * simulated one below stands in for a real network until one is connected.
  */
-import type { AvsCode, CscCode } from '../domain/codes';
+import type { AvsCode, CscCode, ErrorCode } from '../domain/codes';
 
 /** Card data as the processor needs it; it lives only for the length of one request. */
 export interface CardDetails {
@@ -24,8 +24,8 @@ export type ProcessorDecision =
       csc?: CscCode;
     }
   | { outcome: 'declined'; resultCode: string; message: string; avs?: AvsCode; csc?: CscCode }
-  | { outcome: 'error'; resultCode: string; errorCode: string; message: string }
-  | { outcome: 'rejected'; errorCode: string; message: string };
+  | { outcome: 'error'; resultCode: string; errorCode: ErrorCode; message: string }
+  | { outcome: 'rejected'; errorCode: ErrorCode; message: string };
 
 export interface Processor {
   /** Fraud screening of where a request comes from, before anything else happens. */

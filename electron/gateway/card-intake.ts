@@ -1,0 +1,119 @@
+/**
+ * Card intake: a keyed or swiped card entry read into the card details the processor is asked with
+ * and the card columns the ledger keeps (never the number: its BIN, last four, length and brand).
+ */
+import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
+import { ERROR_CODES } from './domain/codes';
+import { checkExpiry } from './domain/expiry';
+import type { CardDetails } from './processor/processor';
+import type { Ledger } from './store/ledger';
+import type { NewTransaction } from './store/transaction-rows';
+import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
+import type { SwipeDecoder } from './swipe/swipe-decoder';
+import { FIELD_VALIDATION, Rejection, type CardEntry } from './validation';
+
+/** A card read and checked: what the processor needs, and what the ledger keeps of it. */
+export interface CardInput {
+  details: CardDetails;
+  row: Pick<
+    NewTransaction,
+    'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn'
+  >;
+  /** The cardholder's name as the swipe's track gave it, for when billing names none. */
+  names: { firstName?: string; lastName?: string };
+}
+
+export class CardIntake {
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly swipes: SwipeDecoder,
+    private readonly now: () => number,
+  ) {}
+
+  /** Reads the entry, or throws the Rejection that says what is wrong with the card. */
+  read(entry: CardEntry): CardInput {
+    let pan: string;
+    let expMmyy: string;
+    let names: CardInput['names'] = {};
+    let swipeKsn: string | null = null;
+    if (entry.entry === 'swiped') {
+      if (entry.keyedToo) {
+        throw new Rejection(
+          ERROR_CODES.FIELD_NOT_APPLICABLE,
+          `${FIELD_VALIDATION}send card or encrypted_track_data, not both`,
+        );
+      }
+      if (entry.trackFormat?.toUpperCase() !== 'MAGTEK') {
+        throw new Rejection(
+          ERROR_CODES.UNSUPPORTED_TRACK_FORMAT,
+          `${FIELD_VALIDATION}track_format must be MAGTEK with encrypted_track_data`,
+        );
+      }
+      const swipe = this.swipes.decode(entry.trackData);
+      if (!swipe.ok) throw new Rejection(swipe.errorCode, swipe.message);
+      ({ pan, expMmyy } = swipe);
+      swipeKsn = swipe.ksn;
+      names = {
+        ...(swipe.firstName && { firstName: swipe.firstName }),
+        ...(swipe.lastName && { lastName: swipe.lastName }),
+      };
+    } else {
+      pan = entry.pan;
+      if (entry.expDate === undefined)
+        throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}exp_date is required with card`);
+      expMmyy = entry.expDate;
+    }
+    const entryMode = entry.entry;
+    const brand = cardBrand(pan);
+    const row = {
+      cardBin: pan.slice(0, 6),
+      cardLastFour: pan.slice(-4),
+      cardLength: pan.length,
+      cardBrand: brand,
+      entryMode,
+    };
+    if (!passesLuhn(pan)) {
+      throw new Rejection(
+        ERROR_CODES.INVALID_CARD,
+        `${FIELD_VALIDATION}card number is not valid (check digit). Check the number and key it again.`,
+        {
+          ...row,
+          cardBin: null,
+        },
+      );
+    }
+    const expiry = checkExpiry(expMmyy, new Date(this.now()));
+    if (!expiry.ok)
+      throw new Rejection(ERROR_CODES.INVALID_EXPIRY, `${FIELD_VALIDATION}${expiry.message}`, row);
+    if (entry.csc !== undefined && entry.csc.length !== cscLength(brand)) {
+      throw new Rejection(
+        ERROR_CODES.INVALID_CSC,
+        `${FIELD_VALIDATION}csc must be ${cscLength(brand)} digits for this card`,
+        row,
+      );
+    }
+    const details: CardDetails = {
+      pan,
+      expiry: expiry.expiry,
+      entryMode,
+      ...(entry.csc !== undefined && { csc: entry.csc }),
+      ...(entry.billing?.street !== undefined && { billingStreet: entry.billing.street }),
+      ...(entry.billing?.zip !== undefined && { billingZip: entry.billing.zip }),
+    };
+    const card = { details, row: { ...row, swipeKsn }, names };
+    this.rejectReplayedSwipe(card);
+    return card;
+  }
+
+  /** A swipe's KSN is new every time; one the ledger has seen is a replay. Checked again in the write. */
+  rejectReplayedSwipe(card: CardInput): void {
+    const { swipeKsn, ...masked } = card.row;
+    if (swipeKsn !== null && this.ledger.isSwipeKsnUsed(swipeKsn)) {
+      throw new Rejection(
+        ERROR_CODES.SWIPE_REPLAYED,
+        SWIPE_DISPLAY_MESSAGES[ERROR_CODES.SWIPE_REPLAYED],
+        masked,
+      );
+    }
+  }
+}

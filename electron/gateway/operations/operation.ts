@@ -1,0 +1,102 @@
+/**
+ * What every operation is given: the ledger, the processor and the card intake, who is asking, and
+ * the one ledger write that also keeps the answer of an idempotent request. And the checks that the
+ * follow-ups (capture, refund, void) share.
+ */
+import type { TransactionRequest, TransactionResponse } from '../../../shared/api/schemas';
+import type { CardIntake, CardInput } from '../card-intake';
+import { ERROR_CODES } from '../domain/codes';
+import type { RuleCheck } from '../domain/rules';
+import type { Processor } from '../processor/processor';
+import type { Settings } from '../settings';
+import type { AuditLog } from '../store/audit';
+import type { Ledger } from '../store/ledger';
+import type { LedgerTransaction, NewTransaction } from '../store/transaction-rows';
+import { Rejection } from '../validation';
+
+/** Who is asking: the API key, for the record. */
+export interface SubmitContext {
+  apiKeyId: number | null;
+  /** Who asks, for the audit log: the API key's name and id (the local administrator when unset). */
+  actor?: string;
+  /** Set when the request carried an Idempotency-Key: its answer is stored with the ledger write. */
+  idempotency?: { key: string; fingerprint: string };
+}
+
+/** One request being carried out. */
+export interface OperationRun {
+  readonly ledger: Ledger;
+  readonly settings: Settings;
+  readonly processor: Processor;
+  readonly cards: CardIntake;
+  readonly audit: AuditLog | undefined;
+  readonly now: () => number;
+  readonly context: SubmitContext;
+  /**
+   * Runs `work` in one ledger write; when the request carried an Idempotency-Key, its answer is
+   * stored in the same commit. Settles once the commit is on disk.
+   */
+  commit(work: () => TransactionResponse): Promise<TransactionResponse>;
+}
+
+/** Throws the rule's Rejection; a refusal about an existing transaction is recorded against it. */
+export function enforce(check: RuleCheck, originalId: number): void {
+  if (!check.ok) {
+    const exists = check.errorCode !== ERROR_CODES.ORIGINAL_NOT_FOUND;
+    throw new Rejection(check.errorCode, check.message, exists ? { originalId } : {});
+  }
+}
+
+/**
+ * The transaction a follow-up names, as the write finds it. Checked again inside the write, after the
+ * check before asking the processor, so it is there.
+ */
+export function findChecked(
+  ledger: Ledger,
+  id: number,
+  check: (found: LedgerTransaction | undefined) => void,
+): LedgerTransaction {
+  const found = ledger.find(id);
+  check(found);
+  if (!found) throw new Error(`transaction ${id} passed its check but is not in the ledger`);
+  return found;
+}
+
+export function isSettled(ledger: Ledger, batchId: number | null): boolean {
+  return batchId !== null && ledger.findBatch(batchId)?.status === 'CLOSED';
+}
+
+export function isInOpenBatch(ledger: Ledger, batchId: number | null): boolean {
+  return batchId !== null && ledger.findBatch(batchId)?.status === 'OPEN';
+}
+
+/** The cardholder's name: as billing gives it, else as the swipe read it. */
+export function namesOf(
+  request: TransactionRequest,
+  card: CardInput,
+): Pick<NewTransaction, 'firstName' | 'lastName'> {
+  return {
+    firstName: request.billing?.first_name ?? card.names.firstName ?? null,
+    lastName: request.billing?.last_name ?? card.names.lastName ?? null,
+  };
+}
+
+/** The card and cardholder columns a follow-up (capture, refund, void) carries over from its original. */
+export function copiedFrom(
+  original: LedgerTransaction,
+  request: TransactionRequest,
+): Partial<NewTransaction> {
+  return {
+    cardBin: original.cardBin,
+    cardLastFour: original.cardLastFour,
+    cardLength: original.cardLength,
+    cardBrand: original.cardBrand,
+    entryMode: original.entryMode,
+    firstName: original.firstName,
+    lastName: original.lastName,
+    serverId: original.serverId,
+    // A capture or refund belongs to its sale's purchase order unless the request names another.
+    purchaseOrder: request.purchase_order ?? original.purchaseOrder,
+    originalId: original.id,
+  };
+}
