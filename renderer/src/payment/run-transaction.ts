@@ -91,29 +91,30 @@ export async function sendTransaction(
 }
 
 /**
- * The gate every attempt passes, for a screen that keeps its own state: one request in flight, and
- * the request whose answer is unknown kept with its key, so Check again sends exactly that request.
- * It holds the card data only until an answer is known, then drops it.
+ * The gate every attempt passes, for a screen that sends several items (the tabs of one bulk
+ * capture): one request in flight across all of them, and for each item the request whose answer is
+ * unknown kept with its key, so Check again for that item sends exactly that request. It holds the
+ * card data only until an answer is known, then drops it.
  */
-export function useIdempotentSender(move: MoneyMove) {
+export function useKeyedIdempotentSender(move: MoneyMove) {
   const { client } = useTerminal();
-  const pending = useRef<PendingTransaction | undefined>(undefined);
+  const kept = useRef(new Map<string, PendingTransaction>());
   const inFlight = useRef(false);
 
   /**
-   * Sends `next`, or without it the request still awaiting an answer, with its key. Returns nothing,
-   * and sends nothing, while another request is in flight or when there is none to send: a second tap
-   * or a second swipe finds the gate closed.
+   * Sends `next` for `item`, or without it the request of `item` still awaiting an answer, with its
+   * key. Returns nothing, and sends nothing, while another request is in flight or when there is none
+   * to send: a second tap or a second swipe finds the gate closed.
    */
   const send = useCallback(
-    (next?: PendingTransaction): Promise<SaleOutcome> | undefined => {
+    (item: string, next?: PendingTransaction): Promise<SaleOutcome> | undefined => {
       if (inFlight.current) return undefined;
-      if (next) pending.current = next;
-      const current = pending.current;
+      if (next) kept.current.set(item, next);
+      const current = kept.current.get(item);
       if (!current) return undefined;
       inFlight.current = true;
       return sendTransaction(client, current, move).then((outcome) => {
-        if (outcome.kind !== 'unknown') pending.current = undefined;
+        if (outcome.kind !== 'unknown') kept.current.delete(item);
         inFlight.current = false;
         return outcome;
       });
@@ -121,12 +122,30 @@ export function useIdempotentSender(move: MoneyMove) {
     [client, move],
   );
 
-  /** Drops the request kept for Check again, unless it is in flight; says whether it did. */
-  const forget = useCallback((): boolean => {
+  /** Whether a request of `item` awaits an answer: it must go again as it was, with its key. */
+  const awaitsAnswer = useCallback((item: string): boolean => kept.current.has(item), []);
+
+  /** Drops the request of `item` kept for Check again, unless one is in flight; says whether it did. */
+  const forget = useCallback((item: string): boolean => {
     if (inFlight.current) return false;
-    pending.current = undefined;
+    kept.current.delete(item);
     return true;
   }, []);
+
+  return { send, awaitsAnswer, forget };
+}
+
+/** The one item of a screen that sends a single transaction at a time. */
+const THE_TRANSACTION = 'transaction';
+
+/** The same gate for a screen that keeps its own state and sends one transaction at a time. */
+export function useIdempotentSender(move: MoneyMove) {
+  const { send: sendItem, forget: forgetItem } = useKeyedIdempotentSender(move);
+
+  /** Sends `next`, or without it the request still awaiting an answer, with its key. */
+  const send = useCallback((next?: PendingTransaction) => sendItem(THE_TRANSACTION, next), [sendItem]);
+  /** Drops the request kept for Check again, unless it is in flight; says whether it did. */
+  const forget = useCallback(() => forgetItem(THE_TRANSACTION), [forgetItem]);
 
   return { send, forget };
 }

@@ -3,13 +3,13 @@
  * Each capture has its own Idempotency-Key; a tab that failed keeps its tip and is tried again alone,
  * and one with no answer is sent again with its key, so nothing is captured twice.
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import type { SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
 import { cardLabel, centsOf, holderOf } from '../transactions/present';
-import { prepareTransaction, sendTransaction, type PendingTransaction } from '../payment/run-transaction';
+import { prepareTransaction, useKeyedIdempotentSender } from '../payment/run-transaction';
 import { ArrowLeftIcon, Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
 import { BusyButton } from '../ui/BusyButton';
@@ -18,13 +18,12 @@ import { tipForPercent } from './tip-math';
 type RowState = { state: 'ready' } | { state: 'sending' } | { state: 'done'; outcome: SaleOutcome };
 
 export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onDone: () => void }) {
-  const { client, settings } = useTerminal();
+  const { settings } = useTerminal();
   const tips = settings.tipsEnabled;
   const [tipOf, setTipOf] = useState<Record<string, number>>({});
   const [rows, setRows] = useState<Record<string, RowState>>({});
   const [running, setRunning] = useState(false);
-  /** Requests whose answer is unknown, kept with their key so that sending again cannot capture twice. */
-  const pending = useRef(new Map<string, PendingTransaction>());
+  const capture = useKeyedIdempotentSender('capture');
 
   const tip = (id: string) => (tips ? (tipOf[id] ?? 0) : 0);
   const stateOf = (id: string): RowState => rows[id] ?? { state: 'ready' };
@@ -47,19 +46,22 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
     if (running) return;
     setRunning(true);
     for (const tab of left) {
-      const again = pending.current.get(tab.id);
-      const request =
-        again ??
-        prepareTransaction({
-          type: 'CAPTURE',
-          id: tab.id,
-          amount: tab.amount,
-          ...(tips && tip(tab.id) > 0 && { tip_amount: formatMoney(tip(tab.id)) }),
-        });
-      pending.current.set(tab.id, request);
+      // A tab with no answer goes again as it was sent, tip and key included, so it cannot be captured twice.
+      const answer = capture.awaitsAnswer(tab.id)
+        ? capture.send(tab.id)
+        : capture.send(
+            tab.id,
+            prepareTransaction({
+              type: 'CAPTURE',
+              id: tab.id,
+              amount: tab.amount,
+              ...(tips && tip(tab.id) > 0 && { tip_amount: formatMoney(tip(tab.id)) }),
+            }),
+          );
+      // A closed gate means another capture is in flight: this tab stays as it was, for the next run.
+      if (!answer) continue;
       setRows((previous) => ({ ...previous, [tab.id]: { state: 'sending' } }));
-      const outcome = await sendTransaction(client, request, 'capture');
-      if (outcome.kind !== 'unknown') pending.current.delete(tab.id);
+      const outcome = await answer;
       setRows((previous) => ({ ...previous, [tab.id]: { state: 'done', outcome } }));
     }
     setRunning(false);
