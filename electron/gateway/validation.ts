@@ -1,16 +1,22 @@
 /**
  * What makes a POST /transactions body a valid request: the schema, the fields each type requires or
- * refuses, and the Rejection (error code and words) for each way a request can be wrong. A valid
- * request leaves as a TransactionCommand, typed by what it asks for.
+ * refuses (enforcing the table in shared/api/transaction-fields.ts, in its order), and the Rejection
+ * (error code and words) for each way a request can be wrong. A valid request leaves as a
+ * TransactionCommand, typed by what it asks for.
  */
 import type { z } from 'zod';
 import { transactionRequestSchema, type TransactionRequest } from '../../shared/api/schemas';
 import {
-  CARD_TYPES,
-  parseTransactionType,
-  TYPE_LABELS,
-  type TransactionType,
-} from '../../shared/api/transaction-types';
+  CARD_FIELDS,
+  FIELDS_BY_TYPE,
+  LIMITED_FIELDS,
+  refusalWords,
+  type CardRule,
+  type LimitedField,
+  type RequestField,
+  type TypeFields,
+} from '../../shared/api/transaction-fields';
+import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { passesLuhn } from '../../shared/cards';
 import { parseMoney } from '../../shared/money';
 import { ERROR_CODES, type ErrorCode } from './domain/codes';
@@ -64,17 +70,14 @@ const FIELD_ERROR_CODES: Partial<Record<string, ErrorCode>> = {
   csc: ERROR_CODES.INVALID_CSC,
 };
 
-const CARD_FIELDS = ['card', 'exp_date', 'csc', 'encrypted_track_data', 'track_format'] as const;
-
-/** Fields that must be present for each type (card data is checked separately). */
-const REQUIRED: Record<TransactionType, readonly (keyof TransactionRequest)[]> = {
-  SALE: ['amount'],
-  'FORCED SALE': ['amount', 'authorization_code'],
-  AUTH: ['amount'],
-  CAPTURE: ['id', 'amount'],
-  REFUND: ['amount'],
-  VOID: ['id'],
+/** Refusals of a limited field answered with their own code rather than field_not_applicable. */
+const REFUSAL_CODES: Partial<Record<RequestField, ErrorCode>> = {
+  tip_amount: ERROR_CODES.TIP_NOT_ALLOWED,
 };
+
+function takesCard(rule: CardRule, request: TransactionRequest): boolean {
+  return rule === 'required' || (rule === 'required without id' && request.id === undefined);
+}
 
 /**
  * The text fields of a request that Tender keeps (in its row, or in billing and shipping) or repeats
@@ -218,13 +221,16 @@ export function validateTransactionRequest(
       `${FIELD_VALIDATION}type "${request.type}" is not one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID`,
     );
   }
-  for (const field of REQUIRED[type]) {
+  const fields: TypeFields = FIELDS_BY_TYPE[type];
+  for (const field of fields.requires) {
     if (request[field] === undefined) {
       throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required for ${type}`);
     }
   }
-  const takesCard = CARD_TYPES.includes(type) || (type === 'REFUND' && request.id === undefined);
-  if (!takesCard) {
+  if (takesCard(fields.card, request)) {
+    // A card-taking request without a card is refused here, before the checks below.
+    cardEntryOf(request, type);
+  } else {
     const stray = CARD_FIELDS.find((field) => request[field] !== undefined);
     if (stray) {
       const which = type === 'REFUND' ? 'a REFUND of an earlier transaction (id)' : type;
@@ -233,37 +239,18 @@ export function validateTransactionRequest(
         `${FIELD_VALIDATION}${stray} does not apply to ${which}`,
       );
     }
-  } else {
-    // A card-taking request without a card is refused here, before the checks below.
-    cardEntryOf(request, type);
   }
-  if (type === 'VOID' && request.amount !== undefined) {
-    throw new Rejection(
-      ERROR_CODES.FIELD_NOT_APPLICABLE,
-      `${FIELD_VALIDATION}amount does not apply to VOID: a void reverses the whole transaction`,
-    );
-  }
-  if (CARD_TYPES.includes(type) && request.id !== undefined) {
-    throw new Rejection(ERROR_CODES.FIELD_NOT_APPLICABLE, `${FIELD_VALIDATION}id does not apply to ${type}`);
-  }
-  if (type !== 'FORCED SALE' && request.authorization_code !== undefined) {
-    // The issuer or the engine gives every other type its code: one sent here would be lost silently.
-    throw new Rejection(
-      ERROR_CODES.FIELD_NOT_APPLICABLE,
-      `${FIELD_VALIDATION}authorization_code applies to FORCED SALE only`,
-    );
-  }
-  if (request.tip_amount !== undefined) {
-    if (type !== 'CAPTURE' && type !== 'FORCED SALE') {
-      throw new Rejection(
-        ERROR_CODES.TIP_NOT_ALLOWED,
-        `${FIELD_VALIDATION}tip_amount applies to CAPTURE and FORCED SALE only`,
-      );
+  const limitedFields: readonly LimitedField[] = LIMITED_FIELDS;
+  for (const limited of limitedFields) {
+    if (request[limited.field] === undefined) continue;
+    const code = REFUSAL_CODES[limited.field] ?? ERROR_CODES.FIELD_NOT_APPLICABLE;
+    if (!limited.takenBy.includes(type)) {
+      throw new Rejection(code, `${FIELD_VALIDATION}${limited.field} ${refusalWords(limited, type)}`);
     }
-    if (!options.tipsEnabled) {
+    if (limited.onlyWhenSetting === 'tips_enabled' && !options.tipsEnabled) {
       throw new Rejection(
-        ERROR_CODES.TIP_NOT_ALLOWED,
-        `${FIELD_VALIDATION}tip_amount is not allowed: tip support is off in the gateway settings`,
+        code,
+        `${FIELD_VALIDATION}${limited.field} is not allowed: tip support is off in the gateway settings`,
       );
     }
   }

@@ -13,6 +13,7 @@ import {
   transactionRequestSchema,
   transactionResponseSchema,
 } from './schemas';
+import { transactionFieldsInWords } from './transaction-fields';
 
 export const API_PREFIX = '/rest/v1';
 
@@ -50,10 +51,7 @@ export const API_ROUTES = {
     path: '/transactions',
     permission: 'transactions:write',
     summary: 'Run a SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID',
-    description:
-      'Required fields by type: SALE and AUTH amount + card and exp_date (or encrypted_track_data and ' +
-      'track_format MAGTEK); FORCED SALE also authorization_code; CAPTURE id and amount; REFUND amount and ' +
-      'id (matched) or card data (unmatched); VOID id. The api_key may also be sent in the body.',
+    description: `${transactionFieldsInWords()} The api_key may also be sent in the body.`,
     body: { schema: transactionRequestSchema, xmlRoot: 'transaction' },
     answer: {
       schema: transactionResponseSchema,
