@@ -35,8 +35,6 @@ export function parseResult(text: string): TransactionResult | undefined {
   return RESULTS.find((result) => result.toLowerCase() === lower);
 }
 
-/** Types that take a card (keyed or swiped). */
-export const CARD_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'AUTH'];
 /** Types that settle as sales in a batch. */
 export const SALE_TYPES: readonly TransactionType[] = ['SALE', 'FORCED SALE', 'CAPTURE'];
 /** The same, as the ledger and lists write them: what a batch counts as sales and a REFUND may undo. */
