@@ -27,6 +27,22 @@ const daysSetting = (description: string, defaultValue: number): SettingDefiniti
   format: String,
 });
 
+/** A whole number from `min` to `max`, written in digits. */
+const wholeNumberSetting = (
+  description: string,
+  defaultValue: number,
+  { min, max }: { min: number; max: number },
+): SettingDefinition<number> => ({
+  description,
+  defaultValue,
+  parse: (text) => {
+    if (!/^\d{1,6}$/.test(text.trim())) return undefined;
+    const value = Number(text.trim());
+    return value >= min && value <= max ? value : undefined;
+  },
+  format: String,
+});
+
 const swipeKeySetting: SettingDefinition<string> = {
   description:
     'The base derivation key (BDK) the MagTek readers were injected with: 32 hex digits. The default is the ' +
@@ -46,6 +62,16 @@ export const SETTING_DEFINITIONS = {
   auth_expiry_days: daysSetting(
     'Days an approved AUTH can still be captured (1 to 999); older ones are expired and their hold released.',
     7,
+  ),
+  tip_warn_percent: wholeNumberSetting(
+    'A tip above this share of the check, in percent (1 to 1000), or above the check itself, asks the cashier to confirm it.',
+    30,
+    { min: 1, max: 1000 },
+  ),
+  duplicate_window_minutes: wholeNumberSetting(
+    'Minutes (0 to 1440) within which a SALE, AUTH or FORCED SALE for the same card and amount as an approved one is refused as a possible duplicate unless duplicate_override is sent; 0 turns the check off.',
+    2,
+    { min: 0, max: 1440 },
   ),
 };
 
