@@ -1,16 +1,14 @@
 /** The settlement batch: reading the open one, listing them all, and closing at end of day. */
 import { randomInt } from 'node:crypto';
 import { formatMoney } from '../../shared/money';
-import type { AuditLog } from './store/audit';
 import type { BatchRecord } from './store/batch-rows';
-import type { Ledger } from './store/ledger';
+import type { LedgerStore } from './store/ledger-store';
 import type { LedgerReads } from './store/ledger-reads';
 
 export class BatchService {
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerStore,
     private readonly reads: LedgerReads,
-    private readonly audit: AuditLog,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -24,15 +22,15 @@ export class BatchService {
    * are in no batch, so they stay open and are captured into the next one.
    */
   closeOpen(actor: string): Promise<BatchRecord | undefined> {
-    return this.ledger.write(() => {
-      const open = this.ledger.openBatch();
+    return this.ledger.write(async (ledger) => {
+      const open = await ledger.openBatch();
       if (!open) return undefined;
-      const closed = this.ledger.closeBatch(
+      const closed = await ledger.closeBatch(
         open.id,
         this.now(),
         String(randomInt(1_000_000_000, 10_000_000_000)),
       );
-      this.audit.append({
+      await ledger.appendAudit({
         at: closed.settledAt ?? this.now(),
         actor,
         action: 'batch_close',

@@ -6,7 +6,7 @@ import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
 import { ERROR_CODES } from './domain/codes';
 import { checkExpiry } from './domain/expiry';
 import type { CardDetails } from './processor/processor';
-import type { Ledger } from './store/ledger';
+import type { LedgerLookups } from './store/ledger-store';
 import type { NewTransaction } from './store/transaction-rows';
 import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
@@ -25,13 +25,13 @@ export interface CardInput {
 
 export class CardIntake {
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerLookups,
     private readonly swipes: SwipeDecoder,
     private readonly now: () => number,
   ) {}
 
   /** Reads the entry, or throws the Rejection that says what is wrong with the card. */
-  read(entry: CardEntry): CardInput {
+  async read(entry: CardEntry): Promise<CardInput> {
     let pan: string;
     let expMmyy: string;
     let names: CardInput['names'] = {};
@@ -101,14 +101,14 @@ export class CardIntake {
       ...(entry.billing?.zip !== undefined && { billingZip: entry.billing.zip }),
     };
     const card = { details, row: { ...row, swipeKsn }, names };
-    this.rejectReplayedSwipe(card);
+    await this.rejectReplayedSwipe(this.ledger, card);
     return card;
   }
 
   /** A swipe's KSN is new every time; one the ledger has seen is a replay. Checked again in the write. */
-  rejectReplayedSwipe(card: CardInput): void {
+  async rejectReplayedSwipe(ledger: LedgerLookups, card: CardInput): Promise<void> {
     const { swipeKsn, ...masked } = card.row;
-    if (swipeKsn !== null && this.ledger.isSwipeKsnUsed(swipeKsn)) {
+    if (swipeKsn !== null && (await ledger.isSwipeKsnUsed(swipeKsn))) {
       throw new Rejection(
         ERROR_CODES.SWIPE_REPLAYED,
         SWIPE_DISPLAY_MESSAGES[ERROR_CODES.SWIPE_REPLAYED],

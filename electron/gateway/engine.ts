@@ -22,7 +22,8 @@ import {
   type IntegrityDepth,
 } from './store/database';
 import { KeyStore } from './store/keys';
-import { Ledger } from './store/ledger';
+import { SqliteLedger } from './store/ledger';
+import type { LedgerStore } from './store/ledger-store';
 import { LedgerReads } from './store/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { SettingsStore } from './store/settings';
@@ -39,7 +40,7 @@ export interface EngineOptions {
 }
 
 export class Engine {
-  readonly ledger: Ledger;
+  readonly ledger: LedgerStore;
   readonly keys: ApiKeys;
   readonly settings: Settings;
   readonly transactions: TransactionService;
@@ -59,9 +60,9 @@ export class Engine {
   ) {
     const now = options.now ?? Date.now;
     this.now = now;
-    this.ledger = new Ledger(db);
-    this.reads = new LedgerReads(readPool);
     this.audit = new AuditLog(db);
+    this.ledger = new SqliteLedger(db, this.audit);
+    this.reads = new LedgerReads(readPool);
     this.keys = new ApiKeys(new KeyStore(db), this.audit, now);
     this.settings = new Settings(new SettingsStore(db), this.audit, now);
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
@@ -75,9 +76,8 @@ export class Engine {
       swipes,
       cardHashKey,
       now,
-      this.audit,
     );
-    this.batches = new BatchService(this.ledger, this.reads, this.audit, now);
+    this.batches = new BatchService(this.ledger, this.reads, now);
   }
 
   /** Opens (creating when new) the ledger of a data dir. */

@@ -3,7 +3,7 @@
  * to its operation (operations/). Idempotency and the record of refused requests wrap every operation
  * here. An answer is returned only once its row has been committed.
  */
-import type { TransactionResponse } from '../../shared/api/schemas';
+import { transactionResponseSchema, type TransactionResponse } from '../../shared/api/schemas';
 import { CardIntake } from './card-intake';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
 import { authorize } from './operations/authorize';
@@ -17,8 +17,7 @@ import { voidTransaction } from './operations/void';
 import { rejectedAnswer } from './presenters';
 import type { Processor } from './processor/processor';
 import type { Settings } from './settings';
-import type { AuditLog } from './store/audit';
-import type { Ledger } from './store/ledger';
+import type { LedgerStore, LedgerWrite } from './store/ledger-store';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { Rejection, safeDetail, validateTransactionRequest, type TransactionCommand } from './validation';
 
@@ -29,14 +28,13 @@ export class TransactionService {
   private readonly cards: CardIntake;
 
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerStore,
     private readonly settings: Settings,
     private readonly processor: Processor,
     swipes: SwipeDecoder,
     /** The data dir's key for hashes of requests that may carry card data. */
     private readonly cardHashKey: Buffer,
     private readonly now: () => number = Date.now,
-    private readonly audit?: AuditLog,
   ) {
     this.cards = new CardIntake(ledger, swipes, now);
   }
@@ -55,10 +53,10 @@ export class TransactionService {
     const fingerprint = requestFingerprint(body, this.cardHashKey);
     const scope = `${context.apiKeyId}\u0000${key}`;
     if (this.inFlight.has(scope)) throw new IdempotencyConflict('in_flight');
-    const stored = this.ledger.findAnswer(context.apiKeyId, key);
+    const stored = await this.ledger.findAnswer(context.apiKeyId, key);
     if (stored) {
       if (stored.fingerprint !== fingerprint) throw new IdempotencyConflict('different_request');
-      return { response: JSON.parse(stored.response) as TransactionResponse, replayed: true };
+      return { response: transactionResponseSchema.parse(JSON.parse(stored.response)), replayed: true };
     }
     this.inFlight.add(scope);
     try {
@@ -106,7 +104,6 @@ export class TransactionService {
       settings: this.settings,
       processor: this.processor,
       cards: this.cards,
-      audit: this.audit,
       now: this.now,
       context,
       commit: (work) => this.commit(context, work),
@@ -114,22 +111,24 @@ export class TransactionService {
   }
 
   /** A ledger write whose answer, when the request carried an Idempotency-Key, is stored with it. */
-  private commit(context: SubmitContext, work: () => TransactionResponse): Promise<TransactionResponse> {
-    return this.ledger.write(() => {
-      const response = work();
+  private commit(
+    context: SubmitContext,
+    work: (ledger: LedgerWrite) => Promise<TransactionResponse>,
+  ): Promise<TransactionResponse> {
+    return this.ledger.write(async (ledger) => {
+      const response = await work(ledger);
       const once = context.idempotency;
       if (once && context.apiKeyId !== null) {
         const now = this.now();
-        this.ledger.rememberAnswer(
+        await ledger.rememberAnswer(
           context.apiKeyId,
           once.key,
-          once.fingerprint,
-          JSON.stringify(response),
+          { fingerprint: once.fingerprint, response: JSON.stringify(response) },
           now,
         );
         if (now - this.answersForgottenAt > 60_000) {
           this.answersForgottenAt = now;
-          this.ledger.forgetAnswers(now - IDEMPOTENCY_RETENTION_MS);
+          await ledger.forgetAnswers(now - IDEMPOTENCY_RETENTION_MS);
         }
       }
       return response;
@@ -144,9 +143,9 @@ export class TransactionService {
   ): Promise<TransactionResponse> {
     const safe = safeDetail(body);
     const response = rejectedAnswer(rejection);
-    return this.commit(context, () => {
-      this.ledger.insert({
-        ...blankRow(this.ledger.nextTransactionId(), context.apiKeyId, this.now()),
+    return this.commit(context, async (ledger) => {
+      await ledger.insert({
+        ...blankRow(await ledger.nextTransactionId(), context.apiKeyId, this.now()),
         type: safe.type,
         result: 'Rejected',
         errorCode: rejection.errorCode,

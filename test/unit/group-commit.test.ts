@@ -76,4 +76,61 @@ describe('group commit', () => {
     await Promise.all([4, 5].map(() => commits.run(() => balance())));
     expect(commits.committed).toEqual({ groups: 2, writes: 5 });
   });
+
+  it('asynchronous writes run one after another, each seeing the ones before it', async () => {
+    const commits = new GroupCommit(db);
+    const withdraw = (amount: number) =>
+      commits.run(async () => {
+        const before = await Promise.resolve(balance());
+        if (before < amount) throw new Error(`only ${before} left`);
+        await Promise.resolve(
+          db.prepare('UPDATE account SET balance = balance - ? WHERE id = 1').run(amount),
+        );
+        return before - amount;
+      });
+    const outcomes = await Promise.allSettled([withdraw(60), withdraw(60), withdraw(30)]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'refused'))).toEqual([
+      40,
+      'refused',
+      10,
+    ]);
+    expect(commits.committed).toEqual({ groups: 1, writes: 3 });
+    expect(balance()).toBe(10);
+  });
+
+  it('a write started while a group commits waits for the next group; idle() waits for the commit', async () => {
+    const commits = new GroupCommit(db);
+    const seen: string[] = [];
+    const first = commits.run(async () => {
+      db.prepare('UPDATE account SET balance = 1 WHERE id = 1').run();
+      // Queued from inside the open group: it must not join it.
+      void commits.run(() => seen.push(`second saw ${balance()}`));
+      await Promise.resolve();
+      expect(commits.busy).toBe(true);
+      void commits.idle().then(() => seen.push(`idle after commit: ${String(db.inTransaction)}`));
+      return 'first';
+    });
+    await first;
+    await commits.idle();
+    await new Promise((resolve) => setImmediate(resolve));
+    await commits.idle();
+    expect(seen).toEqual(['idle after commit: false', 'second saw 1']);
+    expect(commits.committed).toEqual({ groups: 2, writes: 2 });
+  });
+
+  it('when the commit itself fails, every write of the group hears it and nothing is kept', async () => {
+    const commits = new GroupCommit(db);
+    db.exec(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
+    db.pragma('foreign_keys = ON');
+    const results = await Promise.allSettled([
+      commits.run(() => db.prepare('UPDATE account SET balance = 5 WHERE id = 1').run().changes),
+      // A deferred foreign key fails only at COMMIT.
+      commits.run(() => db.prepare('INSERT INTO child (parent) VALUES (42)').run().changes),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(balance()).toBe(100);
+    expect(db.inTransaction).toBe(false);
+  });
 });

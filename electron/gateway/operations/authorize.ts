@@ -9,15 +9,15 @@ export async function authorize(
   command: Extract<TransactionCommand, { type: 'SALE' | 'AUTH' }>,
 ): Promise<TransactionResponse> {
   const { type, request, amount } = command;
-  const card = run.cards.read(command.card);
+  const card = await run.cards.read(command.card);
   const decision = await run.processor.authorize({
     kind: type === 'SALE' ? 'sale' : 'auth',
     amountCents: amount,
     card: card.details,
   });
-  return run.commit(() => {
-    run.cards.rejectReplayedSwipe(card);
-    const row = newRow(run, type, request, { amount, ...card.row, ...namesOf(request, card) });
-    return recordDecision(run.ledger, row, decision, type === 'SALE');
+  return run.commit(async (ledger) => {
+    await run.cards.rejectReplayedSwipe(ledger, card);
+    const row = await newRow(run, ledger, type, request, { amount, ...card.row, ...namesOf(request, card) });
+    return recordDecision(ledger, row, decision, type === 'SALE');
   });
 }

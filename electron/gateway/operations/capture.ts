@@ -13,23 +13,23 @@ export async function capture(
   command: Extract<TransactionCommand, { type: 'CAPTURE' }>,
 ): Promise<TransactionResponse> {
   const { request, authId, amount, tip } = command;
-  const check = (auth: LedgerTransaction | undefined) =>
+  const check = async (auth: LedgerTransaction | undefined) =>
     enforce(
       auth
         ? checkCapture(auth, amount, { days: run.settings.get('auth_expiry_days'), now: run.now() })
         : notFound(authId),
       authId,
     );
-  const auth = run.ledger.find(authId);
-  check(auth);
+  const auth = await run.ledger.find(authId);
+  await check(auth);
   const decision = await run.processor.followUp({
     kind: 'capture',
     amountCents: amount + tip,
     originalAuthorizationCode: auth?.authorizationCode ?? '',
   });
-  return run.commit(() => {
-    const current = findChecked(run.ledger, authId, check);
-    const row = newRow(run, 'CAPTURE', request, {
+  return run.commit(async (ledger) => {
+    const current = await findChecked(ledger, authId, check);
+    const row = await newRow(run, ledger, 'CAPTURE', request, {
       ...copiedFrom(current, request),
       amount: amount + tip,
       tipAmount: tip,
@@ -37,10 +37,11 @@ export async function capture(
       invoice: request.invoice ?? current.invoice,
       authorizationCode: current.authorizationCode,
     });
-    const response = recordDecision(run.ledger, row, decision, true, current.authorizationCode);
-    if (decision.outcome === 'approved') applyEffects(run.ledger, captureEffects(authId, row.id));
-    recordAudit(
+    const response = await recordDecision(ledger, row, decision, true, current.authorizationCode);
+    if (decision.outcome === 'approved') await applyEffects(ledger, captureEffects(authId, row.id));
+    await recordAudit(
       run,
+      ledger,
       'capture',
       response,
       `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,

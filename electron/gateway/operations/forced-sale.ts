@@ -7,22 +7,22 @@ import type { TransactionCommand } from '../validation';
 import { namesOf, type OperationRun } from './operation';
 import { insertApproved, newRow } from './recording';
 
-export function forcedSale(
+export async function forcedSale(
   run: OperationRun,
   command: Extract<TransactionCommand, { type: 'FORCED SALE' }>,
 ): Promise<TransactionResponse> {
   const { request, tip } = command;
-  const card = run.cards.read(command.card);
+  const card = await run.cards.read(command.card);
   const amount = command.amount + tip;
-  return run.commit(() => {
-    run.cards.rejectReplayedSwipe(card);
-    const row = newRow(run, 'FORCED SALE', request, {
+  return run.commit(async (ledger) => {
+    await run.cards.rejectReplayedSwipe(ledger, card);
+    const row = await newRow(run, ledger, 'FORCED SALE', request, {
       amount,
       tipAmount: tip,
       ...card.row,
       ...namesOf(request, card),
       authorizationCode: command.authorizationCode.toUpperCase(),
     });
-    return insertApproved(run.ledger, row, 'Approved', true);
+    return insertApproved(ledger, row, 'Approved', true);
   });
 }

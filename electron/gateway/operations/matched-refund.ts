@@ -3,6 +3,7 @@ import type { TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { refundEffects } from '../domain/effects';
 import { checkRefund, notFound } from '../domain/rules';
+import type { LedgerLookups } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import type { TransactionCommand } from '../validation';
 import { copiedFrom, enforce, findChecked, isSettled, type OperationRun } from './operation';
@@ -13,26 +14,32 @@ export async function matchedRefund(
   command: Extract<TransactionCommand, { refund: 'matched' }>,
 ): Promise<TransactionResponse> {
   const { request, originalId, amount } = command;
-  const check = (original: LedgerTransaction | undefined) =>
+  const check = (ledger: LedgerLookups) => async (original: LedgerTransaction | undefined) =>
     enforce(
       original
-        ? checkRefund(original, isSettled(run.ledger, original.batchId), amount)
+        ? checkRefund(original, await isSettled(ledger, original.batchId), amount)
         : notFound(originalId),
       originalId,
     );
-  const original = run.ledger.find(originalId);
-  check(original);
+  const original = await run.ledger.find(originalId);
+  await check(run.ledger)(original);
   const decision = await run.processor.followUp({
     kind: 'refund',
     amountCents: amount,
     originalAuthorizationCode: original?.authorizationCode ?? '',
   });
-  return run.commit(() => {
-    const current = findChecked(run.ledger, originalId, check);
-    const row = newRow(run, 'REFUND', request, { ...copiedFrom(current, request), amount });
-    const response = recordDecision(run.ledger, row, decision, true);
-    if (decision.outcome === 'approved') applyEffects(run.ledger, refundEffects(originalId, amount));
-    recordAudit(run, 'refund', response, `of transaction ${originalId}: ${formatMoney(amount)}`);
+  return run.commit(async (ledger) => {
+    const current = await findChecked(ledger, originalId, check(ledger));
+    const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
+    const response = await recordDecision(ledger, row, decision, true);
+    if (decision.outcome === 'approved') await applyEffects(ledger, refundEffects(originalId, amount));
+    await recordAudit(
+      run,
+      ledger,
+      'refund',
+      response,
+      `of transaction ${originalId}: ${formatMoney(amount)}`,
+    );
     return response;
   });
 }

@@ -1,7 +1,7 @@
 /**
- * What every operation is given: the ledger, the processor and the card intake, who is asking, and
- * the one ledger write that also keeps the answer of an idempotent request. And the checks that the
- * follow-ups (capture, refund, void) share.
+ * What every operation is given: the ledger store, the processor and the card intake, who is asking,
+ * and the one ledger write that also keeps the answer of an idempotent request. And the checks that
+ * the follow-ups (capture, refund, void) share.
  */
 import type { TransactionRequest, TransactionResponse } from '../../../shared/api/schemas';
 import type { CardIntake, CardInput } from '../card-intake';
@@ -9,8 +9,7 @@ import { ERROR_CODES } from '../domain/codes';
 import type { RuleCheck } from '../domain/rules';
 import type { Processor } from '../processor/processor';
 import type { Settings } from '../settings';
-import type { AuditLog } from '../store/audit';
-import type { Ledger } from '../store/ledger';
+import type { LedgerLookups, LedgerStore, LedgerWrite } from '../store/ledger-store';
 import type { LedgerTransaction, NewTransaction } from '../store/transaction-rows';
 import { Rejection } from '../validation';
 
@@ -25,18 +24,17 @@ export interface SubmitContext {
 
 /** One request being carried out. */
 export interface OperationRun {
-  readonly ledger: Ledger;
+  readonly ledger: LedgerStore;
   readonly settings: Settings;
   readonly processor: Processor;
   readonly cards: CardIntake;
-  readonly audit: AuditLog | undefined;
   readonly now: () => number;
   readonly context: SubmitContext;
   /**
    * Runs `work` in one ledger write; when the request carried an Idempotency-Key, its answer is
    * stored in the same commit. Settles once the commit is on disk.
    */
-  commit(work: () => TransactionResponse): Promise<TransactionResponse>;
+  commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
 }
 
 /** Throws the rule's Rejection; a refusal about an existing transaction is recorded against it. */
@@ -51,23 +49,23 @@ export function enforce(check: RuleCheck, originalId: number): void {
  * The transaction a follow-up names, as the write finds it. Checked again inside the write, after the
  * check before asking the processor, so it is there.
  */
-export function findChecked(
-  ledger: Ledger,
+export async function findChecked(
+  ledger: LedgerWrite,
   id: number,
-  check: (found: LedgerTransaction | undefined) => void,
-): LedgerTransaction {
-  const found = ledger.find(id);
-  check(found);
+  check: (found: LedgerTransaction | undefined) => Promise<void>,
+): Promise<LedgerTransaction> {
+  const found = await ledger.find(id);
+  await check(found);
   if (!found) throw new Error(`transaction ${id} passed its check but is not in the ledger`);
   return found;
 }
 
-export function isSettled(ledger: Ledger, batchId: number | null): boolean {
-  return batchId !== null && ledger.findBatch(batchId)?.status === 'CLOSED';
+export async function isSettled(ledger: LedgerLookups, batchId: number | null): Promise<boolean> {
+  return batchId !== null && (await ledger.findBatch(batchId))?.status === 'CLOSED';
 }
 
-export function isInOpenBatch(ledger: Ledger, batchId: number | null): boolean {
-  return batchId !== null && ledger.findBatch(batchId)?.status === 'OPEN';
+export async function isInOpenBatch(ledger: LedgerLookups, batchId: number | null): Promise<boolean> {
+  return batchId !== null && (await ledger.findBatch(batchId))?.status === 'OPEN';
 }
 
 /** The cardholder's name: as billing gives it, else as the swipe read it. */

@@ -10,7 +10,7 @@ import { LOCAL_ADMINISTRATOR } from '../keys';
 import { approvedAnswer, declinedAnswer, errorAnswer } from '../presenters';
 import type { ProcessorDecision } from '../processor/processor';
 import type { AuditAction } from '../store/audit';
-import type { Ledger } from '../store/ledger';
+import type { LedgerWrite } from '../store/ledger-store';
 import type { NewTransaction } from '../store/transaction-rows';
 import { Rejection } from '../validation';
 import type { OperationRun } from './operation';
@@ -59,13 +59,14 @@ export function blankRow(id: number, apiKeyId: number | null, createdAt: number)
 }
 
 /** The next row of the ledger, with the request's own fields; call it inside the write. */
-export function newRow(
+export async function newRow(
   run: OperationRun,
+  ledger: LedgerWrite,
   type: TransactionType,
   request: TransactionRequest,
   fields: Partial<NewTransaction>,
-): NewRow {
-  const id = run.ledger.nextTransactionId();
+): Promise<NewRow> {
+  const id = await ledger.nextTransactionId();
   return {
     ...blankRow(id, run.context.apiKeyId, run.now()),
     type: TYPE_LABELS[type],
@@ -89,13 +90,13 @@ export function newRow(
 }
 
 /** Records the processor's answer; approved rows that settle join the open batch. */
-export function recordDecision(
-  ledger: Ledger,
+export async function recordDecision(
+  ledger: LedgerWrite,
   row: NewRow,
   decision: ProcessorDecision,
   settles: boolean,
   authorizationCode?: string | null,
-): TransactionResponse {
+): Promise<TransactionResponse> {
   switch (decision.outcome) {
     case 'approved':
       return insertApproved(
@@ -111,7 +112,7 @@ export function recordDecision(
         settles,
       );
     case 'declined':
-      ledger.insert({
+      await ledger.insert({
         ...row,
         result: 'Declined',
         resultCode: decision.resultCode,
@@ -122,7 +123,7 @@ export function recordDecision(
       });
       return declinedAnswer(row.id, decision);
     case 'error':
-      ledger.insert({
+      await ledger.insert({
         ...row,
         result: 'Error',
         resultCode: decision.resultCode,
@@ -136,12 +137,12 @@ export function recordDecision(
   }
 }
 
-export function insertApproved(
-  ledger: Ledger,
+export async function insertApproved(
+  ledger: LedgerWrite,
   row: NewRow,
   message: string,
   settles: boolean,
-): TransactionResponse {
+): Promise<TransactionResponse> {
   const approved = {
     ...row,
     result: 'Approved' as const,
@@ -149,45 +150,46 @@ export function insertApproved(
     displayMessage: message,
   };
   if (settles) {
-    const batch = ledger.openBatchForWrite(row.createdAt);
+    const batch = await ledger.openBatchForWrite(row.createdAt);
     approved.batchId = batch.id;
-    ledger.insert(approved);
-    applyEffects(ledger, joinsBatch(approved, batch.id));
+    await ledger.insert(approved);
+    await applyEffects(ledger, joinsBatch(approved, batch.id));
   } else {
-    ledger.insert(approved);
+    await ledger.insert(approved);
   }
   return approvedAnswer(approved, message);
 }
 
 /** Applies what an approved operation does to other rows and to the batch counters, in order. */
-export function applyEffects(ledger: Ledger, effects: readonly LedgerEffect[]): void {
+export async function applyEffects(ledger: LedgerWrite, effects: readonly LedgerEffect[]): Promise<void> {
   for (const each of effects) {
     switch (each.effect) {
       case 'batch counts':
-        ledger.applyBatchDelta(each.batchId, each.delta);
+        await ledger.applyBatchDelta(each.batchId, each.delta);
         break;
       case 'captured':
-        ledger.markCaptured(each.authId, each.captureId);
+        await ledger.markCaptured(each.authId, each.captureId);
         break;
       case 'refunded':
-        ledger.addRefunded(each.originalId, each.cents);
+        await ledger.addRefunded(each.originalId, each.cents);
         break;
       case 'voided':
-        ledger.markVoided(each.targetId, each.voidId);
+        await ledger.markVoided(each.targetId, each.voidId);
         break;
     }
   }
 }
 
 /** Records who moved money back or finished a sale; inside the write that did it. */
-export function recordAudit(
+export async function recordAudit(
   run: OperationRun,
+  ledger: LedgerWrite,
   action: AuditAction,
   response: TransactionResponse,
   detail: string,
-): void {
-  if (response.result !== 'Approved' || !run.audit) return;
-  run.audit.append({
+): Promise<void> {
+  if (response.result !== 'Approved') return;
+  await ledger.appendAudit({
     at: run.now(),
     actor: run.context.actor ?? LOCAL_ADMINISTRATOR,
     action,

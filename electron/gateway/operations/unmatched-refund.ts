@@ -10,14 +10,19 @@ export async function unmatchedRefund(
   command: Extract<TransactionCommand, { refund: 'unmatched' }>,
 ): Promise<TransactionResponse> {
   const { request, amount } = command;
-  const card = run.cards.read(command.card);
+  const card = await run.cards.read(command.card);
   const decision = await run.processor.credit({ amountCents: amount, card: card.details });
-  return run.commit(() => {
-    run.cards.rejectReplayedSwipe(card);
-    const row = newRow(run, 'REFUND', request, { amount, ...card.row, ...namesOf(request, card) });
-    const response = recordDecision(run.ledger, row, decision, true);
-    recordAudit(
+  return run.commit(async (ledger) => {
+    await run.cards.rejectReplayedSwipe(ledger, card);
+    const row = await newRow(run, ledger, 'REFUND', request, {
+      amount,
+      ...card.row,
+      ...namesOf(request, card),
+    });
+    const response = await recordDecision(ledger, row, decision, true);
+    await recordAudit(
       run,
+      ledger,
       'refund',
       response,
       `unmatched, to card ending ${card.row.cardLastFour ?? ''}: ${formatMoney(amount)}`,

@@ -3,6 +3,7 @@ import type { TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { voidEffects } from '../domain/effects';
 import { checkVoid, notFound } from '../domain/rules';
+import type { LedgerLookups } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import type { TransactionCommand } from '../validation';
 import { copiedFrom, enforce, findChecked, isInOpenBatch, type OperationRun } from './operation';
@@ -13,35 +14,36 @@ export async function voidTransaction(
   command: Extract<TransactionCommand, { type: 'VOID' }>,
 ): Promise<TransactionResponse> {
   const { request, targetId } = command;
-  const check = (target: LedgerTransaction | undefined) =>
+  const check = (ledger: LedgerLookups) => async (target: LedgerTransaction | undefined) =>
     enforce(
-      target ? checkVoid(target, isInOpenBatch(run.ledger, target.batchId)) : notFound(targetId),
+      target ? checkVoid(target, await isInOpenBatch(ledger, target.batchId)) : notFound(targetId),
       targetId,
     );
-  const target = run.ledger.find(targetId);
-  check(target);
+  const target = await run.ledger.find(targetId);
+  await check(run.ledger)(target);
   const decision = await run.processor.followUp({
     kind: 'void',
     amountCents: target?.amount ?? 0,
     originalAuthorizationCode: target?.authorizationCode ?? '',
   });
-  return run.commit(() => {
-    const current = findChecked(run.ledger, targetId, check);
-    const row = newRow(run, 'VOID', request, {
+  return run.commit(async (ledger) => {
+    const current = await findChecked(ledger, targetId, check(ledger));
+    const row = await newRow(run, ledger, 'VOID', request, {
       ...copiedFrom(current, request),
       amount: current.amount,
       tipAmount: current.tipAmount,
       batchId: current.batchId,
     });
-    const response = recordDecision(run.ledger, row, decision, false);
+    const response = await recordDecision(ledger, row, decision, false);
     if (decision.outcome !== 'approved') return response;
-    recordAudit(
+    await recordAudit(
       run,
+      ledger,
       'void',
       response,
       `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}`,
     );
-    applyEffects(run.ledger, voidEffects(current, row.id));
+    await applyEffects(ledger, voidEffects(current, row.id));
     return response;
   });
 }

@@ -1,13 +1,15 @@
 /**
- * The ledger's writes and the reads a write's rules need: transactions and settlement batches,
- * idempotency answers, swipe KSNs, inside the write transactions the engine opens. Rules about what
- * may happen live in ../domain. The lists are read elsewhere, on the reader threads (ledger-reads.ts,
- * with the SQL of list-sql.ts).
+ * The ledger in a SQLite file: the store port (ledger-store.ts) for a single counter. Transactions and
+ * settlement batches, idempotency answers, swipe KSNs and the audit entries of a write, committed
+ * together by group commit. Rules about what may happen live in ../domain. The lists are read
+ * elsewhere, on the reader threads (ledger-reads.ts, with the SQL of list-sql.ts).
  */
 import type { BatchDelta } from '../domain/batch';
+import type { AuditLog } from './audit';
 import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
+import type { LedgerStore, LedgerWrite, StoredAnswer } from './ledger-store';
 import { OPEN_BATCH_SQL } from './list-sql';
 import {
   INSERT_TRANSACTION_SQL,
@@ -18,11 +20,17 @@ import {
   type TransactionRowShape,
 } from './transaction-rows';
 
-export class Ledger {
+export class SqliteLedger implements LedgerStore {
   private readonly statements;
   readonly commits: GroupCommit;
 
-  constructor(private readonly db: Connection) {
+  /** The ledger inside the group's transaction; its methods are valid only while a write runs. */
+  private readonly inWrite: LedgerWrite;
+
+  constructor(
+    db: Connection,
+    private readonly audit: AuditLog,
+  ) {
     this.commits = new GroupCommit(db);
     this.statements = {
       find: db.prepare<[number], TransactionRowShape>('SELECT * FROM transactions WHERE id = ?'),
@@ -52,93 +60,99 @@ export class Ledger {
           refund_count = refund_count + @refundCount, refund_total = refund_total + @refundTotal,
           tip_total = tip_total + @tipTotal
         WHERE id = @batchId AND status = 'OPEN'`),
+      reopenCapture: db.prepare(
+        'UPDATE transactions SET captured_by = NULL WHERE id = ? AND captured_by = ?',
+      ),
       closeBatch: db.prepare<[number, string, number], BatchRowShape>(
         "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
       ),
     };
+    this.inWrite = this.writeSide();
   }
 
   /**
-   * Runs `work` atomically in a BEGIN IMMEDIATE transaction, shared with the writes that arrive at
-   * the same time (group commit). The promise settles once the commit is on disk: all of `work`
-   * committed, or, if it threw, none of it.
+   * Runs `work` in a BEGIN IMMEDIATE transaction shared with the writes that arrive at the same time
+   * (group commit), in its own savepoint. Settles once the commit is on disk.
    */
-  write<T>(work: () => T): Promise<T> {
-    return this.commits.run(work);
+  write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
+    return this.commits.run(() => work(this.inWrite));
   }
 
-  find(id: number): LedgerTransaction | undefined {
+  async find(id: number): Promise<LedgerTransaction | undefined> {
+    await this.commits.idle();
+    return this.findNow(id);
+  }
+
+  async findBatch(id: number): Promise<BatchRecord | undefined> {
+    await this.commits.idle();
+    return this.findBatchNow(id);
+  }
+
+  async isSwipeKsnUsed(ksn: string): Promise<boolean> {
+    await this.commits.idle();
+    return this.statements.swipeSeen.get(ksn) !== undefined;
+  }
+
+  async findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined> {
+    await this.commits.idle();
+    return this.statements.findAnswer.get(apiKeyId, key);
+  }
+
+  private findNow(id: number): LedgerTransaction | undefined {
     const row = this.statements.find.get(id);
     return row && toTransaction(row);
   }
 
-  /**
-   * The id the next insert will get; valid inside the write transaction that asked. Every insert
-   * takes it, so ids run without a gap, which deep pages of the list rely on (LedgerIds).
-   */
-  nextTransactionId(): number {
-    return this.statements.nextId.get()?.next ?? 1;
-  }
-
-  insert(transaction: NewTransaction & { id: number }): void {
-    this.statements.insert.run(insertParams(transaction));
-  }
-
-  /** The answer stored under an idempotency key, with the fingerprint of the request it answered. */
-  findAnswer(apiKeyId: number, key: string): { fingerprint: string; response: string } | undefined {
-    return this.statements.findAnswer.get(apiKeyId, key);
-  }
-
-  /** Stores an answer under its idempotency key; call it inside the write that made the answer. */
-  rememberAnswer(apiKeyId: number, key: string, fingerprint: string, response: string, at: number): void {
-    this.statements.rememberAnswer.run(apiKeyId, key, fingerprint, response, at);
-  }
-
-  /** Drops the answers stored before `before` (epoch ms). */
-  forgetAnswers(before: number): void {
-    this.statements.forgetAnswers.run(before);
-  }
-
-  /** True when a transaction already carried a swipe with this KSN. */
-  isSwipeKsnUsed(ksn: string): boolean {
-    return this.statements.swipeSeen.get(ksn) !== undefined;
-  }
-
-  markVoided(id: number, voidId: number): void {
-    if (this.statements.markVoided.run(voidId, id).changes !== 1)
-      throw new Error(`transaction ${id} was voided already`);
-  }
-
-  markCaptured(id: number, captureId: number): void {
-    if (this.statements.markCaptured.run(captureId, id).changes !== 1)
-      throw new Error(`authorization ${id} was captured already`);
-  }
-
-  addRefunded(id: number, cents: number): void {
-    this.statements.addRefunded.run(cents, id);
-  }
-
-  openBatch(): BatchRecord | undefined {
-    const row = this.statements.openBatch.get();
-    return row && toBatch(row);
-  }
-
-  findBatch(id: number): BatchRecord | undefined {
+  private findBatchNow(id: number): BatchRecord | undefined {
     const row = this.statements.findBatch.get(id);
     return row && toBatch(row);
   }
 
-  /** The open batch, opened now if there is none (the first transaction of a batch opens it). */
-  openBatchForWrite(now: number): BatchRecord {
-    return this.openBatch() ?? toBatch(this.statements.createBatch.get(now) as BatchRowShape);
+  private openBatchNow(): BatchRecord | undefined {
+    const row = this.statements.openBatch.get();
+    return row && toBatch(row);
   }
 
-  applyBatchDelta(batchId: number, delta: BatchDelta): void {
-    if (this.statements.applyDelta.run({ batchId, ...delta }).changes !== 1)
-      throw new Error(`batch ${batchId} is not open`);
-  }
-
-  closeBatch(batchId: number, settledAt: number, confirmationCode: string): BatchRecord {
-    return toBatch(this.statements.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape);
+  /** The write side, statement by statement: each runs at once, inside the group's transaction. */
+  private writeSide(): LedgerWrite {
+    const sql = this.statements;
+    const changedOne = (changes: number, failure: string) => {
+      if (changes !== 1) throw new Error(failure);
+    };
+    return {
+      find: async (id) => this.findNow(id),
+      findBatch: async (id) => this.findBatchNow(id),
+      isSwipeKsnUsed: async (ksn) => sql.swipeSeen.get(ksn) !== undefined,
+      nextTransactionId: async () => sql.nextId.get()?.next ?? 1,
+      insert: async (transaction: NewTransaction & { id: number }) => {
+        sql.insert.run(insertParams(transaction));
+      },
+      markVoided: async (id, voidId) =>
+        changedOne(sql.markVoided.run(voidId, id).changes, `transaction ${id} was voided already`),
+      markCaptured: async (id, captureId) =>
+        changedOne(sql.markCaptured.run(captureId, id).changes, `authorization ${id} was captured already`),
+      reopenCapture: async (id, captureId) =>
+        changedOne(
+          sql.reopenCapture.run(id, captureId).changes,
+          `authorization ${id} is not captured by ${captureId}`,
+        ),
+      addRefunded: async (id, cents) => {
+        sql.addRefunded.run(cents, id);
+      },
+      openBatch: async () => this.openBatchNow(),
+      openBatchForWrite: async (now) =>
+        this.openBatchNow() ?? toBatch(sql.createBatch.get(now) as BatchRowShape),
+      applyBatchDelta: async (batchId: number, delta: BatchDelta) =>
+        changedOne(sql.applyDelta.run({ batchId, ...delta }).changes, `batch ${batchId} is not open`),
+      closeBatch: async (batchId, settledAt, confirmationCode) =>
+        toBatch(sql.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape),
+      rememberAnswer: async (apiKeyId, key, answer, at) => {
+        sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
+      },
+      forgetAnswers: async (before) => {
+        sql.forgetAnswers.run(before);
+      },
+      appendAudit: async (entry) => this.audit.append(entry),
+    };
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * The ledger as the write path sees it: the port the operations, the idempotency wrapper and the batch
+ * close call. A SQLite file in the data dir satisfies it for one counter (ledger.ts); a store server
+ * can satisfy it for several, without the operations knowing which one they write to.
+ *
+ * Everything is asynchronous, and every change happens inside `write`: one transaction that commits
+ * durably, whole, or not at all.
+ */
+import type { BatchDelta } from '../domain/batch';
+import type { AuditEntry } from './audit';
+import type { BatchRecord } from './batch-rows';
+import type { LedgerTransaction, NewTransaction } from './transaction-rows';
+
+/** The answer kept under an Idempotency-Key, with the fingerprint of the request it answered. */
+export interface StoredAnswer {
+  fingerprint: string;
+  /** The answer as JSON. */
+  response: string;
+}
+
+/** What can be read of the ledger outside a write: committed data only. */
+export interface LedgerLookups {
+  find(id: number): Promise<LedgerTransaction | undefined>;
+  findBatch(id: number): Promise<BatchRecord | undefined>;
+  /** True when a transaction already carried a swipe with this KSN. */
+  isSwipeKsnUsed(ksn: string): Promise<boolean>;
+}
+
+export interface LedgerStore extends LedgerLookups {
+  /**
+   * Runs `work` as one transaction and settles once its commit is durable: everything it wrote is
+   * kept, or, when it throws, nothing. Reads inside it see the writes committed before it and its
+   * own, and no write of another request can come between them, so a rule checked inside holds at
+   * commit. `work` must await nothing but the methods of the `LedgerWrite` it is given: a store may
+   * run it again from the start when the transaction has to be retried.
+   */
+  write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T>;
+  /** The answer stored under an Idempotency-Key of this API key. */
+  findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined>;
+}
+
+/** The ledger inside one write transaction. */
+export interface LedgerWrite extends LedgerLookups {
+  /**
+   * The id the next insert will get. Every insert takes it, so ids run without a gap, which deep
+   * pages of the list rely on.
+   */
+  nextTransactionId(): Promise<number>;
+  insert(transaction: NewTransaction & { id: number }): Promise<void>;
+  /** Sets who voided a transaction; fails when it was voided already. */
+  markVoided(id: number, voidId: number): Promise<void>;
+  /** Sets which capture finished an authorization; fails when one already has. */
+  markCaptured(id: number, captureId: number): Promise<void>;
+  /** Clears the capture of an authorization whose capture was voided: it can be captured again. */
+  reopenCapture(id: number, captureId: number): Promise<void>;
+  addRefunded(id: number, cents: number): Promise<void>;
+
+  openBatch(): Promise<BatchRecord | undefined>;
+  /** The open batch, opened now if there is none (the first transaction of a batch opens it). */
+  openBatchForWrite(now: number): Promise<BatchRecord>;
+  /** Adds to the counters of an open batch; fails when the batch is not open. */
+  applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void>;
+  closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord>;
+
+  /** Keeps an answer under its Idempotency-Key, in the commit that made it. */
+  rememberAnswer(apiKeyId: number, key: string, answer: StoredAnswer, at: number): Promise<void>;
+  /** Drops the answers stored before `before` (epoch ms). */
+  forgetAnswers(before: number): Promise<void>;
+
+  /** Adds an entry to the audit log, kept or dropped with the rest of the write. */
+  appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+}
