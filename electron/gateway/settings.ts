@@ -1,6 +1,8 @@
 /** The gateway settings a merchant can change, with their defaults and the forms they accept. */
 import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
+import { formatMoney, parseMoney } from '../../shared/money';
+import { isReceiptWidth, type ReceiptWidth } from './receipts/receipt';
 import type { AuditLog } from './store/audit';
 import type { SettingsStore } from './store/settings';
 
@@ -56,6 +58,84 @@ const swipeKeySetting: SettingDefinition<string> = {
       : `custom BDK, KCV ${keyCheckValue(value)}`,
 };
 
+/** Line breaks, tabs and other control characters: never part of a printed or sent setting. */
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((character) => {
+    const code = character.charCodeAt(0);
+    return code < 0x20 || code === 0x7f;
+  });
+}
+
+/** One of a few words, in any letter case. */
+const choiceSetting = <T extends string>(
+  description: string,
+  choices: readonly T[],
+  defaultValue: T,
+): SettingDefinition<T> => ({
+  description,
+  defaultValue,
+  parse: (text) => choices.find((choice) => choice === text.trim().toLowerCase()),
+  format: String,
+});
+
+/**
+ * Text printed on receipts or used to reach a server: printable characters only, at most `max`, and
+ * with `lines` pieces at most between `|`. An empty value clears it.
+ */
+const textSetting = (
+  description: string,
+  defaultValue: string,
+  { max, lines = 1, pattern }: { max: number; lines?: number; pattern?: RegExp },
+): SettingDefinition<string> => ({
+  description,
+  defaultValue,
+  parse: (text) => {
+    const value = text
+      .split('|')
+      .map((line) => line.trim())
+      .join('|');
+    if (value === '') return '';
+    if (value.length > max || hasControlCharacter(value)) return undefined;
+    if (value.split('|').length > lines) return undefined;
+    if (pattern && !pattern.test(value)) return undefined;
+    return value;
+  },
+  format: String,
+});
+
+/** Dollars with two decimals, held in cents. */
+const amountSetting = (description: string, defaultValue: number): SettingDefinition<number> => ({
+  description,
+  defaultValue,
+  parse: (text) => {
+    const parsed = parseMoney(text.trim(), { allowZero: true });
+    return parsed.ok ? parsed.cents : undefined;
+  },
+  format: formatMoney,
+});
+
+/** A password for a server: kept to be sent, never shown back. */
+const secretSetting = (description: string): SettingDefinition<string> => ({
+  description,
+  defaultValue: '',
+  parse: (text) => (text.length <= 256 && !hasControlCharacter(text) ? text : undefined),
+  format: String,
+  display: (value) => (value === '' ? 'not set' : 'set (hidden)'),
+});
+
+/**
+ * Where receipts print: empty for no printer, `tcp://<host>:<port>` for a network printer taking raw
+ * ESC/POS (port 9100 on most), or the name of a print queue of this computer (CUPS on Linux and
+ * macOS, a shared printer on Windows) set up to pass the bytes through raw.
+ */
+export const PRINTER_PATTERN =
+  /^(tcp:\/\/[A-Za-z0-9.-]{1,253}:\d{1,5}|tcp:\/\/\[[0-9A-Fa-f:.]{2,45}\]:\d{1,5}|[A-Za-z0-9][A-Za-z0-9_.-]{0,126})$/;
+
+export const CUSTOMER_COPY_CHOICES = ['always', 'ask', 'never'] as const;
+export const MERCHANT_COPY_CHOICES = ['always', 'above', 'never'] as const;
+export const CHECK_CHOICES = ['always', 'never'] as const;
+export const SMTP_SECURITY_CHOICES = ['starttls', 'tls', 'none'] as const;
+
 export const SETTING_DEFINITIONS = {
   tips_enabled: booleanSetting('Accept tip_amount on CAPTURE and FORCED SALE (true or false).', false),
   swipe_bdk: swipeKeySetting,
@@ -73,6 +153,81 @@ export const SETTING_DEFINITIONS = {
     2,
     { min: 0, max: 1440 },
   ),
+  merchant_name: textSetting('The business name printed at the top of receipts (up to 48 characters).', '', {
+    max: 48,
+  }),
+  merchant_address: textSetting(
+    'The address printed under the name: up to 4 lines separated by | (up to 200 characters).',
+    '',
+    { max: 200, lines: 4 },
+  ),
+  merchant_phone: textSetting('The phone number printed under the address (up to 32 characters).', '', {
+    max: 32,
+  }),
+  receipt_footer: textSetting(
+    'Closing lines of every receipt, such as a returns policy: up to 4 lines separated by | (up to 200 characters).',
+    '',
+    { max: 200, lines: 4 },
+  ),
+  receipt_printer: textSetting(
+    'The receipt printer: tcp://<host>:<port> for a network printer (raw ESC/POS, port 9100 on most), the name of a ' +
+      'raw print queue of this computer, or empty for none.',
+    '',
+    { max: 270, pattern: PRINTER_PATTERN },
+  ),
+  receipt_width: {
+    description: 'Characters per receipt line: 32 (58 mm paper), 42 or 48 (80 mm paper).',
+    defaultValue: 42,
+    parse: (text: string) => {
+      const value = Number(text.trim());
+      return /^\d+$/.test(text.trim()) && isReceiptWidth(value) ? value : undefined;
+    },
+    format: String,
+  } satisfies SettingDefinition<ReceiptWidth>,
+  receipt_customer_copy: choiceSetting(
+    'The customer copy after an approval: always printed, ask (the cashier offers it), or never.',
+    CUSTOMER_COPY_CHOICES,
+    'ask',
+  ),
+  receipt_merchant_copy: choiceSetting(
+    'The merchant copy to sign after an approval: always, above (when the total is above receipt_merchant_copy_above), or never.',
+    MERCHANT_COPY_CHOICES,
+    'never',
+  ),
+  receipt_merchant_copy_above: amountSetting(
+    'With receipt_merchant_copy above: totals above this amount (dollars, like 25.00) print a merchant copy to sign.',
+    2500,
+  ),
+  receipt_check: choiceSetting(
+    'The check with TIP and TOTAL lines when a tab (AUTH) opens: always or never.',
+    CHECK_CHOICES,
+    'always',
+  ),
+  smtp_host: textSetting(
+    'The mail server receipts are sent through (host name), or empty for no email.',
+    '',
+    {
+      max: 253,
+      pattern: /^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/,
+    },
+  ),
+  smtp_port: wholeNumberSetting('The mail server port (1 to 65535): 587 with starttls, 465 with tls.', 587, {
+    min: 1,
+    max: 65535,
+  }),
+  smtp_security: choiceSetting(
+    'How the mail connection is protected: starttls (upgrade, required), tls (from the start) or none.',
+    SMTP_SECURITY_CHOICES,
+    'starttls',
+  ),
+  smtp_user: textSetting('The mail account user name, or empty when the server needs none.', '', {
+    max: 256,
+  }),
+  smtp_password: secretSetting('The mail account password; kept to log in, never shown back.'),
+  smtp_from: textSetting('The sender address of receipt emails.', '', {
+    max: 254,
+    pattern: /^[^\s@<>]+@[^\s@<>]+$/,
+  }),
 };
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;

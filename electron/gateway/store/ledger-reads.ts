@@ -32,6 +32,15 @@ export class LedgerReads {
     return (await this.pool.all<TransactionRowShape>(sql, params)).map(toTransaction);
   }
 
+  /** One transaction by its id, or undefined when the ledger has none with it. */
+  async transaction(id: number): Promise<LedgerTransaction | undefined> {
+    const [found] = await this.listTransactions(
+      { id },
+      { orderBy: 'id', descending: false, limit: 1, offset: 0 },
+    );
+    return found;
+  }
+
   async listBatches(
     filter: BatchFilter,
     page: Page<keyof typeof BATCH_ORDER_COLUMNS>,

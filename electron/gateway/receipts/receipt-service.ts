@@ -1,0 +1,170 @@
+/**
+ * Receipts for any transaction in the ledger: read on a reader thread (never the connection that
+ * answers payments), made into a document with the merchant's settings, and rendered, printed or
+ * emailed. Nothing here writes to the ledger: a print or an email that fails changes no transaction.
+ */
+import type { Settings } from '../settings';
+import type { LedgerReads } from '../store/ledger-reads';
+import type { LedgerTransaction } from '../store/transaction-rows';
+import { escposBytes } from './escpos';
+import { isEmailAddress, MailError, sendReceiptMail } from './mailer';
+import { sendToPrinter, type PrinterOptions } from './printer';
+import {
+  receiptDocument,
+  renderReceipt,
+  type MerchantDetails,
+  type ReceiptCopy,
+  type ReceiptDocument,
+  type ReceiptWidth,
+} from './receipt';
+
+export class ReceiptNotFoundError extends Error {
+  constructor(readonly id: number) {
+    super(`No transaction has id ${id}.`);
+  }
+}
+
+export interface RenderedReceipt {
+  document: ReceiptDocument;
+  lines: string[];
+}
+
+export interface ReceiptServiceOptions {
+  printer?: PrinterOptions;
+  mailTimeoutMs?: number;
+}
+
+/** What the counter prints on its own after an approval, and whether it offers the customer copy. */
+export interface AutomaticReceipts {
+  copies: ReceiptCopy[];
+  offerCustomerCopy: boolean;
+}
+
+export class ReceiptService {
+  constructor(
+    private readonly reads: LedgerReads,
+    private readonly settings: Settings,
+    private readonly options: ReceiptServiceOptions = {},
+  ) {}
+
+  merchant(): MerchantDetails {
+    const address = this.settings.get('merchant_address');
+    return {
+      name: this.settings.get('merchant_name'),
+      addressLines: address === '' ? [] : address.split('|'),
+      phone: this.settings.get('merchant_phone'),
+      footer: this.settings.get('receipt_footer'),
+    };
+  }
+
+  width(): ReceiptWidth {
+    return this.settings.get('receipt_width');
+  }
+
+  async transaction(id: number): Promise<LedgerTransaction> {
+    const found = await this.reads.transaction(id);
+    if (!found) throw new ReceiptNotFoundError(id);
+    return found;
+  }
+
+  async render(
+    id: number,
+    copy: ReceiptCopy,
+    options: { width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
+  ): Promise<RenderedReceipt> {
+    return this.renderOf(await this.transaction(id), copy, options);
+  }
+
+  renderOf(
+    transaction: LedgerTransaction,
+    copy: ReceiptCopy,
+    options: { width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
+  ): RenderedReceipt {
+    const document = receiptDocument(transaction, {
+      copy,
+      merchant: this.merchant(),
+      ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
+    });
+    return { document, lines: renderReceipt(document, options.width ?? this.width()) };
+  }
+
+  /** The copies the settings print by themselves for this transaction once it is approved. */
+  automaticCopies(transaction: LedgerTransaction): AutomaticReceipts {
+    if (transaction.result !== 'Approved') return { copies: [], offerCustomerCopy: false };
+    if (transaction.type === 'Auth') {
+      return {
+        copies: this.settings.get('receipt_check') === 'always' ? ['check'] : [],
+        offerCustomerCopy: false,
+      };
+    }
+    const copies: ReceiptCopy[] = [];
+    const customer = this.settings.get('receipt_customer_copy');
+    if (customer === 'always') copies.push('customer');
+    const merchant = this.settings.get('receipt_merchant_copy');
+    const above = this.settings.get('receipt_merchant_copy_above');
+    if (merchant === 'always' || (merchant === 'above' && (transaction.amount ?? 0) > above)) {
+      copies.push('merchant');
+    }
+    return { copies, offerCustomerCopy: customer === 'ask' };
+  }
+
+  /** Prints copies of one transaction, each cut apart; says where they went. */
+  async print(
+    id: number,
+    copies: readonly ReceiptCopy[],
+    options: { printer?: string; width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
+  ): Promise<string> {
+    const transaction = await this.transaction(id);
+    const width = options.width ?? this.width();
+    const pages = copies.map((copy) => this.renderOf(transaction, copy, { ...options, width }).lines);
+    return this.send(escposBytes(pages, width), options.printer);
+  }
+
+  /** A short page that shows the printer, the paper width and the merchant lines are right. */
+  testPrint(): Promise<string> {
+    const width = this.width();
+    const merchant = this.merchant();
+    const lines = [
+      merchant.name || 'Tender',
+      ...merchant.addressLines,
+      merchant.phone,
+      '',
+      'TEST PRINT',
+      `${width} columns:`,
+      '1234567890'.repeat(5).slice(0, width),
+      '',
+      'The receipt printer works.',
+    ].filter((line, index) => line !== '' || index > 2);
+    return this.send(escposBytes([lines], width));
+  }
+
+  private send(bytes: Uint8Array, printer?: string): Promise<string> {
+    return sendToPrinter(printer ?? this.settings.get('receipt_printer'), bytes, this.options.printer);
+  }
+
+  /** Emails the customer copy to `to`, or to the email the transaction was sent with. */
+  async email(id: number, to?: string): Promise<string> {
+    const transaction = await this.transaction(id);
+    const address = (to ?? transaction.email ?? '').trim();
+    if (address === '') {
+      throw new MailError('This transaction has no email address. Type the customer’s address.');
+    }
+    if (!isEmailAddress(address)) {
+      throw new MailError(`"${address.slice(0, 80)}" is not an email address. Check it and send again.`);
+    }
+    const { document, lines } = this.renderOf(transaction, 'customer');
+    const from = document.merchant.name || 'Tender';
+    return sendReceiptMail(
+      {
+        host: this.settings.get('smtp_host'),
+        port: this.settings.get('smtp_port'),
+        security: this.settings.get('smtp_security'),
+        user: this.settings.get('smtp_user'),
+        password: this.settings.get('smtp_password'),
+        from: this.settings.get('smtp_from'),
+      },
+      { to: address, subject: `Your receipt from ${from}: ${document.title} #${document.id}`, lines },
+      this.options.mailTimeoutMs === undefined ? {} : { timeoutMs: this.options.mailTimeoutMs },
+    );
+  }
+}

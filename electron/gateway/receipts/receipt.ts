@@ -1,0 +1,283 @@
+/**
+ * A receipt: what a ledger transaction and the merchant's settings say on paper, in an email and on
+ * the screen's preview. One document per copy (the customer's, the merchant's with a signature line,
+ * and for an open tab the check the guest writes the tip on), rendered to text lines of 32, 42 or 48
+ * columns. The card shows as its brand and last four digits only: the ledger holds nothing more, and
+ * nothing here asks for the expiry.
+ */
+import { brandLabel, type CardBrand } from '../../../shared/cards';
+import { displayMoney } from '../../../shared/money';
+import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
+
+export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
+export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
+
+/** 58 mm paper prints 32 columns; 80 mm paper 42 (Font A on most printers) or 48 (Font B). */
+export const RECEIPT_WIDTHS = [32, 42, 48] as const;
+export type ReceiptWidth = (typeof RECEIPT_WIDTHS)[number];
+
+export function isReceiptWidth(value: number): value is ReceiptWidth {
+  return (RECEIPT_WIDTHS as readonly number[]).includes(value);
+}
+
+/** The fields of a ledger transaction a receipt reads; `LedgerTransaction` has all of them. */
+export interface ReceiptTransaction {
+  id: number;
+  type: TransactionTypeLabel | null;
+  result: TransactionResult;
+  displayMessage: string;
+  /** Cents, tip included. */
+  amount: number | null;
+  tipAmount: number;
+  authorizationCode: string | null;
+  cardLastFour: string | null;
+  cardBrand: string | null;
+  entryMode: string | null;
+  invoice: string | null;
+  orderNumber: string | null;
+  serverId: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  originalId: number | null;
+  createdAt: number;
+}
+
+export interface MerchantDetails {
+  name: string;
+  addressLines: string[];
+  phone: string;
+  footer: string;
+}
+
+export interface ReceiptField {
+  label: string;
+  value: string;
+}
+
+/** A suggested tip on the check: the percentage, the tip and the total it makes. */
+export interface SuggestedTip {
+  percent: number;
+  tip: string;
+  total: string;
+}
+
+export interface ReceiptDocument {
+  id: number;
+  copy: ReceiptCopy;
+  merchant: { name: string; addressLines: string[]; phone: string };
+  /** The transaction type in words: SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID. */
+  title: string;
+  /** Date, time, ids, the masked card and how it was read, each with its label. */
+  fields: ReceiptField[];
+  /** Amount, tip and total as the copy prints them; on a check TIP and TOTAL are blank lines to fill in. */
+  amounts: ReceiptField[];
+  /** APPROVED, DECLINED, REJECTED, ERROR. */
+  result: string;
+  /** The engine's message on a transaction that was not approved. */
+  message?: string;
+  suggestedTips: SuggestedTip[];
+  signature: boolean;
+  /** CUSTOMER COPY, MERCHANT COPY or CHECK. */
+  copyLabel: string;
+  footer: string;
+}
+
+export interface ReceiptOptions {
+  copy: ReceiptCopy;
+  merchant: MerchantDetails;
+  /** The tab screen's suggested percentages; a check prints a tip and a total for each. */
+  tipPercentages?: readonly number[];
+  /** The time zone the date and time are printed in (IANA name); the terminal's own by default. */
+  timeZone?: string;
+}
+
+const TITLES: Record<TransactionTypeLabel, string> = {
+  Sale: 'SALE',
+  'Forced Sale': 'FORCED SALE',
+  Auth: 'AUTH',
+  Capture: 'CAPTURE',
+  Refund: 'REFUND',
+  Void: 'VOID',
+};
+
+const COPY_LABELS: Record<ReceiptCopy, string> = {
+  customer: 'CUSTOMER COPY',
+  merchant: 'MERCHANT COPY',
+  check: 'CHECK',
+};
+
+const ENTRY_MODES: Record<string, string> = { swiped: 'Swiped', keyed: 'Keyed' };
+
+const BRANDS = new Set<string>(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay']);
+
+function brandName(brand: string | null): string {
+  if (brand === null) return 'Card';
+  return BRANDS.has(brand) ? brandLabel(brand as CardBrand) : 'Card';
+}
+
+/** "Visa **** 1111": the brand and the last four digits, and nothing else of the card. */
+export function maskedCard(brand: string | null, lastFour: string | null): string | undefined {
+  if (lastFour === null || !/^\d{4}$/.test(lastFour)) return undefined;
+  return `${brandName(brand)} **** ${lastFour}`;
+}
+
+/** Date and time as the terminal's clock reads them: "2026-11-24" and "14:05:09". */
+function dateAndTime(epochMs: number, timeZone: string | undefined): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(epochMs));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return {
+    date: `${part('year')}-${part('month')}-${part('day')}`,
+    time: `${part('hour')}:${part('minute')}:${part('second')}`,
+  };
+}
+
+/** A tip of `percent` on `cents`, rounded to the nearest cent (half up), as the tab screen rounds it. */
+export function tipFor(cents: number, percent: number): number {
+  return Math.round((cents * percent) / 100);
+}
+
+export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions): ReceiptDocument {
+  const { copy, merchant } = options;
+  const title = t.type === null ? 'TRANSACTION' : TITLES[t.type];
+  const { date, time } = dateAndTime(t.createdAt, options.timeZone);
+  const fields: ReceiptField[] = [
+    { label: 'Date', value: date },
+    { label: 'Time', value: time },
+    { label: copy === 'check' ? 'Tab' : 'Transaction', value: `#${t.id}` },
+  ];
+  if (t.originalId !== null && (t.type === 'Refund' || t.type === 'Void' || t.type === 'Capture')) {
+    const verb = t.type === 'Capture' ? 'Tab' : t.type === 'Refund' ? 'Refund of' : 'Void of';
+    fields.push({ label: verb, value: `#${t.originalId}` });
+  }
+  if (t.invoice) fields.push({ label: 'Invoice', value: t.invoice });
+  if (t.orderNumber) fields.push({ label: 'Order', value: t.orderNumber });
+  if (t.serverId) fields.push({ label: 'Server', value: t.serverId });
+  const card = maskedCard(t.cardBrand, t.cardLastFour);
+  if (card) fields.push({ label: 'Card', value: card });
+  const entry = t.entryMode === null ? undefined : ENTRY_MODES[t.entryMode];
+  if (entry) fields.push({ label: 'Entry', value: entry });
+  const name = [t.firstName, t.lastName].filter(Boolean).join(' ');
+  if (name) fields.push({ label: 'Name', value: name });
+  if (t.authorizationCode) fields.push({ label: 'Auth code', value: t.authorizationCode });
+
+  const total = t.amount ?? 0;
+  const tip = t.amount === null ? 0 : t.tipAmount;
+  const amounts: ReceiptField[] = [];
+  let suggestedTips: SuggestedTip[] = [];
+  if (copy === 'check') {
+    amounts.push({ label: 'AMOUNT', value: displayMoney(total) });
+    amounts.push({ label: 'TIP', value: '' }, { label: 'TOTAL', value: '' });
+    suggestedTips = (options.tipPercentages ?? []).map((percent) => {
+      const suggested = tipFor(total, percent);
+      return { percent, tip: displayMoney(suggested), total: displayMoney(total + suggested) };
+    });
+  } else if (t.amount !== null) {
+    amounts.push({ label: 'AMOUNT', value: displayMoney(total - tip) });
+    if (tip > 0) amounts.push({ label: 'TIP', value: displayMoney(tip) });
+    amounts.push({ label: 'TOTAL', value: displayMoney(total) });
+  }
+
+  return {
+    id: t.id,
+    copy,
+    merchant: { name: merchant.name, addressLines: merchant.addressLines, phone: merchant.phone },
+    title,
+    fields,
+    amounts,
+    result: t.result.toUpperCase(),
+    ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
+    suggestedTips,
+    signature: copy !== 'customer' && t.result === 'Approved',
+    copyLabel: COPY_LABELS[copy],
+    footer: merchant.footer,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/** Words broken onto lines of at most `width` characters; a word longer than a line is cut. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    while (rest.length > width) {
+      if (current) lines.push(current);
+      current = '';
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    if (!current) current = rest;
+    else if (current.length + 1 + rest.length <= width) current = `${current} ${rest}`;
+    else {
+      lines.push(current);
+      current = rest;
+    }
+  }
+  if (current) lines.push(current);
+  return lines;
+}
+
+function center(text: string, width: number): string[] {
+  return wrap(text, width).map((line) => `${' '.repeat(Math.floor((width - line.length) / 2))}${line}`);
+}
+
+/** Label on the left, value on the right; a value too long for the line goes under its label. */
+function labelled(label: string, value: string, width: number): string[] {
+  if (label.length + 1 + value.length <= width) {
+    return [`${label}${' '.repeat(width - label.length - value.length)}${value}`];
+  }
+  return [label, ...wrap(value, width - 2).map((line) => `${' '.repeat(width - line.length)}${line}`)];
+}
+
+/** A label with a line to write on: "TIP      ______________". */
+function blank(label: string, width: number): string {
+  const line = Math.min(20, width - label.length - 2);
+  return `${label}${' '.repeat(width - label.length - line)}${'_'.repeat(line)}`;
+}
+
+/** The document as lines of exactly the paper's width or less, with no trailing spaces. */
+export function renderReceipt(receipt: ReceiptDocument, width: ReceiptWidth): string[] {
+  const lines: string[] = [];
+  const rule = '-'.repeat(width);
+  const { merchant } = receipt;
+  if (merchant.name) lines.push(...center(merchant.name, width));
+  for (const address of merchant.addressLines) lines.push(...center(address, width));
+  if (merchant.phone) lines.push(...center(merchant.phone, width));
+  lines.push('', ...center(receipt.title, width), '');
+  for (const field of receipt.fields) lines.push(...labelled(field.label, field.value, width));
+  lines.push(rule);
+  for (const amount of receipt.amounts) {
+    if (amount.value === '') lines.push(blank(amount.label, width), '');
+    else lines.push(...labelled(amount.label, amount.value, width));
+  }
+  if (receipt.amounts.length > 0) lines.push(rule);
+  lines.push(...center(receipt.result, width));
+  if (receipt.message) lines.push(...wrap(receipt.message, width));
+  if (receipt.suggestedTips.length > 0) {
+    lines.push('', ...center('Suggested tips', width));
+    for (const suggestion of receipt.suggestedTips) {
+      lines.push(
+        ...labelled(`${suggestion.percent}%  tip ${suggestion.tip}`, `total ${suggestion.total}`, width),
+      );
+    }
+  }
+  if (receipt.signature) {
+    lines.push('', '', `x${'_'.repeat(width - 1)}`, ...center('Signature', width));
+    if (receipt.copy === 'merchant') lines.push(...center('I agree to pay the above total', width));
+  }
+  lines.push('', ...center(receipt.copyLabel, width));
+  if (receipt.footer)
+    lines.push('', ...receipt.footer.split('|').flatMap((line) => center(line.trim(), width)));
+  return lines.map((line) => line.trimEnd());
+}

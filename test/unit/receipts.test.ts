@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  maskedCard,
+  receiptDocument,
+  renderReceipt,
+  RECEIPT_WIDTHS,
+  tipFor,
+  wrap,
+  type MerchantDetails,
+  type ReceiptTransaction,
+} from '../../electron/gateway/receipts/receipt';
+import { escposBytes } from '../../electron/gateway/receipts/escpos';
+import { decodeEscPos } from '../support/escpos-decoder';
+
+const MERCHANT: MerchantDetails = {
+  name: 'Blue Door Bistro',
+  addressLines: ['12 Harbour Street', 'Portland, ME 04101'],
+  phone: '(207) 555-0142',
+  footer: 'Thank you!|Returns within 30 days',
+};
+
+const SALE: ReceiptTransaction = {
+  id: 1042,
+  type: 'Sale',
+  result: 'Approved',
+  displayMessage: 'Approved',
+  amount: 2750,
+  tipAmount: 0,
+  authorizationCode: 'K7M2QX',
+  cardLastFour: '1111',
+  cardBrand: 'visa',
+  entryMode: 'swiped',
+  invoice: 'INV-88',
+  orderNumber: 'A12',
+  serverId: null,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  originalId: null,
+  createdAt: Date.UTC(2026, 10, 24, 14, 5, 9),
+};
+
+const at = (lines: string[], text: string) => lines.find((line) => line.includes(text));
+
+describe('receipt document', () => {
+  it('a customer copy names the merchant, the sale, the masked card and the result', () => {
+    const lines = renderReceipt(
+      receiptDocument(SALE, { copy: 'customer', merchant: MERCHANT, timeZone: 'UTC' }),
+      42,
+    );
+    expect(lines[0]?.trim()).toBe('Blue Door Bistro');
+    expect(lines.map((line) => line.trim())).toEqual(
+      expect.arrayContaining([
+        '12 Harbour Street',
+        'Portland, ME 04101',
+        '(207) 555-0142',
+        'SALE',
+        'APPROVED',
+        'CUSTOMER COPY',
+        'Thank you!',
+        'Returns within 30 days',
+      ]),
+    );
+    expect(at(lines, 'Date')).toMatch(/^Date\s+2026-11-24$/);
+    expect(at(lines, 'Time')).toMatch(/^Time\s+14:05:09$/);
+    expect(at(lines, 'Transaction')).toMatch(/^Transaction\s+#1042$/);
+    expect(at(lines, 'Invoice')).toMatch(/INV-88$/);
+    expect(at(lines, 'Order')).toMatch(/A12$/);
+    expect(at(lines, 'Card')).toMatch(/^Card\s+Visa \*\*\*\* 1111$/);
+    expect(at(lines, 'Entry')).toMatch(/Swiped$/);
+    expect(at(lines, 'Name')).toMatch(/Ada Lovelace$/);
+    expect(at(lines, 'Auth code')).toMatch(/K7M2QX$/);
+    expect(at(lines, 'AMOUNT')).toMatch(/\$27\.50$/);
+    expect(at(lines, 'TOTAL')).toMatch(/\$27\.50$/);
+    expect(lines.some((line) => line.includes('Signature'))).toBe(false);
+  });
+
+  it('every line fits the paper at each width', () => {
+    const long = { ...MERCHANT, name: 'The Extraordinarily Long Named Neighbourhood Coffee Roastery' };
+    for (const width of RECEIPT_WIDTHS) {
+      for (const copy of ['customer', 'merchant', 'check'] as const) {
+        const lines = renderReceipt(
+          receiptDocument(
+            { ...SALE, type: copy === 'check' ? 'Auth' : 'Sale' },
+            {
+              copy,
+              merchant: long,
+              tipPercentages: [15, 18, 20],
+            },
+          ),
+          width,
+        );
+        for (const line of lines)
+          expect(line.length, `${copy} at ${width}: "${line}"`).toBeLessThanOrEqual(width);
+        expect(lines.some((line) => line.length === width)).toBe(true);
+      }
+    }
+  });
+
+  it('the merchant copy has a signature line and says so', () => {
+    const lines = renderReceipt(receiptDocument(SALE, { copy: 'merchant', merchant: MERCHANT }), 32);
+    expect(lines).toContain(`x${'_'.repeat(31)}`);
+    expect(lines.map((line) => line.trim())).toEqual(
+      expect.arrayContaining(['Signature', 'MERCHANT COPY', 'I agree to pay the above total']),
+    );
+  });
+
+  it('a check for a tab has the amount, blank TIP and TOTAL lines, suggested tips and a signature line', () => {
+    const tab: ReceiptTransaction = { ...SALE, type: 'Auth', amount: 4000, serverId: '07' };
+    const document = receiptDocument(tab, {
+      copy: 'check',
+      merchant: MERCHANT,
+      tipPercentages: [15, 18, 20],
+    });
+    expect(document.suggestedTips).toEqual([
+      { percent: 15, tip: '$6.00', total: '$46.00' },
+      { percent: 18, tip: '$7.20', total: '$47.20' },
+      { percent: 20, tip: '$8.00', total: '$48.00' },
+    ]);
+    const lines = renderReceipt(document, 42);
+    expect(at(lines, 'AMOUNT')).toMatch(/\$40\.00$/);
+    expect(at(lines, 'TIP ')).toMatch(/^TIP\s+_{20}$/);
+    expect(at(lines, 'TOTAL')).toMatch(/^TOTAL\s+_{20}$/);
+    expect(at(lines, '15%')).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/);
+    expect(at(lines, 'Server')).toMatch(/07$/);
+    expect(at(lines, 'Tab')).toMatch(/#1042$/);
+    expect(lines.map((line) => line.trim())).toEqual(expect.arrayContaining(['AUTH', 'CHECK', 'Signature']));
+  });
+
+  it('a capture shows the tip apart from the amount', () => {
+    const capture: ReceiptTransaction = {
+      ...SALE,
+      type: 'Capture',
+      amount: 4800,
+      tipAmount: 800,
+      originalId: 1041,
+    };
+    const lines = renderReceipt(receiptDocument(capture, { copy: 'customer', merchant: MERCHANT }), 42);
+    expect(at(lines, 'AMOUNT')).toMatch(/\$40\.00$/);
+    expect(at(lines, 'TIP')).toMatch(/\$8\.00$/);
+    expect(at(lines, 'TOTAL')).toMatch(/\$48\.00$/);
+    expect(at(lines, 'Tab ')).toMatch(/#1041$/);
+  });
+
+  it('refund and void receipts name the transaction they reverse', () => {
+    const refund = renderReceipt(
+      receiptDocument(
+        { ...SALE, id: 1050, type: 'Refund', originalId: 1042 },
+        { copy: 'customer', merchant: MERCHANT },
+      ),
+      42,
+    );
+    expect(at(refund, 'Refund of')).toMatch(/^Refund of\s+#1042$/);
+    const voided = renderReceipt(
+      receiptDocument(
+        { ...SALE, id: 1051, type: 'Void', originalId: 1042 },
+        { copy: 'customer', merchant: MERCHANT },
+      ),
+      42,
+    );
+    expect(at(voided, 'Void of')).toMatch(/^Void of\s+#1042$/);
+    expect(voided.map((line) => line.trim())).toContain('VOID');
+  });
+
+  it('a decline says DECLINED with the engine’s message and has no signature line', () => {
+    const declined: ReceiptTransaction = {
+      ...SALE,
+      result: 'Declined',
+      displayMessage: 'Declined: do not honor',
+      authorizationCode: null,
+    };
+    const lines = renderReceipt(receiptDocument(declined, { copy: 'merchant', merchant: MERCHANT }), 42);
+    expect(lines.map((line) => line.trim())).toEqual(
+      expect.arrayContaining(['DECLINED', 'Declined: do not honor']),
+    );
+    expect(lines.some((line) => line.includes('Signature'))).toBe(false);
+    expect(lines.some((line) => line.includes('Auth code'))).toBe(false);
+  });
+
+  it('a keyed card says Keyed, and a receipt without merchant settings still prints', () => {
+    const lines = renderReceipt(
+      receiptDocument(
+        { ...SALE, entryMode: 'keyed', firstName: null, lastName: null },
+        { copy: 'customer', merchant: { name: '', addressLines: [], phone: '', footer: '' } },
+      ),
+      32,
+    );
+    expect(at(lines, 'Entry')).toMatch(/Keyed$/);
+    expect(lines.some((line) => line.startsWith('Name'))).toBe(false);
+    expect(lines[1]?.trim()).toBe('SALE');
+  });
+
+  it('shows only the brand and last four digits of a card', () => {
+    expect(maskedCard('mastercard', '5454')).toBe('Mastercard **** 5454');
+    expect(maskedCard('amex', '8431')).toBe('American Express **** 8431');
+    expect(maskedCard(null, '1111')).toBe('Card **** 1111');
+    expect(maskedCard('visa', null)).toBeUndefined();
+    expect(maskedCard('visa', '4111111111111111')).toBeUndefined();
+  });
+
+  it('rounds suggested tips to the nearest cent', () => {
+    expect(tipFor(1999, 15)).toBe(300);
+    expect(tipFor(1003, 18)).toBe(181);
+  });
+
+  it('wraps words and cuts a word longer than the line', () => {
+    expect(wrap('one two three', 7)).toEqual(['one two', 'three']);
+    expect(wrap('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+});
+
+describe('ESC/POS bytes', () => {
+  it('decode back to the same lines, one piece of paper per copy', () => {
+    for (const width of RECEIPT_WIDTHS) {
+      const customer = renderReceipt(receiptDocument(SALE, { copy: 'customer', merchant: MERCHANT }), width);
+      const merchant = renderReceipt(receiptDocument(SALE, { copy: 'merchant', merchant: MERCHANT }), width);
+      const printed = decodeEscPos(escposBytes([customer, merchant], width));
+      expect(printed.cuts).toBe(2);
+      expect(printed.copies).toEqual([customer, merchant]);
+    }
+  });
+});
