@@ -172,7 +172,7 @@ function sendToCups(queue: string, bytes: Uint8Array, timeoutMs: number, lp: str
     child.on('close', (code) => {
       if (code === 0) finish();
       else {
-        const reason = errors.trim().split('\n')[0] ?? '';
+        const reason = (errors.trim().split('\n')[0] ?? '').replace(/\.$/, '');
         finish(
           new PrinterError(
             `The print queue ${queue} refused the receipt${reason ? `: ${reason}` : ''}. Check the queue name in Settings and that it is enabled.`,
