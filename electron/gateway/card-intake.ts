@@ -3,6 +3,7 @@
  * and the card columns the ledger keeps (never the number: its BIN, last four, length and brand).
  */
 import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
+import { cardNumberHash } from './crypto/card-hash-key';
 import { ERROR_CODES } from './domain/codes';
 import { checkExpiry } from './domain/expiry';
 import type { CardDetails } from './processor/processor';
@@ -17,7 +18,7 @@ export interface CardInput {
   details: CardDetails;
   row: Pick<
     NewTransaction,
-    'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn'
+    'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn' | 'cardHash'
   >;
   /** The cardholder's name as the swipe's track gave it, for when billing names none. */
   names: { firstName?: string; lastName?: string };
@@ -28,6 +29,8 @@ export class CardIntake {
     private readonly ledger: LedgerLookups,
     private readonly swipes: SwipeDecoder,
     private readonly now: () => number,
+    /** The data dir's secret for the card number's keyed hash. */
+    private readonly cardHashKey: Buffer,
   ) {}
 
   /** Reads the entry, or throws the Rejection that says what is wrong with the card. */
@@ -100,14 +103,18 @@ export class CardIntake {
       ...(entry.billing?.street !== undefined && { billingStreet: entry.billing.street }),
       ...(entry.billing?.zip !== undefined && { billingZip: entry.billing.zip }),
     };
-    const card = { details, row: { ...row, swipeKsn }, names };
+    const card = {
+      details,
+      row: { ...row, swipeKsn, cardHash: cardNumberHash(pan, this.cardHashKey) },
+      names,
+    };
     await this.rejectReplayedSwipe(this.ledger, card);
     return card;
   }
 
   /** A swipe's KSN is new every time; one the ledger has seen is a replay. Checked again in the write. */
   async rejectReplayedSwipe(ledger: LedgerLookups, card: CardInput): Promise<void> {
-    const { swipeKsn, ...masked } = card.row;
+    const { swipeKsn, cardHash: _hash, ...masked } = card.row;
     if (swipeKsn !== null && (await ledger.isSwipeKsnUsed(swipeKsn))) {
       throw new Rejection(
         ERROR_CODES.SWIPE_REPLAYED,

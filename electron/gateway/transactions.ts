@@ -36,7 +36,7 @@ export class TransactionService {
     private readonly cardHashKey: Buffer,
     private readonly now: () => number = Date.now,
   ) {
-    this.cards = new CardIntake(ledger, swipes, now);
+    this.cards = new CardIntake(ledger, swipes, now, cardHashKey);
   }
 
   /**

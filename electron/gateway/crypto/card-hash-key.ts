@@ -4,13 +4,18 @@
  * hash them all. Keyed with a secret kept beside the ledger, never inside it, never shown and never
  * exported, a hash found in the ledger or a backup cannot be tried against card numbers.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFileAtomically } from '../atomic-file';
 
 const KEY_BYTES = 32;
 
 export class CardHashKeyError extends Error {}
+
+/** The keyed hash of a card number the ledger keeps to know the card again (the duplicate check). */
+export function cardNumberHash(pan: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`card:${pan}`).digest('hex');
+}
 
 /** Reads the data dir's key, making one on first use. */
 export function loadCardHashKey(file: string): Buffer {

@@ -54,6 +54,7 @@ export function blankRow(id: number, apiKeyId: number | null, createdAt: number)
     batchId: null,
     apiKeyId,
     swipeKsn: null,
+    cardHash: null,
     createdAt,
   };
 }

@@ -18,12 +18,26 @@ export interface StoredAnswer {
   response: string;
 }
 
+/** A charge the duplicate check compares a new one with. */
+export interface SameCardCharge {
+  cardHash: string;
+  /** Cents, tip included. */
+  amount: number;
+  /** Epoch ms: only charges made at or after it count. */
+  since: number;
+}
+
 /** What can be read of the ledger outside a write: committed data only. */
 export interface LedgerLookups {
   find(id: number): Promise<LedgerTransaction | undefined>;
   findBatch(id: number): Promise<BatchRecord | undefined>;
   /** True when a transaction already carried a swipe with this KSN. */
   isSwipeKsnUsed(ksn: string): Promise<boolean>;
+  /**
+   * The latest approved, unvoided SALE, AUTH or FORCED SALE on the same card (by its keyed hash) for
+   * the same amount since a time: what a new charge would duplicate.
+   */
+  findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined>;
 }
 
 export interface LedgerStore extends LedgerLookups {

@@ -9,7 +9,7 @@ import type { AuditLog } from './audit';
 import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
-import type { LedgerStore, LedgerWrite, StoredAnswer } from './ledger-store';
+import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from './ledger-store';
 import { OPEN_BATCH_SQL } from './list-sql';
 import {
   INSERT_TRANSACTION_SQL,
@@ -44,6 +44,11 @@ export class SqliteLedger implements LedgerStore {
       ),
       forgetAnswers: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at < ?'),
       swipeSeen: db.prepare<[string], { id: number }>('SELECT id FROM transactions WHERE swipe_ksn = ?'),
+      sameCardCharge: db.prepare<[string, number, number], TransactionRowShape>(`
+        SELECT * FROM transactions INDEXED BY transactions_by_card_hash
+        WHERE card_hash = ? AND amount = ? AND created_at >= ?
+          AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
+        ORDER BY created_at DESC, id DESC LIMIT 1`),
       markVoided: db.prepare('UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL'),
       markCaptured: db.prepare(
         'UPDATE transactions SET captured_by = ? WHERE id = ? AND captured_by IS NULL',
@@ -93,6 +98,11 @@ export class SqliteLedger implements LedgerStore {
     return this.statements.swipeSeen.get(ksn) !== undefined;
   }
 
+  async findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined> {
+    await this.commits.idle();
+    return this.sameCardChargeNow(charge);
+  }
+
   async findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined> {
     await this.commits.idle();
     return this.statements.findAnswer.get(apiKeyId, key);
@@ -100,6 +110,11 @@ export class SqliteLedger implements LedgerStore {
 
   private findNow(id: number): LedgerTransaction | undefined {
     const row = this.statements.find.get(id);
+    return row && toTransaction(row);
+  }
+
+  private sameCardChargeNow({ cardHash, amount, since }: SameCardCharge): LedgerTransaction | undefined {
+    const row = this.statements.sameCardCharge.get(cardHash, amount, since);
     return row && toTransaction(row);
   }
 
@@ -123,6 +138,7 @@ export class SqliteLedger implements LedgerStore {
       find: async (id) => this.findNow(id),
       findBatch: async (id) => this.findBatchNow(id),
       isSwipeKsnUsed: async (ksn) => sql.swipeSeen.get(ksn) !== undefined,
+      findSameCardCharge: async (charge) => this.sameCardChargeNow(charge),
       nextTransactionId: async () => sql.nextId.get()?.next ?? 1,
       insert: async (transaction: NewTransaction & { id: number }) => {
         sql.insert.run(insertParams(transaction));

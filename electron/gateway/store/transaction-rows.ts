@@ -46,6 +46,8 @@ export interface LedgerTransaction {
   apiKeyId: number | null;
   /** The KSN of the swipe that carried the card, when it was swiped. */
   swipeKsn: string | null;
+  /** HMAC of the card number with the data dir's secret, for the duplicate check; never shown. */
+  cardHash: string | null;
   createdAt: number;
 }
 
@@ -105,6 +107,7 @@ export const TRANSACTION_COLUMNS = {
   refundedAmount: { name: 'refunded_amount', inserted: false },
   apiKeyId: { name: 'api_key_id' },
   swipeKsn: { name: 'swipe_ksn' },
+  cardHash: { name: 'card_hash' },
   createdAt: { name: 'created_at' },
 } as const satisfies { readonly [Field in keyof LedgerTransaction]: Column<LedgerTransaction[Field]> };
 

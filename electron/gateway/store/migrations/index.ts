@@ -7,9 +7,16 @@ import { ledger } from './0001-ledger';
 import { swipeKsn } from './0002-swipe-ksn';
 import { idempotencyKeys } from './0003-idempotency-keys';
 import { auditLog } from './0004-audit-log';
+import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 
 export type { Migration } from './migration';
 
-export const MIGRATIONS: readonly Migration[] = [ledger, swipeKsn, idempotencyKeys, auditLog];
+export const MIGRATIONS: readonly Migration[] = [
+  ledger,
+  swipeKsn,
+  idempotencyKeys,
+  auditLog,
+  cardHashAndLiveCaptures,
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
