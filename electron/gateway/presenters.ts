@@ -2,13 +2,14 @@
  * Ledger rows as the wire shows them (every value a string, cards masked, times with their offset),
  * and the answers to POST /transactions.
  */
-import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
+import type { Batch, Receipt, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { formatTimestamp } from './http/dates';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
 import type { BatchRecord } from './store/batch-rows';
+import type { RenderedReceipt } from './receipts/receipt-service';
 import type { LedgerTransaction } from './store/transaction-rows';
 
 const text = (value: string | number | null | undefined): string =>
@@ -67,6 +68,29 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     voidable: flag(followUps.voidable),
     refundable_amount: formatMoney(followUps.refundable),
     capturable: flag(followUps.capturable),
+  };
+}
+
+/** A receipt as GET /transactions/{id}/receipt answers it in JSON and XML. */
+export function presentReceipt({ document, lines }: RenderedReceipt, width: 32 | 42 | 48): Receipt {
+  return {
+    id: String(document.id),
+    copy: document.copy === 'merchant' ? 'merchant' : 'customer',
+    width: String(width) as Receipt['width'],
+    merchant: {
+      name: document.merchant.name,
+      address_lines: document.merchant.addressLines,
+      phone: document.merchant.phone,
+    },
+    title: document.title,
+    fields: document.fields,
+    amounts: document.amounts,
+    result: document.result,
+    ...(document.message !== undefined && { message: document.message }),
+    signature: flag(document.signature),
+    copy_label: document.copyLabel,
+    footer: document.footer,
+    lines,
   };
 }
 

@@ -10,6 +10,8 @@ import {
   type ApiError,
   type Batch,
   type BatchListQuery,
+  type Receipt,
+  type ReceiptQuery,
   type TransactionListItem,
   type TransactionListQuery,
   type TransactionRequestBody,
@@ -42,6 +44,8 @@ interface CallParts {
   body?: unknown;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
+  /** Values for the `{name}` parts of the route's path. */
+  path?: Record<string, string>;
 }
 
 export interface TenderClientOptions {
@@ -73,6 +77,13 @@ export class TenderClient {
     return (await this.call(API_ROUTES.listTransactions, { query })) ?? [];
   }
 
+  /** The receipt of any transaction, structured, with its printed `lines`. */
+  async receipt(id: number | string, query: QueryValues<ReceiptQuery> = {}): Promise<Receipt> {
+    const receipt = await this.call(API_ROUTES.getReceipt, { query, path: { id: String(id) } });
+    if (receipt === undefined) throw new TenderApiError(204, undefined);
+    return receipt;
+  }
+
   async listBatches(query: QueryValues<BatchListQuery> = {}): Promise<Batch[]> {
     return (await this.call(API_ROUTES.listBatches, { query })) ?? [];
   }
@@ -90,7 +101,7 @@ export class TenderClient {
   /** Calls a route of the table; undefined when it answers 204. */
   private async call<R extends ApiRoute>(
     route: R,
-    { body, headers: extraHeaders = {}, query = {} }: CallParts = {},
+    { body, headers: extraHeaders = {}, query = {}, path = {} }: CallParts = {},
   ): Promise<z.output<R['answer']['schema']> | undefined> {
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -98,7 +109,10 @@ export class TenderClient {
       ...extraHeaders,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.options.fetch(`${this.options.baseUrl}${route.path}${queryString(query)}`, {
+    const routePath = route.path.replace(/\{(\w+)\}/g, (_whole, name: string) =>
+      encodeURIComponent(path[name] ?? ''),
+    );
+    const response = await this.options.fetch(`${this.options.baseUrl}${routePath}${queryString(query)}`, {
       method: route.method,
       headers,
       ...(body !== undefined && { body: JSON.stringify(body) }),

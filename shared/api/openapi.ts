@@ -10,6 +10,7 @@ import {
   batchSchema,
   billingSchema,
   errorSchema,
+  receiptSchema,
   shippingSchema,
   transactionListItemSchema,
   transactionRequestSchema,
@@ -23,6 +24,7 @@ const COMPONENT_SCHEMAS = {
   TransactionResponse: transactionResponseSchema,
   TransactionListItem: transactionListItemSchema,
   Batch: batchSchema,
+  Receipt: receiptSchema,
   Billing: billingSchema,
   Shipping: shippingSchema,
   Error: errorSchema,
@@ -127,8 +129,17 @@ function answerContent({ schema, xmlRoot, xmlItem }: ApiRoute['answer']): JsonOb
   return content(refTo(schema), xmlRoot);
 }
 
+const transactionIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'A transaction id, as POST /transactions answered it.',
+  schema: { type: 'string', pattern: '^[1-9]\\d{0,14}$', examples: ['1042'] },
+};
+
 function operation(operationId: string, route: ApiRoute): JsonObject {
   const parameters = [
+    ...(route.path.includes('{id}') ? [transactionIdParameter] : []),
     ...(route.idempotent ? [idempotencyKeyParameter] : []),
     ...(route.query ? queryParameters(route.query) : []),
   ];
@@ -144,12 +155,18 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
       '200': {
         description: route.answer.description,
         ...(route.idempotent && { headers: idempotentReplayedHeader }),
-        content: answerContent(route.answer),
+        content: {
+          ...answerContent(route.answer),
+          ...(route.plainText !== undefined && {
+            'text/plain': { schema: { type: 'string', description: route.plainText } },
+          }),
+        },
       },
       ...(route.noContent !== undefined && { '204': { description: route.noContent } }),
       ...(route.query && {
         '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
       }),
+      ...(route.notFound !== undefined && { '404': errorResponse(route.notFound) }),
       ...(route.idempotent && {
         '409': errorResponse('A request with the same Idempotency-Key is still being processed.'),
         '422': errorResponse('The Idempotency-Key was already used with a different request body.'),

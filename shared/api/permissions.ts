@@ -12,7 +12,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** What a permission is for, where the routes it opens do not already say it. */
 const PURPOSES: Record<Permission, string | undefined> = {
   'transactions:write': 'run sales, auths, captures, refunds and voids',
-  'transactions:read': 'list transactions',
+  'transactions:read': 'list transactions and read their receipts',
   'batches:read': undefined,
   'batches:close': 'close the open batch for settlement',
 };

@@ -8,6 +8,8 @@ import type { Permission } from './permissions';
 import {
   batchListQuerySchema,
   batchSchema,
+  receiptQuerySchema,
+  receiptSchema,
   transactionListItemSchema,
   transactionListQuerySchema,
   transactionRequestSchema,
@@ -21,7 +23,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
 export interface ApiRoute {
   method: HttpMethod;
-  /** Below /rest/v1. */
+  /** Below /rest/v1; `{id}` stands for a transaction id in the path. */
   path: string;
   /** What the API key must hold. */
   permission: Permission;
@@ -42,6 +44,10 @@ export interface ApiRoute {
   idempotent?: boolean;
   /** Read on a reader thread with its time limit, so it may answer 503 query_timeout. */
   timedRead?: boolean;
+  /** Also answers in text/plain when Accept asks for it: what the text is. */
+  plainText?: string;
+  /** Why the route may answer 404 for a path it serves. */
+  notFound?: string;
 }
 
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
@@ -73,6 +79,21 @@ export const API_ROUTES = {
       description: 'A page of transactions.',
     },
     noContent: 'No transaction matches.',
+    timedRead: true,
+  },
+  getReceipt: {
+    method: 'GET',
+    path: '/transactions/{id}/receipt',
+    permission: 'transactions:read',
+    summary: 'The receipt of a transaction, as printed or structured',
+    description:
+      'Any transaction in the ledger, by its id. Accept: text/plain gives the receipt as printed, one line per ' +
+      'line; application/json and application/xml give the same content structured. The card shows as its brand ' +
+      'and last four digits only; never the expiry.',
+    query: receiptQuerySchema,
+    answer: { schema: receiptSchema, xmlRoot: 'receipt', description: 'The receipt.' },
+    plainText: 'The receipt as printed: lines of at most width characters.',
+    notFound: 'No transaction has this id (error not_found).',
     timedRead: true,
   },
   listBatches: {
@@ -121,6 +142,12 @@ export const OPENAPI_DOCUMENT_ROUTE = { method: 'GET', path: '/openapi.json' } a
   ApiRoute,
   'method' | 'path'
 >;
+
+/** A route path as a pattern: `{id}` matches a transaction id, as the engine's routes take it. */
+export function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}
 
 /** The methods each path below /rest/v1 answers, in alphabetical order: 405's Allow and CORS preflights. */
 export function methodsByPath(): Map<string, HttpMethod[]> {

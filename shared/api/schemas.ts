@@ -329,3 +329,53 @@ export const batchListQuerySchema = z.strictObject({
 export type BatchListQuery = z.infer<typeof batchListQuerySchema>;
 
 export { TRANSACTION_TYPES };
+
+// ---------------------------------------------------------------------------------------------
+// Receipts
+
+export const RECEIPT_API_COPIES = ['customer', 'merchant'] as const;
+export const RECEIPT_API_WIDTHS = ['32', '42', '48'] as const;
+
+export const receiptQuerySchema = z.strictObject({
+  copy: z
+    .enum(RECEIPT_API_COPIES, { error: 'must be customer or merchant' })
+    .optional()
+    .meta({ description: 'customer (default) or merchant: the merchant copy has a signature line.' }),
+  width: z
+    .enum(RECEIPT_API_WIDTHS, { error: 'must be 32, 42 or 48' })
+    .optional()
+    .meta({ description: 'Characters per line: 32 (58 mm paper), 42 (default) or 48 (80 mm paper).' }),
+});
+export type ReceiptQuery = z.infer<typeof receiptQuerySchema>;
+
+const receiptFieldSchema = z.object({ label: wireText, value: wireText });
+
+export const receiptSchema = z.object({
+  id: wireText.meta({ description: 'The transaction id.' }),
+  copy: z.enum(RECEIPT_API_COPIES),
+  width: z.enum(RECEIPT_API_WIDTHS),
+  merchant: z.object({
+    name: wireText,
+    address_lines: z.array(wireText),
+    phone: wireText,
+  }),
+  title: wireText.meta({
+    description: 'The type in words: SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID.',
+  }),
+  fields: z.array(receiptFieldSchema).meta({
+    description:
+      'Date, Time, Transaction, Refund of / Void of / Tab (the original id), Invoice, Order, Server, Card (brand and last ' +
+      'four digits only), Entry (Swiped or Keyed), Name, Auth code: those that apply, in this order.',
+  }),
+  amounts: z.array(receiptFieldSchema).meta({ description: 'AMOUNT, TIP (when there is one) and TOTAL.' }),
+  result: wireText.meta({ description: 'APPROVED, DECLINED, REJECTED or ERROR.' }),
+  message: wireText.optional().meta({ description: 'Why a transaction that was not approved was not.' }),
+  signature: flagText.meta({ description: 'true when the copy has a signature line.' }),
+  copy_label: wireText,
+  footer: wireText,
+  lines: z.array(z.string()).meta({
+    description:
+      'The receipt as printed: lines of at most width characters, the same as the text/plain answer.',
+  }),
+});
+export type Receipt = z.infer<typeof receiptSchema>;

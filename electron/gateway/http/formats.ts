@@ -37,6 +37,21 @@ export function responseFormat(headers: { accept?: string; 'content-type'?: stri
 }
 
 /**
+ * Whether Accept prefers text/plain to JSON and XML, for the routes that can also answer as text.
+ * Accept absent or allowing anything keeps JSON: text is given only to a client that names it.
+ */
+export function prefersPlainText(accept: string | undefined): boolean {
+  if (!accept?.trim()) return false;
+  const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([
+    'application/json',
+    'application/xml',
+    'text/xml',
+    'text/plain',
+  ]);
+  return chosen === 'text/plain';
+}
+
+/**
  * Drops media-type parameters other than q: "application/json; charset=utf-8" asks for JSON, and
  * Negotiator would otherwise insist on matching the charset too.
  */

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import {
   batchListQuerySchema,
   PAGE_SIZE_DEFAULT,
+  receiptQuerySchema,
   transactionListQuerySchema,
   type BatchOrderField,
   type TransactionOrderField,
@@ -30,7 +31,7 @@ function validated<S extends z.ZodType>(schema: S, query: Query): z.output<S> {
     const name = issue.keys[0] ?? '';
     throw problems.badParameter(
       name,
-      'is not a parameter of this list. See /rest/v1/openapi.json for the ones it takes.',
+      'is not a parameter of this request. See /rest/v1/openapi.json for the ones it takes.',
     );
   }
   throw problems.badParameter(String(issue?.path[0] ?? 'query'), issue?.message ?? 'is not valid');
@@ -120,6 +121,22 @@ export function readBatchListQuery(query: Query): {
   if (parsed.id !== undefined) filter.id = Number(parsed.id);
   if (parsed.status !== undefined) filter.status = parsed.status.toUpperCase() as 'OPEN' | 'CLOSED';
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
+}
+
+/** A receipt's query and the transaction id in its path; a malformed one is a 400 naming it. */
+export function readReceiptRequest(
+  idText: string,
+  query: Query,
+): { id: number; copy: 'customer' | 'merchant'; width: 32 | 42 | 48 } {
+  if (!/^[1-9]\d{0,14}$/.test(idText)) {
+    throw problems.badParameter('id', 'in the path must be a transaction id, a positive whole number.');
+  }
+  const parsed = validated(receiptQuerySchema, query);
+  return {
+    id: Number(idText),
+    copy: parsed.copy ?? 'customer',
+    width: Number(parsed.width ?? '42') as 32 | 42 | 48,
+  };
 }
 
 /**

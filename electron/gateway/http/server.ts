@@ -17,24 +17,32 @@ import {
   API_ROUTES,
   OPENAPI_DOCUMENT_ROUTE,
   methodsByPath,
+  pathPattern,
   type ApiRoute,
 } from '../../../shared/api/routes';
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
 import type { ApiKeyInfo } from '../keys';
-import { presentBatch, presentTransaction } from '../presenters';
+import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
+import { ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
 import {
   contentTypeOf,
   formatOfContentType,
   normalizeFields,
   parseBody,
+  prefersPlainText,
   responseFormat,
   serialize,
   type Format,
 } from './formats';
 import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
-import { readBatchListQuery, readTransactionListQuery, withinReadLimit } from './list-queries';
+import {
+  readBatchListQuery,
+  readReceiptRequest,
+  readTransactionListQuery,
+  withinReadLimit,
+} from './list-queries';
 import { allowedHosts, apiOrigins, requestedHost } from './loopback';
 import { ApiProblem, problems } from './problems';
 
@@ -44,6 +52,8 @@ export { API_PREFIX };
 declare module 'fastify' {
   interface FastifyRequest {
     format: Format;
+    /** The route can answer as text and Accept prefers it; errors are then written as text too. */
+    plainText: boolean;
   }
 }
 
@@ -84,12 +94,34 @@ const ALLOWED_METHODS = new Map<string, readonly string[]>(
   [...methodsByPath()].map(([path, methods]) => [`${API_PREFIX}${path}`, methods]),
 );
 
+/** The paths with a transaction id in them, as patterns, with the methods each answers. */
+const ALLOWED_METHODS_BY_PATTERN = [...ALLOWED_METHODS]
+  .filter(([path]) => path.includes('{'))
+  .map(([path, methods]) => ({ pattern: pathPattern(path), methods }));
+
+function allowedMethodsOf(path: string): readonly string[] | undefined {
+  return (
+    ALLOWED_METHODS.get(path) ?? ALLOWED_METHODS_BY_PATTERN.find(({ pattern }) => pattern.test(path))?.methods
+  );
+}
+
+/** The paths that also answer in text/plain. */
+const PLAIN_TEXT_PATHS = Object.values<ApiRoute>(API_ROUTES)
+  .filter((route) => route.plainText !== undefined)
+  .map((route) => pathPattern(`${API_PREFIX}${route.path}`));
+
 function pathOf(url: string): string {
   const path = url.split('?')[0] ?? '';
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
 function send(reply: FastifyReply, status: number, root: string, payload: object | object[], item?: string) {
+  if (reply.request.plainText && root === 'error') {
+    const problem = payload as { error?: string; message?: string };
+    return reply.code(status).type(PLAIN_TEXT).send(`${status} ${problem.error}: ${problem.message}\n`);
+  }
   return reply
     .code(status)
     .type(contentTypeOf(reply.request.format))
@@ -182,6 +214,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   app.server.headersTimeout = limits.headersTimeoutMs;
   connections.watch(app.server);
   app.decorateRequest('format', 'json');
+  app.decorateRequest('plainText', false);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -194,6 +227,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     const negotiated = responseFormat(request.headers);
     // Until the checks below pass, even a refusal is written in JSON when nothing else was acceptable.
     request.format = negotiated ?? 'json';
+    request.plainText =
+      prefersPlainText(request.headers.accept) &&
+      PLAIN_TEXT_PATHS.some((path) => path.test(pathOf(request.url)));
     reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff');
     if (!hosts || !origins) {
       hosts = allowedHosts((app.server.address() as AddressInfo).port);
@@ -210,8 +246,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         .header('access-control-expose-headers', 'idempotent-replayed')
         .header('vary', 'Origin');
     }
-    if (negotiated === undefined) throw problems.notAcceptable();
-    const allowedMethods = ALLOWED_METHODS.get(pathOf(request.url));
+    if (negotiated === undefined && !request.plainText) throw problems.notAcceptable();
+    const allowedMethods = allowedMethodsOf(pathOf(request.url));
     if (request.method === 'OPTIONS' && origin !== undefined && allowedMethods) {
       reply
         .header('access-control-allow-methods', allowedMethods.join(', '))
@@ -255,7 +291,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
-    const allowed = ALLOWED_METHODS.get(path);
+    const allowed = allowedMethodsOf(path);
     return sendProblem(
       reply,
       allowed ? problems.methodNotAllowed(request.method, path, allowed) : problems.notFound(path),
@@ -289,8 +325,14 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   };
 
   const serve = (route: Pick<ApiRoute, 'method' | 'path'>, handler: RouteHandlerMethod) =>
-    app.route({ method: route.method, url: `${API_PREFIX}${route.path}`, handler });
-  const { createTransaction, listTransactions, listBatches, getOpenBatch, closeOpenBatch } = API_ROUTES;
+    app.route({
+      method: route.method,
+      url: `${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, ':$1')}`,
+      handler,
+    });
+  const { createTransaction, listTransactions, getReceipt, listBatches, getOpenBatch, closeOpenBatch } =
+    API_ROUTES;
+  const receipts = new ReceiptService(engine.reads, engine.settings);
 
   serve(createTransaction, async (request, reply) => {
     // A key in the header is checked before the body is read; one in the body, once it is parsed.
@@ -345,6 +387,27 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     const { xmlRoot, xmlItem } = listTransactions.answer;
     return send(reply, 200, xmlRoot, items, xmlItem);
+  });
+
+  serve(getReceipt, async (request, reply) => {
+    authenticate(request, getReceipt.permission);
+    const { id, copy, width } = readReceiptRequest(
+      (request.params as { id: string }).id,
+      request.query as Record<string, unknown>,
+    );
+    let receipt;
+    try {
+      receipt = await withinReadLimit(receipts.render(id, copy, { width }));
+    } catch (error) {
+      if (!(error instanceof ReceiptNotFoundError)) throw error;
+      throw new ApiProblem(404, 'not_found', `No transaction has id ${id}.`);
+    }
+    if (request.plainText)
+      return reply
+        .code(200)
+        .type(PLAIN_TEXT)
+        .send(`${receipt.lines.join('\n')}\n`);
+    return send(reply, 200, getReceipt.answer.xmlRoot, presentReceipt(receipt, width));
   });
 
   serve(listBatches, async (request, reply) => {
