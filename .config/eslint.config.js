@@ -13,6 +13,10 @@ const noSqlite = {
   message: 'Only electron/gateway/store talks to SQLite; take a repository instead.',
 };
 const noHid = { name: 'node-hid', message: 'Only electron/reader talks to node-hid.' };
+const noPg = {
+  name: 'pg',
+  message: 'Only electron/gateway/store/postgres talks to the store server; take the store port instead.',
+};
 const rendererPatterns = [
   { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
   {
@@ -39,7 +43,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [noElectron, noSqlite, noHid, { name: 'react', message: 'shared/ holds no UI.' }],
+          paths: [noElectron, noSqlite, noHid, noPg, { name: 'react', message: 'shared/ holds no UI.' }],
           patterns: [
             { group: ['node:*'], message: 'shared/ runs in the renderer too: no Node modules.' },
             {
@@ -54,15 +58,20 @@ export default tseslint.config(
   {
     files: ['electron/gateway/**/*.ts', 'electron/bridge/**/*.ts', 'electron/cli.ts'],
     ignores: ['electron/gateway/store/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noHid] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noHid, noPg] }] },
   },
   {
     files: ['electron/gateway/store/**/*.ts'],
+    ignores: ['electron/gateway/store/postgres/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noHid, noPg] }] },
+  },
+  {
+    files: ['electron/gateway/store/postgres/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noHid] }] },
   },
   {
     files: ['electron/reader/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noPg] }] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
@@ -73,7 +82,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [noElectron, noSqlite, noHid],
+          paths: [noElectron, noSqlite, noHid, noPg],
           patterns: rendererPatterns,
         },
       ],
@@ -91,6 +100,7 @@ export default tseslint.config(
             noElectron,
             noSqlite,
             noHid,
+            noPg,
             { name: 'fastify', message: 'domain/ holds pure rules; HTTP lives in electron/gateway/http.' },
           ],
           patterns: [
@@ -113,7 +123,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [noElectron, noSqlite, noHid],
+          paths: [noElectron, noSqlite, noHid, noPg],
           patterns: [
             ...rendererPatterns,
             {

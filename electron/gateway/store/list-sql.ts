@@ -24,6 +24,25 @@ export interface TransactionFilter {
   before?: number;
 }
 
+/** Filters on what only a store server keeps: the lane (counter) that wrote each transaction. */
+export interface StoreFilter {
+  lane?: string;
+}
+
+/**
+ * What differs between the stores' SQL for one list. SQLite sorts NULL before every value and a store
+ * server is told to do the same, so a list comes in the same order from either; a store server also
+ * has columns SQLite lacks. Both take `?` parameters here (a store server numbers them when it runs).
+ */
+export interface ListDialect {
+  /** Where NULLs go in a sort key: before every value when ascending, after when descending. */
+  nulls(descending: boolean): string;
+  /** The columns of the filters only this store has. */
+  storeFilterColumns: Readonly<Record<keyof StoreFilter, string | undefined>>;
+}
+
+export const SQLITE_LIST_DIALECT: ListDialect = { nulls: () => '', storeFilterColumns: { lane: undefined } };
+
 export interface BatchFilter {
   id?: number;
   status?: 'OPEN' | 'CLOSED';
@@ -96,12 +115,21 @@ export const BATCH_ORDER_COLUMNS = {
   last_name: 'id',
 } as const;
 
-function transactionConditions(filter: TransactionFilter, alias = ''): { sql: string[]; params: unknown[] } {
+function transactionConditions(
+  filter: TransactionFilter & StoreFilter,
+  alias = '',
+  dialect = SQLITE_LIST_DIALECT,
+): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
-  for (const [key, value] of Object.entries(filter) as [keyof TransactionFilter, unknown][]) {
+  for (const [key, value] of Object.entries(filter) as [
+    keyof TransactionFilter | keyof StoreFilter,
+    unknown,
+  ][]) {
     if (value === undefined) continue;
-    const column = alias + FILTER_COLUMNS[key];
+    const name = key === 'lane' ? dialect.storeFilterColumns.lane : FILTER_COLUMNS[key];
+    if (name === undefined) throw new Error(`This ledger keeps no ${key} to filter by.`);
+    const column = alias + name;
     if (key === 'from') sql.push(`${column} >= ?`);
     else if (key === 'before') sql.push(`${column} < ?`);
     else sql.push(`${column} = ?`);
@@ -110,11 +138,11 @@ function transactionConditions(filter: TransactionFilter, alias = ''): { sql: st
   return { sql, params };
 }
 
-function orderClause(expression: string, descending: boolean): string {
+function orderClause(expression: string, descending: boolean, dialect: ListDialect): string {
   const direction = descending ? 'DESC' : 'ASC';
   return expression === 'id'
     ? `ORDER BY id ${direction}`
-    : `ORDER BY ${expression} ${direction}, id ${direction}`;
+    : `ORDER BY ${expression} ${direction}${dialect.nulls(descending)}, id ${direction}`;
 }
 
 /**
@@ -128,11 +156,12 @@ export interface LedgerIds {
 
 /** The SQL of one page of the transaction list: the engine runs it, and so does its benchmark baseline. */
 export function transactionListQuery(
-  filter: TransactionFilter,
+  filter: TransactionFilter & StoreFilter,
   page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ids: LedgerIds = { dense: false },
+  dialect = SQLITE_LIST_DIALECT,
 ): { sql: string; params: unknown[] } {
-  const { sql, params } = transactionConditions(filter);
+  const { sql, params } = transactionConditions(filter, '', dialect);
   if (ids.dense && page.orderBy === 'id' && sql.length === 0) {
     // Page N of the whole ledger starts N-1 pages from the newest (or oldest) id: one seek of the
     // table b-tree, the same rows as stepping over every row before them, at any depth.
@@ -147,7 +176,7 @@ export function transactionListQuery(
         };
   }
   const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
-  const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending);
+  const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending, dialect);
   // The page's ids come from the index alone (each index ends in id), so rows are read only for the
   // page itself: not for the rows an OFFSET skips, nor for every row of a date range being sorted.
   return {
@@ -160,6 +189,7 @@ export function transactionListQuery(
 export function batchListQuery(
   filter: BatchFilter,
   page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
+  dialect = SQLITE_LIST_DIALECT,
 ): { sql: string; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
@@ -172,14 +202,14 @@ export function batchListQuery(
   if (filter.from !== undefined) add('settled_at >= ?', filter.from);
   if (filter.before !== undefined) add('settled_at < ?', filter.before);
   if (filter.holding && Object.values(filter.holding).some((v) => v !== undefined)) {
-    const inner = transactionConditions(filter.holding, 't.');
+    const inner = transactionConditions(filter.holding, 't.', dialect);
     sql.push(
       `EXISTS (SELECT 1 FROM transactions t WHERE t.batch_id = batches.id AND ${inner.sql.join(' AND ')})`,
     );
     params.push(...inner.params);
   }
   const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
-  const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending);
+  const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending, dialect);
   return {
     sql: `SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`,
     params: [...params, page.limit, page.offset],

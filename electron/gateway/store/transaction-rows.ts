@@ -181,10 +181,23 @@ const insertedColumns = [
   ...NAME_KEY_ENTRIES.map(([, name]) => name),
 ];
 
-/** Every column a new transaction sets, in the order of `insertParams`. */
-export const INSERT_TRANSACTION_SQL = `INSERT INTO transactions (${insertedColumns.join(', ')}) VALUES (${insertedColumns.map(() => '?').join(', ')})`;
+/**
+ * The INSERT of a new transaction: every column it sets, in the order of `insertParams`, then the
+ * `extra` columns a store keeps beside them (a store server's lane), whose values follow. `placeholder`
+ * writes the parameter at a 1-based position in the store's own SQL.
+ */
+export function insertTransactionSql(
+  placeholder: (position: number) => string,
+  extra: readonly string[] = [],
+): string {
+  const columns = [...insertedColumns, ...extra];
+  return `INSERT INTO transactions (${columns.join(', ')}) VALUES (${columns.map((_, index) => placeholder(index + 1)).join(', ')})`;
+}
 
-/** The values of `INSERT_TRANSACTION_SQL` for one new transaction, as SQLite holds them. */
+/** Every column a new transaction sets, in the order of `insertParams`, as SQLite takes them. */
+export const INSERT_TRANSACTION_SQL = insertTransactionSql(() => '?');
+
+/** The values of the INSERT of one new transaction, as the ledger holds them. */
 export function insertParams(transaction: NewTransaction & { id: number }): unknown[] {
   const record: Readonly<Record<string, unknown>> = transaction;
   const params = INSERTED_ENTRIES.map(({ field, toStored }) => {

@@ -1,0 +1,373 @@
+/**
+ * The ledger on a store server: the store port (../ledger-store.ts) for a store whose counters share
+ * one PostgreSQL database. Each counter's engine holds one PostgresLedger, named by its lane.
+ *
+ * Every write begins by locking the ledger's head row (`SELECT ... FOR UPDATE`), so the writes of all
+ * counters run one after another, at READ COMMITTED: each statement after the lock sees everything
+ * the writes before it committed. A rule checked inside a write therefore still holds at its commit,
+ * exactly as on SQLite, where BEGIN IMMEDIATE does the same for one counter. The head also hands out
+ * transaction ids, so they run without a gap. Unique indexes and checks in the schema are the second
+ * line. A write answers only after COMMIT returns, with synchronous_commit on.
+ */
+import type pg from 'pg';
+import type { BatchDelta } from '../../domain/batch';
+import type { AuditEntry } from '../audit';
+import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
+import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
+import { OPEN_BATCH_SQL } from '../list-sql';
+import {
+  insertParams,
+  insertTransactionSql,
+  toTransaction,
+  type LedgerTransaction,
+  type NewTransaction,
+  type TransactionRowShape,
+} from '../transaction-rows';
+import {
+  isConnectionFailure,
+  isRetryable,
+  numbered,
+  openPool,
+  StoreUnreachableError,
+  type PostgresConnectionOptions,
+} from './connection';
+import { migrateStore } from './migrate';
+
+/** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
+export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
+
+export function isLaneName(name: string): boolean {
+  return LANE_NAME.test(name);
+}
+
+/** How many times a write that met a serialization failure or a deadlock is run. */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Named statements: each connection prepares one the first time it runs it, and reuses the plan. The
+ * text of each is fixed; only the parameters change.
+ */
+function statement(name: string, text: string): (values?: unknown[]) => pg.QueryConfig {
+  return (values = []) => ({ name: `tender_${name}`, text, values });
+}
+
+const SQL = {
+  lockHead: statement('lock_head', 'SELECT last_transaction_id FROM ledger_head FOR UPDATE'),
+  moveHead: statement('move_head', 'UPDATE ledger_head SET last_transaction_id = $1'),
+  find: statement('find', 'SELECT * FROM transactions WHERE id = $1'),
+  insert: statement(
+    'insert',
+    insertTransactionSql((position) => `$${position}`, ['lane']),
+  ),
+  findAnswer: statement(
+    'find_answer',
+    'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
+  ),
+  rememberAnswer: statement(
+    'remember_answer',
+    'INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at) VALUES ($1, $2, $3, $4, $5)',
+  ),
+  forgetAnswers: statement('forget_answers', 'DELETE FROM idempotency_keys WHERE created_at < $1'),
+  swipeSeen: statement('swipe_seen', 'SELECT id FROM transactions WHERE swipe_ksn = $1'),
+  sameCardCharge: statement(
+    'same_card_charge',
+    `SELECT * FROM transactions
+     WHERE card_hash = $1 AND amount = $2 AND created_at >= $3
+       AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
+     ORDER BY created_at DESC, id DESC LIMIT 1`,
+  ),
+  markVoided: statement(
+    'mark_voided',
+    'UPDATE transactions SET voided_by = $1 WHERE id = $2 AND voided_by IS NULL',
+  ),
+  markCaptured: statement(
+    'mark_captured',
+    'UPDATE transactions SET captured_by = $1 WHERE id = $2 AND captured_by IS NULL',
+  ),
+  reopenCapture: statement(
+    'reopen_capture',
+    'UPDATE transactions SET captured_by = NULL WHERE id = $1 AND captured_by = $2',
+  ),
+  addRefunded: statement(
+    'add_refunded',
+    'UPDATE transactions SET refunded_amount = refunded_amount + $1 WHERE id = $2',
+  ),
+  openBatch: statement('open_batch', numbered(OPEN_BATCH_SQL)),
+  findBatch: statement('find_batch', 'SELECT * FROM batches WHERE id = $1'),
+  // Under the head lock no other write can take the same id: batch ids run without a gap too.
+  createBatch: statement(
+    'create_batch',
+    "INSERT INTO batches (id, status, opened_at) SELECT COALESCE(max(id), 0) + 1, 'OPEN', $1 FROM batches RETURNING *",
+  ),
+  // The batch's counters and its lane's share, in one statement: both change, or neither.
+  applyDelta: statement(
+    'apply_delta',
+    `WITH batch AS (
+       UPDATE batches SET
+         sales_count = sales_count + $3, sales_total = sales_total + $4,
+         refund_count = refund_count + $5, refund_total = refund_total + $6,
+         tip_total = tip_total + $7
+       WHERE id = $1 AND status = 'OPEN'
+       RETURNING id)
+     INSERT INTO batch_lanes AS share (batch_id, lane, sales_count, sales_total, refund_count, refund_total, tip_total)
+       SELECT id, $2, $3, $4, $5, $6, $7 FROM batch
+     ON CONFLICT (batch_id, lane) DO UPDATE SET
+       sales_count = share.sales_count + excluded.sales_count,
+       sales_total = share.sales_total + excluded.sales_total,
+       refund_count = share.refund_count + excluded.refund_count,
+       refund_total = share.refund_total + excluded.refund_total,
+       tip_total = share.tip_total + excluded.tip_total`,
+  ),
+  closeBatch: statement(
+    'close_batch',
+    "UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2 WHERE id = $3 RETURNING *",
+  ),
+  appendAudit: statement(
+    'append_audit',
+    'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',
+  ),
+};
+
+export interface PostgresLedgerOptions extends PostgresConnectionOptions {
+  /** This counter's lane, stamped on every transaction it writes. */
+  lane: string;
+}
+
+export class PostgresLedger implements LedgerStore {
+  /** How many writes committed, and how many ran again after a serialization failure or deadlock. */
+  readonly committed = { writes: 0, retries: 0 };
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly lane: string,
+  ) {}
+
+  /**
+   * Connects to the store database and brings its schema up to date (several counters may do so at
+   * once). Fails within seconds when the server cannot be reached.
+   */
+  static async open(options: PostgresLedgerOptions): Promise<PostgresLedger> {
+    if (!isLaneName(options.lane))
+      throw new Error(
+        `"${options.lane}" cannot name a lane: use 1 to 16 letters, digits or hyphens, such as "counter-2".`,
+      );
+    const pool = openPool(options);
+    try {
+      await unreachableAsError(() => migrateStore(pool));
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PostgresLedger(pool, options.lane);
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  async write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await unreachableAsError(() => this.writeOnce(work));
+      } catch (error) {
+        if (!isRetryable(error) || attempt === WRITE_ATTEMPTS) throw error;
+        this.committed.retries += 1;
+      }
+    }
+  }
+
+  find(id: number): Promise<LedgerTransaction | undefined> {
+    return unreachableAsError(() => findTransaction(this.pool, id));
+  }
+
+  findBatch(id: number): Promise<BatchRecord | undefined> {
+    return unreachableAsError(() => findBatch(this.pool, id));
+  }
+
+  isSwipeKsnUsed(ksn: string): Promise<boolean> {
+    return unreachableAsError(async () => (await this.pool.query(SQL.swipeSeen([ksn]))).rowCount !== 0);
+  }
+
+  findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined> {
+    return unreachableAsError(() => findSameCardCharge(this.pool, charge));
+  }
+
+  findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined> {
+    return unreachableAsError(
+      async () => (await this.pool.query<StoredAnswer>(SQL.findAnswer([apiKeyId, key]))).rows[0],
+    );
+  }
+
+  private async writeOnce<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+      try {
+        const head = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
+        const ledger = new WriteTransaction(client, this.lane, head.rows[0]?.last_transaction_id ?? 0);
+        const value = await work(ledger);
+        await ledger.finish();
+        await client.query('COMMIT');
+        this.committed.writes += 1;
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
+          broken = rollbackFailed as Error;
+        });
+        throw error;
+      }
+    } catch (error) {
+      if (isConnectionFailure(error)) broken = error as Error;
+      throw error;
+    } finally {
+      // A connection that broke is closed, not handed to the next write.
+      client.release(broken);
+    }
+  }
+}
+
+/** Runs a request to the server; a lost server becomes a StoreUnreachableError. */
+async function unreachableAsError<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
+  }
+}
+
+async function findTransaction(
+  db: pg.Pool | pg.ClientBase,
+  id: number,
+): Promise<LedgerTransaction | undefined> {
+  const row = (await db.query<TransactionRowShape>(SQL.find([id]))).rows[0];
+  return row && toTransaction(row);
+}
+
+async function findSameCardCharge(
+  db: pg.Pool | pg.ClientBase,
+  { cardHash, amount, since }: SameCardCharge,
+): Promise<LedgerTransaction | undefined> {
+  const row = (await db.query<TransactionRowShape>(SQL.sameCardCharge([cardHash, amount, since]))).rows[0];
+  return row && toTransaction(row);
+}
+
+async function findBatch(db: pg.Pool | pg.ClientBase, id: number): Promise<BatchRecord | undefined> {
+  const row = (await db.query<BatchRowShape>(SQL.findBatch([id]))).rows[0];
+  return row && toBatch(row);
+}
+
+/** The ledger inside one write transaction, which holds the head lock from its first statement. */
+class WriteTransaction implements LedgerWrite {
+  private last: number;
+
+  constructor(
+    private readonly client: pg.ClientBase,
+    private readonly lane: string,
+    private readonly headAtStart: number,
+  ) {
+    this.last = headAtStart;
+  }
+
+  /** Moves the head past the ids this write took; before COMMIT. */
+  async finish(): Promise<void> {
+    if (this.last !== this.headAtStart) await this.client.query(SQL.moveHead([this.last]));
+  }
+
+  find(id: number): Promise<LedgerTransaction | undefined> {
+    return findTransaction(this.client, id);
+  }
+
+  findBatch(id: number): Promise<BatchRecord | undefined> {
+    return findBatch(this.client, id);
+  }
+
+  async isSwipeKsnUsed(ksn: string): Promise<boolean> {
+    return (await this.client.query(SQL.swipeSeen([ksn]))).rowCount !== 0;
+  }
+
+  findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined> {
+    return findSameCardCharge(this.client, charge);
+  }
+
+  async nextTransactionId(): Promise<number> {
+    return this.last + 1;
+  }
+
+  async insert(transaction: NewTransaction & { id: number }): Promise<void> {
+    if (transaction.id !== this.last + 1)
+      throw new Error(`transaction ${transaction.id} would leave a gap after ${this.last}`);
+    await this.client.query(SQL.insert([...insertParams(transaction), this.lane]));
+    this.last = transaction.id;
+  }
+
+  async markVoided(id: number, voidId: number): Promise<void> {
+    const { rowCount } = await this.client.query(SQL.markVoided([voidId, id]));
+    if (rowCount !== 1) throw new Error(`transaction ${id} was voided already`);
+  }
+
+  async markCaptured(id: number, captureId: number): Promise<void> {
+    const { rowCount } = await this.client.query(SQL.markCaptured([captureId, id]));
+    if (rowCount !== 1) throw new Error(`authorization ${id} was captured already`);
+  }
+
+  async reopenCapture(id: number, captureId: number): Promise<void> {
+    const { rowCount } = await this.client.query(SQL.reopenCapture([id, captureId]));
+    if (rowCount !== 1) throw new Error(`authorization ${id} is not captured by ${captureId}`);
+  }
+
+  async addRefunded(id: number, cents: number): Promise<void> {
+    await this.client.query(SQL.addRefunded([cents, id]));
+  }
+
+  async openBatch(): Promise<BatchRecord | undefined> {
+    const row = (await this.client.query<BatchRowShape>(SQL.openBatch())).rows[0];
+    return row && toBatch(row);
+  }
+
+  async openBatchForWrite(now: number): Promise<BatchRecord> {
+    const open = await this.openBatch();
+    if (open) return open;
+    const created = (await this.client.query<BatchRowShape>(SQL.createBatch([now]))).rows[0];
+    if (!created) throw new Error('the batch was not opened');
+    return toBatch(created);
+  }
+
+  /** The batch's counters and this lane's share of them. */
+  async applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void> {
+    const { rowCount } = await this.client.query(
+      SQL.applyDelta([
+        batchId,
+        this.lane,
+        delta.salesCount,
+        delta.salesTotal,
+        delta.refundCount,
+        delta.refundTotal,
+        delta.tipTotal,
+      ]),
+    );
+    if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
+  }
+
+  async closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord> {
+    const row = (
+      await this.client.query<BatchRowShape>(SQL.closeBatch([settledAt, confirmationCode, batchId]))
+    ).rows[0];
+    if (!row) throw new Error(`batch ${batchId} does not exist`);
+    return toBatch(row);
+  }
+
+  async rememberAnswer(apiKeyId: number, key: string, answer: StoredAnswer, at: number): Promise<void> {
+    await this.client.query(SQL.rememberAnswer([apiKeyId, key, answer.fingerprint, answer.response, at]));
+  }
+
+  async forgetAnswers(before: number): Promise<void> {
+    await this.client.query(SQL.forgetAnswers([before]));
+  }
+
+  async appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void> {
+    await this.client.query(
+      SQL.appendAudit([entry.at, entry.actor, entry.action, entry.subject, entry.detail]),
+    );
+  }
+}

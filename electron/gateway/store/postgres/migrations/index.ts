@@ -1,0 +1,20 @@
+/**
+ * The store server's schema, step for step with SQLite's (../../migrations/): the same numbers and
+ * the same meaning, written in PostgreSQL's SQL, applied in the order listed here.
+ */
+import type { Migration } from '../../migrations/migration';
+import { ledger } from './0001-ledger';
+import { swipeKsn } from './0002-swipe-ksn';
+import { idempotencyKeys } from './0003-idempotency-keys';
+import { auditLog } from './0004-audit-log';
+import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  ledger,
+  swipeKsn,
+  idempotencyKeys,
+  auditLog,
+  cardHashAndLiveCaptures,
+];
+
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

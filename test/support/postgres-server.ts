@@ -1,0 +1,190 @@
+/**
+ * A real PostgreSQL server for the tests: Debian's `postgresql` package, a cluster made in a temp dir
+ * and started on a free loopback port, with fsync and synchronous_commit on as a store server runs.
+ * PostgreSQL refuses to run as root, so when the tests do, the cluster belongs to `nobody` and the
+ * server is started under that user. One server per test file; a fresh database per test.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+const POSTGRES_ROOT = '/usr/lib/postgresql';
+const SUPERUSER = 'tender';
+/** The unprivileged account the cluster belongs to when the tests run as root. */
+const CLUSTER_OWNER = { name: 'nobody', uid: 65534, gid: 65534 };
+const READY_LINE = /database system is ready to accept connections/;
+const START_LIMIT_MS = 20_000;
+
+export interface PostgresServer {
+  readonly port: number;
+  /** A connection URL for `database` as the cluster's superuser. */
+  url(database: string): string;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Stops the server (a fast shutdown), leaving its files: `start` brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server and removes its files. */
+  close(): Promise<void>;
+}
+
+/** The directory of the newest PostgreSQL installed from Debian's packages. */
+export function postgresBinDir(): string {
+  const versions = existsSync(POSTGRES_ROOT)
+    ? readdirSync(POSTGRES_ROOT)
+        .filter((name) => /^\d+$/.test(name) && existsSync(join(POSTGRES_ROOT, name, 'bin', 'postgres')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const newest = versions[0];
+  if (newest === undefined)
+    throw new Error(
+      `No PostgreSQL server under ${POSTGRES_ROOT}. Install Debian's postgresql package (resources/debian-packages.txt).`,
+    );
+  return join(POSTGRES_ROOT, newest, 'bin');
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** `command` as the cluster's owner: under `setpriv` when the tests run as root. */
+function asOwner(command: string, args: string[]): [string, string[]] {
+  if (!asRoot) return [command, args];
+  return [
+    'setpriv',
+    [
+      `--reuid=${CLUSTER_OWNER.uid}`,
+      `--regid=${CLUSTER_OWNER.gid}`,
+      '--clear-groups',
+      '--reset-env',
+      '--',
+      command,
+      ...args,
+    ],
+  ];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'tender-postgres-'));
+  const data = join(dir, 'data');
+  if (asRoot) chownSync(dir, CLUSTER_OWNER.uid, CLUSTER_OWNER.gid);
+  const [initdb, initArgs] = asOwner(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    SUPERUSER,
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C',
+    // Only initdb's own flush of the new cluster: the server itself runs with fsync on.
+    '--no-sync',
+  ]);
+  const made = spawnSync(initdb, initArgs, { encoding: 'utf8' });
+  if (made.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${made.stderr || made.error?.message}`);
+  }
+
+  const port = await freePort();
+  let server: ChildProcess | undefined;
+  let databases = 0;
+
+  const start = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const [command, args] = asOwner(join(bin, 'postgres'), [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${dir}`,
+        '-c',
+        'fsync=on',
+        '-c',
+        'synchronous_commit=on',
+        '-c',
+        'max_connections=100',
+        '-c',
+        'shared_buffers=32MB',
+      ]);
+      const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      server = child;
+      let log = '';
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`PostgreSQL did not start within ${START_LIMIT_MS} ms:\n${log}`));
+      }, START_LIMIT_MS);
+      const onLog = (chunk: Buffer) => {
+        log += chunk.toString();
+        if (READY_LINE.test(log)) {
+          clearTimeout(timer);
+          child.stderr?.off('data', onLog);
+          // Keep draining the log so the server never blocks on a full pipe.
+          child.stderr?.resume();
+          resolve();
+        }
+      };
+      child.stderr?.on('data', onLog);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        if (server === child) server = undefined;
+        reject(new Error(`PostgreSQL exited with ${code}:\n${log}`));
+      });
+    });
+
+  const stop = async (): Promise<void> => {
+    const child = server;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // SIGINT is PostgreSQL's fast shutdown: open sessions are ended, nothing committed is lost.
+    child.kill('SIGINT');
+    await exited;
+  };
+
+  const url = (database: string) => `postgresql://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  return {
+    port,
+    url,
+    async createDatabase(name = `ledger_${++databases}`) {
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
