@@ -6,6 +6,7 @@
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
  *   npm run gateway -- backup --to <file> | restore --from <file>
+ *   npm run gateway -- receipt --id <id> [--copy customer|merchant] [--width 32|42|48] [--printer <printer>]
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
@@ -26,6 +27,9 @@ import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
+import { PrinterError } from './gateway/receipts/printer';
+import { isReceiptWidth } from './gateway/receipts/receipt';
+import { ReceiptNotFoundError, ReceiptService } from './gateway/receipts/receipt-service';
 
 export const DEFAULT_PORT = 8443;
 /** How the audit log names changes made here. */
@@ -46,6 +50,10 @@ Commands:
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
                                 settings, newest first (default: the last 50)
+  receipt --id <id>             Write a transaction's receipt to standard output
+          [--copy customer|merchant]  which copy (default: customer; merchant has a signature line)
+          [--width 32|42|48]    characters per line (default: the receipt_width setting)
+          [--printer <printer>] send it to a printer instead: tcp://<host>:<port> or a raw print queue
   backup --to <file>            Write a consistent copy of the ledger (safe while serving)
   restore --from <file>         Replace the ledger with a backup (stop serving first; the old
                                 ledger is kept beside it as tender.db.before-restore-<time>)
@@ -56,6 +64,46 @@ Options:
 `;
 
 class UsageError extends Error {}
+
+/** The printer did not take the receipt: said in words, with its own exit status. */
+class PrintFailedError extends Error {}
+
+async function receipt(
+  dataDir: string,
+  values: { id?: string; copy?: string; width?: string; printer?: string },
+): Promise<void> {
+  if (values.id === undefined || !/^[1-9]\d{0,14}$/.test(values.id)) {
+    throw new UsageError(
+      `receipt needs --id <transaction id>, a positive whole number${values.id ? `, not "${values.id}"` : ''}.`,
+    );
+  }
+  const copy = values.copy ?? 'customer';
+  if (copy !== 'customer' && copy !== 'merchant') {
+    throw new UsageError(`--copy takes customer or merchant, not "${copy}".`);
+  }
+  const width = values.width === undefined ? undefined : Number(values.width);
+  if (width !== undefined && (!/^\d+$/.test(values.width ?? '') || !isReceiptWidth(width))) {
+    throw new UsageError(`--width takes 32, 42 or 48, not "${values.width}".`);
+  }
+  const engine = Engine.open(dataDir);
+  try {
+    const receipts = new ReceiptService(engine.reads, engine.settings);
+    const options = { ...(width !== undefined && { width }) };
+    if (values.printer === undefined) {
+      const { lines } = await receipts.render(Number(values.id), copy, options);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    try {
+      console.log(await receipts.print(Number(values.id), [copy], { ...options, printer: values.printer }));
+    } catch (error) {
+      if (error instanceof PrinterError) throw new PrintFailedError(error.message);
+      throw error;
+    }
+  } finally {
+    await engine.close();
+  }
+}
 
 const ROOT = join(import.meta.dirname, '..');
 const READER_KINDS = ['hid', 'simulator'] as const;
@@ -289,6 +337,10 @@ export async function main(argv: string[]): Promise<void> {
       to: { type: 'string' },
       limit: { type: 'string' },
       from: { type: 'string' },
+      id: { type: 'string' },
+      copy: { type: 'string' },
+      width: { type: 'string' },
+      printer: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -307,6 +359,8 @@ export async function main(argv: string[]): Promise<void> {
       return settings(dataDir, action, action === undefined ? [] : rest);
     case 'audit':
       return audit(dataDir, values.limit);
+    case 'receipt':
+      return receipt(dataDir, values);
     case 'backup': {
       if (!values.to) throw new UsageError('backup needs --to <file>.');
       const { problems } = await backupLedger(dataDir, resolve(values.to));
@@ -331,6 +385,10 @@ export async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ScreensNotBuiltError) {
+    console.error(`tender: ${error.message}`);
+    process.exit(1);
+  }
+  if (error instanceof ReceiptNotFoundError || error instanceof PrintFailedError) {
     console.error(`tender: ${error.message}`);
     process.exit(1);
   }

@@ -1,0 +1,142 @@
+/** `npm run gateway -- receipt`: a transaction's receipt on standard output, or sent to a printer. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../electron/gateway/engine';
+import { decodeEscPos } from '../support/escpos-decoder';
+import { refusedPort, startFakePrinter } from '../support/fake-printer';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+
+let dataDir: string;
+let saleId: string;
+
+function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...CLI, ...args, '--data-dir', dataDir], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-receipt-cli-'));
+  const engine = Engine.open(dataDir);
+  try {
+    const sale = await engine.transactions.submit(
+      { type: 'SALE', amount: '12.34', card: '5454545454545454', exp_date: '1230', order_number: 'A77' },
+      { apiKeyId: null },
+    );
+    saleId = sale.id ?? '';
+  } finally {
+    await engine.close();
+  }
+  for (const [name, value] of [
+    ['merchant_name', 'Corner Cafe'],
+    ['merchant_address', '1 Main St|Springfield'],
+    ['receipt_footer', 'See you soon'],
+  ]) {
+    expect((await run('settings', 'set', name ?? '', value ?? '')).status).toBe(0);
+  }
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('receipt', () => {
+  it('writes the customer copy to standard output', async () => {
+    const { status, stdout } = await run('receipt', '--id', saleId);
+    expect(status).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]?.trim()).toBe('Corner Cafe');
+    expect(lines.map((line) => line.trim())).toEqual(
+      expect.arrayContaining([
+        '1 Main St',
+        'Springfield',
+        'SALE',
+        'APPROVED',
+        'CUSTOMER COPY',
+        'See you soon',
+      ]),
+    );
+    expect(stdout).toMatch(/^Card\s+Mastercard \*\*\*\* 5454$/m);
+    expect(stdout).toMatch(/^Order\s+A77$/m);
+    expect(lines.every((line) => line.length <= 42)).toBe(true);
+    expect(stdout).not.toContain('5454545454545454');
+  });
+
+  it('writes the merchant copy at 32 columns', async () => {
+    const { status, stdout } = await run('receipt', '--id', saleId, '--copy', 'merchant', '--width', '32');
+    expect(status).toBe(0);
+    expect(stdout).toContain(`x${'_'.repeat(31)}`);
+    expect(
+      stdout
+        .trimEnd()
+        .split('\n')
+        .every((line) => line.length <= 32),
+    ).toBe(true);
+  });
+
+  it('sends the ESC/POS bytes to a printer and says it took them', async () => {
+    const printer = await startFakePrinter();
+    try {
+      const job = printer.nextJob();
+      const { status, stdout } = await run(
+        'receipt',
+        '--id',
+        saleId,
+        '--width',
+        '48',
+        '--printer',
+        printer.address,
+      );
+      expect(status).toBe(0);
+      expect(stdout.trim()).toBe(`The printer at ${printer.address} took the receipt.`);
+      const text = await run('receipt', '--id', saleId, '--width', '48');
+      expect(decodeEscPos(await job).copies).toEqual([text.stdout.trimEnd().split('\n')]);
+    } finally {
+      await printer.close();
+    }
+  });
+
+  it('says so when the printer does not take them, with exit status 1', async () => {
+    const port = await refusedPort();
+    const { status, stderr, stdout } = await run(
+      'receipt',
+      '--id',
+      saleId,
+      '--printer',
+      `tcp://127.0.0.1:${port}`,
+    );
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
+      `tender: The printer at 127.0.0.1:${port} refused the connection. Check that it is on and that ${port} is its raw printing port (9100 on most).`,
+    );
+  });
+
+  it('an unknown id, a bad copy or width are refused with what to do', async () => {
+    const unknown = await run('receipt', '--id', '9999');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trim()).toBe('tender: No transaction has id 9999.');
+    const copy = await run('receipt', '--id', saleId, '--copy', 'check');
+    expect(copy.status).toBe(2);
+    expect(copy.stderr).toContain('--copy takes customer or merchant, not "check".');
+    const width = await run('receipt', '--id', saleId, '--width', '40');
+    expect(width.status).toBe(2);
+    expect(width.stderr).toContain('--width takes 32, 42 or 48, not "40".');
+    const missing = await run('receipt');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('receipt needs --id <transaction id>');
+  });
+
+  it('is in the usage text', async () => {
+    const { stdout } = await run('--help');
+    expect(stdout).toContain('receipt --id <id>');
+    expect(stdout).toContain('[--printer <printer>]');
+  });
+});
