@@ -6,13 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { blankRow, type NewRow } from '../../electron/gateway/operations/recording';
 import { AuditLog, type AuditEntry } from '../../electron/gateway/store/audit';
 import { openDatabase } from '../../electron/gateway/store/database';
 import { SqliteLedger } from '../../electron/gateway/store/ledger';
-import type { LedgerStore, LedgerWrite } from '../../electron/gateway/store/ledger-store';
+import type { LedgerStore } from '../../electron/gateway/store/ledger-store';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 interface StoreUnderTest {
@@ -54,45 +54,6 @@ const STORES: Record<string, () => Promise<StoreUnderTest>> = {
     };
   },
 };
-
-const T0 = Date.UTC(2026, 10, 24, 9, 30);
-
-function sale(id: number, fields: Partial<NewRow> = {}): NewRow {
-  return {
-    ...blankRow(id, null, T0 + id),
-    type: 'Sale',
-    displayMessage: 'Approved',
-    resultCode: '0000',
-    amount: 2500,
-    cardLastFour: '1111',
-    cardBin: '411111',
-    cardLength: 16,
-    cardBrand: 'Visa',
-    entryMode: 'Keyed',
-    ...fields,
-  };
-}
-
-/** A write that adds a row with the next id and, when it settles, joins the open batch. */
-async function addRow(ledger: LedgerWrite, fields: Partial<NewRow> = {}): Promise<NewRow> {
-  const id = await ledger.nextTransactionId();
-  const row = sale(id, fields);
-  if (row.result === 'Approved' && (row.type === 'Sale' || row.type === 'Refund' || row.type === 'Capture')) {
-    const batch = await ledger.openBatchForWrite(row.createdAt);
-    row.batchId = batch.id;
-    await ledger.insert(row);
-    await ledger.applyBatchDelta(batch.id, {
-      salesCount: row.type === 'Refund' ? 0 : 1,
-      salesTotal: row.type === 'Refund' ? 0 : (row.amount ?? 0),
-      refundCount: row.type === 'Refund' ? 1 : 0,
-      refundTotal: row.type === 'Refund' ? (row.amount ?? 0) : 0,
-      tipTotal: row.tipAmount,
-    });
-  } else {
-    await ledger.insert(row);
-  }
-  return row;
-}
 
 describe.each(Object.keys(STORES))('the %s ledger', (storeName) => {
   let store: StoreUnderTest;

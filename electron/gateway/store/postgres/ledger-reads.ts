@@ -50,8 +50,8 @@ interface LaneRowShape {
   tip_total: number;
 }
 
-/** What cancels a statement past statement_timeout. */
-const QUERY_CANCELED = '57014';
+/** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */
+const PAST_TIME_LIMIT = new Set(['57014', '55P03']);
 
 export class PostgresLedgerReads {
   private readonly pool: pg.Pool;
@@ -123,7 +123,8 @@ export class PostgresLedgerReads {
     try {
       return (await this.pool.query<Row>(numbered(sql), params)).rows;
     } catch (error) {
-      if ((error as { code?: unknown }).code === QUERY_CANCELED) throw new ReadTimeoutError(this.timeoutMs);
+      if (PAST_TIME_LIMIT.has(String((error as { code?: unknown }).code)))
+        throw new ReadTimeoutError(this.timeoutMs);
       throw isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
     }
   }

@@ -1,0 +1,194 @@
+/**
+ * The lists read from a store server come in the same rows and the same order as from SQLite: the
+ * same ledger is written to both, and every order, direction, filter and page is compared.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewRow } from '../../electron/gateway/operations/recording';
+import { AuditLog } from '../../electron/gateway/store/audit';
+import { openDatabase, type Connection } from '../../electron/gateway/store/database';
+import { SqliteLedger } from '../../electron/gateway/store/ledger';
+import type { LedgerStore } from '../../electron/gateway/store/ledger-store';
+import {
+  BATCH_ORDER_COLUMNS,
+  batchListQuery,
+  TRANSACTION_ORDER_COLUMNS,
+  transactionListQuery,
+  type BatchFilter,
+  type TransactionFilter,
+} from '../../electron/gateway/store/list-sql';
+import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
+import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { ReadTimeoutError } from '../../electron/gateway/store/read-pool';
+import { addRow, T0 } from '../support/ledger-rows';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+
+let server: PostgresServer;
+let dir: string;
+let sqlite: Connection;
+let url: string;
+let lanes: PostgresLedger[];
+let reads: PostgresLedgerReads;
+
+const NAMES = ['Élodie', 'élodie', 'Zoë', 'adam', 'Adam', null] as const;
+
+/** Row i of the ledger both stores are given: nulls, case and accents in the sorted columns. */
+function rowFields(i: number): Partial<NewRow> {
+  const rejected = i % 11 === 5;
+  const type = (['Sale', 'Sale', 'Refund', 'Forced Sale', 'Auth'] as const)[i % 5] as NewRow['type'];
+  return {
+    type: rejected && i % 2 === 0 ? null : type,
+    result: rejected ? 'Rejected' : i % 13 === 7 ? 'Declined' : 'Approved',
+    amount: rejected && i % 3 === 0 ? null : 500 + (i % 9) * 250,
+    tipAmount: i % 4 === 0 ? 100 : 0,
+    firstName: NAMES[i % NAMES.length] ?? null,
+    lastName: NAMES[(i * 7) % NAMES.length] ?? null,
+    invoice: i % 3 === 0 ? null : `INV-${i % 8}`,
+    orderNumber: i % 4 === 1 ? null : `ORD-${(i * 5) % 9}`,
+    serverId: i % 5 === 2 ? null : `S${i % 3}`,
+    cardLastFour: i % 6 === 0 ? null : ['1111', '4242', '0005'][i % 3],
+    authorizationCode: i % 7 === 3 ? null : `A${(i * 3) % 10}`,
+    createdAt: T0 + ((i * 37) % 50) * 1000,
+  };
+}
+
+async function writeLedger(ledger: LedgerStore, i: number): Promise<void> {
+  await ledger.write(async (write) => {
+    const fields = rowFields(i);
+    await addRow(write, fields.result === 'Approved' ? fields : { ...fields, batchId: null });
+    if (i % 4 === 0)
+      await write.appendAudit({
+        at: T0 + i,
+        actor: 'Ada',
+        action: 'refund',
+        subject: `transaction ${i}`,
+        detail: '',
+      });
+  });
+  if (i % 17 === 16)
+    await ledger.write(async (write) => {
+      const open = await write.openBatch();
+      if (open) await write.closeBatch(open.id, T0 + 100_000 - i * 1000, `C${i}`);
+    });
+}
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+  url = await server.createDatabase();
+  lanes = [
+    await PostgresLedger.open({ url, lane: 'lane-a' }),
+    await PostgresLedger.open({ url, lane: 'lane-b' }),
+  ];
+  reads = new PostgresLedgerReads({ url });
+  dir = mkdtempSync(join(tmpdir(), 'tender-lists-'));
+  sqlite = openDatabase(join(dir, 'ledger.db'));
+  const sqliteLedger = new SqliteLedger(sqlite, new AuditLog(sqlite));
+  for (let i = 0; i < 60; i += 1) {
+    await writeLedger(sqliteLedger, i);
+    await writeLedger(lanes[i % 2] as PostgresLedger, i);
+  }
+});
+
+afterAll(async () => {
+  await Promise.all([...(lanes ?? []).map((ledger) => ledger.close()), reads?.close()]);
+  sqlite?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+});
+
+function sqliteTransactionIds(
+  filter: TransactionFilter,
+  page: Parameters<typeof transactionListQuery>[1],
+): number[] {
+  const { sql, params } = transactionListQuery(filter, page, { dense: true });
+  return (sqlite.prepare(sql).all(...params) as { id: number }[]).map((row) => row.id);
+}
+
+const FILTERS: TransactionFilter[] = [
+  {},
+  { firstName: 'ÉLODIE' },
+  { type: 'Sale', from: T0 + 10_000, before: T0 + 40_000 },
+  { invoice: 'INV-3' },
+  { amount: 1000 },
+  { batchId: 2 },
+  { result: 'Rejected' },
+];
+
+describe('lists from the store server', () => {
+  it.each(Object.keys(TRANSACTION_ORDER_COLUMNS) as (keyof typeof TRANSACTION_ORDER_COLUMNS)[])(
+    'transactions ordered by %s, either way, with every filter and a later page, match SQLite',
+    async (orderBy) => {
+      for (const filter of FILTERS)
+        for (const descending of [false, true])
+          for (const [limit, offset] of [
+            [100, 0],
+            [7, 5],
+          ] as const) {
+            const page = { orderBy, descending, limit, offset };
+            const fromServer = (await reads.listTransactions(filter, page)).map((t) => t.id);
+            expect(fromServer, JSON.stringify({ filter, page })).toEqual(sqliteTransactionIds(filter, page));
+          }
+    },
+  );
+
+  it('batches in every order and with every filter match SQLite', async () => {
+    const filters: BatchFilter[] = [
+      {},
+      { status: 'CLOSED' },
+      { from: T0 + 60_000, before: T0 + 90_000 },
+      { holding: { lastFour: '4242', type: 'Refund' } },
+    ];
+    for (const filter of filters)
+      for (const orderBy of Object.keys(BATCH_ORDER_COLUMNS) as (keyof typeof BATCH_ORDER_COLUMNS)[])
+        for (const descending of [false, true]) {
+          const page = { orderBy, descending, limit: 50, offset: 0 };
+          const { sql, params } = batchListQuery(filter, page);
+          expect(await reads.listBatches(filter, page), JSON.stringify({ filter, page })).toEqual(
+            (sqlite.prepare(sql).all(...params) as { id: number }[]).map((row) =>
+              expect.objectContaining({ id: row.id }),
+            ),
+          );
+        }
+  });
+
+  it('a transaction, the open batch and the audit log read the same as from SQLite', async () => {
+    const sqliteLedger = new SqliteLedger(sqlite, new AuditLog(sqlite));
+    for (const id of [1, 17, 60]) expect(await reads.transaction(id)).toEqual(await sqliteLedger.find(id));
+    expect(await reads.transaction(61)).toBeUndefined();
+    const open = await reads.openBatch();
+    expect(open).toEqual(await sqliteLedger.write((write) => write.openBatch()));
+    expect(await reads.recentAudit(5, 2)).toEqual(new AuditLog(sqlite).recent(5, 2));
+  });
+
+  it('a list filtered by lane holds only that counter’s transactions, and the lanes of a batch add up to it', async () => {
+    const page = { orderBy: 'id' as const, descending: false, limit: 100, offset: 0 };
+    const laneB = await reads.listTransactions({ lane: 'lane-b' }, page);
+    expect(laneB.map((t) => t.id)).toEqual(Array.from({ length: 30 }, (_, i) => 2 * i + 2));
+    const open = await reads.openBatch();
+    const shares = await reads.batchLanes(open?.id ?? 0);
+    expect(shares.map((share) => share.lane)).toEqual(['lane-a', 'lane-b']);
+    for (const counter of ['salesCount', 'salesTotal', 'refundCount', 'refundTotal', 'tipTotal'] as const)
+      expect(shares.reduce((sum, share) => sum + share[counter], 0)).toBe(open?.[counter]);
+    expect(() => transactionListQuery({ lane: 'lane-b' }, page)).toThrow(/keeps no lane/);
+  });
+
+  it('a read past its time limit is stopped and says so', async () => {
+    const hasty = new PostgresLedgerReads({ url, statementTimeoutMs: 300 });
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE transactions IN ACCESS EXCLUSIVE MODE');
+      await expect(
+        hasty.listTransactions({}, { orderBy: 'amount', descending: false, limit: 10, offset: 0 }),
+      ).rejects.toThrow(ReadTimeoutError);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+      await hasty.close();
+    }
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * The ledger on a store server shared by several counters, against a real PostgreSQL server: its
+ * migrations, lanes, the rules under concurrent writes from different counters, and what a counter
+ * does while the server is gone.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnreachableError } from '../../electron/gateway/store/postgres/connection';
+import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
+import {
+  migrateStore,
+  NewerStoreSchemaError,
+  storeSchemaVersion,
+} from '../../electron/gateway/store/postgres/migrate';
+import {
+  POSTGRES_MIGRATIONS,
+  POSTGRES_SCHEMA_VERSION,
+} from '../../electron/gateway/store/postgres/migrations';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+import { addRow, T0 } from '../support/ledger-rows';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+
+let server: PostgresServer;
+beforeAll(async () => {
+  server = await startPostgresServer();
+});
+afterAll(() => server?.close());
+
+/** Everything opened by a test, closed after it. */
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((each) => each.close()));
+});
+
+async function openLedger(url: string, lane: string): Promise<PostgresLedger> {
+  const ledger = await PostgresLedger.open({ url, lane });
+  opened.push(ledger);
+  return ledger;
+}
+
+/** A plain client on the database, to look at what the ledger wrote. */
+async function inspect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  // A broken connection fails the query that was using it; the event alone needs no handling.
+  client.on('error', () => undefined);
+  await client.connect();
+  opened.push({ close: () => client.end() });
+  return client;
+}
+
+async function count(client: pg.Client, sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(sql, params);
+  return Number(rows[0]?.n);
+}
+
+describe('migrations on the store server', () => {
+  it('have the same numbers as SQLite’s', () => {
+    expect(POSTGRES_MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(POSTGRES_SCHEMA_VERSION).toBe(LATEST_SCHEMA_VERSION);
+  });
+
+  it('counters starting at once on an empty database migrate it once, and none is refused', async () => {
+    const url = await server.createDatabase();
+    await Promise.all(['lane-1', 'lane-2', 'lane-3'].map((lane) => openLedger(url, lane)));
+    const client = await inspect(url);
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(rows.map((row) => row.version)).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+    expect(await storeSchemaVersion(client)).toBe(POSTGRES_SCHEMA_VERSION);
+  });
+
+  it('a database migrated by a newer Tender is refused rather than changed', async () => {
+    const url = await server.createDatabase();
+    await openLedger(url, 'lane-1');
+    const client = await inspect(url);
+    await client.query("INSERT INTO schema_migrations (version, description) VALUES (99, 'newer')");
+    await expect(PostgresLedger.open({ url, lane: 'lane-1' })).rejects.toThrow(NewerStoreSchemaError);
+  });
+
+  it('a failed step leaves the database where it was, and the next start is not kept waiting', async () => {
+    const url = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    opened.push({ close: () => pool.end() });
+    const broken = { version: POSTGRES_SCHEMA_VERSION + 1, description: 'broken', sql: 'CREATE TABLE x (;' };
+    await expect(migrateStore(pool, [...POSTGRES_MIGRATIONS, broken])).rejects.toThrow(/syntax error/);
+    const client = await inspect(url);
+    expect(await storeSchemaVersion(client)).toBe(POSTGRES_SCHEMA_VERSION);
+    await migrateStore(pool);
+    expect(await storeSchemaVersion(client)).toBe(POSTGRES_SCHEMA_VERSION);
+  });
+});
+
+describe('lanes', () => {
+  it.each(['', 'counter 2', 'a-very-long-lane-name', 'caisse-é', 'lane;drop'])(
+    'a lane named %j is refused before anything is written',
+    async (lane) => {
+      await expect(PostgresLedger.open({ url: server.url('postgres'), lane })).rejects.toThrow(
+        /cannot name a lane/,
+      );
+    },
+  );
+
+  it('every row carries the lane of the counter that wrote it, and each lane’s share adds up to the batch', async () => {
+    const url = await server.createDatabase();
+    const front = await openLedger(url, 'front');
+    const patio = await openLedger(url, 'patio-2');
+    await front.write((write) => addRow(write, { amount: 1000, tipAmount: 100 }));
+    await patio.write((write) => addRow(write, { amount: 700 }));
+    await patio.write((write) => addRow(write, { type: 'Refund', amount: 200 }));
+    await front.write((write) => addRow(write, { result: 'Declined', batchId: null }));
+    const client = await inspect(url);
+    const { rows } = await client.query<{ id: string; lane: string }>(
+      'SELECT id, lane FROM transactions ORDER BY id',
+    );
+    expect(rows.map((row) => [Number(row.id), row.lane])).toEqual([
+      [1, 'front'],
+      [2, 'patio-2'],
+      [3, 'patio-2'],
+      [4, 'front'],
+    ]);
+    const shares = await client.query(
+      'SELECT lane, sales_count, sales_total::int, refund_count, refund_total::int, tip_total::int FROM batch_lanes ORDER BY lane',
+    );
+    expect(shares.rows).toEqual([
+      { lane: 'front', sales_count: 1, sales_total: 1000, refund_count: 0, refund_total: 0, tip_total: 100 },
+      { lane: 'patio-2', sales_count: 1, sales_total: 700, refund_count: 1, refund_total: 200, tip_total: 0 },
+    ]);
+    expect(await front.write((write) => write.openBatch())).toMatchObject({
+      salesCount: 2,
+      salesTotal: 1700,
+      refundCount: 1,
+      refundTotal: 200,
+      tipTotal: 100,
+    });
+    await expect(
+      client.query("INSERT INTO batch_lanes (batch_id, lane) VALUES (1, 'no spaces')"),
+    ).rejects.toThrow(/check constraint/);
+  });
+
+  it('the audit log refuses to be changed or emptied', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'front');
+    await ledger.write((write) =>
+      write.appendAudit({
+        at: T0,
+        actor: 'Manager Ada',
+        action: 'void',
+        subject: 'transaction 1',
+        detail: '',
+      }),
+    );
+    const client = await inspect(url);
+    await expect(client.query("UPDATE audit_log SET actor = 'someone else'")).rejects.toThrow(/append-only/);
+    await expect(client.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+    await expect(client.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('counters racing on one store', () => {
+  /** The writes of a capture as the capture operation makes them: the check, then the effects. */
+  function capture(ledger: PostgresLedger, authId: number): Promise<number | 'refused'> {
+    return ledger.write(async (write) => {
+      const auth = await write.find(authId);
+      if (!auth || auth.capturedBy !== null || auth.voidedBy !== null) return 'refused';
+      const row = await addRow(write, { type: 'Capture', originalId: authId, amount: auth.amount });
+      await write.markCaptured(authId, row.id);
+      return row.id;
+    });
+  }
+
+  function refund(ledger: PostgresLedger, originalId: number, cents: number): Promise<number | 'refused'> {
+    return ledger.write(async (write) => {
+      const original = await write.find(originalId);
+      if (!original || (original.amount ?? 0) - original.refundedAmount < cents) return 'refused';
+      const row = await addRow(write, { type: 'Refund', originalId, amount: cents });
+      await write.addRefunded(originalId, cents);
+      return row.id;
+    });
+  }
+
+  function voidOf(ledger: PostgresLedger, targetId: number): Promise<number | 'refused'> {
+    return ledger.write(async (write) => {
+      const target = await write.find(targetId);
+      if (!target || target.voidedBy !== null || target.batchId === null) return 'refused';
+      const batch = await write.findBatch(target.batchId);
+      if (batch?.status !== 'OPEN') return 'refused';
+      const row = await addRow(write, { type: 'Void', originalId: targetId, batchId: null });
+      await write.markVoided(targetId, row.id);
+      await write.applyBatchDelta(target.batchId, {
+        salesCount: -1,
+        salesTotal: -(target.amount ?? 0),
+        refundCount: 0,
+        refundTotal: 0,
+        tipTotal: -target.tipAmount,
+      });
+      return row.id;
+    });
+  }
+
+  function closeOpen(ledger: PostgresLedger, at: number): Promise<number | undefined> {
+    return ledger.write(async (write) => {
+      const open = await write.openBatch();
+      if (!open) return undefined;
+      return (await write.closeBatch(open.id, at, String(at))).id;
+    });
+  }
+
+  /** Ids from 1 to the ledger head, none missing. */
+  async function expectDenseIds(client: pg.Client): Promise<void> {
+    const { rows } = await client.query<{ n: string; first: string; last: string; head: string }>(
+      'SELECT count(*) AS n, min(id) AS first, max(id) AS last, (SELECT last_transaction_id FROM ledger_head) AS head FROM transactions',
+    );
+    const ids = rows[0] as { n: string; first: string; last: string; head: string };
+    expect(Number(ids.first)).toBe(1);
+    expect(Number(ids.last)).toBe(Number(ids.n));
+    expect(Number(ids.head)).toBe(Number(ids.n));
+  }
+
+  it('an authorization raced by two counters is captured exactly once', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const auth = await (lanes[0] as PostgresLedger).write((write) => addRow(write, { type: 'Auth' }));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => capture(lanes[i % 2] as PostgresLedger, auth.id)),
+    );
+    const captures = outcomes.filter((outcome) => outcome !== 'refused');
+    expect(captures).toHaveLength(1);
+    expect((await (lanes[1] as PostgresLedger).find(auth.id))?.capturedBy).toBe(captures[0]);
+    const client = await inspect(url);
+    expect(await count(client, "SELECT count(*) AS n FROM transactions WHERE type = 'Capture'")).toBe(1);
+    await expectDenseIds(client);
+  });
+
+  it('refunds raced by three counters never add up to more than the original', async () => {
+    const url = await server.createDatabase();
+    const lanes = [
+      await openLedger(url, 'lane-1'),
+      await openLedger(url, 'lane-2'),
+      await openLedger(url, 'lane-3'),
+    ];
+    const first = lanes[0] as PostgresLedger;
+    const original = await first.write((write) => addRow(write, { amount: 10_000 }));
+    await closeOpen(first, T0 + 1);
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => refund(lanes[i % 3] as PostgresLedger, original.id, 1500)),
+    );
+    expect(outcomes.filter((outcome) => outcome !== 'refused')).toHaveLength(6);
+    expect((await first.find(original.id))?.refundedAmount).toBe(9000);
+    const client = await inspect(url);
+    expect(
+      await count(
+        client,
+        "SELECT sum(amount) AS n FROM transactions WHERE type = 'Refund' AND original_id = $1",
+        [original.id],
+      ),
+    ).toBe(9000);
+    await expectDenseIds(client);
+  });
+
+  it('a sale raced by two counters is voided once and leaves its batch once', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const target = await (lanes[0] as PostgresLedger).write((write) => addRow(write, { amount: 4000 }));
+    await (lanes[1] as PostgresLedger).write((write) => addRow(write, { amount: 1000 }));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => voidOf(lanes[i % 2] as PostgresLedger, target.id)),
+    );
+    expect(outcomes.filter((outcome) => outcome !== 'refused')).toHaveLength(1);
+    expect(await (lanes[0] as PostgresLedger).write((write) => write.openBatch())).toMatchObject({
+      salesCount: 1,
+      salesTotal: 1000,
+    });
+  });
+
+  it('sales and batch closes from two counters at once: one open batch, totals equal to their rows, ids dense', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const ledger = lanes[i % 2] as PostgresLedger;
+      work.push(
+        i % 7 === 6
+          ? closeOpen(ledger, T0 + i)
+          : ledger.write((write) => addRow(write, { amount: 100 + i, tipAmount: i % 3 })),
+      );
+    }
+    await Promise.all(work);
+    const client = await inspect(url);
+    expect(
+      await count(client, "SELECT count(*) AS n FROM batches WHERE status = 'OPEN'"),
+    ).toBeLessThanOrEqual(1);
+    // Every batch's counters, and each lane's share, equal the rows that joined it.
+    const mismatched = await client.query(`
+      SELECT b.id FROM batches b
+      LEFT JOIN (SELECT batch_id, count(*) AS n, sum(amount) AS total, sum(tip_amount) AS tips
+                 FROM transactions WHERE type = 'Sale' GROUP BY batch_id) t ON t.batch_id = b.id
+      WHERE b.sales_count <> COALESCE(t.n, 0) OR b.sales_total <> COALESCE(t.total, 0)
+         OR b.tip_total <> COALESCE(t.tips, 0)
+      UNION ALL
+      SELECT s.batch_id FROM batch_lanes s
+      LEFT JOIN (SELECT batch_id, lane, count(*) AS n, sum(amount) AS total
+                 FROM transactions WHERE type = 'Sale' GROUP BY batch_id, lane) t
+        ON t.batch_id = s.batch_id AND t.lane = s.lane
+      WHERE s.sales_count <> COALESCE(t.n, 0) OR s.sales_total <> COALESCE(t.total, 0)`);
+    expect(mismatched.rows).toEqual([]);
+    expect(await count(client, 'SELECT count(*) AS n FROM transactions')).toBe(60 - Math.floor(60 / 7));
+    await expectDenseIds(client);
+  });
+
+  it('behind the lock, the schema itself refuses a second live capture and a second void', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    const auth = await ledger.write((write) => addRow(write, { type: 'Auth' }));
+    await ledger.write((write) => addRow(write, { type: 'Capture', originalId: auth.id }));
+    await expect(
+      ledger.write((write) => addRow(write, { type: 'Capture', originalId: auth.id })),
+    ).rejects.toThrow(/transactions_one_live_capture/);
+    await ledger.write((write) => addRow(write, { type: 'Void', originalId: 2 }));
+    await expect(ledger.write((write) => addRow(write, { type: 'Void', originalId: 2 }))).rejects.toThrow(
+      /transactions_one_void/,
+    );
+  });
+});
+
+describe('when the store server cannot be reached', () => {
+  it('a write fails within seconds with nothing recorded, and the ledger resumes by itself once the server is back', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    await ledger.write((write) => addRow(write));
+    await server.stop();
+    try {
+      const started = Date.now();
+      await expect(ledger.write((write) => addRow(write))).rejects.toThrow(StoreUnreachableError);
+      await expect(ledger.find(1)).rejects.toThrow(StoreUnreachableError);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await server.start();
+    }
+    const next = await ledger.write((write) => addRow(write));
+    expect(next.id).toBe(2);
+    expect((await ledger.find(2))?.id).toBe(2);
+  });
+
+  it('a closed port is refused at once', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const started = Date.now();
+    await expect(
+      PostgresLedger.open({ url: `postgresql://tender@127.0.0.1:${port}/ledger`, lane: 'lane-1' }),
+    ).rejects.toThrow(StoreUnreachableError);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('a server that accepts the connection and never answers is given up within the connect timeout', async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const started = Date.now();
+      await expect(
+        PostgresLedger.open({
+          url: `postgresql://tender@127.0.0.1:${port}/ledger`,
+          lane: 'lane-1',
+          connectTimeoutMs: 1000,
+        }),
+      ).rejects.toThrow(StoreUnreachableError);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
