@@ -43,7 +43,10 @@ export interface CounterAdminOptions {
   now?: () => number;
 }
 
-type AdminChannel = Exclude<InvokeChannel, 'terminal:session' | 'reader:status' | `simulator:${string}`>;
+type AdminChannel = Exclude<
+  InvokeChannel,
+  'terminal:session' | 'reader:status' | `simulator:${string}` | `receipts:${string}`
+>;
 
 const REVOKED_SHOWN = 25;
 
@@ -94,6 +97,16 @@ export class CounterAdmin {
         description: clip(settings.display('swipe_bdk'), 300),
       },
     };
+  }
+
+  /** The percentages the tab screen suggests, which the check prints too. */
+  tipPercentages(): number[] {
+    return this.#preferences.tipPercentages;
+  }
+
+  /** Passes when no manager PIN is set or this one is right, as every settings change here does. */
+  requireManagerPin(pin: string | undefined): Promise<void> {
+    return this.#requirePin(pin);
   }
 
   handlers(): Pick<BridgeHandlers, AdminChannel> {

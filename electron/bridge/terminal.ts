@@ -11,6 +11,7 @@ import { SwipeSimulator } from '../reader/simulator';
 import { CounterAdmin, type ScreensDocuments } from './counter-admin';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
+import { receiptHandlers } from './receipts';
 import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
 import { simulatedSwipePlan } from './simulated-cards';
 
@@ -194,6 +195,12 @@ export class Terminal {
       }),
       'reader:status': () => this.readerStatus(),
       ...this.#admin.handlers(),
+      ...receiptHandlers({
+        engine: this.#options.gateway.engine,
+        actor: CASHIER_APP,
+        requirePin: (pin) => this.#admin.requireManagerPin(pin),
+        tipPercentages: () => this.#admin.tipPercentages(),
+      }),
       'simulator:swipe': (input) => {
         const { simulator } = this.#requireSimulator();
         if (!simulator.plugged) {

@@ -271,19 +271,30 @@ export class Settings {
     return definition.display ? definition.display(value) : definition.format(value);
   }
 
-  /** Sets a setting from text, as the CLI and the settings screen receive it. */
-  setFromText(name: string, text: string, actor: string = LOCAL_ADMINISTRATOR): void {
+  /** Why `text` is not a value for the setting, or undefined when it is one. */
+  refusal(name: string, text: string): string | undefined {
     if (!isSettingName(name)) {
-      throw new UnknownSettingError(
-        `Unknown setting "${name}". Known: ${Object.keys(SETTING_DEFINITIONS).join(', ')}.`,
-      );
+      return `Unknown setting "${name}". Known: ${Object.keys(SETTING_DEFINITIONS).join(', ')}.`;
     }
     const definition = definitionOf(name);
+    if (definition.parse(text) !== undefined) return undefined;
+    const shown = definition.display ? 'That value' : `"${text}"`;
+    return `${shown} is not a valid value for ${name}: ${definition.description}`;
+  }
+
+  /** Whether setting `text` would change what is stored (a value already in place is not written again). */
+  wouldChange(name: SettingName, text: string): boolean {
+    const definition = definitionOf(name);
     const value = definition.parse(text);
-    if (value === undefined) {
-      const shown = definition.display ? 'That value' : `"${text}"`;
-      throw new UnknownSettingError(`${shown} is not a valid value for ${name}: ${definition.description}`);
-    }
+    return value === undefined || definition.format(value) !== definition.format(this.get(name));
+  }
+
+  /** Sets a setting from text, as the CLI and the settings screen receive it. */
+  setFromText(name: string, text: string, actor: string = LOCAL_ADMINISTRATOR): void {
+    const refusal = this.refusal(name, text);
+    if (refusal !== undefined || !isSettingName(name)) throw new UnknownSettingError(refusal);
+    const definition = definitionOf(name);
+    const value = definition.parse(text);
     this.audit.atomically(() => {
       const before = this.display(name);
       this.store.set(name, definition.format(value));

@@ -196,6 +196,56 @@ export const SIMULATED_SWIPES = [
 ] as const;
 export type SimulatedSwipe = (typeof SIMULATED_SWIPES)[number];
 
+/** The receipt copies: the customer's, the merchant's to sign, and the check a tab's guest writes the tip on. */
+export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
+export type ReceiptCopyName = (typeof RECEIPT_COPIES)[number];
+
+const receiptWidthSchema = z.union([z.literal(32), z.literal(42), z.literal(48)]);
+const printedTextLine = z.string().max(200);
+
+/** Receipt and printer settings as the screens show them: the mail password only as whether one is set. */
+export const receiptSettingsSchema = z.object({
+  merchantName: z.string().max(48),
+  /** Up to four address lines. */
+  merchantAddress: z.array(printedTextLine).max(4),
+  merchantPhone: z.string().max(32),
+  /** Up to four closing lines. */
+  footer: z.array(printedTextLine).max(4),
+  /** tcp://<host>:<port>, a print queue's name, or empty for none. */
+  printer: z.string().max(270),
+  width: receiptWidthSchema,
+  customerCopy: z.enum(['always', 'ask', 'never']),
+  merchantCopy: z.enum(['always', 'above', 'never']),
+  /** With merchantCopy above: totals above this many cents print a copy to sign. */
+  merchantCopyAboveCents: z.number().int().min(0).max(99_999_999),
+  checkAtAuth: z.enum(['always', 'never']),
+  smtp: z.object({
+    host: z.string().max(253),
+    port: z.number().int().min(1).max(65535),
+    security: z.enum(['starttls', 'tls', 'none']),
+    user: z.string().max(256),
+    from: z.string().max(254),
+    /** The password is never sent back, only whether one is kept. */
+    passwordSet: z.boolean(),
+  }),
+});
+export type ReceiptSettings = z.infer<typeof receiptSettingsSchema>;
+
+const transactionIdInput = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** A receipt as the preview shows it: the printed lines, with the card as brand and last four only. */
+export const receiptPreviewSchema = z.object({
+  id: z.number().int().positive(),
+  copy: z.enum(RECEIPT_COPIES),
+  width: receiptWidthSchema,
+  title: z.string().max(20),
+  lines: z.array(printedTextLine).max(200),
+});
+export type ReceiptPreview = z.infer<typeof receiptPreviewSchema>;
+
+/** What happened to a print or an email, in the cashier's words. */
+const deliverySchema = z.object({ message: z.string().max(500) });
+
 // ---------------------------------------------------------------------------------------------
 // Channels
 
@@ -259,6 +309,68 @@ export const invokeChannels = {
   'report:save-pdf': {
     input: z.strictObject({ fileName: z.string().regex(/^[A-Za-z0-9 ._-]{1,96}\.pdf$/) }),
     output: z.object({ saved: z.boolean() }),
+  },
+  'receipts:settings': { input: z.undefined(), output: receiptSettingsSchema },
+  /** Changes what is given; the mail password goes one way only, and an empty one removes it. */
+  'receipts:update-settings': {
+    input: z.strictObject({
+      merchantName: z.string().max(48).optional(),
+      merchantAddress: z.array(printedTextLine).max(4).optional(),
+      merchantPhone: z.string().max(32).optional(),
+      footer: z.array(printedTextLine).max(4).optional(),
+      printer: z.string().max(270).optional(),
+      width: receiptWidthSchema.optional(),
+      customerCopy: z.enum(['always', 'ask', 'never']).optional(),
+      merchantCopy: z.enum(['always', 'above', 'never']).optional(),
+      merchantCopyAboveCents: z.number().int().min(0).max(99_999_999).optional(),
+      checkAtAuth: z.enum(['always', 'never']).optional(),
+      smtpHost: z.string().max(253).optional(),
+      smtpPort: z.number().int().min(1).max(65535).optional(),
+      smtpSecurity: z.enum(['starttls', 'tls', 'none']).optional(),
+      smtpUser: z.string().max(256).optional(),
+      smtpFrom: z.string().max(254).optional(),
+      smtpPassword: z.string().max(256).optional(),
+      ...withPin,
+    }),
+    output: receiptSettingsSchema,
+  },
+  'receipts:preview': {
+    input: z.strictObject({
+      id: transactionIdInput,
+      copy: z.enum(RECEIPT_COPIES),
+      width: receiptWidthSchema.optional(),
+    }),
+    output: receiptPreviewSchema,
+  },
+  /** Prints copies of any transaction on the receipt printer, each cut apart. */
+  'receipts:print': {
+    input: z.strictObject({
+      id: transactionIdInput,
+      copies: z.array(z.enum(RECEIPT_COPIES)).min(1).max(3),
+    }),
+    output: deliverySchema,
+  },
+  /**
+   * After an approval: prints what the settings print by themselves (the customer copy, the merchant
+   * copy to sign, the check of a new tab) and says whether to offer the customer copy.
+   */
+  'receipts:after-approval': {
+    input: z.strictObject({ id: transactionIdInput }),
+    output: z.object({
+      printed: z.array(z.enum(RECEIPT_COPIES)),
+      offerCustomerCopy: z.boolean(),
+      /** What went wrong with the printer, when it did; the transaction stands all the same. */
+      problem: z.string().max(500).optional(),
+    }),
+  },
+  'receipts:test-print': { input: z.undefined(), output: deliverySchema },
+  /** Emails the customer copy to `to`, or to the email the transaction was sent with. */
+  'receipts:email': {
+    input: z.strictObject({
+      id: transactionIdInput,
+      to: z.string().trim().max(254).optional(),
+    }),
+    output: deliverySchema,
   },
   /** Only when the simulator is the reader; swipes go through the real report parsing. */
   'simulator:swipe': { input: z.strictObject({ card: z.enum(SIMULATED_SWIPES) }), output: z.null() },
