@@ -12,6 +12,7 @@ import './styles/refunds.css';
 import './styles/end-of-day.css';
 import './styles/settings.css';
 import './styles/print.css';
+import './styles/receipts.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element.');

@@ -26,6 +26,7 @@ import { DateRangeFields } from '../ui/DateRangeFields';
 import { DigitsInput } from '../ui/DigitsInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
+import { ReprintButton } from '../receipts/ReceiptDialog';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -238,6 +239,9 @@ export function HistoryScreen() {
                     </th>
                   );
                 })}
+                <th scope="col" className="receipt-cell">
+                  Receipt
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -305,6 +309,9 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
       <td className="truncate">{item.invoice || '—'}</td>
       <td>{item.server_id || '—'}</td>
       <td className="numeric strong">{moneyOf(item.amount)}</td>
+      <td className="receipt-cell">
+        <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
+      </td>
     </tr>
   );
 }

@@ -17,6 +17,7 @@ import { useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { refundProblem, remedyFor, type Remedy } from './remedy';
+import { ReprintButton } from '../receipts/ReceiptDialog';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -199,9 +200,12 @@ function Details({
           </div>
           <p className="panel-subtitle">{timeLabel(item.created)}</p>
         </div>
-        <button type="button" className="button button-quiet button-small" onClick={onClose}>
-          Close
-        </button>
+        <div className="details-head-actions">
+          <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
+          <button type="button" className="button button-quiet button-small" onClick={onClose}>
+            Close
+          </button>
+        </div>
       </header>
       <ProblemNotice problem={problem} />
 

@@ -9,6 +9,7 @@ import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import type { ChargedCard } from '../payment/card-payment';
 import type { SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 
 type Props = {
   sale: SaleDetails;
@@ -95,6 +96,10 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
               {'transactionId' in outcome && outcome.transactionId && ` · Attempt #${outcome.transactionId}`}
             </p>
           </div>
+        )}
+
+        {outcome.kind === 'approved' && (
+          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
         )}
 
         <div className="result-actions">

@@ -1,7 +1,7 @@
 /**
- * The merchant's gateway settings: API keys for other programs, tips and tabs, the card reader and
- * its key, the address and certificate for integrators, the manager PIN, and the audit log. Each is
- * read and changed through the bridge, never the REST API.
+ * The merchant's gateway settings: API keys for other programs, tips and tabs, receipts and the
+ * printer, the card reader and its key, the address and certificate for integrators, the manager
+ * PIN, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
 import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
@@ -9,11 +9,13 @@ import { AuditLogSection } from './AuditLogSection';
 import { ConnectionSection } from './ConnectionSection';
 import { ManagerPinSection } from './ManagerPinSection';
 import { ReaderSection } from './ReaderSection';
+import { ReceiptsSection } from './ReceiptsSection';
 import { TipsSection } from './TipsSection';
 
 const SECTIONS = [
   { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
   { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
+  { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
   { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
   { id: 'pin', label: 'Manager PIN', render: () => <ManagerPinSection /> },

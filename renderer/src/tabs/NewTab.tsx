@@ -14,6 +14,7 @@ import { DigitsInput } from '../ui/DigitsInput';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 
 type Step =
   | { step: 'amount' }
@@ -114,6 +115,7 @@ export function NewTab({
           })
         }
       >
+        {outcome.kind === 'approved' && <ReceiptActions transactionId={outcome.transactionId} isTab />}
         <CardOutcomeActions
           outcome={outcome}
           onDone={() => onClose(true)}

@@ -1,0 +1,133 @@
+/**
+ * Receipts on an answer screen, once the transaction is approved: what the settings print by
+ * themselves goes to the printer at once (the check of a new tab, the merchant copy to sign),
+ * and **Print receipt**, **Email receipt** and **Preview** are offered. A printer that fails is said
+ * in words; the transaction stands whatever the printer does.
+ */
+import { useEffect, useState } from 'react';
+import type { ReceiptCopyName } from '../../../shared/ipc/contract';
+import { useTerminal } from '../terminal/terminal-context';
+import { BusyButton } from '../ui/BusyButton';
+import { ReceiptDialog } from './ReceiptDialog';
+import { emailReceipt, firstTimeFor, messageOf, printCopies, type Delivery } from './receipt-requests';
+
+const PRINTED_WORDS: Record<ReceiptCopyName, string> = {
+  customer: 'Customer copy',
+  merchant: 'Merchant copy to sign',
+  check: 'Check',
+};
+
+export function ReceiptActions({ transactionId, isTab }: { transactionId: string; isTab: boolean }) {
+  const { bridge } = useTerminal();
+  const id = Number(transactionId);
+  const [automatic, setAutomatic] = useState<Delivery>();
+  const [delivery, setDelivery] = useState<Delivery>();
+  const [busy, setBusy] = useState<'print' | 'email'>();
+  const [emailing, setEmailing] = useState(false);
+  const [address, setAddress] = useState('');
+  const [previewing, setPreviewing] = useState(false);
+
+  useEffect(() => {
+    if (!Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
+    bridge.invoke('receipts:after-approval', { id }).then(
+      (answer) => {
+        if (answer.problem) setAutomatic({ ok: false, message: answer.problem });
+        else if (answer.printed.length > 0) {
+          const what = answer.printed.map((copy) => PRINTED_WORDS[copy]).join(' and ');
+          setAutomatic({ ok: true, message: `${what} printed.` });
+        }
+      },
+      (error: unknown) => setAutomatic({ ok: false, message: messageOf(error) }),
+    );
+  }, [bridge, id]);
+
+  const print = async () => {
+    setBusy('print');
+    setDelivery(await printCopies(bridge, id, [isTab ? 'check' : 'customer']));
+    setBusy(undefined);
+  };
+  const email = async () => {
+    setBusy('email');
+    const sent = await emailReceipt(bridge, id, address);
+    setDelivery(sent);
+    if (sent.ok) setEmailing(false);
+    setBusy(undefined);
+  };
+
+  return (
+    <div
+      className="receipt-actions"
+      data-testid="receipt-actions"
+      onKeyDown={(event) => event.stopPropagation()}
+    >
+      {automatic && (
+        <p
+          className={`notice ${automatic.ok ? 'notice-good' : 'notice-bad'}`}
+          role={automatic.ok ? 'status' : 'alert'}
+        >
+          {automatic.message}
+        </p>
+      )}
+      <div className="receipt-buttons">
+        <BusyButton
+          type="button"
+          className="button button-secondary"
+          busy={busy === 'print'}
+          onClick={() => void print()}
+        >
+          {isTab ? 'Print check' : 'Print receipt'}
+        </BusyButton>
+        {!isTab && (
+          <button
+            type="button"
+            className="button button-secondary"
+            aria-expanded={emailing}
+            onClick={() => setEmailing((open) => !open)}
+          >
+            Email receipt
+          </button>
+        )}
+        <button type="button" className="button button-quiet" onClick={() => setPreviewing(true)}>
+          Preview
+        </button>
+      </div>
+      {emailing && (
+        <form
+          className="receipt-email"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void email();
+          }}
+        >
+          <label className="field">
+            <span className="field-label">
+              Email address<span className="field-optional">(empty: the one sent with the sale)</span>
+            </span>
+            <input
+              className="input"
+              type="email"
+              inputMode="email"
+              autoComplete="off"
+              maxLength={254}
+              value={address}
+              onChange={(event) => setAddress(event.target.value)}
+              autoFocus
+            />
+          </label>
+          <BusyButton type="submit" className="button button-primary" busy={busy === 'email'}>
+            Send
+          </BusyButton>
+        </form>
+      )}
+      {delivery && (
+        <p
+          className={`notice ${delivery.ok ? 'notice-good' : 'notice-bad'}`}
+          role={delivery.ok ? 'status' : 'alert'}
+        >
+          {delivery.message}
+        </p>
+      )}
+      {previewing && <ReceiptDialog id={id} isTab={isTab} onClose={() => setPreviewing(false)} />}
+    </div>
+  );
+}

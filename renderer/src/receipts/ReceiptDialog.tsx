@@ -1,0 +1,190 @@
+/**
+ * Any transaction's receipt on screen, then on paper or by email: the copy to show (the customer's,
+ * the merchant's to sign, the check of a tab), **Print** and **Email receipt**. Reprints come here
+ * from History and the transaction details.
+ */
+import { useEffect, useState } from 'react';
+import type { ReceiptCopyName, ReceiptPreview } from '../../../shared/ipc/contract';
+import { useTerminal } from '../terminal/terminal-context';
+import { BusyButton } from '../ui/BusyButton';
+import { Dialog } from '../ui/Dialog';
+import { ReceiptPaper } from './ReceiptPreview';
+import { emailReceipt, messageOf, printCopies, type Delivery } from './receipt-requests';
+
+const COPY_LABELS: Record<ReceiptCopyName, string> = {
+  customer: 'Customer copy',
+  merchant: 'Merchant copy',
+  check: 'Check',
+};
+
+export function ReceiptDialog({
+  id,
+  isTab,
+  initialCopy = isTab ? 'check' : 'customer',
+  onClose,
+}: {
+  id: number;
+  /** An AUTH: its check, with the tip lines, can be printed too. */
+  isTab: boolean;
+  initialCopy?: ReceiptCopyName;
+  onClose: () => void;
+}) {
+  const { bridge } = useTerminal();
+  const [copy, setCopy] = useState<ReceiptCopyName>(initialCopy);
+  const [preview, setPreview] = useState<ReceiptPreview>();
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState<'print' | 'email'>();
+  const [delivery, setDelivery] = useState<Delivery>();
+  const [emailing, setEmailing] = useState(false);
+  const [address, setAddress] = useState('');
+
+  useEffect(() => {
+    let current = true;
+    bridge.invoke('receipts:preview', { id, copy }).then(
+      (shown) => {
+        if (current) {
+          setPreview(shown);
+          setProblem(undefined);
+        }
+      },
+      (error: unknown) => {
+        if (current) setProblem(messageOf(error));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, id, copy]);
+
+  const copies: ReceiptCopyName[] = isTab ? ['check', 'customer', 'merchant'] : ['customer', 'merchant'];
+  const print = async () => {
+    setBusy('print');
+    setDelivery(await printCopies(bridge, id, [copy]));
+    setBusy(undefined);
+  };
+  const email = async () => {
+    setBusy('email');
+    setDelivery(await emailReceipt(bridge, id, address));
+    setBusy(undefined);
+  };
+
+  return (
+    <Dialog
+      title={`Receipt for #${id}`}
+      onCancel={onClose}
+      busy={busy !== undefined}
+      className="dialog-receipt"
+      testId="receipt-dialog"
+    >
+      {/* The answer screen's keys (N, T, Enter) stay with this dialog while it is open. */}
+      <div className="receipt-dialog" onKeyDown={(event) => event.stopPropagation()}>
+        <div className="segmented" role="radiogroup" aria-label="Copy">
+          {copies.map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              role="radio"
+              aria-checked={copy === choice}
+              className="segmented-option"
+              onClick={() => {
+                setCopy(choice);
+                setDelivery(undefined);
+              }}
+            >
+              {COPY_LABELS[choice]}
+            </button>
+          ))}
+        </div>
+        {problem ? (
+          <p className="notice notice-bad" role="alert">
+            {problem}
+          </p>
+        ) : preview ? (
+          <ReceiptPaper preview={preview} />
+        ) : (
+          <p className="muted" role="status">
+            Preparing the receipt…
+          </p>
+        )}
+        {delivery && (
+          <p
+            className={`notice ${delivery.ok ? 'notice-good' : 'notice-bad'}`}
+            role={delivery.ok ? 'status' : 'alert'}
+          >
+            {delivery.message}
+          </p>
+        )}
+        {emailing && (
+          <form
+            className="receipt-email"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void email();
+            }}
+          >
+            <label className="field">
+              <span className="field-label">
+                Email address<span className="field-optional">(empty: the one sent with the sale)</span>
+              </span>
+              <input
+                className="input"
+                type="email"
+                inputMode="email"
+                autoComplete="off"
+                maxLength={254}
+                value={address}
+                onChange={(event) => setAddress(event.target.value)}
+                data-autofocus
+              />
+            </label>
+            <BusyButton type="submit" className="button button-primary" busy={busy === 'email'}>
+              Send
+            </BusyButton>
+          </form>
+        )}
+        <div className="dialog-actions">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={onClose}
+            disabled={busy !== undefined}
+          >
+            Close
+          </button>
+          {!emailing && (
+            <button type="button" className="button button-secondary" onClick={() => setEmailing(true)}>
+              Email receipt
+            </button>
+          )}
+          <BusyButton
+            type="button"
+            className="button button-primary"
+            busy={busy === 'print'}
+            disabled={preview === undefined}
+            onClick={() => void print()}
+          >
+            Print {COPY_LABELS[copy].toLowerCase()}
+          </BusyButton>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** **Reprint**: opens the receipt of a transaction from a list or its details. */
+export function ReprintButton({ id, isTab, className }: { id: number; isTab: boolean; className?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className={className ?? 'button button-secondary receipt-reprint'}
+        onClick={() => setOpen(true)}
+        aria-label={`Reprint the receipt of #${id}`}
+      >
+        Reprint
+      </button>
+      {open && <ReceiptDialog id={id} isTab={isTab} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
