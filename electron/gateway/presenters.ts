@@ -7,6 +7,7 @@ import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { formatTimestamp } from './http/dates';
+import { ERROR_CODES } from './domain/codes';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
 import type { BatchRecord } from './store/batch-rows';
 import type { RenderedReceipt } from './receipts/receipt-service';
@@ -163,10 +164,17 @@ export function errorAnswer(
 }
 
 /** A refused request's answer: no id, the error code and the words that say what to change. */
-export function rejectedAnswer(rejection: { errorCode: string; message: string }): TransactionResponse {
+export function rejectedAnswer(rejection: {
+  errorCode: string;
+  message: string;
+  detail: { originalId?: number | null };
+}): TransactionResponse {
+  const duplicateOf =
+    rejection.errorCode === ERROR_CODES.POSSIBLE_DUPLICATE ? rejection.detail.originalId : null;
   return {
     result: 'Rejected',
     display_message: rejection.message,
     error_code: rejection.errorCode,
+    ...(duplicateOf !== null && duplicateOf !== undefined && { duplicate_of: String(duplicateOf) }),
   };
 }

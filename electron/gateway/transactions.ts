@@ -5,6 +5,7 @@
  */
 import { transactionResponseSchema, type TransactionResponse } from '../../shared/api/schemas';
 import { CardIntake } from './card-intake';
+import { KeyedQueue } from './keyed-queue';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
 import { authorize } from './operations/authorize';
 import { capture } from './operations/capture';
@@ -25,6 +26,8 @@ export class TransactionService {
   /** Idempotency keys whose first request is still being answered. */
   private readonly inFlight = new Set<string>();
   private answersForgottenAt = 0;
+  /** Charges the duplicate check compares, one at a time per card and amount. */
+  private readonly charges = new KeyedQueue();
   private readonly cards: CardIntake;
 
   constructor(
@@ -107,6 +110,7 @@ export class TransactionService {
       now: this.now,
       context,
       commit: (work) => this.commit(context, work),
+      oneAtATime: (key, work) => this.charges.run(key, work),
     };
   }
 

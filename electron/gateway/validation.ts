@@ -36,7 +36,14 @@ export type CardEntry = (
  * comments) that every operation records as sent.
  */
 export type TransactionCommand =
-  | { type: 'SALE' | 'AUTH'; request: TransactionRequest; amount: number; card: CardEntry }
+  | {
+      type: 'SALE' | 'AUTH';
+      request: TransactionRequest;
+      amount: number;
+      card: CardEntry;
+      /** Charge even when the duplicate check finds the same card and amount charged just before. */
+      duplicateOverride: boolean;
+    }
   | {
       type: 'FORCED SALE';
       request: TransactionRequest;
@@ -44,6 +51,7 @@ export type TransactionCommand =
       tip: number;
       authorizationCode: string;
       card: CardEntry;
+      duplicateOverride: boolean;
     }
   | { type: 'CAPTURE'; request: TransactionRequest; authId: number; amount: number; tip: number }
   | { type: 'REFUND'; refund: 'matched'; request: TransactionRequest; originalId: number; amount: number }
@@ -126,6 +134,7 @@ export const UNSEARCHED_FIELDS = [
   'authorization_code',
   'server_id',
   'billing_is_shipping',
+  'duplicate_override',
   'billing',
   'shipping',
 ] as const;
@@ -270,7 +279,13 @@ function commandOf(type: TransactionType, request: TransactionRequest): Transact
   switch (type) {
     case 'SALE':
     case 'AUTH':
-      return { type, request, amount: amount(), card: cardEntryOf(request, type) };
+      return {
+        type,
+        request,
+        amount: amount(),
+        card: cardEntryOf(request, type),
+        duplicateOverride: request.duplicate_override ?? false,
+      };
     case 'FORCED SALE':
       return {
         type,
@@ -279,6 +294,7 @@ function commandOf(type: TransactionType, request: TransactionRequest): Transact
         tip,
         authorizationCode: required(request.authorization_code, 'authorization_code', type),
         card: cardEntryOf(request, type),
+        duplicateOverride: request.duplicate_override ?? false,
       };
     case 'CAPTURE':
       return { type, request, authId: required(request.id, 'id', type), amount: amount(), tip };

@@ -129,6 +129,10 @@ export const transactionRequestSchema = z.object({
   encrypted_track_data: text(4096).optional().meta({ description: 'The MagTek encrypted swipe string.' }),
   track_format: text(16).optional().meta({ description: 'MAGTEK when encrypted_track_data is sent.' }),
   billing_is_shipping: flag.optional(),
+  duplicate_override: flag.optional().meta({
+    description:
+      'SALE, AUTH and FORCED SALE: true charges the card even though the same card was charged the same amount within duplicate_window_minutes (error_code 8033 otherwise).',
+  }),
   billing: billingSchema.optional(),
   shipping: shippingSchema.optional(),
   api_key: text(256).optional().meta({ description: 'Alternative to the api_key header.' }),
@@ -153,6 +157,10 @@ export const transactionResponseSchema = z.object({
   avs_result_code: wireText.optional(),
   csc_result_code: wireText.optional(),
   error_code: wireText.optional().meta({ description: 'Present on Rejected and Error answers.' }),
+  duplicate_of: wireText.optional().meta({
+    description:
+      'On a possible duplicate (error_code 8033): the id of the earlier transaction on the same card for the same amount.',
+  }),
 });
 export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
 

@@ -70,6 +70,12 @@ export const LIMITED_FIELDS = [
     refusal: { says: 'applies only' },
     onlyWhenSetting: 'tips_enabled',
   },
+  {
+    // Only a new charge is checked for duplicates.
+    field: 'duplicate_override',
+    takenBy: ['SALE', 'AUTH', 'FORCED SALE'],
+    refusal: { says: 'applies only' },
+  },
 ] as const satisfies readonly LimitedField[];
 
 /** The words after the field's name when `type` sends a field it does not take. */

@@ -15,7 +15,8 @@ const cli = (...args: string[]) =>
 
 describe('the audit log', () => {
   it('records who captured, voided, refunded and closed the batch, and nothing for refused attempts', async () => {
-    const t = await startGatewayForTest({ tips: true });
+    // The default duplicate check stays on: no setting change besides tips comes before the key.
+    const t = await startGatewayForTest({ tips: true, duplicateWindowMinutes: 2 });
     const keyId = (t.key.split('_')[1] ?? '') as string;
     const auth = await t.client.createTransaction({ type: 'AUTH', amount: '20.00', ...VISA });
     const capture = await t.client.createTransaction({

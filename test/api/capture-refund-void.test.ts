@@ -619,7 +619,7 @@ describe('VOID', () => {
     expectRejected(await voidOf(t, authId, 'xml'), '8017');
   });
 
-  it('a void of a capture drops it from the batch and the AUTH cannot be captured again', async () => {
+  it('a void of a capture drops it from the batch and puts the AUTH back among the open tabs', async () => {
     const authId = await approvedAuth(t, '30.00');
     const before = await openBatch(t);
     const captureId = expectApproved(await capture(t, authId, '30.00', {}, 'xml'));
@@ -632,9 +632,31 @@ describe('VOID', () => {
       sales_total: before.sales_total,
     });
     expect((await listItem(t, captureId)).voided).toBe('true');
-    expect((await listItem(t, authId)).voided).toBe('true');
-    expectRejected(await capture(t, authId, '30.00'), '8011');
-    expectRejected(await capture(t, authId, '1.00', {}, 'xml'), '8011');
+    expect(await listItem(t, authId)).toMatchObject({
+      voided: 'false',
+      captured: 'false',
+      capturable: 'true',
+      voidable: 'true',
+    });
+    // Captured again, with another amount: the AUTH has one live capture, the voided one stays in history.
+    const again = expectApproved(await capture(t, authId, '24.00', {}, 'xml'));
+    expect(await listItem(t, authId)).toMatchObject({ captured: 'true', capturable: 'false' });
+    expectRejected(await capture(t, authId, '1.00'), '8011');
+    expect((await listItem(t, again)).amount).toBe('24.00');
+    expect(cents((await openBatch(t)).sales_total) - cents(before.sales_total)).toBe(2400);
+  });
+
+  it('a void of the AUTH after its capture was voided releases the hold for good', async () => {
+    const authId = await approvedAuth(t, '18.00');
+    const captureId = expectApproved(await capture(t, authId, '18.00'));
+    expectApproved(await voidOf(t, captureId));
+    expectApproved(await voidOf(t, authId, 'xml'));
+    expect(await listItem(t, authId)).toMatchObject({
+      voided: 'true',
+      captured: 'false',
+      capturable: 'false',
+    });
+    expectRejected(await capture(t, authId, '18.00'), '8011');
   });
 
   it('after the batch closes, a void of its sale is rejected with 8016, saying to refund it', async () => {

@@ -10,7 +10,7 @@
  * - targeted races on one transaction (refunds of different amounts, captures of different
  *   amounts, a void against the batch close).
  *
- * Invariants: refunds never exceed the original, an AUTH is captured at most once, a transaction is
+ * Invariants: refunds never exceed the original, an AUTH has at most one capture not voided, a transaction is
  * voided at most once, every batch's counts and totals equal its rows, voided, declined and rejected
  * transactions never count, and at most one batch is open.
  */
@@ -307,8 +307,9 @@ class VoidCommand implements ModelCommand {
     model.txs.push(voidTx);
     target.voided = true;
     const original = model.txs.find((tx) => tx.id === target.original);
-    // Voiding a capture releases its authorization; voiding a refund makes its amount refundable again.
-    if (target.type === 'Capture' && original) original.voided = true;
+    // Voiding a capture puts its authorization back, capturable again; voiding a refund makes its
+    // amount refundable again.
+    if (target.type === 'Capture' && original) original.captured = false;
     if (target.type === 'Refund' && original) original.refunded -= target.amount;
   }
   toString = () => `VOID x${this.copies} (#${this.pick}${this.anyTx ? ' of any' : ''})`;

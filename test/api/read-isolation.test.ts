@@ -47,6 +47,8 @@ beforeAll(() => {
     days: 200,
   });
 }, 60_000);
+/** Sales made on the shared ledger so far, so that each has an amount of its own. */
+let sales = 0;
 afterEach(async () => {
   for (const ledger of served.splice(0)) await ledger.close();
 });
@@ -106,7 +108,8 @@ async function serve(
         'POST',
         '/rest/v1/transactions',
         'application/json',
-        JSON.stringify({ type: 'SALE', amount: '4.20', ...VISA }),
+        // Another amount each time: the same card for the same amount would be a possible duplicate.
+        JSON.stringify({ type: 'SALE', amount: `4.${String(20 + (sales += 1))}`, ...VISA }),
       );
       expect(answer.status, answer.body).toBe(200);
       return JSON.parse(answer.body) as TransactionResponse;

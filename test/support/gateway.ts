@@ -45,6 +45,11 @@ export interface TestGatewayOptions {
   engine?: EngineOptions;
   allowedOrigins?: string[];
   limits?: Partial<ServerLimits>;
+  /**
+   * The duplicate check's window (duplicate_window_minutes). The suites charge the same test cards
+   * the same amounts again and again, so it is off unless a test sets it; its own tests do.
+   */
+  duplicateWindowMinutes?: number;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -57,6 +62,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(options.limits && { limits: options.limits }),
   });
   if (options.tips) gateway.engine.settings.setFromText('tips_enabled', 'true');
+  const duplicateWindow = options.duplicateWindowMinutes ?? 0;
+  if (gateway.engine.settings.get('duplicate_window_minutes') !== duplicateWindow)
+    gateway.engine.settings.setFromText('duplicate_window_minutes', String(duplicateWindow));
   const key = gateway.engine.keys.create('test suite').key;
   const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
 

@@ -131,8 +131,8 @@ export async function openBatchProblems(get: GetJson): Promise<string[]> {
 }
 
 /**
- * The rules between rows, over the whole ledger: refunds within their original, one capture per
- * authorization, one void per transaction, flags that agree with the rows that set them, and only
+ * The rules between rows, over the whole ledger: refunds within their original, at most one capture
+ * not voided per authorization, one void per transaction, flags that agree with the rows that set them, and only
  * approved sales, captures and refunds in a batch.
  */
 export function rowProblems(rows: readonly TransactionListItem[]): string[] {
@@ -163,18 +163,21 @@ export function rowProblems(rows: readonly TransactionListItem[]): string[] {
 
     if (row.type === 'Auth') {
       const captures = approvedFollowUps('Capture', row.id);
-      if (captures.length > 1) problems.push(`Auth ${row.id} captured ${captures.length} times`);
-      if (captures.length > 0 !== (row.captured === 'true')) {
-        problems.push(`Auth ${row.id} says captured=${row.captured} with ${captures.length} captures`);
+      // A voided capture puts its authorization back, so only the live ones count.
+      const live = captures.filter((capture) => capture.voided === 'false');
+      if (live.length > 1) problems.push(`Auth ${row.id} has ${live.length} captures not voided`);
+      if (live.length > 0 !== (row.captured === 'true')) {
+        problems.push(`Auth ${row.id} says captured=${row.captured} with ${live.length} live captures`);
       }
+      if (live.length > 0 && row.voided === 'true')
+        problems.push(`Auth ${row.id} is voided with a live capture`);
       for (const capture of captures) {
         if (cents(capture.amount) - cents(capture.tip_amount) > cents(row.amount)) {
           problems.push(`Capture ${capture.id} of ${capture.amount} exceeds Auth ${row.id} of ${row.amount}`);
         }
       }
-      // An authorization is voided directly, or with its capture.
-      const capturesVoided = captures.filter((capture) => capture.voided === 'true').length;
-      if (voids.length + capturesVoided > 0 !== (row.voided === 'true')) {
+      // An authorization is voided only directly: voiding its capture leaves it open.
+      if (voids.length > 0 !== (row.voided === 'true')) {
         problems.push(`Auth ${row.id} says voided=${row.voided} with ${voids.length} voids`);
       }
     } else if (

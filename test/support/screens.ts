@@ -53,6 +53,8 @@ export async function startTestScreens(options: {
   rendererDir: string;
   reader?: ReaderSetup;
   engine?: EngineOptions;
+  /** duplicate_window_minutes: off unless a test sets it, since the tests charge the same cards again. */
+  duplicateWindowMinutes?: number;
 }): Promise<TestScreens> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-screens-'));
   const running = await startHeadlessScreens({
@@ -63,6 +65,10 @@ export async function startTestScreens(options: {
     ...(options.engine && { engine: options.engine }),
     version: '0.1.0-test',
   });
+  running.gateway.engine.settings.setFromText(
+    'duplicate_window_minutes',
+    String(options.duplicateWindowMinutes ?? 0),
+  );
   const { port, certificatePem } = running.gateway;
   const origin = `https://127.0.0.1:${port}`;
   const agent = new Agent({ ca: certificatePem, keepAlive: false });

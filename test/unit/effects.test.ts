@@ -53,7 +53,7 @@ describe('what an approved operation does to other rows and to the batch', () =>
     ]);
   });
 
-  it('a void of a capture releases its authorization too', () => {
+  it('a void of a capture puts its authorization back, capturable again, without voiding it', () => {
     const capture = { ...sale, id: 9, type: 'Capture', amount: 5500, tipAmount: 500, originalId: 4 };
     expect(voidEffects(capture, 12)).toEqual([
       { effect: 'voided', targetId: 9, voidId: 12 },
@@ -62,7 +62,7 @@ describe('what an approved operation does to other rows and to the batch', () =>
         batchId: 3,
         delta: negate({ ...counts, salesCount: 1, salesTotal: 5500, tipTotal: 500 }),
       },
-      { effect: 'voided', targetId: 4, voidId: 12 },
+      { effect: 'uncaptured', authId: 4, captureId: 9 },
     ]);
   });
 });

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   ...SWIPE_ERROR_CODES,
   AUTHORIZATION_EXPIRED: '8030',
   CARD_NUMBER_IN_TEXT: '8032',
+  POSSIBLE_DUPLICATE: '8033',
   PROCESSOR_UNAVAILABLE: '9000',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -61,6 +62,8 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
     'The AUTH has expired: older than `auth_expiry_days` (default 7), it can no longer be captured; void it or run a new sale.',
   '8032':
     'A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits (spaces and dashes ignored) passing the Luhn check.',
+  '8033':
+    'Possible duplicate: the same card and amount (tip included) as an approved, unvoided SALE, AUTH or FORCED SALE within `duplicate_window_minutes` (default 2). `duplicate_of` and `display_message` name the earlier one; send `duplicate_override` `true` to charge again.',
   '9000': 'The processor could not complete the request (result Error); try again.',
 };
 

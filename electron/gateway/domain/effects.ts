@@ -7,6 +7,7 @@ import { batchContribution, negate, type BatchDelta } from './batch';
 export type LedgerEffect =
   | { effect: 'batch counts'; batchId: number; delta: BatchDelta }
   | { effect: 'captured'; authId: number; captureId: number }
+  | { effect: 'uncaptured'; authId: number; captureId: number }
   | { effect: 'refunded'; originalId: number; cents: number }
   | { effect: 'voided'; targetId: number; voidId: number };
 
@@ -41,8 +42,10 @@ export function refundEffects(originalId: number, cents: number): LedgerEffect[]
 
 /**
  * An approved void takes its target back: the target is voided and leaves its batch's counts; a
- * voided refund gives its amount back to its original as refundable; a voided capture releases its
- * authorization's hold too, because voiding a capture reverses the whole sale.
+ * voided refund gives its amount back to its original as refundable; a voided capture puts its
+ * authorization back among the open tabs, capturable again until it expires, because the hold on the
+ * card is real until the AUTH itself is voided (which releases it) or expires. That is how a tip is
+ * adjusted: the capture voided, and the AUTH captured again with the new tip.
  */
 export function voidEffects(target: Affected, voidId: number): LedgerEffect[] {
   const effects: LedgerEffect[] = [{ effect: 'voided', targetId: target.id, voidId }];
@@ -55,6 +58,6 @@ export function voidEffects(target: Affected, voidId: number): LedgerEffect[] {
   if (target.type === 'Refund' && target.originalId !== null && target.amount !== null)
     effects.push({ effect: 'refunded', originalId: target.originalId, cents: -target.amount });
   if (target.type === 'Capture' && target.originalId !== null)
-    effects.push({ effect: 'voided', targetId: target.originalId, voidId });
+    effects.push({ effect: 'uncaptured', authId: target.originalId, captureId: target.id });
   return effects;
 }

@@ -1,6 +1,7 @@
 /** SALE and AUTH: the card read, the issuer asked; an approved SALE joins the open batch, an AUTH holds. */
 import type { TransactionResponse } from '../../../shared/api/schemas';
 import type { TransactionCommand } from '../validation';
+import { checkDuplicate, recordOverride, sameChargeKey } from './duplicates';
 import { namesOf, type OperationRun } from './operation';
 import { newRow, recordDecision } from './recording';
 
@@ -10,14 +11,25 @@ export async function authorize(
 ): Promise<TransactionResponse> {
   const { type, request, amount } = command;
   const card = await run.cards.read(command.card);
-  const decision = await run.processor.authorize({
-    kind: type === 'SALE' ? 'sale' : 'auth',
-    amountCents: amount,
-    card: card.details,
-  });
-  return run.commit(async (ledger) => {
-    await run.cards.rejectReplayedSwipe(ledger, card);
-    const row = await newRow(run, ledger, type, request, { amount, ...card.row, ...namesOf(request, card) });
-    return recordDecision(ledger, row, decision, type === 'SALE');
+  const charge = { card, amount, override: command.duplicateOverride };
+  return run.oneAtATime(sameChargeKey(charge), async () => {
+    await checkDuplicate(run, run.ledger, charge);
+    const decision = await run.processor.authorize({
+      kind: type === 'SALE' ? 'sale' : 'auth',
+      amountCents: amount,
+      card: card.details,
+    });
+    return run.commit(async (ledger) => {
+      await run.cards.rejectReplayedSwipe(ledger, card);
+      const overridden = await checkDuplicate(run, ledger, charge);
+      const row = await newRow(run, ledger, type, request, {
+        amount,
+        ...card.row,
+        ...namesOf(request, card),
+      });
+      const response = await recordDecision(ledger, row, decision, type === 'SALE');
+      if (overridden && response.result === 'Approved') await recordOverride(run, ledger, row.id, overridden);
+      return response;
+    });
   });
 }

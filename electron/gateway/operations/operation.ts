@@ -35,6 +35,8 @@ export interface OperationRun {
    * stored in the same commit. Settles once the commit is on disk.
    */
   commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
+  /** Runs `work` after any other work under the same key has finished (see KeyedQueue). */
+  oneAtATime(key: string | undefined, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
 }
 
 /** Throws the rule's Rejection; a refusal about an existing transaction is recorded against it. */

@@ -171,6 +171,9 @@ export async function applyEffects(ledger: LedgerWrite, effects: readonly Ledger
       case 'captured':
         await ledger.markCaptured(each.authId, each.captureId);
         break;
+      case 'uncaptured':
+        await ledger.reopenCapture(each.authId, each.captureId);
+        break;
       case 'refunded':
         await ledger.addRefunded(each.originalId, each.cents);
         break;

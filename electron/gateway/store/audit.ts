@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'key_create',
   'key_revoke',
   'setting_change',
+  'duplicate_override',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
