@@ -295,7 +295,7 @@ describe('email', () => {
   it('refuses what is not an email address before reaching the server', async () => {
     const before = received.length;
     await expect(service.email(saleId, 'not an address')).rejects.toThrow(
-      '"not an address" is not an email address. Check it and send again.',
+      'That is not an email address. Check it and send again.',
     );
     expect(received).toHaveLength(before);
   });

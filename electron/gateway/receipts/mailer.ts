@@ -3,6 +3,7 @@
  * is reported within a few seconds in words, and nothing about the transaction changes.
  */
 import { createTransport } from 'nodemailer';
+import { holdsCardNumber } from '../validation';
 
 export class MailError extends Error {}
 
@@ -22,10 +23,14 @@ export interface ReceiptMail {
   lines: readonly string[];
 }
 
+/** What was typed is not repeated back: a card number typed into the wrong field must go no further. */
+export const NOT_AN_ADDRESS = 'That is not an email address. Check it and send again.';
+
 const EMAIL = /^[^\s@<>(),;:"]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
 
+/** An address to send a receipt to; one that holds a card number is refused as the API refuses it. */
 export function isEmailAddress(text: string): boolean {
-  return text.length <= 254 && EMAIL.test(text);
+  return text.length <= 254 && EMAIL.test(text) && !holdsCardNumber(text);
 }
 
 const escapeHtml = (text: string) =>
@@ -43,7 +48,7 @@ export async function sendReceiptMail(
   }
   if (!server.from) throw new MailError('No sender address is set. Set it in Settings → Receipts.');
   if (!isEmailAddress(mail.to)) {
-    throw new MailError(`"${mail.to.slice(0, 80)}" is not an email address. Check it and send again.`);
+    throw new MailError(NOT_AN_ADDRESS);
   }
   const timeoutMs = options.timeoutMs ?? 5_000;
   const transport = createTransport({

@@ -7,7 +7,7 @@ import type { Settings } from '../settings';
 import type { LedgerReads } from '../store/ledger-reads';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import { escposBytes } from './escpos';
-import { isEmailAddress, MailError, sendReceiptMail } from './mailer';
+import { isEmailAddress, MailError, NOT_AN_ADDRESS, sendReceiptMail } from './mailer';
 import { sendToPrinter, type PrinterOptions } from './printer';
 import {
   receiptDocument,
@@ -150,7 +150,7 @@ export class ReceiptService {
       throw new MailError('This transaction has no email address. Type the customer’s address.');
     }
     if (!isEmailAddress(address)) {
-      throw new MailError(`"${address.slice(0, 80)}" is not an email address. Check it and send again.`);
+      throw new MailError(NOT_AN_ADDRESS);
     }
     const { document, lines } = this.renderOf(transaction, 'customer');
     const from = document.merchant.name || 'Tender';
