@@ -24,11 +24,13 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream);
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: never[]) => {
-      logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('latin1'));
-      return write(chunk, ...rest);
-    });
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    // Records what the engine writes to its logs, then writes it as before.
+    vi.spyOn(stream, 'write').mockImplementation(((...args: unknown[]) => {
+      const [chunk] = args;
+      logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('latin1'));
+      return write(...args);
+    }) as typeof stream.write);
   }
   printer = await startFakePrinter();
   smtp = new SMTPServer({
