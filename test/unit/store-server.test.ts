@@ -309,6 +309,30 @@ describe('counters racing on one store', () => {
     await expectDenseIds(client);
   });
 
+  it('writes arriving together at one counter share one commit, and one that throws is undone alone', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    const groupsBefore = ledger.committed.groups;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        ledger.write(async (write) => {
+          const row = await addRow(write, { amount: 100 + i });
+          if (i === 5) throw new Error('the processor answered nothing');
+          return row.id;
+        }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(1);
+    expect(outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))).toEqual(
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    );
+    expect(ledger.committed.groups - groupsBefore).toBe(1);
+    const client = await inspect(url);
+    expect(await count(client, 'SELECT sales_count AS n FROM batches')).toBe(19);
+    expect(await count(client, 'SELECT count(*) AS n FROM transactions WHERE amount = 105')).toBe(0);
+    await expectDenseIds(client);
+  });
+
   it('behind the lock, the schema itself refuses a second live capture and a second void', async () => {
     const url = await server.createDatabase();
     const ledger = await openLedger(url, 'lane-1');

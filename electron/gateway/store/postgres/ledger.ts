@@ -8,6 +8,10 @@
  * exactly as on SQLite, where BEGIN IMMEDIATE does the same for one counter. The head also hands out
  * transaction ids, so they run without a gap. Unique indexes and checks in the schema are the second
  * line. A write answers only after COMMIT returns, with synchronous_commit on.
+ *
+ * The writes a counter receives together share one transaction (group commit, as on SQLite), each in
+ * its own savepoint and in arrival order: one lock, one commit and one flush on the server then serve
+ * all of them, and at most one connection of each counter waits for the lock.
  */
 import type pg from 'pg';
 import type { BatchDelta } from '../../domain/batch';
@@ -42,6 +46,20 @@ export function isLaneName(name: string): boolean {
 
 /** How many times a write that met a serialization failure or a deadlock is run. */
 const WRITE_ATTEMPTS = 5;
+
+/**
+ * The most writes one transaction holds. Each is a subtransaction, and PostgreSQL keeps the ids of
+ * at most 64 of them per transaction where other sessions look them up cheaply.
+ */
+const GROUP_LIMIT = 48;
+
+interface PendingWrite {
+  work: (ledger: LedgerWrite) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { ok: true; value: unknown; head: number } | { ok: false; error: unknown };
 
 /**
  * Named statements: each connection prepares one the first time it runs it, and reuses the plan. The
@@ -134,8 +152,14 @@ export interface PostgresLedgerOptions extends PostgresConnectionOptions {
 }
 
 export class PostgresLedger implements LedgerStore {
-  /** How many writes committed, and how many ran again after a serialization failure or deadlock. */
-  readonly committed = { writes: 0, retries: 0 };
+  /**
+   * How many commits reached the server, how many writes they held, and how many writes ran again
+   * after a serialization failure or a deadlock.
+   */
+  readonly committed = { groups: 0, writes: 0, retries: 0 };
+  private queue: PendingWrite[] = [];
+  private scheduled = false;
+  private flushing: Promise<void> | null = null;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -165,15 +189,16 @@ export class PostgresLedger implements LedgerStore {
     return this.pool.end();
   }
 
-  async write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await unreachableAsError(() => this.writeOnce(work));
-      } catch (error) {
-        if (!isRetryable(error) || attempt === WRITE_ATTEMPTS) throw error;
-        this.committed.retries += 1;
-      }
-    }
+  /**
+   * Runs `work` in the next group's transaction, in its own savepoint; settles once that transaction
+   * has committed on the server. A write that throws is undone alone; a commit that fails, or a
+   * server that cannot be reached, fails every write of the group.
+   */
+  write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
   }
 
   find(id: number): Promise<LedgerTransaction | undefined> {
@@ -198,33 +223,91 @@ export class PostgresLedger implements LedgerStore {
     );
   }
 
-  private async writeOnce<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    // setImmediate lets every request already read from the sockets join this group.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flushing = this.flush().finally(() => {
+        this.flushing = null;
+        if (this.queue.length > 0) this.schedule();
+      });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue.splice(0, GROUP_LIMIT);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      for (const pending of group) pending.reject(asStoreError(error));
+      return;
+    }
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-      try {
-        const head = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
-        const ledger = new WriteTransaction(client, this.lane, head.rows[0]?.last_transaction_id ?? 0);
-        const value = await work(ledger);
-        await ledger.finish();
-        await client.query('COMMIT');
-        this.committed.writes += 1;
-        return value;
-      } catch (error) {
+      const locked = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
+      const start = locked.rows[0]?.last_transaction_id ?? 0;
+      let head = start;
+      const outcomes: Outcome[] = [];
+      for (const pending of group) {
+        const outcome = await this.inSavepoint(client, head, pending.work);
+        if (outcome.ok) head = outcome.head;
+        outcomes.push(outcome);
+      }
+      if (head !== start) await client.query(SQL.moveHead([head]));
+      await client.query('COMMIT');
+      this.committed.groups += 1;
+      this.committed.writes += outcomes.filter((outcome) => outcome.ok).length;
+      group.forEach((pending, index) => {
+        const outcome = outcomes[index] as Outcome;
+        if (outcome.ok) pending.resolve(outcome.value);
+        else pending.reject(outcome.error);
+      });
+    } catch (error) {
+      // Nothing of the group was committed (or, when the connection broke during COMMIT, only the
+      // server knows): every write of it fails.
+      if (isConnectionFailure(error)) broken = error as Error;
+      else
         await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
           broken = rollbackFailed as Error;
         });
-        throw error;
-      }
-    } catch (error) {
-      if (isConnectionFailure(error)) broken = error as Error;
-      throw error;
+      for (const pending of group) pending.reject(asStoreError(error));
     } finally {
-      // A connection that broke is closed, not handed to the next write.
+      // A connection that broke is closed, not handed to the next group.
       client.release(broken);
     }
   }
+
+  /** One write in its own savepoint, run again after a serialization failure or a deadlock. */
+  private async inSavepoint(
+    client: pg.ClientBase,
+    head: number,
+    work: (ledger: LedgerWrite) => Promise<unknown>,
+  ): Promise<Outcome> {
+    for (let attempt = 1; ; attempt += 1) {
+      await client.query('SAVEPOINT one_write');
+      const ledger = new WriteTransaction(client, this.lane, head);
+      try {
+        const value = await work(ledger);
+        await client.query('RELEASE SAVEPOINT one_write');
+        return { ok: true, value, head: ledger.lastTransactionId };
+      } catch (error) {
+        // Without the connection, the group cannot go on.
+        if (isConnectionFailure(error)) throw error;
+        await client.query('ROLLBACK TO SAVEPOINT one_write');
+        await client.query('RELEASE SAVEPOINT one_write');
+        if (!isRetryable(error) || attempt === WRITE_ATTEMPTS) return { ok: false, error };
+        this.committed.retries += 1;
+      }
+    }
+  }
+}
+
+function asStoreError(error: unknown): unknown {
+  return isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
 }
 
 /** Runs a request to the server; a lost server becomes a StoreUnreachableError. */
@@ -232,7 +315,7 @@ async function unreachableAsError<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
-    throw isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
+    throw asStoreError(error);
   }
 }
 
@@ -257,21 +340,21 @@ async function findBatch(db: pg.Pool | pg.ClientBase, id: number): Promise<Batch
   return row && toBatch(row);
 }
 
-/** The ledger inside one write transaction, which holds the head lock from its first statement. */
+/** One write inside the group's transaction, which holds the head lock from its first statement. */
 class WriteTransaction implements LedgerWrite {
   private last: number;
 
   constructor(
     private readonly client: pg.ClientBase,
     private readonly lane: string,
-    private readonly headAtStart: number,
+    head: number,
   ) {
-    this.last = headAtStart;
+    this.last = head;
   }
 
-  /** Moves the head past the ids this write took; before COMMIT. */
-  async finish(): Promise<void> {
-    if (this.last !== this.headAtStart) await this.client.query(SQL.moveHead([this.last]));
+  /** The last id taken so far, by the writes before this one and by this one. */
+  get lastTransactionId(): number {
+    return this.last;
   }
 
   find(id: number): Promise<LedgerTransaction | undefined> {
