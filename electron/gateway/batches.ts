@@ -1,7 +1,14 @@
 /** The settlement batch: reading the open one, listing them all, and closing at end of day. */
 import { randomInt } from 'node:crypto';
 import { formatMoney } from '../../shared/money';
+import { differsFromExpected, type ExpectedBatch } from './domain/batch';
 import type { BatchRecord } from './store/batch-rows';
+
+export type CloseOutcome =
+  | { outcome: 'closed'; closed: BatchRecord }
+  | { outcome: 'none open' }
+  /** The open batch no longer has what the closer expected: nothing was closed. */
+  | { outcome: 'changed'; open: BatchRecord };
 import type { LedgerStore } from './store/ledger-store';
 import type { LedgerReads } from './store/ledger-reads';
 
@@ -18,13 +25,16 @@ export class BatchService {
   }
 
   /**
-   * Closes the open batch for settlement; undefined when none is open. Uncaptured authorizations
-   * are in no batch, so they stay open and are captured into the next one.
+   * Closes the open batch for settlement, or says there is none. With `expected`, the batch is
+   * closed only if it still has what the closer saw, checked in the same write as the close, so no
+   * transaction can slip in between. Uncaptured authorizations are in no batch, so they stay open and
+   * are captured into the next one.
    */
-  closeOpen(actor: string): Promise<BatchRecord | undefined> {
-    return this.ledger.write(async (ledger) => {
+  closeOpen(actor: string, expected: ExpectedBatch = {}): Promise<CloseOutcome> {
+    return this.ledger.write(async (ledger): Promise<CloseOutcome> => {
       const open = await ledger.openBatch();
-      if (!open) return undefined;
+      if (!open) return { outcome: 'none open' };
+      if (differsFromExpected(open, expected)) return { outcome: 'changed', open };
       const closed = await ledger.closeBatch(
         open.id,
         this.now(),
@@ -37,7 +47,7 @@ export class BatchService {
         subject: `batch ${closed.id}`,
         detail: `${closed.salesCount} sales ${formatMoney(closed.salesTotal)}, ${closed.refundCount} refunds ${formatMoney(closed.refundTotal)}, confirmation ${closed.confirmationCode ?? ''}`,
       });
-      return closed;
+      return { outcome: 'closed', closed };
     });
   }
 }

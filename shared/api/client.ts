@@ -10,6 +10,7 @@ import {
   type ApiError,
   type Batch,
   type BatchListQuery,
+  type CloseBatchQuery,
   type Receipt,
   type ReceiptQuery,
   type TransactionListItem,
@@ -93,9 +94,12 @@ export class TenderClient {
     return this.call(API_ROUTES.getOpenBatch);
   }
 
-  /** Closes the open batch for settlement; undefined when none was open. */
-  closeOpenBatch(): Promise<Batch | undefined> {
-    return this.call(API_ROUTES.closeOpenBatch);
+  /**
+   * Closes the open batch for settlement; undefined when none was open. With `expected`, only if the
+   * open batch still has those figures: otherwise a TenderApiError 409 batch_changed carries it.
+   */
+  closeOpenBatch(expected: QueryValues<CloseBatchQuery> = {}): Promise<Batch | undefined> {
+    return this.call(API_ROUTES.closeOpenBatch, { query: expected });
   }
 
   /** Calls a route of the table; undefined when it answers 204. */

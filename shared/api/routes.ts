@@ -8,6 +8,7 @@ import type { Permission } from './permissions';
 import {
   batchListQuerySchema,
   batchSchema,
+  closeBatchQuerySchema,
   receiptQuerySchema,
   receiptSchema,
   transactionListItemSchema,
@@ -48,6 +49,8 @@ export interface ApiRoute {
   plainText?: string;
   /** Why the route may answer 404 for a path it serves. */
   notFound?: string;
+  /** Why the route may answer 409, changing nothing. */
+  conflict?: string;
 }
 
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
@@ -128,6 +131,14 @@ export const API_ROUTES = {
     path: '/batches/open',
     permission: 'batches:close',
     summary: 'Close the open batch for settlement',
+    description:
+      'With expected_total_count and/or expected_net_amount, the batch is closed only if it still has ' +
+      'what the closer saw; otherwise nothing is closed and the answer is 409 batch_changed, carrying ' +
+      'the open batch as it is now. Without them the open batch is closed as it is.',
+    query: closeBatchQuerySchema,
+    conflict:
+      'error batch_changed: the open batch no longer has the expected_total_count or expected_net_amount ' +
+      'sent. Nothing was closed; batch is the open batch as it is now.',
     answer: {
       schema: batchSchema,
       xmlRoot: 'batch',

@@ -232,11 +232,33 @@ export const batchSchema = z.object({
 });
 export type Batch = z.infer<typeof batchSchema>;
 
+/** PUT /batches/open: what the manager saw, so that the close closes only that. */
+export const closeBatchQuerySchema = z.strictObject({
+  expected_total_count: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number of transactions, like 12')
+    .optional()
+    .meta({
+      description: 'The total_count the closer saw: the close happens only if the open batch still has it.',
+    }),
+  expected_net_amount: z
+    .string()
+    .regex(/^-?\d{1,9}\.\d{2}$/, 'must be dollars with two decimals, like 240.50 or -12.00')
+    .optional()
+    .meta({
+      description: 'The net_amount the closer saw: the close happens only if the open batch still has it.',
+    }),
+});
+export type CloseBatchQuery = z.infer<typeof closeBatchQuerySchema>;
+
 export const errorSchema = z.object({
   status: wireText,
   error: wireText.meta({ description: 'A stable code, such as unauthorized or bad_parameter.' }),
   message: wireText,
   parameter: wireText.optional().meta({ description: 'The query parameter at fault, for bad_parameter.' }),
+  batch: batchSchema.optional().meta({
+    description: 'For batch_changed: the open batch as it is now, which was not closed.',
+  }),
 });
 export type ApiError = z.infer<typeof errorSchema>;
 

@@ -28,6 +28,24 @@ export function batchContribution(t: {
   return none;
 }
 
+/** What a closer saw of the open batch; either may be left out. */
+export interface ExpectedBatch {
+  totalCount?: number;
+  /** Cents, sales minus refunds. */
+  netAmount?: number;
+}
+
+/** True when the batch no longer has a figure the closer expected. */
+export function differsFromExpected(
+  batch: { salesCount: number; refundCount: number; salesTotal: number; refundTotal: number },
+  expected: ExpectedBatch,
+): boolean {
+  return (
+    (expected.totalCount !== undefined && expected.totalCount !== batch.salesCount + batch.refundCount) ||
+    (expected.netAmount !== undefined && expected.netAmount !== batch.salesTotal - batch.refundTotal)
+  );
+}
+
 export function negate(delta: BatchDelta): BatchDelta {
   return {
     salesCount: -delta.salesCount,

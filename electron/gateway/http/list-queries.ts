@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import {
   batchListQuerySchema,
+  closeBatchQuerySchema,
   PAGE_SIZE_DEFAULT,
   receiptQuerySchema,
   transactionListQuerySchema,
@@ -14,6 +15,7 @@ import {
 import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/api/transaction-types';
 import { parseMoney } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
+import type { ExpectedBatch } from '../domain/batch';
 import type { BatchFilter, Page, TransactionFilter } from '../store/list-sql';
 import { ReadTimeoutError } from '../store/read-pool';
 import { ApiProblem, problems } from './problems';
@@ -136,6 +138,18 @@ export function readReceiptRequest(
     id: Number(idText),
     copy: parsed.copy ?? 'customer',
     width: Number(parsed.width ?? '42') as 32 | 42 | 48,
+  };
+}
+
+/** PUT /batches/open's query: the figures the closer saw, if any. */
+export function readCloseBatchQuery(query: Query): ExpectedBatch {
+  const parsed = validated(closeBatchQuerySchema, query);
+  const net = parsed.expected_net_amount;
+  return {
+    ...(parsed.expected_total_count !== undefined && { totalCount: Number(parsed.expected_total_count) }),
+    ...(net !== undefined && {
+      netAmount: (net.startsWith('-') ? -1 : 1) * Number(net.replace(/[-.]/g, '')),
+    }),
   };
 }
 

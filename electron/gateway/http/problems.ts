@@ -1,11 +1,12 @@
 /** HTTP failures, each with a stable code for programs and a sentence for people. */
+import type { Batch } from '../../../shared/api/schemas';
 
 export class ApiProblem extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra: { parameter?: string; headers?: Record<string, string> } = {},
+    readonly extra: { parameter?: string; headers?: Record<string, string>; batch?: Batch } = {},
   ) {
     super(message);
   }

@@ -39,6 +39,7 @@ import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
 import {
   readBatchListQuery,
+  readCloseBatchQuery,
   readReceiptRequest,
   readTransactionListQuery,
   withinReadLimit,
@@ -135,6 +136,7 @@ function sendProblem(reply: FastifyReply, problem: ApiProblem) {
     error: problem.code,
     message: problem.message,
     ...(problem.extra.parameter !== undefined && { parameter: problem.extra.parameter }),
+    ...(problem.extra.batch !== undefined && { batch: problem.extra.batch }),
   });
 }
 
@@ -427,10 +429,24 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   serve(closeOpenBatch, async (request, reply) => {
     const key = authenticate(request, closeOpenBatch.permission);
-    const closed = await engine.batches.closeOpen(actorOf(key));
-    return closed
-      ? send(reply, 200, closeOpenBatch.answer.xmlRoot, presentBatch(closed))
-      : reply.code(204).send();
+    const expected = readCloseBatchQuery(request.query as Record<string, unknown>);
+    const close = await engine.batches.closeOpen(actorOf(key), expected);
+    switch (close.outcome) {
+      case 'closed':
+        return send(reply, 200, closeOpenBatch.answer.xmlRoot, presentBatch(close.closed));
+      case 'none open':
+        return reply.code(204).send();
+      case 'changed': {
+        const open = presentBatch(close.open);
+        throw new ApiProblem(
+          409,
+          'batch_changed',
+          `The open batch now has ${open.total_count} transactions for ${open.net_amount} net, not what was ` +
+            'expected. Nothing was closed: review the batch and close it again.',
+          { batch: open },
+        );
+      }
+    }
   });
 
   const openApi = JSON.stringify(buildOpenApiDocument());
