@@ -5,7 +5,7 @@
  * server is started under that user. One server per test file; a fresh database per test.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,14 @@ const SUPERUSER = 'tender';
 const CLUSTER_OWNER = { name: 'nobody', uid: 65534, gid: 65534 };
 const READY_LINE = /database system is ready to accept connections/;
 const START_LIMIT_MS = 20_000;
+
+export interface PostgresServerOptions {
+  /**
+   * Serve TLS with this certificate and key and refuse connections without it. The server then
+   * listens on 127.0.0.2 too, an address its certificate may not name.
+   */
+  tls?: { certificatePem: string; privateKeyPem: string };
+}
 
 export interface PostgresServer {
   readonly port: number;
@@ -78,7 +86,7 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'tender-postgres-'));
   const data = join(dir, 'data');
@@ -100,6 +108,24 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     throw new Error(`initdb failed: ${made.stderr || made.error?.message}`);
   }
 
+  const tlsSettings: string[] = [];
+  if (options.tls) {
+    const certificate = join(dir, 'server.crt');
+    const key = join(dir, 'server.key');
+    writeFileSync(certificate, options.tls.certificatePem);
+    // PostgreSQL refuses a key that others may read.
+    writeFileSync(key, options.tls.privateKeyPem, { mode: 0o600 });
+    // TLS or nothing over TCP; the socket in the temp dir stays open for the harness itself.
+    writeFileSync(
+      join(data, 'pg_hba.conf'),
+      'local all all trust\nhostssl all all 127.0.0.0/8 trust\nhostnossl all all 0.0.0.0/0 reject\n',
+    );
+    if (asRoot)
+      for (const file of [certificate, key, join(data, 'pg_hba.conf')])
+        chownSync(file, CLUSTER_OWNER.uid, CLUSTER_OWNER.gid);
+    tlsSettings.push('-c', 'ssl=on', '-c', `ssl_cert_file=${certificate}`, '-c', `ssl_key_file=${key}`);
+  }
+
   const port = await freePort();
   let server: ChildProcess | undefined;
   let databases = 0;
@@ -112,7 +138,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         '-p',
         String(port),
         '-c',
-        'listen_addresses=127.0.0.1',
+        `listen_addresses=${options.tls ? '127.0.0.1,127.0.0.2' : '127.0.0.1'}`,
         '-c',
         `unix_socket_directories=${dir}`,
         '-c',
@@ -123,6 +149,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         'max_connections=100',
         '-c',
         'shared_buffers=32MB',
+        ...tlsSettings,
       ]);
       const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       server = child;
@@ -171,7 +198,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     port,
     url,
     async createDatabase(name = `ledger_${++databases}`) {
-      const admin = new pg.Client({ connectionString: url('postgres') });
+      // Over the socket in the temp dir, which needs no TLS.
+      const admin = new pg.Client({ host: dir, port, user: SUPERUSER, database: 'postgres' });
       await admin.connect();
       try {
         await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
