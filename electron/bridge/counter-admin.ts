@@ -90,6 +90,8 @@ export class CounterAdmin {
       tipsEnabled: settings.get('tips_enabled'),
       tipPercentages: this.#preferences.tipPercentages,
       authExpiryDays: settings.get('auth_expiry_days'),
+      tipWarnPercent: settings.get('tip_warn_percent'),
+      duplicateWindowMinutes: settings.get('duplicate_window_minutes'),
       managerPin: this.#preferences.managerPin !== null,
       swipeKey: {
         testKey: bdk === ANSI_TEST_BDK,
@@ -127,6 +129,22 @@ export class CounterAdmin {
             input.authExpiryDays !== engine.settings.get('auth_expiry_days')
           ) {
             engine.settings.setFromText('auth_expiry_days', String(input.authExpiryDays), actor);
+          }
+          if (
+            input.tipWarnPercent !== undefined &&
+            input.tipWarnPercent !== engine.settings.get('tip_warn_percent')
+          ) {
+            engine.settings.setFromText('tip_warn_percent', String(input.tipWarnPercent), actor);
+          }
+          if (
+            input.duplicateWindowMinutes !== undefined &&
+            input.duplicateWindowMinutes !== engine.settings.get('duplicate_window_minutes')
+          ) {
+            engine.settings.setFromText(
+              'duplicate_window_minutes',
+              String(input.duplicateWindowMinutes),
+              actor,
+            );
           }
           const before = this.#preferences.tipPercentages;
           const after = input.tipPercentages;

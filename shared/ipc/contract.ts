@@ -99,6 +99,10 @@ export const appSettingsSchema = z.object({
   tipPercentages: tipPercentagesSchema,
   /** How many days an open tab (an AUTH) can still be captured (the engine's auth_expiry_days). */
   authExpiryDays: z.number().int().min(1).max(999),
+  /** A tip above this share of the check, in percent, or above the check, asks to be confirmed (tip_warn_percent). */
+  tipWarnPercent: z.number().int().min(1).max(1000),
+  /** Minutes within which the same card and amount is a possible duplicate; 0 is off (duplicate_window_minutes). */
+  duplicateWindowMinutes: z.number().int().min(0).max(1440),
   /** Whether a manager PIN guards voids, refunds, the batch close and these settings. */
   managerPin: z.boolean(),
   /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
@@ -263,6 +267,8 @@ export const invokeChannels = {
       tipsEnabled: z.boolean().optional(),
       tipPercentages: tipPercentagesSchema.optional(),
       authExpiryDays: z.number().int().min(1).max(999).optional(),
+      tipWarnPercent: z.number().int().min(1).max(1000).optional(),
+      duplicateWindowMinutes: z.number().int().min(0).max(1440).optional(),
       ...withPin,
     }),
     output: appSettingsSchema,

@@ -66,12 +66,15 @@ function settingsEvents(terminal: Terminal): EventPayload<'settings:changed'>[] 
 }
 
 describe('settings', () => {
-  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, no PIN and the test BDK', async () => {
+  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, tips over 30% confirmed, no PIN and the test BDK', async () => {
     const terminal = await start();
     expect(await invoke(terminal, 'settings:get')).toEqual({
       tipsEnabled: false,
       tipPercentages: [15, 18, 20],
       authExpiryDays: 7,
+      tipWarnPercent: 30,
+      // The test gateway turns the duplicate check off (its default is 2 minutes).
+      duplicateWindowMinutes: 0,
       managerPin: false,
       swipeKey: {
         testKey: true,
@@ -79,6 +82,24 @@ describe('settings', () => {
         description: expect.stringContaining('TEST ONLY'),
       },
     });
+  });
+
+  it('the tip confirmation share and the duplicate window are set from the screens and audited', async () => {
+    const terminal = await start();
+    const before = (await invoke(terminal, 'settings:get', undefined)) as AppSettings;
+    // The test gateway starts with the duplicate check off.
+    expect(before).toMatchObject({ tipWarnPercent: 30, duplicateWindowMinutes: 0 });
+    const changed = (await invoke(terminal, 'settings:update', {
+      tipWarnPercent: 45,
+      duplicateWindowMinutes: 5,
+    })) as AppSettings;
+    expect(changed).toMatchObject({ tipWarnPercent: 45, duplicateWindowMinutes: 5 });
+    expect(t.gateway.engine.settings.get('tip_warn_percent')).toBe(45);
+    expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
+    const subjects = t.gateway.engine.audit.recent(2).map((entry) => entry.subject);
+    expect(subjects.sort()).toEqual(['duplicate_window_minutes', 'tip_warn_percent']);
+    await expect(invoke(terminal, 'settings:update', { duplicateWindowMinutes: 2000 })).rejects.toThrow();
+    expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
   });
 
   it('change together, reach every screen, and are recorded in the audit log as the cashier app', async () => {

@@ -42,6 +42,8 @@ const SETTINGS: AppSettings = {
   tipsEnabled: false,
   tipPercentages: [15, 18, 20],
   authExpiryDays: 7,
+  tipWarnPercent: 30,
+  duplicateWindowMinutes: 2,
   managerPin: false,
   swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
 };
