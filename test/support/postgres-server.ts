@@ -5,7 +5,15 @@
  * server is started under that user. One server per test file; a fresh database per test.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +42,11 @@ export interface PostgresServer {
   createDatabase(name?: string): Promise<string>;
   /** Stops the server (a fast shutdown), leaving its files: `start` brings it back on the same port. */
   stop(): Promise<void>;
+  /**
+   * Kills the server and every process of it (SIGKILL), as a crash would end them; `start` then runs
+   * PostgreSQL's crash recovery.
+   */
+  kill(): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes its files. */
   close(): Promise<void>;
@@ -71,6 +84,32 @@ function asOwner(command: string, args: string[]): [string, string[]] {
       ...args,
     ],
   ];
+}
+
+/** The processes whose parent is `parent`, from /proc. */
+function childProcesses(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // The parent is the second field after the command name, which is in parentheses.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** True while the process exists and has not exited (a zombie has let go of its memory). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 function freePort(): Promise<number> {
@@ -185,6 +224,24 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
     await exited;
   };
 
+  const kill = async (): Promise<void> => {
+    const child = server;
+    if (!child?.pid || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Each session leads a process group of its own, so they are found by parent: the postmaster is
+    // stopped first so that it forks no new one while they are collected.
+    process.kill(child.pid, 'SIGSTOP');
+    const sessions = childProcesses(child.pid);
+    for (const pid of sessions) process.kill(pid, 'SIGKILL');
+    process.kill(child.pid, 'SIGKILL');
+    await exited;
+    // The sessions are no children of ours. Until they are gone the next start would find their
+    // shared memory still attached.
+    const deadline = Date.now() + 5000;
+    while (sessions.some(isRunning) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+
   const url = (database: string) => `postgresql://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 
   try {
@@ -209,6 +266,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       return url(name);
     },
     stop,
+    kill,
     start,
     async close() {
       await stop();

@@ -54,6 +54,17 @@ async function count(client: pg.Client, sql: string, params: unknown[] = []): Pr
   return Number(rows[0]?.n);
 }
 
+/** Ids from 1 to the ledger head, none missing. */
+async function expectDenseIds(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ n: string; first: string; last: string; head: string }>(
+    'SELECT count(*) AS n, min(id) AS first, max(id) AS last, (SELECT last_transaction_id FROM ledger_head) AS head FROM transactions',
+  );
+  const ids = rows[0] as { n: string; first: string; last: string; head: string };
+  expect(Number(ids.first)).toBe(1);
+  expect(Number(ids.last)).toBe(Number(ids.n));
+  expect(Number(ids.head)).toBe(Number(ids.n));
+}
+
 describe('migrations on the store server', () => {
   it('have the same numbers as SQLite’s', () => {
     expect(POSTGRES_MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((m) => m.version));
@@ -207,17 +218,6 @@ describe('counters racing on one store', () => {
     });
   }
 
-  /** Ids from 1 to the ledger head, none missing. */
-  async function expectDenseIds(client: pg.Client): Promise<void> {
-    const { rows } = await client.query<{ n: string; first: string; last: string; head: string }>(
-      'SELECT count(*) AS n, min(id) AS first, max(id) AS last, (SELECT last_transaction_id FROM ledger_head) AS head FROM transactions',
-    );
-    const ids = rows[0] as { n: string; first: string; last: string; head: string };
-    expect(Number(ids.first)).toBe(1);
-    expect(Number(ids.last)).toBe(Number(ids.n));
-    expect(Number(ids.head)).toBe(Number(ids.n));
-  }
-
   it('an authorization raced by two counters is captured exactly once', async () => {
     const url = await server.createDatabase();
     const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
@@ -345,6 +345,47 @@ describe('counters racing on one store', () => {
     await expect(ledger.write((write) => addRow(write, { type: 'Void', originalId: 2 }))).rejects.toThrow(
       /transactions_one_void/,
     );
+  });
+});
+
+describe('when the store server crashes under load', () => {
+  it('nothing answered is lost, batches equal their rows, and writing resumes after recovery', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const answered = new Map<number, number>();
+    let killed: Promise<void> | undefined;
+    const sellUntilTheCrash = async (ledger: PostgresLedger, seed: number) => {
+      for (let i = 0; ; i += 1) {
+        const amount = 100 + ((seed * 7919 + i * 31) % 900);
+        try {
+          const row = await ledger.write((write) => addRow(write, { amount }));
+          answered.set(row.id, amount);
+          if (answered.size >= 150) killed ??= server.kill();
+        } catch (error) {
+          if (!killed) throw error;
+          return;
+        }
+      }
+    };
+    await Promise.all(
+      Array.from({ length: 6 }, (_, seed) => sellUntilTheCrash(lanes[seed % 2] as PostgresLedger, seed)),
+    );
+    await killed;
+    await server.start();
+
+    const client = await inspect(url);
+    const { rows } = await client.query<{ id: string; amount: string }>(
+      'SELECT id, amount FROM transactions',
+    );
+    const stored = new Map(rows.map((row) => [Number(row.id), Number(row.amount)]));
+    for (const [id, amount] of answered) expect(stored.get(id), `transaction ${id}`).toBe(amount);
+    await expectDenseIds(client);
+    const totals = await client.query(`
+      SELECT b.sales_count = count(t.id) AND b.sales_total = COALESCE(sum(t.amount), 0) AS equal
+      FROM batches b LEFT JOIN transactions t ON t.batch_id = b.id GROUP BY b.id`);
+    expect(totals.rows.every((row: { equal: boolean }) => row.equal)).toBe(true);
+    const next = await (lanes[0] as PostgresLedger).write((write) => addRow(write));
+    expect(next.id).toBe(stored.size + 1);
   });
 });
 

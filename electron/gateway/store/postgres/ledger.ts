@@ -246,6 +246,12 @@ export class PostgresLedger implements LedgerStore {
       return;
     }
     let broken: Error | undefined;
+    // A connection lost between two statements is reported as an event, not by a statement; unheard,
+    // it would end the process. The next statement then fails and fails the group.
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
     try {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       const locked = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
@@ -276,6 +282,7 @@ export class PostgresLedger implements LedgerStore {
         });
       for (const pending of group) pending.reject(asStoreError(error));
     } finally {
+      client.off('error', onLost);
       // A connection that broke is closed, not handed to the next group.
       client.release(broken);
     }

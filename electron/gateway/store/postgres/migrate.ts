@@ -33,6 +33,11 @@ export async function migrateStore(
 ): Promise<void> {
   const client = await pool.connect();
   let failure: Error | undefined;
+  // A connection lost between two statements is an event; the next statement fails with it.
+  const onLost = (error: Error) => {
+    failure = error;
+  };
+  client.on('error', onLost);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -67,6 +72,7 @@ export async function migrateStore(
     failure = error as Error;
     throw error;
   } finally {
+    client.off('error', onLost);
     // A connection that failed mid-way may still hold the lock: it is closed rather than reused.
     client.release(failure);
   }
