@@ -1,6 +1,7 @@
 /**
  * The lists read from a store server come in the same rows and the same order as from SQLite: the
- * same ledger is written to both, and every order, direction, filter and page is compared.
+ * same ledger is written to both, and every order, direction, filter and page is compared. On a
+ * larger ledger, no list reads the whole transactions table.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,11 @@ import {
   type TransactionFilter,
 } from '../../electron/gateway/store/list-sql';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
-import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { numbered } from '../../electron/gateway/store/postgres/connection';
+import {
+  POSTGRES_LIST_DIALECT,
+  PostgresLedgerReads,
+} from '../../electron/gateway/store/postgres/ledger-reads';
 import { ReadTimeoutError } from '../../electron/gateway/store/read-pool';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -191,4 +196,80 @@ describe('lists from the store server', () => {
       await hasty.close();
     }
   });
+});
+
+describe('list query plans on the store server', () => {
+  let planner: pg.Client;
+  beforeAll(async () => {
+    const planned = await server.createDatabase();
+    await (await PostgresLedger.open({ url: planned, lane: 'lane-a' })).close();
+    planner = new pg.Client({ connectionString: planned });
+    await planner.connect();
+    // 20,000 transactions over 60 days, with the NULLs and spread of a real ledger, then statistics.
+    await planner.query(`
+      INSERT INTO batches (id, status, opened_at, settled_at, confirmation_code)
+        SELECT b, 'CLOSED', ${T0} + b::bigint * 86400000, ${T0} + b::bigint * 86400000 + 3600000, 'C' || b
+        FROM generate_series(1, 60) AS b;
+      INSERT INTO transactions (id, lane, type, result, display_message, amount, card_last_four,
+          authorization_code, invoice, order_number, first_name_key, last_name_key, server_id,
+          batch_id, original_id, created_at)
+        SELECT i, 'lane-' || (i % 3), (ARRAY['Sale', 'Auth', 'Refund', 'Void', 'Capture'])[1 + i % 5],
+          CASE WHEN i % 17 = 0 THEN 'Declined' ELSE 'Approved' END, 'Approved',
+          CASE WHEN i % 50 = 0 THEN NULL ELSE 100 + i % 5000 END, lpad((i % 9999)::text, 4, '0'),
+          CASE WHEN i % 17 = 0 THEN NULL ELSE 'A' || (i % 100000) END,
+          CASE WHEN i % 3 = 0 THEN NULL ELSE 'INV' || lpad(i::text, 8, '0') END,
+          CASE WHEN i % 4 = 0 THEN NULL ELSE 'X' || (i % 900) END,
+          CASE WHEN i % 5 = 0 THEN NULL ELSE 'name' || (i % 300) END,
+          CASE WHEN i % 7 = 0 THEN NULL ELSE 'last' || (i % 700) END,
+          CASE WHEN i % 6 = 0 THEN NULL ELSE lpad((i % 20)::text, 2, '0') END,
+          1 + i % 60, CASE WHEN i % 5 = 2 THEN i - 1 ELSE NULL END, ${T0} + i::bigint * 259000
+        FROM generate_series(1, 20000) AS i;
+      UPDATE ledger_head SET last_transaction_id = 20000;
+      ANALYZE;`);
+  });
+  afterAll(() => planner?.end());
+
+  async function plan(
+    filter: TransactionFilter,
+    orderBy: keyof typeof TRANSACTION_ORDER_COLUMNS,
+  ): Promise<string> {
+    const { sql, params } = transactionListQuery(
+      filter,
+      { orderBy, descending: true, limit: 25, offset: 0 },
+      { dense: true },
+      POSTGRES_LIST_DIALECT,
+    );
+    const { rows } = await planner.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered(sql)}`, params);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  }
+
+  const FILTERS_BY_NAME: Record<string, TransactionFilter & { lane?: string }> = {
+    id: { id: 500 },
+    amount: { amount: 1234 },
+    type: { type: 'Refund' },
+    result: { result: 'Declined' },
+    last_four: { lastFour: '4242' },
+    authorization_code: { authorizationCode: 'A4242' },
+    invoice: { invoice: 'INV00000042' },
+    order_id: { orderNumber: 'X1' },
+    first_name: { firstName: 'name1' },
+    last_name: { lastName: 'last1' },
+    server_id: { serverId: '07' },
+    batch_id: { batchId: 3 },
+    lane: { lane: 'lane-1' },
+    'date range': { from: T0 + 86_400_000, before: T0 + 2 * 86_400_000 },
+  };
+
+  it.each(Object.entries(FILTERS_BY_NAME))('the %s filter searches an index', async (_name, filter) => {
+    expect(await plan(filter, 'id')).not.toMatch(/Seq Scan on transactions/);
+  });
+
+  it.each(Object.keys(TRANSACTION_ORDER_COLUMNS) as (keyof typeof TRANSACTION_ORDER_COLUMNS)[])(
+    'order_by %s walks an index, NULLs first as on SQLite',
+    async (orderBy) => {
+      const steps = await plan({}, orderBy);
+      expect(steps).not.toMatch(/Seq Scan on transactions/);
+      expect(steps).toMatch(/Index (Only )?Scan/);
+    },
+  );
 });

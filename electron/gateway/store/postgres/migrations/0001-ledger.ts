@@ -4,8 +4,9 @@ import type { Migration } from '../../migrations/migration';
  * The tables of SQLite's first step, plus what several counters sharing them need: the lane (counter)
  * of every transaction, each lane's share of a batch's counters, and the ledger's head row, which
  * every write locks first and which hands out transaction ids without gaps. Text that lists sort by
- * compares byte by byte ("C"), as SQLite does, whatever the database's locale; their indexes put
- * NULLs first, where SQLite sorts them.
+ * compares byte by byte ("C"), as SQLite does, whatever the database's locale. The lists sort NULLs
+ * first, where SQLite puts them, so every sort index says NULLS FIRST, on columns that hold no NULL
+ * too: an index serves an order only when the two agree on where NULLs go.
  */
 export const ledger: Migration = {
   version: 1,
@@ -104,10 +105,10 @@ export const ledger: Migration = {
         CHECK (refunded_amount >= 0 AND (amount IS NULL OR refunded_amount <= amount))
       );
       -- One index for each filter of the list, ending in id so that equal values page in id order.
-      CREATE INDEX transactions_by_created ON transactions (created_at, id);
+      CREATE INDEX transactions_by_created ON transactions (created_at NULLS FIRST, id);
       CREATE INDEX transactions_by_amount ON transactions (amount NULLS FIRST, id);
       CREATE INDEX transactions_by_type ON transactions (type NULLS FIRST, id);
-      CREATE INDEX transactions_by_result ON transactions (result, id);
+      CREATE INDEX transactions_by_result ON transactions (result NULLS FIRST, id);
       CREATE INDEX transactions_by_last_four ON transactions (card_last_four NULLS FIRST, id);
       CREATE INDEX transactions_by_authorization_code ON transactions (authorization_code NULLS FIRST, id);
       CREATE INDEX transactions_by_invoice ON transactions (invoice NULLS FIRST, id);
