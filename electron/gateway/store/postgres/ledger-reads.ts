@@ -21,6 +21,7 @@ import {
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
 } from '../list-sql';
+import type { LedgerReads } from '../ledger-reads';
 import { READ_TIMEOUT_MS, ReadTimeoutError } from '../read-pool';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
@@ -53,7 +54,10 @@ interface LaneRowShape {
 /** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */
 const PAST_TIME_LIMIT = new Set(['57014', '55P03']);
 
-export class PostgresLedgerReads {
+/** Every method the SQLite reads offer, with the same types: the engine can take either. */
+type LedgerReadMethods = Pick<LedgerReads, keyof LedgerReads>;
+
+export class PostgresLedgerReads implements LedgerReadMethods {
   private readonly pool: pg.Pool;
   private readonly timeoutMs: number;
 
