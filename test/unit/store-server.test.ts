@@ -309,6 +309,29 @@ describe('counters racing on one store', () => {
     await expectDenseIds(client);
   });
 
+  it('one Idempotency-Key raced by two counters keeps one answer and one row', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        (lanes[i % 2] as PostgresLedger).write(async (write) => {
+          const row = await addRow(write, { amount: 4200, invoice: `attempt-${i}` });
+          await write.rememberAnswer(7, 'order-42', { fingerprint: 'f', response: `{"id":"${row.id}"}` }, T0);
+          return row.id;
+        }),
+      ),
+    );
+    const kept = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(kept).toEqual([1]);
+    expect(await (lanes[1] as PostgresLedger).findAnswer(7, 'order-42')).toEqual({
+      fingerprint: 'f',
+      response: '{"id":"1"}',
+    });
+    const client = await inspect(url);
+    expect(await count(client, 'SELECT count(*) AS n FROM transactions')).toBe(1);
+    expect(await count(client, 'SELECT sales_count AS n FROM batches')).toBe(1);
+  });
+
   it('writes arriving together at one counter share one commit, and one that throws is undone alone', async () => {
     const url = await server.createDatabase();
     const ledger = await openLedger(url, 'lane-1');
