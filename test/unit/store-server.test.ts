@@ -309,6 +309,21 @@ describe('counters racing on one store', () => {
     await expectDenseIds(client);
   });
 
+  it('the same card and amount charged at two counters at once passes the duplicate check once', async () => {
+    const url = await server.createDatabase();
+    const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
+    const cardHash = 'c'.repeat(64);
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (lanes[i % 2] as PostgresLedger).write(async (write) => {
+          if (await write.findSameCardCharge({ cardHash, amount: 1800, since: T0 })) return 'refused';
+          return (await addRow(write, { cardHash, amount: 1800 })).id;
+        }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome !== 'refused')).toEqual([1]);
+  });
+
   it('one Idempotency-Key raced by two counters keeps one answer and one row', async () => {
     const url = await server.createDatabase();
     const lanes = [await openLedger(url, 'lane-1'), await openLedger(url, 'lane-2')];
