@@ -6,6 +6,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { voidEffects } from '../../electron/gateway/domain/effects';
+import { applyEffects } from '../../electron/gateway/operations/recording';
 import { StoreUnreachableError } from '../../electron/gateway/store/postgres/connection';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import {
@@ -18,6 +20,7 @@ import {
   POSTGRES_SCHEMA_VERSION,
 } from '../../electron/gateway/store/postgres/migrations';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+import type { LedgerTransaction } from '../../electron/gateway/store/transaction-rows';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
@@ -148,6 +151,37 @@ describe('lanes', () => {
     await expect(
       client.query("INSERT INTO batch_lanes (batch_id, lane) VALUES (1, 'no spaces')"),
     ).rejects.toThrow(/check constraint/);
+  });
+
+  it('a void takes a sale back from the share of the counter that made it, whichever counter voids it', async () => {
+    const url = await server.createDatabase();
+    const front = await openLedger(url, 'front');
+    const patio = await openLedger(url, 'patio');
+    const sold = await front.write((write) => addRow(write, { amount: 1200, tipAmount: 100 }));
+    await patio.write((write) => addRow(write, { amount: 700 }));
+    await patio.write(async (write) => {
+      const target = (await write.find(sold.id)) as LedgerTransaction;
+      const voidRow = await addRow(write, {
+        type: 'Void',
+        originalId: sold.id,
+        amount: target.amount,
+        batchId: null,
+      });
+      await applyEffects(write, voidEffects(target, voidRow.id));
+    });
+    const client = await inspect(url);
+    const shares = await client.query(
+      'SELECT lane, sales_count, sales_total::int, tip_total::int FROM batch_lanes ORDER BY lane',
+    );
+    expect(shares.rows).toEqual([
+      { lane: 'front', sales_count: 0, sales_total: 0, tip_total: 0 },
+      { lane: 'patio', sales_count: 1, sales_total: 700, tip_total: 0 },
+    ]);
+    expect(await front.write((write) => write.openBatch())).toMatchObject({
+      salesCount: 1,
+      salesTotal: 700,
+      tipTotal: 0,
+    });
   });
 
   it('the audit log refuses to be changed or emptied', async () => {

@@ -96,7 +96,7 @@ const SQL = {
   ),
   markVoided: statement(
     'mark_voided',
-    'UPDATE transactions SET voided_by = $1 WHERE id = $2 AND voided_by IS NULL',
+    'UPDATE transactions SET voided_by = $1 WHERE id = $2 AND voided_by IS NULL RETURNING lane',
   ),
   markCaptured: statement(
     'mark_captured',
@@ -350,6 +350,13 @@ async function findBatch(db: pg.Pool | pg.ClientBase, id: number): Promise<Batch
 /** One write inside the group's transaction, which holds the head lock from its first statement. */
 class WriteTransaction implements LedgerWrite {
   private last: number;
+  /**
+   * The lane whose share of the batch the next delta changes: that of the transaction it is about.
+   * The operations apply a batch delta right after inserting the row that joins the batch, or right
+   * after voiding the row that leaves it (domain/effects.ts), so a void takes a sale back from the
+   * share of the counter that made it, whichever counter voids it.
+   */
+  private deltaLane: string;
 
   constructor(
     private readonly client: pg.ClientBase,
@@ -357,6 +364,7 @@ class WriteTransaction implements LedgerWrite {
     head: number,
   ) {
     this.last = head;
+    this.deltaLane = lane;
   }
 
   /** The last id taken so far, by the writes before this one and by this one. */
@@ -389,11 +397,13 @@ class WriteTransaction implements LedgerWrite {
       throw new Error(`transaction ${transaction.id} would leave a gap after ${this.last}`);
     await this.client.query(SQL.insert([...insertParams(transaction), this.lane]));
     this.last = transaction.id;
+    this.deltaLane = this.lane;
   }
 
   async markVoided(id: number, voidId: number): Promise<void> {
-    const { rowCount } = await this.client.query(SQL.markVoided([voidId, id]));
-    if (rowCount !== 1) throw new Error(`transaction ${id} was voided already`);
+    const voided = (await this.client.query<{ lane: string }>(SQL.markVoided([voidId, id]))).rows[0];
+    if (!voided) throw new Error(`transaction ${id} was voided already`);
+    this.deltaLane = voided.lane;
   }
 
   async markCaptured(id: number, captureId: number): Promise<void> {
@@ -423,12 +433,12 @@ class WriteTransaction implements LedgerWrite {
     return toBatch(created);
   }
 
-  /** The batch's counters and this lane's share of them. */
+  /** The batch's counters and the share of the lane of the transaction the delta is about. */
   async applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void> {
     const { rowCount } = await this.client.query(
       SQL.applyDelta([
         batchId,
-        this.lane,
+        this.deltaLane,
         delta.salesCount,
         delta.salesTotal,
         delta.refundCount,
