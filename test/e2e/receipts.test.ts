@@ -9,7 +9,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter, type FakePrinter } from '../support/fake-printer';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { join } from 'node:path';
+import { RESULTS_DIR, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 let printer: FakePrinter;
@@ -115,6 +116,17 @@ describe('after a sale', () => {
     expect(await preview.textContent()).toContain('MERCHANT COPY');
     expect(await preview.textContent()).toContain('Signature');
     await cashier.check('04-preview-merchant-copy');
+
+    // Printed on this computer or saved as a PDF, the page holds the paper alone.
+    await page.emulateMedia({ media: 'print' });
+    expect(await preview.isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Close' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: 'Screens' }).isVisible()).toBe(false);
+    expect(await page.getByTestId('authorization-code').isVisible()).toBe(false);
+    await page.screenshot({ path: join(RESULTS_DIR, 'receipts-04b-printed-page.png') });
+    const pdf = await page.pdf({ width: '80mm', height: '240mm' });
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await page.emulateMedia({ media: 'screen' });
     const merchantJob = printer.nextJob();
     await dialog.getByRole('button', { name: 'Print merchant copy' }).click();
     await dialog.getByText(`The printer at ${printer.address} took the receipt.`).waitFor();

@@ -29,11 +29,11 @@ export function ReceiptDialog({
   initialCopy?: ReceiptCopyName;
   onClose: () => void;
 }) {
-  const { bridge } = useTerminal();
+  const { bridge, session } = useTerminal();
   const [copy, setCopy] = useState<ReceiptCopyName>(initialCopy);
   const [preview, setPreview] = useState<ReceiptPreview>();
   const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState<'print' | 'email'>();
+  const [busy, setBusy] = useState<'print' | 'email' | 'pdf'>();
   const [delivery, setDelivery] = useState<Delivery>();
   const [emailing, setEmailing] = useState(false);
   const [address, setAddress] = useState('');
@@ -65,6 +65,17 @@ export function ReceiptDialog({
   const email = async () => {
     setBusy('email');
     setDelivery(await emailReceipt(bridge, id, address));
+    setBusy(undefined);
+  };
+  // The desktop app writes the shown receipt to a PDF file; a browser's print dialog offers Save as PDF.
+  const savePdf = async () => {
+    setBusy('pdf');
+    try {
+      const { saved } = await bridge.invoke('report:save-pdf', { fileName: `Tender receipt ${id}.pdf` });
+      if (saved) setDelivery({ ok: true, message: 'PDF saved.' });
+    } catch (error) {
+      setDelivery({ ok: false, message: messageOf(error) });
+    }
     setBusy(undefined);
   };
 
@@ -151,6 +162,26 @@ export function ReceiptDialog({
           >
             Close
           </button>
+          {session.shell === 'desktop' ? (
+            <BusyButton
+              type="button"
+              className="button button-quiet"
+              busy={busy === 'pdf'}
+              disabled={preview === undefined}
+              onClick={() => void savePdf()}
+            >
+              Save as PDF
+            </BusyButton>
+          ) : (
+            <button
+              type="button"
+              className="button button-quiet"
+              disabled={preview === undefined}
+              onClick={() => window.print()}
+            >
+              PDF or office printer
+            </button>
+          )}
           {!emailing && (
             <button type="button" className="button button-secondary" onClick={() => setEmailing(true)}>
               Email receipt
