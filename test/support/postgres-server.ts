@@ -127,7 +127,9 @@ function freePort(): Promise<number> {
 
 export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
   const bin = postgresBinDir();
-  const dir = mkdtempSync(join(tmpdir(), 'tender-postgres-'));
+  // As root the cluster belongs to nobody, who must reach it: /tmp is open to everyone, a TMPDIR
+  // under root's home may not be.
+  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'tender-postgres-'));
   const data = join(dir, 'data');
   if (asRoot) chownSync(dir, CLUSTER_OWNER.uid, CLUSTER_OWNER.gid);
   const [initdb, initArgs] = asOwner(join(bin, 'initdb'), [
@@ -165,7 +167,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
     tlsSettings.push('-c', 'ssl=on', '-c', `ssl_cert_file=${certificate}`, '-c', `ssl_key_file=${key}`);
   }
 
-  const port = await freePort();
+  let port = await freePort();
   let server: ChildProcess | undefined;
   let databases = 0;
 
@@ -244,15 +246,26 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
 
   const url = (database: string) => `postgresql://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 
-  try {
-    await start();
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
+  // Another program may take the free port before the server binds it: then it tries another.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      const portTaken = /could not bind|Address already in use/.test(String(error));
+      if (portTaken && attempt < 3) {
+        port = await freePort();
+        continue;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   return {
-    port,
+    get port() {
+      return port;
+    },
     url,
     async createDatabase(name = `ledger_${++databases}`) {
       // Over the socket in the temp dir, which needs no TLS.
