@@ -76,7 +76,9 @@ describe('after a sale', () => {
     await keyedSale(cashier, '2750');
     const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
     const actions = page.getByTestId('receipt-actions');
-    await actions.waitFor();
+    // receipt_customer_copy is ask: the screen asks, and prints only when told.
+    await actions.getByText('Does the customer want a receipt?').waitFor();
+    expect(printer.jobs).toHaveLength(0);
     await cashier.check('01-sale-approved');
 
     const job = printer.nextJob();

@@ -26,11 +26,13 @@ export function ReceiptActions({ transactionId, isTab }: { transactionId: string
   const [emailing, setEmailing] = useState(false);
   const [address, setAddress] = useState('');
   const [previewing, setPreviewing] = useState(false);
+  const [offer, setOffer] = useState(false);
 
   useEffect(() => {
     if (!Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
     bridge.invoke('receipts:after-approval', { id }).then(
       (answer) => {
+        setOffer(answer.offerCustomerCopy);
         if (answer.problem) setAutomatic({ ok: false, message: answer.problem });
         else if (answer.printed.length > 0) {
           const what = answer.printed.map((copy) => PRINTED_WORDS[copy]).join(' and ');
@@ -68,6 +70,7 @@ export function ReceiptActions({ transactionId, isTab }: { transactionId: string
           {automatic.message}
         </p>
       )}
+      {offer && !delivery && <p className="receipt-offer">Does the customer want a receipt?</p>}
       <div className="receipt-buttons">
         <BusyButton
           type="button"
