@@ -432,7 +432,7 @@ describe('when the store server crashes under load', () => {
         try {
           const row = await ledger.write((write) => addRow(write, { amount }));
           answered.set(row.id, amount);
-          if (answered.size >= 150) killed ??= server.kill();
+          if (answered.size >= 60) killed ??= server.kill();
         } catch (error) {
           if (!killed) throw error;
           return;
@@ -458,7 +458,7 @@ describe('when the store server crashes under load', () => {
     expect(totals.rows.every((row: { equal: boolean }) => row.equal)).toBe(true);
     const next = await (lanes[0] as PostgresLedger).write((write) => addRow(write));
     expect(next.id).toBe(stored.size + 1);
-  });
+  }, 60_000); // A crash recovery takes seconds of its own on a busy machine.
 });
 
 describe('when the store server cannot be reached', () => {
