@@ -238,6 +238,20 @@ describe('reprint', () => {
     await dialog.getByRole('button', { name: 'Print customer copy' }).click();
     await dialog.getByText(`The printer at ${printer.address} took the receipt.`).waitFor();
     expect(decodeEscPos(await job).copies[0]?.join('\n')).toMatch(/^TOTAL\s+\$4\.25$/m);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // Voided from the details, its answer offers the void's receipt, which names the sale.
+    await details.getByRole('button', { name: `Void sale #${sale.id}` }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Void it' }).click();
+    const actions = page.getByTestId('receipt-actions');
+    await actions.waitFor();
+    const voidJob = printer.nextJob();
+    await actions.getByRole('button', { name: 'Print receipt' }).click();
+    await actions.getByText(`The printer at ${printer.address} took the receipt.`).waitFor();
+    const voidText = decodeEscPos(await voidJob).copies[0]?.join('\n') ?? '';
+    expect(voidText).toMatch(new RegExp(`^Void of\\s+#${sale.id}$`, 'm'));
+    expect(voidText).toMatch(/^\s*VOID$/m);
+    await cashier.check('11-void-receipt');
   });
 });
 

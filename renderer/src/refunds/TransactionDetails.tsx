@@ -18,6 +18,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { refundProblem, remedyFor, type Remedy } from './remedy';
 import { ReprintButton } from '../receipts/ReceiptDialog';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -178,6 +179,9 @@ function Details({
         }
         onCheckAgain={() => void runner.checkAgain()}
       >
+        {outcome.kind === 'approved' && (
+          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
+        )}
         <DoneOrBackActions
           outcome={outcome}
           onDone={finish}
