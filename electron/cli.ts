@@ -5,6 +5,8 @@
  *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
+ *   npm run gateway -- staff list | staff create --name <name> --role cashier|manager [--server <nn>]
+ *   npm run gateway -- staff change <id or name> [--name] [--role] [--server] [--new-pin] | staff retire <id or name>
  *   npm run gateway -- backup --to <file> | restore --from <file>
  *   npm run gateway -- receipt --id <id> [--copy customer|merchant] [--width 32|42|48] [--printer <printer>]
  *
@@ -25,6 +27,7 @@ import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/ga
 import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
+import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
 import { PrinterError } from './gateway/receipts/printer';
@@ -46,6 +49,12 @@ Commands:
               [--permissions <list>]  comma-separated: ${PERMISSIONS.join(', ')} (default: all)
   keys list                     List API keys (never the keys themselves)
   keys revoke <key id>          Revoke a key by its id (from keys list) or the key itself
+  staff list                    List cashiers and managers (never their PINs)
+  staff create --name <name> --role cashier|manager [--server <nn>]
+                                Add a person; their 4-8 digit PIN is read from standard input
+  staff change <id or name>     Change a person: [--name <name>] [--role cashier|manager]
+               [--server <nn>|none] [--new-pin] (the new PIN is read from standard input)
+  staff retire <id or name>     Retire a person: they can no longer sign in; history keeps their name
   settings get [name]           Show settings
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
@@ -171,10 +180,10 @@ function audit(dataDir: string, limitText: string | undefined): Promise<void> {
   });
 }
 
-async function withEngine<T>(dataDir: string, work: (engine: Engine) => T): Promise<T> {
+async function withEngine<T>(dataDir: string, work: (engine: Engine) => T | Promise<T>): Promise<T> {
   const engine = Engine.open(dataDir);
   try {
-    return work(engine);
+    return await work(engine);
   } finally {
     await engine.close();
   }
@@ -297,6 +306,88 @@ function keys(
   });
 }
 
+/** A PIN never goes on the command line, where shell history and process lists keep it. */
+async function readPin(prompt: string): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write(prompt);
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0]?.trim() ?? '';
+}
+
+function describeMember(member: StaffMember): string {
+  const server = member.serverId === null ? '' : `  server ${member.serverId}`;
+  const state = member.retired === null ? '' : `  retired ${formatTimestamp(member.retired)}`;
+  return `${member.id}  ${member.name}  ${member.role}${server}${state}`;
+}
+
+async function staff(
+  dataDir: string,
+  action: string | undefined,
+  args: string[],
+  values: { name?: string; role?: string; server?: string; 'new-pin'?: boolean },
+): Promise<void> {
+  const server = values.server === undefined ? undefined : values.server === 'none' ? null : values.server;
+  switch (action) {
+    case 'list':
+      return withEngine(dataDir, (engine) => {
+        const everyone = engine.staff.list();
+        if (everyone.length === 0) {
+          console.log('No staff yet. Add the first manager with: staff create --name <name> --role manager');
+        }
+        for (const member of everyone) console.log(describeMember(member));
+      });
+    case 'create': {
+      if (!values.name || !values.role)
+        throw new UsageError('staff create needs --name <name> and --role cashier|manager.');
+      const pin = await readPin(`PIN for ${values.name} (4 to 8 digits): `);
+      const member = await withEngine(dataDir, (engine) =>
+        engine.staff.create(
+          {
+            name: values.name ?? '',
+            role: values.role ?? '',
+            pin,
+            ...(server !== undefined && { serverId: server }),
+          },
+          COMMAND_LINE,
+        ),
+      );
+      console.log(`Added ${describeMember(member)}.`);
+      return;
+    }
+    case 'change': {
+      const who = args[0];
+      if (!who) throw new UsageError('staff change needs the id or name of the person (see staff list).');
+      const pin = values['new-pin'] ? await readPin(`New PIN for ${who} (4 to 8 digits): `) : undefined;
+      const member = await withEngine(dataDir, (engine) =>
+        engine.staff.change(
+          who,
+          {
+            ...(values.name !== undefined && { name: values.name }),
+            ...(values.role !== undefined && { role: values.role }),
+            ...(server !== undefined && { serverId: server }),
+            ...(pin !== undefined && { pin }),
+          },
+          COMMAND_LINE,
+        ),
+      );
+      console.log(`Changed: ${describeMember(member)}.`);
+      return;
+    }
+    case 'retire': {
+      const who = args[0];
+      if (!who) throw new UsageError('staff retire needs the id or name of the person (see staff list).');
+      const member = await withEngine(dataDir, (engine) => engine.staff.retire(who, COMMAND_LINE));
+      console.log(`Retired: ${describeMember(member)}.`);
+      return;
+    }
+    default:
+      throw new UsageError('staff takes list, create, change or retire.');
+  }
+}
+
 function settings(dataDir: string, action: string | undefined, args: string[]) {
   return withEngine(dataDir, (engine) => {
     if (action === 'get') {
@@ -330,6 +421,9 @@ export async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       name: { type: 'string' },
       permissions: { type: 'string' },
+      role: { type: 'string' },
+      server: { type: 'string' },
+      'new-pin': { type: 'boolean' },
       'allow-origin': { type: 'string', multiple: true },
       renderer: { type: 'boolean' },
       'renderer-dir': { type: 'string' },
@@ -357,6 +451,8 @@ export async function main(argv: string[]): Promise<void> {
       return keys(dataDir, action, rest, values);
     case 'settings':
       return settings(dataDir, action, action === undefined ? [] : rest);
+    case 'staff':
+      return staff(dataDir, action, rest, values);
     case 'audit':
       return audit(dataDir, values.limit);
     case 'receipt':
@@ -395,7 +491,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (
     error instanceof BackupError ||
     error instanceof DataDirInUseError ||
-    error instanceof LedgerDamagedError
+    error instanceof LedgerDamagedError ||
+    error instanceof InvalidStaffRequestError
   ) {
     console.error(`tender: ${error.message}`);
     process.exit(1);

@@ -20,7 +20,6 @@ import { ReadTimeoutError } from '../gateway/store/read-pool';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import { CounterPreferences } from './counter-preferences';
-import { hashPin, PinGate } from './manager-pin';
 
 /** What the host can do with the screens' document beyond the bridge: the desktop app writes PDFs. */
 export interface ScreensDocuments {
@@ -38,6 +37,8 @@ export interface CounterAdminOptions {
   actor: string;
   /** The public id of the screens' own key. */
   ownKeyId: () => string;
+  /** Passes when a manager allows `purpose`: signed in, or by this PIN; refuses otherwise. */
+  approve: (pin: string | undefined, purpose: string) => Promise<unknown>;
   documents?: ScreensDocuments;
   platform?: NodeJS.Platform;
   now?: () => number;
@@ -45,7 +46,12 @@ export interface CounterAdminOptions {
 
 type AdminChannel = Exclude<
   InvokeChannel,
-  'terminal:session' | 'reader:status' | `simulator:${string}` | `receipts:${string}`
+  | 'terminal:session'
+  | 'reader:status'
+  | `simulator:${string}`
+  | `receipts:${string}`
+  | `staff:${string}`
+  | `counter:${string}`
 >;
 
 const REVOKED_SHOWN = 25;
@@ -75,12 +81,10 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 export class CounterAdmin {
   readonly #options: CounterAdminOptions;
   readonly #preferences: CounterPreferences;
-  readonly #gate: PinGate;
 
   constructor(options: CounterAdminOptions) {
     this.#options = options;
     this.#preferences = CounterPreferences.open(options.dataDir);
-    this.#gate = new PinGate(options.now);
   }
 
   settings(): AppSettings {
@@ -92,7 +96,8 @@ export class CounterAdmin {
       authExpiryDays: settings.get('auth_expiry_days'),
       tipWarnPercent: settings.get('tip_warn_percent'),
       duplicateWindowMinutes: settings.get('duplicate_window_minutes'),
-      managerPin: this.#preferences.managerPin !== null,
+      // Refunds, voids, the close and settings changes always need a manager now.
+      managerPin: true,
       swipeKey: {
         testKey: bdk === ANSI_TEST_BDK,
         kcv: keyCheckValue(bdk),
@@ -167,22 +172,11 @@ export class CounterAdmin {
         engine.settings.setFromText('swipe_bdk', input.bdk, actor);
         return this.#announce();
       },
-      'manager:set-pin': async (input) => {
-        const had = this.#preferences.managerPin !== null;
-        if (had) await this.#requirePin(input.pin);
-        if (!had && input.newPin === null) return this.settings();
-        const stored = input.newPin === null ? null : await hashPin(input.newPin);
-        audit.atomically(() => {
-          audit.append({
-            at: this.#now(),
-            actor,
-            action: 'setting_change',
-            subject: 'manager_pin',
-            detail: stored === null ? 'on → off' : had ? 'changed' : 'off → on',
-          });
-          this.#preferences.update({ managerPin: stored });
-        });
-        return this.#announce();
+      'manager:set-pin': () => {
+        throw new BridgeError(
+          'refused',
+          'Each manager has a PIN of their own now. Change yours under Settings → Staff.',
+        );
       },
       'manager:verify': async (input) => {
         await this.#requirePin(input.pin, input.action);
@@ -287,26 +281,9 @@ export class CounterAdmin {
     };
   }
 
-  /** Passes when no PIN is set, or when this one is right; otherwise refuses with what to do. */
+  /** Passes when a manager allows it: the one signed in, or one whose PIN came with the request. */
   async #requirePin(pin: string | undefined, action: ManagerAction = 'settings'): Promise<void> {
-    const stored = this.#preferences.managerPin;
-    if (stored === null) return;
-    if (pin === undefined) {
-      throw new BridgeError('pin-required', `The manager PIN is needed to ${ACTION_WORDS[action]}.`);
-    }
-    const check = await this.#gate.check(pin, stored);
-    if (check.ok) return;
-    if (check.reason === 'locked') {
-      throw new BridgeError(
-        'wrong-pin',
-        `Too many wrong PINs. Wait ${check.retryInSeconds ?? 60} seconds, then try again.`,
-      );
-    }
-    const left = this.#gate.attemptsLeft;
-    throw new BridgeError(
-      'wrong-pin',
-      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a one-minute pause.`,
-    );
+    await this.#options.approve(pin, ACTION_WORDS[action]);
   }
 }
 

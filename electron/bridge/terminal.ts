@@ -3,12 +3,17 @@
  * their own API key for the engine, the card reader's status and swipes, and the app settings.
  * The Electron main process and the headless `serve` command both run one Terminal over the engine.
  */
-import { PERMISSIONS } from '../../shared/api/permissions';
+import type { Permission } from '../../shared/api/permissions';
 import type { ReaderStatus, TerminalSession } from '../../shared/ipc/contract';
 import type { Engine } from '../gateway/engine';
+import type { ApiKeyInfo } from '../gateway/keys';
 import { MagtekReaders, type HidBackend, type ReaderSwipe } from '../reader/reader';
 import { SwipeSimulator } from '../reader/simulator';
+import { join } from 'node:path';
+import { AttemptJournal } from './attempt-journal';
 import { CounterAdmin, type ScreensDocuments } from './counter-admin';
+import { CounterPreferences } from './counter-preferences';
+import { CounterStaff } from './counter-staff';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
 import { receiptHandlers } from './receipts';
@@ -56,17 +61,31 @@ export interface TerminalOptions {
 /** How the audit log names what the cashier screens do outside the API (their key, their settings). */
 export const CASHIER_APP = 'cashier app';
 
+/** The attempt journal in the data dir: the screens' payments whose answer is not known yet. */
+export const ATTEMPT_JOURNAL_FILE = 'unanswered-payments.json';
+
 export const TERMINAL_KEY_NAMES: Record<TerminalShell, string> = {
   desktop: 'Tender desktop app',
   browser: 'Tender browser screens',
 };
 
-export function issueTerminalKey(engine: Engine, shell: TerminalShell): string {
+/**
+ * What the screens' own key may do: sell, run tabs and read. Refunds, voids, the batch close and
+ * charges past a possible duplicate need a manager, so the key holds no standing power to do them;
+ * the host runs them for the screens once a manager has allowed each one (counter-staff.ts).
+ */
+export const SCREENS_PERMISSIONS: readonly Permission[] = [
+  'transactions:sale',
+  'transactions:read',
+  'batches:read',
+];
+
+export function issueTerminalKey(engine: Engine, shell: TerminalShell): { key: string; info: ApiKeyInfo } {
   const name = TERMINAL_KEY_NAMES[shell];
   for (const key of engine.keys.list()) {
     if (key.name === name && key.revoked === null) engine.keys.revoke(key.id, CASHIER_APP);
   }
-  return engine.keys.create(name, PERMISSIONS, CASHIER_APP).key;
+  return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP);
 }
 
 /** The public id inside a key `tender_<id>_<secret>`, which names the key in lists. */
@@ -83,6 +102,8 @@ export class Terminal {
   readonly #simulator: SwipeSimulator | undefined;
   readonly #tracker: ReaderStatusTracker;
   readonly #admin: CounterAdmin;
+  readonly #staff: CounterStaff;
+  readonly #journal: AttemptJournal;
   #lastStatus: string;
   #stopped = false;
 
@@ -97,9 +118,27 @@ export class Terminal {
       events: this.events,
       actor: CASHIER_APP,
       ownKeyId: () => publicIdOf(this.#apiKey),
+      approve: (pin, purpose) => this.#staff.approve(pin, purpose),
       ...(options.documents && { documents: options.documents }),
     });
-    this.#apiKey = issueTerminalKey(options.gateway.engine, options.shell);
+    const issued = issueTerminalKey(options.gateway.engine, options.shell);
+    this.#apiKey = issued.key;
+    this.#staff = new CounterStaff({
+      engine: options.gateway.engine,
+      events: this.events,
+      actor: CASHIER_APP,
+      key: { recordId: issued.info.recordId, id: issued.info.id, name: issued.info.name },
+      earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
+    });
+    const { engine } = options.gateway;
+    const keyRecord = engine.keys.authenticate(this.#apiKey)?.recordId;
+    if (keyRecord === undefined)
+      throw new Error('The screens’ API key was not found right after it was issued.');
+    this.#journal = new AttemptJournal(
+      join(options.dataDir, ATTEMPT_JOURNAL_FILE),
+      engine.ledger,
+      () => keyRecord,
+    );
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
       options.reader.kind === 'hid' ? options.reader.backend : this.#simulator && this.#simulator.backend;
@@ -125,6 +164,7 @@ export class Terminal {
     if (this.#stopped) return;
     this.#stopped = true;
     await this.#readers?.stop();
+    this.#staff.stop();
     this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
   }
 
@@ -195,6 +235,8 @@ export class Terminal {
       }),
       'reader:status': () => this.readerStatus(),
       ...this.#admin.handlers(),
+      ...this.#staff.handlers(),
+      ...this.#journal.handlers(),
       ...receiptHandlers({
         engine: this.#options.gateway.engine,
         actor: CASHIER_APP,

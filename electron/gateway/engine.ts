@@ -27,6 +27,8 @@ import type { LedgerStore } from './store/ledger-store';
 import { LedgerReads } from './store/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { SettingsStore } from './store/settings';
+import { StaffService } from './staff/staff';
+import { StaffStore } from './store/staff';
 import { TransactionService } from './transactions';
 
 export interface EngineOptions {
@@ -46,6 +48,8 @@ export class Engine {
   readonly transactions: TransactionService;
   readonly batches: BatchService;
   readonly audit: AuditLog;
+  /** Cashiers and managers, their PINs, and who is signed in at each counter. */
+  readonly staff: StaffService;
   /** Lists and the open batch, read on the reader threads. */
   readonly reads: LedgerReads;
   /** The clock every rule reads (epoch ms). */
@@ -65,6 +69,7 @@ export class Engine {
     this.reads = new LedgerReads(readPool);
     this.keys = new ApiKeys(new KeyStore(db), this.audit, now);
     this.settings = new Settings(new SettingsStore(db), this.audit, now);
+    this.staff = new StaffService(new StaffStore(db), this.audit, now);
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
     const swipes = options.swipes ?? {
       decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),

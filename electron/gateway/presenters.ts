@@ -60,6 +60,7 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     first_name: text(t.firstName),
     last_name: text(t.lastName),
     server_id: text(t.serverId),
+    cashier: text(t.cashier),
     batch_id: text(t.batchId),
     original_id: text(t.originalId),
     voided: String(t.voidedBy !== null),

@@ -59,7 +59,7 @@ const swipeKeySetting: SettingDefinition<string> = {
 };
 
 /** Line breaks, tabs and other control characters: never part of a printed or sent setting. */
-function hasControlCharacter(text: string): boolean {
+export function hasControlCharacter(text: string): boolean {
   return [...text].some((character) => {
     const code = character.charCodeAt(0);
     return code < 0x20 || code === 0x7f;
@@ -152,6 +152,11 @@ export const SETTING_DEFINITIONS = {
     'Minutes (0 to 1440) within which a SALE, AUTH or FORCED SALE for the same card and amount as an approved one is refused as a possible duplicate unless duplicate_override is sent; 0 turns the check off.',
     2,
     { min: 0, max: 1440 },
+  ),
+  lock_after_minutes: wholeNumberSetting(
+    'Minutes (0 to 240) without a touch after which the cashier screens lock until someone enters a PIN; 0 never locks by itself.',
+    5,
+    { min: 0, max: 240 },
   ),
   merchant_name: textSetting('The business name printed at the top of receipts (up to 48 characters).', '', {
     max: 48,

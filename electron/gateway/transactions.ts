@@ -149,7 +149,7 @@ export class TransactionService {
     const response = rejectedAnswer(rejection);
     return this.commit(context, async (ledger) => {
       await ledger.insert({
-        ...blankRow(await ledger.nextTransactionId(), context.apiKeyId, this.now()),
+        ...blankRow(await ledger.nextTransactionId(), context.apiKeyId, this.now(), context.cashier ?? null),
         type: safe.type,
         result: 'Rejected',
         errorCode: rejection.errorCode,

@@ -1,17 +1,39 @@
 import { routesAllowedBy } from './routes';
+import type { TransactionType } from './transaction-types';
 
 /** What an API key may do. A key holds any set of these; new keys get all of them unless told. */
 export const PERMISSIONS = [
   'transactions:write',
+  'transactions:sale',
+  'transactions:refund',
+  'transactions:void',
   'transactions:read',
   'batches:read',
   'batches:close',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * The narrower permission each transaction type needs when the key lacks `transactions:write`,
+ * which keeps meaning every type. A key's permissions are its approval: one holding
+ * `transactions:refund` refunds without a manager's PIN, so the screens' own key never holds it.
+ */
+export const TYPE_PERMISSIONS = {
+  SALE: 'transactions:sale',
+  AUTH: 'transactions:sale',
+  'FORCED SALE': 'transactions:sale',
+  CAPTURE: 'transactions:sale',
+  REFUND: 'transactions:refund',
+  VOID: 'transactions:void',
+} as const satisfies Record<TransactionType, Permission>;
+
 /** What a permission is for, where the routes it opens do not already say it. */
 const PURPOSES: Record<Permission, string | undefined> = {
-  'transactions:write': 'run sales, auths, captures, refunds and voids',
+  'transactions:write':
+    'run every type (sales, auths, captures, refunds and voids) and charge a card again past a possible duplicate (duplicate_override)',
+  'transactions:sale': 'run SALE, AUTH, FORCED SALE and CAPTURE only, never past a possible duplicate',
+  'transactions:refund': 'run REFUND (matched and unmatched) only',
+  'transactions:void': 'run VOID only',
   'transactions:read': 'list transactions and read their receipts',
   'batches:read': undefined,
   'batches:close': 'close the open batch for settlement',
@@ -32,4 +54,16 @@ export const PERMISSION_MEANINGS = Object.fromEntries(
 
 export function isPermission(text: string): text is Permission {
   return (PERMISSIONS as readonly string[]).includes(text);
+}
+
+/** Whether a key holding `held` may run a transaction of `type`, past the duplicate check or not. */
+export function mayRun(
+  held: readonly Permission[],
+  type: TransactionType,
+  duplicateOverride: boolean,
+): { ok: true } | { ok: false; missing: Permission } {
+  if (held.includes('transactions:write')) return { ok: true };
+  if (duplicateOverride) return { ok: false, missing: 'transactions:write' };
+  const needed = TYPE_PERMISSIONS[type];
+  return held.includes(needed) ? { ok: true } : { ok: false, missing: needed };
 }

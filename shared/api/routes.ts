@@ -28,6 +28,8 @@ export interface ApiRoute {
   path: string;
   /** What the API key must hold. */
   permission: Permission;
+  /** Narrower permissions that also open the route, each for part of what it does. */
+  narrowerPermissions?: readonly Permission[];
   summary: string;
   description?: string;
   /** The query string a list accepts; anything else in it is refused with 400. */
@@ -59,8 +61,14 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/transactions',
     permission: 'transactions:write',
+    narrowerPermissions: ['transactions:sale', 'transactions:refund', 'transactions:void'],
     summary: 'Run a SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID',
-    description: `${transactionFieldsInWords()} The api_key may also be sent in the body.`,
+    description:
+      `${transactionFieldsInWords()} The api_key may also be sent in the body. ` +
+      'transactions:write allows every type; without it, SALE, AUTH, FORCED SALE and CAPTURE need ' +
+      'transactions:sale, REFUND needs transactions:refund and VOID needs transactions:void, and ' +
+      'duplicate_override true needs transactions:write itself. A key lacking what its request needs ' +
+      'gets 403 forbidden and nothing is recorded.',
     body: { schema: transactionRequestSchema, xmlRoot: 'transaction' },
     answer: {
       schema: transactionResponseSchema,
@@ -171,5 +179,7 @@ export function methodsByPath(): Map<string, HttpMethod[]> {
 
 /** The routes an API key holding this permission may call. */
 export function routesAllowedBy(permission: Permission): ApiRoute[] {
-  return Object.values<ApiRoute>(API_ROUTES).filter((route) => route.permission === permission);
+  return Object.values<ApiRoute>(API_ROUTES).filter(
+    (route) => route.permission === permission || route.narrowerPermissions?.includes(permission),
+  );
 }

@@ -190,6 +190,10 @@ export const transactionListItemSchema = z.object({
   first_name: wireText,
   last_name: wireText,
   server_id: wireText,
+  cashier: wireText.meta({
+    description:
+      'Who made it: the staff member signed in at the counter, or the name of the API key another program used.',
+  }),
   batch_id: wireText.meta({ description: 'The settlement batch, empty when in none.' }),
   original_id: wireText.meta({ description: 'For CAPTURE, REFUND and VOID: the transaction it refers to.' }),
   voided: wireText.meta({ description: 'true once a VOID reversed it.' }),
@@ -321,6 +325,9 @@ export const transactionListQuerySchema = z.strictObject({
     .enum(TRANSACTION_ORDER_FIELDS, { error: `must be one of ${TRANSACTION_ORDER_FIELDS.join(', ')}` })
     .optional(),
   batch_id: positiveInteger(Number.MAX_SAFE_INTEGER, 'a positive whole number').optional(),
+  cashier: text(100)
+    .optional()
+    .meta({ description: 'Exactly as the cashier field of the items shows it (a person or an API key).' }),
 });
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;
 

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
+import { staffChannels, staffEvents } from './staff-contract';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -381,6 +382,7 @@ export const invokeChannels = {
   /** Only when the simulator is the reader; swipes go through the real report parsing. */
   'simulator:swipe': { input: z.strictObject({ card: z.enum(SIMULATED_SWIPES) }), output: z.null() },
   'simulator:plug': { input: z.strictObject({ plugged: z.boolean() }), output: z.null() },
+  ...staffChannels,
 } as const;
 
 /** Events from the host to the screens. */
@@ -390,6 +392,7 @@ export const eventChannels = {
   'reader:swipe-failed': swipeFailureSchema,
   /** Any settings change, from any screen, so every open screen shows the same settings. */
   'settings:changed': appSettingsSchema,
+  ...staffEvents,
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;

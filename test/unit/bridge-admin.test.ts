@@ -9,20 +9,25 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TenderApiError } from '../../shared/api/client';
 import type { AppSettings, EventPayload } from '../../shared/ipc/contract';
-import { CounterAdmin } from '../../electron/bridge/counter-admin';
 import { COUNTER_SETTINGS_FILE, DamagedPreferencesError } from '../../electron/bridge/counter-preferences';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { BridgeEventHub } from '../../electron/bridge/events';
 import { hashPin, PIN_ATTEMPTS, PIN_LOCK_MS, PinGate, pinMatches } from '../../electron/bridge/manager-pin';
 import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
+import { Engine } from '../../electron/gateway/engine';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
 const running: Terminal[] = [];
 
+/** The owner, a manager, and a cashier: settings changes need a manager signed in or their PIN. */
+const OWNER_PIN = '2580';
+const CASHIER_PIN = '1470';
+
 beforeAll(async () => {
   t = await startTestGateway();
+  await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
+  await t.gateway.engine.staff.create({ name: 'Cal', role: 'cashier', pin: CASHIER_PIN }, 'test');
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
@@ -32,16 +37,21 @@ afterEach(async () => {
 });
 afterAll(() => t.close());
 
-async function start(options: { documents?: { savePdf(name: string): Promise<boolean> } } = {}) {
+/** A counter with the owner signed in, or with `signIn` the cashier's PIN, or no one. */
+async function start(
+  options: { documents?: { savePdf(name: string): Promise<boolean> }; signIn?: string | null } = {},
+) {
+  const { signIn = OWNER_PIN, ...rest } = options;
   const terminal = await Terminal.start({
     gateway: t.gateway,
     dataDir: t.dataDir,
     shell: 'browser',
     version: '0.1.0',
     reader: { kind: 'none' },
-    ...options,
+    ...rest,
   });
   running.push(terminal);
+  if (signIn !== null) await invoke(terminal, 'staff:sign-in', { pin: signIn });
   return terminal;
 }
 
@@ -164,70 +174,49 @@ describe('settings', () => {
   });
 });
 
-describe('the manager PIN', () => {
-  it('is stored only as a salted scrypt hash', async () => {
-    const terminal = await start();
-    await invoke(terminal, 'manager:set-pin', { newPin: '4826' });
-    const file = readFileSync(join(t.dataDir, COUNTER_SETTINGS_FILE), 'utf8');
-    expect(file).not.toContain('4826');
-    const stored = JSON.parse(file).managerPin;
+describe('manager approval of settings changes', () => {
+  it('is stored only as a salted scrypt hash, for each person', async () => {
+    const stored = await hashPin('4826');
+    expect(JSON.stringify(stored)).not.toContain('4826');
     expect(stored).toMatchObject({ algorithm: 'scrypt', N: 32768, r: 8, p: 1 });
     expect(Buffer.from(stored.salt, 'base64')).toHaveLength(16);
     expect(await pinMatches('4826', stored)).toBe(true);
     expect(await pinMatches('4827', stored)).toBe(false);
-    // The same PIN hashed again gets another salt, so two counters' files never match.
+    // The same PIN hashed again gets another salt, so two people's hashes never match.
     expect((await hashPin('4826')).hash).not.toBe(stored.hash);
   });
 
-  it('is checked by the host before a void, a refund or the close, and for every settings change', async () => {
-    const terminal = await start();
-    expect(await invoke(terminal, 'manager:verify', { pin: '0000', action: 'void' })).toBeNull();
-    const settings = (await invoke(terminal, 'manager:set-pin', { newPin: '4826' })) as AppSettings;
-    expect(settings.managerPin).toBe(true);
-
-    expect(await invoke(terminal, 'manager:verify', { pin: '4826', action: 'refund' })).toBeNull();
+  it("passes with a manager signed in; a cashier needs a manager's PIN for every settings change", async () => {
+    const terminal = await start({ signIn: CASHIER_PIN });
+    expect(await invoke(terminal, 'manager:verify', { pin: OWNER_PIN, action: 'refund' })).toBeNull();
     expect(await refusal(terminal, 'manager:verify', { pin: '1111', action: 'batch-close' })).toEqual({
       code: 'wrong-pin',
       message: 'Wrong PIN. 4 more tries before a one-minute pause.',
     });
-    expect(await refusal(terminal, 'settings:update', { tipsEnabled: true })).toEqual({
+    expect(await refusal(terminal, 'settings:update', { tipsEnabled: true })).toMatchObject({
       code: 'pin-required',
-      message: 'The manager PIN is needed to change settings.',
     });
     expect(
       await refusal(terminal, 'keys:create', { name: 'x', permissions: ['transactions:read'] }),
     ).toMatchObject({ code: 'pin-required' });
     expect(
       await refusal(terminal, 'settings:set-swipe-key', { bdk: 'F'.repeat(32), pin: '9999' }),
-    ).toMatchObject({
-      code: 'wrong-pin',
-    });
+    ).toMatchObject({ code: 'wrong-pin' });
+    // A cashier's own PIN approves nothing.
+    expect(await refusal(terminal, 'settings:update', { tipsEnabled: true, pin: CASHIER_PIN })).toMatchObject(
+      { code: 'wrong-pin', message: 'Cal is a cashier. A manager must enter their PIN.' },
+    );
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(false);
-    expect(await invoke(terminal, 'settings:update', { tipsEnabled: true, pin: '4826' })).toMatchObject({
+    expect(await invoke(terminal, 'settings:update', { tipsEnabled: true, pin: OWNER_PIN })).toMatchObject({
       tipsEnabled: true,
     });
-  });
-
-  it('can be changed or turned off only with the current PIN, and each change is audited', async () => {
-    const terminal = await start();
-    await invoke(terminal, 'manager:set-pin', { newPin: '4826' });
-    expect(await refusal(terminal, 'manager:set-pin', { newPin: null })).toMatchObject({
-      code: 'pin-required',
-    });
-    expect(await refusal(terminal, 'manager:set-pin', { newPin: '1234', pin: '0000' })).toMatchObject({
-      code: 'wrong-pin',
-    });
-    await invoke(terminal, 'manager:set-pin', { newPin: '135790', pin: '4826' });
-    expect(await invoke(terminal, 'manager:verify', { pin: '135790', action: 'void' })).toBeNull();
-    expect(await invoke(terminal, 'manager:set-pin', { newPin: null, pin: '135790' })).toMatchObject({
-      managerPin: false,
-    });
-    const entries = t.gateway.engine.audit
-      .recent(3)
-      .filter((entry) => entry.subject === 'manager_pin')
-      .map((entry) => entry.detail);
-    expect(entries).toEqual(['on → off', 'changed', 'off → on']);
-    expect(JSON.stringify(t.gateway.engine.audit.recent(5))).not.toMatch(/4826|135790/);
+    const change = t.gateway.engine.audit.recent(1)[0];
+    expect(change).toMatchObject({ action: 'setting_change', subject: 'tips_enabled' });
+    const failures = t.gateway.engine.audit.recent(20).filter((entry) => entry.action === 'pin_failed');
+    expect(failures.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(t.gateway.engine.audit.recent(30))).not.toMatch(/9999|1111"/);
+    // Right PINs start the count afresh for the next test.
+    await invoke(terminal, 'manager:verify', { pin: OWNER_PIN, action: 'void' });
   });
 
   it('pauses for a minute after five wrong PINs in a row, even for the right one', async () => {
@@ -256,28 +245,28 @@ describe('the manager PIN', () => {
 
   it('says how long to wait once the pause has begun', async () => {
     let now = 0;
-    const dataDir = mkdtempSync(join(tmpdir(), 'tender-admin-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-'));
+    const engine = Engine.open(dataDir, { now: () => now });
     try {
-      const admin = new CounterAdmin({
-        engine: t.gateway.engine,
-        engineUrl: t.gateway.url,
-        certificatePem: t.gateway.certificatePem,
-        dataDir,
-        events: new BridgeEventHub(),
-        actor: CASHIER_APP,
-        ownKeyId: () => '',
-        now: () => now,
-      });
-      const handlers = admin.handlers();
-      await handlers['manager:set-pin']({ newPin: '2468' });
+      await engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
       for (let attempt = 0; attempt < PIN_ATTEMPTS; attempt += 1) {
-        await expect(handlers['manager:verify']({ pin: '1357', action: 'void' })).rejects.toThrow();
+        await expect(engine.staff.identify('1357', 'sign-in', CASHIER_APP)).rejects.toThrow();
       }
       now += 15_000;
-      await expect(handlers['manager:verify']({ pin: '2468', action: 'void' })).rejects.toThrow(
+      await expect(engine.staff.identify(OWNER_PIN, 'sign-in', CASHIER_APP)).rejects.toThrow(
         'Too many wrong PINs. Wait 45 seconds, then try again.',
       );
+      const failed = engine.audit.recent(10).filter((entry) => entry.action === 'pin_failed');
+      expect(failed.map((entry) => entry.detail)).toEqual([
+        'refused: PIN entry paused for 45 s',
+        'refused: PIN entry paused for 60 s',
+        'wrong PIN',
+        'wrong PIN',
+        'wrong PIN',
+        'wrong PIN',
+      ]);
     } finally {
+      await engine.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -35,6 +35,9 @@ beforeAll(async () => {
     version: '0.1.0',
     reader: { kind: 'none' },
   });
+  // Receipt settings are settings: a manager changes them.
+  await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
+  await value('staff:sign-in', { pin: '2580' });
   printer = await startFakePrinter({ paperStatus: 0x12 });
   saleId = Number((await t.client.createTransaction({ type: 'SALE', amount: '60.00', ...VISA })).id);
   tabId = Number((await t.client.createTransaction({ type: 'AUTH', amount: '40.00', ...MASTERCARD })).id);

@@ -41,6 +41,7 @@ function item(fields: Partial<TransactionListItem>): TransactionListItem {
     first_name: '',
     last_name: '',
     server_id: '',
+    cashier: '',
     batch_id: '3',
     original_id: '',
     voided: 'false',

@@ -70,6 +70,35 @@ const KEY_INFO = {
   current: false,
 };
 
+const COUNTER_SESSION = {
+  signedIn: { id: 1, name: 'Dana', role: 'manager' as const, serverId: '07', retired: false },
+  needsFirstManager: false,
+  lockAfterMinutes: 5,
+};
+
+function fakeStaffHandlers(): Pick<
+  BridgeHandlers,
+  (`staff:${string}` & keyof BridgeHandlers) | (`counter:${string}` & keyof BridgeHandlers)
+> {
+  return {
+    'staff:session': vi.fn(() => COUNTER_SESSION),
+    'staff:sign-in': vi.fn(() => COUNTER_SESSION),
+    'staff:lock': vi.fn(() => ({ ...COUNTER_SESSION, signedIn: null })),
+    'staff:first-manager': vi.fn(() => COUNTER_SESSION),
+    'staff:list': vi.fn(() => ({ staff: [COUNTER_SESSION.signedIn] })),
+    'staff:create': vi.fn(() => COUNTER_SESSION.signedIn),
+    'staff:change': vi.fn(() => COUNTER_SESSION.signedIn),
+    'staff:retire': vi.fn(() => ({ ...COUNTER_SESSION.signedIn, retired: true })),
+    'staff:set-lock-minutes': vi.fn(() => COUNTER_SESSION),
+    'counter:approved-transaction': vi.fn(() => ({
+      result: 'Approved' as const,
+      id: '9',
+      display_message: 'Approved',
+    })),
+    'counter:approved-close': vi.fn(() => ({ outcome: 'none-open' as const })),
+  };
+}
+
 function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     'terminal:session': vi.fn(() => SESSION),
@@ -112,6 +141,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'receipts:email': vi.fn(() => ({ message: 'Receipt emailed to ada@example.test.' })),
     'simulator:swipe': vi.fn(() => null),
     'simulator:plug': vi.fn(() => null),
+    ...fakeStaffHandlers(),
     ...overrides,
   };
 }

@@ -47,6 +47,7 @@ const FILTERS: Record<string, TransactionFilter> = {
   first_name: { firstName: 'ann' },
   last_name: { lastName: 'smith' },
   server_id: { serverId: '07' },
+  cashier: { cashier: 'Dana' },
   batch_id: { batchId: 3 },
   'date range': { from: Date.now() - 2 * 86_400_000, before: Date.now() - 86_400_000 },
 };

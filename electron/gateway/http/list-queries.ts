@@ -110,6 +110,7 @@ export function readTransactionListQuery(query: Query): {
   const filter: TransactionFilter = { ...transactionFields(parsed), ...dateRange(parsed) };
   if (parsed.id !== undefined) filter.id = Number(parsed.id);
   if (parsed.batch_id !== undefined) filter.batchId = Number(parsed.batch_id);
+  if (parsed.cashier !== undefined) filter.cashier = parsed.cashier;
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
 }
 

@@ -10,7 +10,8 @@ import Fastify, {
   type FastifyRequest,
   type RouteHandlerMethod,
 } from 'fastify';
-import type { Permission } from '../../../shared/api/permissions';
+import { mayRun, type Permission } from '../../../shared/api/permissions';
+import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import {
   API_PREFIX,
@@ -23,6 +24,8 @@ import {
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
 import type { ApiKeyInfo } from '../keys';
+import type { SubmitContext } from '../operations/operation';
+import { staffActor } from '../staff/actors';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
 import { ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
 import {
@@ -300,7 +303,11 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     );
   });
 
-  const authenticate = (request: FastifyRequest, permission: Permission, bodyKey?: unknown): ApiKeyInfo => {
+  const authenticate = (
+    request: FastifyRequest,
+    permission: Permission | readonly Permission[],
+    bodyKey?: unknown,
+  ): ApiKeyInfo => {
     const header = request.headers['api_key'];
     const fromHeader = typeof header === 'string' && header.trim() !== '' ? header : undefined;
     const presented = fromHeader ?? (typeof bodyKey === 'string' ? bodyKey : undefined);
@@ -320,8 +327,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       }
       throw problems.unauthorized('The API key is not valid, or was revoked.');
     }
-    if (!key.permissions.includes(permission)) {
-      throw problems.forbidden(`This API key lacks the ${permission} permission.`);
+    const accepted: readonly Permission[] = typeof permission === 'string' ? [permission] : permission;
+    if (!accepted.some((one) => key.permissions.includes(one))) {
+      throw problems.forbidden(`This API key lacks the ${accepted.join(' or ')} permission.`);
     }
     return key;
   };
@@ -336,32 +344,64 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     API_ROUTES;
   const receipts = new ReceiptService(engine.reads, engine.settings);
 
+  const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
+
+  /**
+   * Who makes a transaction: at a counter, the staff member signed in there (refused while it is
+   * locked); for another program, its key.
+   */
+  const submitContext = (key: ApiKeyInfo): SubmitContext => {
+    if (!engine.staff.isCounterKey(key.recordId)) {
+      return { apiKeyId: key.recordId, actor: actorOf(key), cashier: key.name };
+    }
+    const member = engine.staff.signedInAt(key.recordId);
+    if (!member) throw new ApiProblem(403, 'counter_locked', 'The counter is locked. Sign in with your PIN.');
+    return { apiKeyId: key.recordId, actor: staffActor(member.name, key), cashier: member.name };
+  };
+
+  /** The body's type and duplicate_override, when they can be read: what the key must allow. */
+  const requirePermissionFor = (key: ApiKeyInfo, body: Record<string, unknown>) => {
+    const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
+    if (type === undefined) return;
+    const override = body.duplicate_override === true || /^true$/i.test(String(body.duplicate_override));
+    const allowed = mayRun(key.permissions, type, override);
+    if (!allowed.ok) {
+      throw problems.forbidden(
+        override && allowed.missing === 'transactions:write'
+          ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
+          : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
+      );
+    }
+  };
+
   serve(createTransaction, async (request, reply) => {
     // A key in the header is checked before the body is read; one in the body, once it is parsed.
     const headerKey =
       typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
-        ? authenticate(request, createTransaction.permission)
+        ? authenticate(request, transactionPermissions)
         : undefined;
     const sentAs = formatOfContentType(request.headers['content-type']);
     if (typeof request.body !== 'string' || sentAs === undefined) {
       throw problems.unsupportedMediaType(request.headers['content-type']);
     }
     const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
-    const key = headerKey ?? authenticate(request, createTransaction.permission, body.api_key);
+    const key = headerKey ?? authenticate(request, transactionPermissions, body.api_key);
     delete body.api_key;
+    requirePermissionFor(key, body);
+    const context = submitContext(key);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
     if (idempotencyKey === undefined) {
       return send(
         reply,
         200,
         createTransaction.answer.xmlRoot,
-        await engine.transactions.submit(body, { apiKeyId: key.recordId, actor: actorOf(key) }),
+        await engine.transactions.submit(body, context),
       );
     }
     try {
       const { response, replayed } = await engine.transactions.submitOnce(
         body,
-        { apiKeyId: key.recordId, actor: actorOf(key) },
+        { ...context, apiKeyId: key.recordId },
         idempotencyKey,
       );
       if (replayed) reply.header('idempotent-replayed', 'true');

@@ -16,8 +16,13 @@ import { Rejection } from '../validation';
 /** Who is asking: the API key, for the record. */
 export interface SubmitContext {
   apiKeyId: number | null;
-  /** Who asks, for the audit log: the API key's name and id (the local administrator when unset). */
+  /**
+   * Who asks, for the audit log: the API key's name and id, or at the counter the staff member and
+   * the manager who approved (the local administrator when unset).
+   */
   actor?: string;
+  /** Who makes the transaction, as lists show it: the staff member at the counter, or the key's name. */
+  cashier?: string;
   /** Set when the request carried an Idempotency-Key: its answer is stored with the ledger write. */
   idempotency?: { key: string; fingerprint: string };
 }

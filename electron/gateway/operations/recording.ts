@@ -18,7 +18,12 @@ import type { OperationRun } from './operation';
 export type NewRow = NewTransaction & { id: number };
 
 /** A row with this id and nothing else known yet: the callers fill in what they know. */
-export function blankRow(id: number, apiKeyId: number | null, createdAt: number): NewRow {
+export function blankRow(
+  id: number,
+  apiKeyId: number | null,
+  createdAt: number,
+  cashier: string | null = null,
+): NewRow {
   return {
     id,
     type: null,
@@ -55,6 +60,7 @@ export function blankRow(id: number, apiKeyId: number | null, createdAt: number)
     apiKeyId,
     swipeKsn: null,
     cardHash: null,
+    cashier,
     createdAt,
   };
 }
@@ -69,7 +75,7 @@ export async function newRow(
 ): Promise<NewRow> {
   const id = await ledger.nextTransactionId();
   return {
-    ...blankRow(id, run.context.apiKeyId, run.now()),
+    ...blankRow(id, run.context.apiKeyId, run.now(), run.context.cashier ?? null),
     type: TYPE_LABELS[type],
     invoice: request.invoice ?? null,
     orderNumber: request.order_number ?? null,

@@ -10,6 +10,12 @@ export const AUDIT_ACTIONS = [
   'key_revoke',
   'setting_change',
   'duplicate_override',
+  'staff_create',
+  'staff_change',
+  'staff_retire',
+  'pin_failed',
+  'sign_in',
+  'sign_out',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -17,6 +17,7 @@ export interface TransactionFilter {
   firstName?: string;
   lastName?: string;
   serverId?: string;
+  cashier?: string;
   batchId?: number;
   /** Inclusive lower bound, epoch ms. */
   from?: number;
@@ -74,6 +75,7 @@ const FILTER_COLUMNS: Record<keyof TransactionFilter & string, string> = {
   firstName: NAME_KEY_COLUMNS.firstName,
   lastName: NAME_KEY_COLUMNS.lastName,
   serverId: TRANSACTION_COLUMNS.serverId.name,
+  cashier: TRANSACTION_COLUMNS.cashier.name,
   batchId: TRANSACTION_COLUMNS.batchId.name,
   from: TRANSACTION_COLUMNS.createdAt.name,
   before: TRANSACTION_COLUMNS.createdAt.name,

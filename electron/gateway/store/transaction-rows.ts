@@ -48,6 +48,8 @@ export interface LedgerTransaction {
   swipeKsn: string | null;
   /** HMAC of the card number with the data dir's secret, for the duplicate check; never shown. */
   cardHash: string | null;
+  /** Who made it: the staff member's name at the counter, the API key's name for another program. */
+  cashier: string | null;
   createdAt: number;
 }
 
@@ -108,6 +110,7 @@ export const TRANSACTION_COLUMNS = {
   apiKeyId: { name: 'api_key_id' },
   swipeKsn: { name: 'swipe_ksn' },
   cardHash: { name: 'card_hash' },
+  cashier: { name: 'cashier' },
   createdAt: { name: 'created_at' },
 } as const satisfies { readonly [Field in keyof LedgerTransaction]: Column<LedgerTransaction[Field]> };
 

@@ -17,7 +17,10 @@ import { BusyButton } from '../ui/BusyButton';
 import { copyText, useSettingsChange } from './settings-change';
 
 const PERMISSION_NAMES: Record<Permission, string> = {
-  'transactions:write': 'Run transactions',
+  'transactions:write': 'Run every transaction',
+  'transactions:sale': 'Sales, tabs and captures',
+  'transactions:refund': 'Refunds',
+  'transactions:void': 'Voids',
   'transactions:read': 'Read transactions',
   'batches:read': 'Read batches',
   'batches:close': 'Close the batch',

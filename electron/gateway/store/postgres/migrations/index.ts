@@ -8,6 +8,7 @@ import { swipeKsn } from './0002-swipe-ksn';
 import { idempotencyKeys } from './0003-idempotency-keys';
 import { auditLog } from './0004-audit-log';
 import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
+import { staffAndCashiers } from './0006-staff-and-cashiers';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -15,6 +16,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   idempotencyKeys,
   auditLog,
   cardHashAndLiveCaptures,
+  staffAndCashiers,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

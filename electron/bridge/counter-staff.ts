@@ -1,0 +1,254 @@
+/**
+ * The people at the counter, on the host's side of the bridge: who is signed in, the lock, the first
+ * manager, staff accounts, and the requests only a manager may allow. The screens' own API key holds
+ * no standing power to refund, void, close the batch or charge past a possible duplicate; the host
+ * checks the signed-in manager, or a manager's PIN for that one request, then has the engine run
+ * exactly that request in this process, naming who made it and which manager approved it.
+ */
+import { parseTransactionType } from '../../shared/api/transaction-types';
+import { formatMoney, parseMoney } from '../../shared/money';
+import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
+import type { Engine } from '../gateway/engine';
+import { presentBatch } from '../gateway/presenters';
+import { approvedActor } from '../gateway/staff/actors';
+import { InvalidStaffRequestError, PinRefusedError, type StaffMember } from '../gateway/staff/staff';
+import { IdempotencyConflict } from '../gateway/idempotency';
+import { BridgeError, type BridgeHandlers } from './dispatch';
+import type { BridgeEventHub } from './events';
+import type { StoredPin } from './manager-pin';
+
+export type StaffChannel = Extract<keyof BridgeHandlers, `staff:${string}` | `counter:${string}`>;
+
+export interface CounterStaffOptions {
+  engine: Engine;
+  events: BridgeEventHub;
+  /** Who the audit log names for what the screens do outside the API. */
+  actor: string;
+  /** The screens' own key: its ledger id and how the audit log names it. */
+  key: { recordId: number; id: string; name: string };
+  /** The counter's manager PIN of earlier versions, which becomes the first manager's PIN. */
+  earlierManagerPin: StoredPin | null;
+}
+
+function shown(member: StaffMember): StaffMemberShown {
+  return {
+    id: member.id,
+    name: member.name,
+    role: member.role,
+    serverId: member.serverId ?? '',
+    retired: member.retired !== null,
+  };
+}
+
+/** What a request to the engine is, in a manager's words: "refund of $12.00 (transaction 7)". */
+function describeRequest(request: Record<string, unknown>): string {
+  const type = typeof request.type === 'string' ? parseTransactionType(request.type) : undefined;
+  const amount = typeof request.amount === 'string' ? parseMoney(request.amount) : undefined;
+  const money = amount?.ok ? ` of $${formatMoney(amount.cents)}` : '';
+  const of = request.id !== undefined ? ` (transaction ${String(request.id)})` : '';
+  const what = type === undefined ? 'transaction' : type.toLowerCase();
+  return `${what}${money}${of}`;
+}
+
+/** Only these need a manager; anything else the screens send themselves, with their own key. */
+function needsManager(request: Record<string, unknown>): boolean {
+  const type = typeof request.type === 'string' ? parseTransactionType(request.type) : undefined;
+  const override = request.duplicate_override === true || /^true$/i.test(String(request.duplicate_override));
+  return type === 'REFUND' || type === 'VOID' || override;
+}
+
+export class CounterStaff {
+  readonly #options: CounterStaffOptions;
+
+  constructor(options: CounterStaffOptions) {
+    this.#options = options;
+    const { engine, earlierManagerPin, actor } = options;
+    if (earlierManagerPin) engine.staff.adoptManagerPin(earlierManagerPin, actor);
+    engine.staff.registerCounter(options.key.recordId);
+  }
+
+  /** Forgets the counter, so its key acts for no one; call when the screens' key is revoked. */
+  stop(): void {
+    this.#options.engine.staff.unregisterCounter(this.#options.key.recordId);
+  }
+
+  session(): CounterSession {
+    const { engine, key } = this.#options;
+    const member = engine.staff.signedInAt(key.recordId);
+    return {
+      signedIn: member ? shown(member) : null,
+      needsFirstManager: !engine.staff.hasStaff(),
+      lockAfterMinutes: engine.settings.get('lock_after_minutes'),
+    };
+  }
+
+  /**
+   * The manager who allows `purpose`: the one signed in, or the one whose PIN came with this request.
+   * Wrong PINs are in the audit log and pause after five in a row.
+   */
+  async approve(pin: string | undefined, purpose: string): Promise<StaffMember> {
+    const { engine, key, actor } = this.#options;
+    const signedIn = engine.staff.signedInAt(key.recordId);
+    if (signedIn?.role === 'manager') return signedIn;
+    if (pin === undefined) {
+      throw new BridgeError(
+        'pin-required',
+        `A manager must allow this: ${purpose}. Ask a manager for their PIN.`,
+      );
+    }
+    try {
+      return await engine.staff.approvingManager(pin, purpose, actor);
+    } catch (error) {
+      if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
+      throw error;
+    }
+  }
+
+  handlers(): Pick<BridgeHandlers, StaffChannel> {
+    const { engine, key, actor } = this.#options;
+    const staff = engine.staff;
+    const changing = async <T>(work: () => T | Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof InvalidStaffRequestError) throw new BridgeError('invalid-input', error.message);
+        throw error;
+      }
+    };
+    return {
+      'staff:session': () => this.session(),
+      'staff:sign-in': async (input) => {
+        let member: StaffMember;
+        try {
+          member = await staff.identify(input.pin, 'sign-in', actor);
+        } catch (error) {
+          if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
+          throw error;
+        }
+        staff.signIn(key.recordId, member, actor);
+        return this.#announce();
+      },
+      'staff:lock': () => {
+        staff.signOut(key.recordId, actor, 'locked');
+        return this.#announce();
+      },
+      'staff:first-manager': (input) =>
+        changing(async () => {
+          if (staff.hasStaff()) {
+            throw new BridgeError('refused', 'Tender already has a manager. Sign in with your PIN.');
+          }
+          const member = await staff.create(
+            { name: input.name, role: 'manager', pin: input.newPin, serverId: input.serverId ?? null },
+            actor,
+          );
+          staff.signIn(key.recordId, member, actor);
+          return this.#announce();
+        }),
+      'staff:list': () => ({ staff: staff.list().map(shown) }),
+      'staff:create': (input) =>
+        changing(async () => {
+          const manager = await this.approve(input.pin, `add ${input.name} as ${input.role}`);
+          const member = await staff.create(
+            { name: input.name, role: input.role, pin: input.newPin, serverId: input.serverId ?? null },
+            this.#by(manager),
+          );
+          return shown(member);
+        }),
+      'staff:change': (input) =>
+        changing(async () => {
+          const manager = await this.approve(input.pin, 'change a staff account');
+          const member = await staff.change(
+            String(input.id),
+            {
+              ...(input.name !== undefined && { name: input.name }),
+              ...(input.role !== undefined && { role: input.role }),
+              ...(input.newPin !== undefined && { pin: input.newPin }),
+              ...(input.serverId !== undefined && { serverId: input.serverId }),
+            },
+            this.#by(manager),
+          );
+          this.#announce();
+          return shown(member);
+        }),
+      'staff:retire': (input) =>
+        changing(async () => {
+          const manager = await this.approve(input.pin, 'retire a staff account');
+          const member = staff.retire(String(input.id), this.#by(manager));
+          this.#announce();
+          return shown(member);
+        }),
+      'staff:set-lock-minutes': async (input) => {
+        const manager = await this.approve(input.pin, 'change when the counter locks itself');
+        engine.settings.setFromText('lock_after_minutes', String(input.minutes), this.#by(manager));
+        return this.#announce();
+      },
+      'counter:approved-transaction': async (input) => {
+        if (!needsManager(input.request)) {
+          throw new BridgeError(
+            'refused',
+            'Only refunds, voids and charges past a possible duplicate come this way.',
+          );
+        }
+        const cashier = this.#signedIn();
+        const manager = await this.approve(input.pin, describeRequest(input.request));
+        const context = {
+          apiKeyId: key.recordId,
+          actor: approvedActor(cashier.name, manager.name, key),
+          cashier: cashier.name,
+        };
+        try {
+          const { response } = await engine.transactions.submitOnce(
+            input.request,
+            context,
+            input.idempotencyKey,
+          );
+          return response;
+        } catch (error) {
+          if (error instanceof IdempotencyConflict) throw new BridgeError('refused', error.message);
+          throw error;
+        }
+      },
+      'counter:approved-close': async (input): Promise<ApprovedClose> => {
+        const cashier = this.#signedIn();
+        const amount = parseMoney(input.expectedNetAmount.replace(/^-/, ''), { allowZero: true });
+        const manager = await this.approve(
+          input.pin,
+          `close the batch of ${input.expectedTotalCount} transactions`,
+        );
+        const close = await engine.batches.closeOpen(approvedActor(cashier.name, manager.name, key), {
+          totalCount: input.expectedTotalCount,
+          ...(amount.ok && {
+            netAmount: input.expectedNetAmount.startsWith('-') ? -amount.cents : amount.cents,
+          }),
+        });
+        switch (close.outcome) {
+          case 'closed':
+            return { outcome: 'closed', batch: presentBatch(close.closed) };
+          case 'none open':
+            return { outcome: 'none-open' };
+          case 'changed':
+            return { outcome: 'changed', batch: presentBatch(close.open) };
+        }
+      },
+    };
+  }
+
+  /** Who works at the counter now; nothing is done for no one. */
+  #signedIn(): StaffMember {
+    const member = this.#options.engine.staff.signedInAt(this.#options.key.recordId);
+    if (!member) throw new BridgeError('refused', 'The counter is locked. Sign in with your PIN.');
+    return member;
+  }
+
+  /** A change a manager allowed, as the audit log names it. */
+  #by(manager: StaffMember): string {
+    const cashier = this.#options.engine.staff.signedInAt(this.#options.key.recordId);
+    return approvedActor(cashier?.name ?? manager.name, manager.name, this.#options.key);
+  }
+
+  #announce(): CounterSession {
+    const session = this.session();
+    this.#options.events.emit('staff:session-changed', session);
+    return session;
+  }
+}

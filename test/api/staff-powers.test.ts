@@ -1,0 +1,458 @@
+/**
+ * Who may refund, void, close and charge past a possible duplicate, over real HTTPS in JSON and XML.
+ * Another program's key carries its own approval in its permissions; the screens' own key carries
+ * none, so these requests from the counter go through the host, which runs each one in the engine
+ * only once a manager has allowed it, and records who made it and who allowed it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Permission } from '../../shared/api/permissions';
+import { COUNTER_SETTINGS_FILE } from '../../electron/bridge/counter-preferences';
+import { dispatchInvoke } from '../../electron/bridge/dispatch';
+import { hashPin } from '../../electron/bridge/manager-pin';
+import { Terminal } from '../../electron/bridge/terminal';
+import { startTestGateway, VISA, MASTERCARD, type TestGateway } from '../support/gateway';
+import { xmlElements, type Fields, type Format } from '../support/transactions';
+
+const FORMATS: Format[] = ['json', 'xml'];
+const MANAGER_PIN = '2580';
+const CASHIER_PIN = '1470';
+const parser = new XMLParser({ parseTagValue: false, ignoreDeclaration: true });
+
+let t: TestGateway;
+let terminal: Terminal;
+let screensKey: string;
+
+beforeAll(async () => {
+  t = await startTestGateway({ duplicateWindowMinutes: 2 });
+  await t.gateway.engine.staff.create(
+    { name: 'Maya', role: 'manager', pin: MANAGER_PIN, serverId: '03' },
+    'test',
+  );
+  await t.gateway.engine.staff.create(
+    { name: 'Cole', role: 'cashier', pin: CASHIER_PIN, serverId: '07' },
+    'test',
+  );
+  terminal = await Terminal.start({
+    gateway: t.gateway,
+    dataDir: t.dataDir,
+    shell: 'desktop',
+    version: '0.1.0',
+    reader: { kind: 'none' },
+  });
+  screensKey = ((await bridge('terminal:session')) as { apiKey: string }).apiKey;
+});
+afterAll(async () => {
+  await terminal.stop();
+  await t.close();
+});
+
+async function bridge(channel: string, input?: unknown): Promise<unknown> {
+  const result = await dispatchInvoke(terminal.handlers, channel, input);
+  if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+  return result.value;
+}
+
+async function bridgeRefusal(channel: string, input?: unknown) {
+  const result = await dispatchInvoke(terminal.handlers, channel, input);
+  if (result.ok) throw new Error(`${channel} was not refused`);
+  return result.error;
+}
+
+interface Sent {
+  status: number;
+  fields: Record<string, string>;
+}
+
+/** POST /transactions with this key, in this format, answered in the same. */
+async function send(key: string, format: Format, fields: Fields, idempotencyKey?: string): Promise<Sent> {
+  const type = format === 'json' ? 'application/json' : 'application/xml';
+  const response = await t.request('transactions', {
+    method: 'POST',
+    headers: {
+      'content-type': type,
+      accept: type,
+      api_key: key,
+      ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }),
+    },
+    body:
+      format === 'json'
+        ? JSON.stringify(fields)
+        : `<?xml version="1.0" encoding="UTF-8"?><transaction>${xmlElements(fields)}</transaction>`,
+  });
+  expect(response.headers['content-type']).toMatch(
+    format === 'json' ? /^application\/json/ : /^application\/xml/,
+  );
+  const parsed =
+    format === 'json'
+      ? (JSON.parse(response.body) as Record<string, string>)
+      : (Object.values(parser.parse(response.body) as Record<string, Record<string, string>>)[0] ?? {});
+  return { status: response.status, fields: parsed };
+}
+
+/** What the ledger and the audit log hold now, to show that a refusal recorded nothing. */
+async function ledgerState() {
+  const items = await t.client.listTransactions({ page_size: 1 });
+  return { newest: items[0]?.id ?? '', audit: t.gateway.engine.audit.recent(1)[0]?.id ?? 0 };
+}
+
+async function approvedSale(amount: string, card: Fields = VISA): Promise<string> {
+  const sale = await send(t.key, 'json', { type: 'SALE', amount, ...card });
+  expect(sale.fields.result).toBe('Approved');
+  return sale.fields.id ?? '';
+}
+
+/** A sale in a closed batch, which only a refund can reverse. */
+async function settledSale(amount: string): Promise<string> {
+  const id = await approvedSale(amount, MASTERCARD);
+  await t.client.closeOpenBatch();
+  return id;
+}
+
+describe('the narrower permissions of other programs', () => {
+  const cases: { type: string; fields: (cents: string) => Promise<Fields>; needs: Permission }[] = [
+    {
+      type: 'SALE',
+      fields: async (cents) => ({ type: 'SALE', amount: `3.${cents}`, ...VISA }),
+      needs: 'transactions:sale',
+    },
+    {
+      type: 'AUTH',
+      fields: async (cents) => ({ type: 'AUTH', amount: `4.${cents}`, ...VISA }),
+      needs: 'transactions:sale',
+    },
+    {
+      type: 'FORCED SALE',
+      fields: async (cents) => ({
+        type: 'FORCED SALE',
+        amount: `5.${cents}`,
+        authorization_code: 'V0ICE1',
+        ...VISA,
+      }),
+      needs: 'transactions:sale',
+    },
+    {
+      type: 'REFUND',
+      fields: async (cents) => ({ type: 'REFUND', amount: `6.${cents}`, ...VISA }),
+      needs: 'transactions:refund',
+    },
+    {
+      type: 'VOID',
+      fields: async (cents) => ({ type: 'VOID', id: await approvedSale(`7.${cents}`) }),
+      needs: 'transactions:void',
+    },
+  ];
+
+  for (const format of FORMATS) {
+    for (const { type, fields, needs } of cases) {
+      it(`a key without ${needs} gets 403 for ${type} in ${format}, and nothing is recorded`, async () => {
+        const others = (['transactions:sale', 'transactions:refund', 'transactions:void'] as const).filter(
+          (permission) => permission !== needs,
+        );
+        const key = t.createKey([...others, 'transactions:read']);
+        const body = await fields(format === 'json' ? '01' : '02');
+        const before = await ledgerState();
+        const refused = await send(key, format, body);
+        expect(refused.status).toBe(403);
+        expect(refused.fields).toMatchObject({ status: '403', error: 'forbidden' });
+        expect(refused.fields.message).toContain(needs);
+        expect(await ledgerState()).toEqual(before);
+
+        const allowed = await send(t.createKey([needs]), format, body);
+        expect(allowed.status).toBe(200);
+        expect(allowed.fields.result).toBe('Approved');
+      });
+    }
+  }
+
+  it('transactions:sale captures a tab; a refund of a settled sale needs transactions:refund', async () => {
+    const sales = t.createKey(['transactions:sale']);
+    const tab = await send(sales, 'json', { type: 'AUTH', amount: '20.00', ...MASTERCARD });
+    const capture = await send(sales, 'json', { type: 'CAPTURE', id: tab.fields.id ?? '', amount: '20.00' });
+    expect(capture.fields.result).toBe('Approved');
+    const sale = await settledSale('9.10');
+    expect((await send(sales, 'xml', { type: 'REFUND', id: sale, amount: '9.10' })).status).toBe(403);
+    const refund = await send(t.createKey(['transactions:refund']), 'xml', {
+      type: 'REFUND',
+      id: sale,
+      amount: '9.10',
+    });
+    expect(refund.fields.result).toBe('Approved');
+  });
+
+  for (const format of FORMATS) {
+    it(`duplicate_override needs transactions:write; transactions:sale alone gets 403 in ${format}`, async () => {
+      const card = { card: '4012888888881881', exp_date: '1230' };
+      const amount = format === 'json' ? '41.00' : '42.00';
+      await approvedSale(amount, card);
+      const sales = t.createKey(['transactions:sale']);
+      const again = await send(sales, format, { type: 'SALE', amount, ...card });
+      expect(again.fields).toMatchObject({ result: 'Rejected', error_code: '8033' });
+      const before = await ledgerState();
+      const override = await send(sales, format, {
+        type: 'SALE',
+        amount,
+        ...card,
+        duplicate_override: 'true',
+      });
+      expect(override.status).toBe(403);
+      expect(override.fields.message).toContain('transactions:write');
+      expect(await ledgerState()).toEqual(before);
+      const written = await send(t.createKey(['transactions:write']), format, {
+        type: 'SALE',
+        amount,
+        ...card,
+        duplicate_override: 'true',
+      });
+      expect(written.fields.result).toBe('Approved');
+    });
+  }
+
+  it('a key with none of the transaction permissions is refused before its body is read', async () => {
+    const reader = t.createKey(['transactions:read']);
+    const refused = await send(reader, 'json', { type: 'SALE', amount: '1.00', ...VISA });
+    expect(refused.status).toBe(403);
+  });
+});
+
+describe("the screens' own key holds no standing power", () => {
+  beforeAll(async () => {
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+  });
+
+  for (const format of FORMATS) {
+    it(`refuses a refund, a void and a charge past a duplicate sent directly, in ${format}, recording nothing`, async () => {
+      const sale = await settledSale(format === 'json' ? '12.00' : '12.50');
+      const open = await approvedSale(format === 'json' ? '13.00' : '13.50');
+      const card = { card: '4222222222222', exp_date: '1230' };
+      const amount = format === 'json' ? '14.00' : '15.00';
+      await approvedSale(amount, card);
+      const before = await ledgerState();
+      const attempts: Fields[] = [
+        { type: 'REFUND', id: sale, amount: '1.00' },
+        { type: 'REFUND', amount: '500.00', ...VISA },
+        { type: 'VOID', id: open },
+        { type: 'SALE', amount, ...card, duplicate_override: 'true' },
+      ];
+      for (const attempt of attempts) {
+        const refused = await send(screensKey, format, attempt, `bypass-${format}-${String(attempt.type)}`);
+        expect(refused.status, JSON.stringify(attempt)).toBe(403);
+        expect(refused.fields.error).toBe('forbidden');
+      }
+      expect(await ledgerState()).toEqual(before);
+    });
+  }
+
+  it('refuses to close the batch, in JSON and XML', async () => {
+    await approvedSale('5.00');
+    for (const format of FORMATS) {
+      const type = format === 'json' ? 'application/json' : 'application/xml';
+      const response = await t.request('batches/open', {
+        method: 'PUT',
+        headers: { accept: type, api_key: screensKey },
+      });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain('batches:close');
+    }
+    expect((await t.client.openBatch())?.status).toBe('OPEN');
+  });
+
+  it('sells for the cashier signed in, and refuses to sell while the counter is locked', async () => {
+    const sale = await send(screensKey, 'json', { type: 'SALE', amount: '6.00', ...VISA });
+    const [item] = await t.client.listTransactions({ id: sale.fields.id ?? '' });
+    expect(item?.cashier).toBe('Cole');
+    await bridge('staff:lock');
+    const before = await ledgerState();
+    const locked = await send(screensKey, 'xml', { type: 'SALE', amount: '6.01', ...VISA });
+    expect(locked.status).toBe(403);
+    expect(locked.fields).toMatchObject({ error: 'counter_locked' });
+    expect(await ledgerState()).toEqual(before);
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+  });
+});
+
+describe('a manager allows one request at the counter', () => {
+  beforeAll(async () => {
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+  });
+
+  it('a refund needs a manager PIN; wrong PINs and a cashier PIN are refused and logged', async () => {
+    const sale = await settledSale('22.00');
+    const request = { type: 'REFUND', id: sale, amount: '22.00' };
+    const before = await ledgerState();
+    expect(
+      await bridgeRefusal('counter:approved-transaction', { request, idempotencyKey: 'r1' }),
+    ).toMatchObject({
+      code: 'pin-required',
+    });
+    expect(
+      await bridgeRefusal('counter:approved-transaction', { request, idempotencyKey: 'r1', pin: '9999' }),
+    ).toMatchObject({ code: 'wrong-pin' });
+    expect(
+      await bridgeRefusal('counter:approved-transaction', {
+        request,
+        idempotencyKey: 'r1',
+        pin: CASHIER_PIN,
+      }),
+    ).toMatchObject({ code: 'wrong-pin', message: 'Cole is a cashier. A manager must enter their PIN.' });
+    const failures = t.gateway.engine.audit.recent(2);
+    expect(failures.map((entry) => entry.action)).toEqual(['pin_failed', 'pin_failed']);
+    expect(failures[1]?.subject).toBe(`refund of $22.00 (transaction ${sale})`);
+    expect(JSON.stringify(t.gateway.engine.audit.recent(5))).not.toContain('9999');
+    expect((await ledgerState()).newest).toBe(before.newest);
+
+    const answer = (await bridge('counter:approved-transaction', {
+      request,
+      idempotencyKey: 'r1',
+      pin: MANAGER_PIN,
+    })) as { result: string; id: string };
+    expect(answer.result).toBe('Approved');
+    const [item] = await t.client.listTransactions({ id: answer.id });
+    expect(item?.cashier).toBe('Cole');
+    const entry = t.gateway.engine.audit.recent(1)[0];
+    expect(entry).toMatchObject({ action: 'refund', subject: `transaction ${answer.id}` });
+    expect(entry?.actor).toMatch(
+      /^Cole at Tender desktop app \(key [0-9a-f]{16}\), approved by manager Maya$/,
+    );
+    // The same request again is answered once, never refunded twice.
+    const again = (await bridge('counter:approved-transaction', {
+      request,
+      idempotencyKey: 'r1',
+      pin: MANAGER_PIN,
+    })) as { id: string };
+    expect(again.id).toBe(answer.id);
+  });
+
+  it('a void and an unmatched refund with a manager signed in need no PIN', async () => {
+    await bridge('staff:sign-in', { pin: MANAGER_PIN });
+    const open = await approvedSale('8.00');
+    const voided = (await bridge('counter:approved-transaction', {
+      request: { type: 'VOID', id: open },
+      idempotencyKey: 'v1',
+    })) as { result: string };
+    expect(voided.result).toBe('Approved');
+    const unmatched = (await bridge('counter:approved-transaction', {
+      request: { type: 'REFUND', amount: '700.00', ...VISA },
+      idempotencyKey: 'u1',
+    })) as { result: string; id: string };
+    expect(unmatched.result).toBe('Approved');
+    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toMatch(/^Maya at .*, approved by manager Maya$/);
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+  });
+
+  it('a sale is not run this way: the screens send it with their own key', async () => {
+    expect(
+      await bridgeRefusal('counter:approved-transaction', {
+        request: { type: 'SALE', amount: '1.00', ...VISA },
+        idempotencyKey: 's1',
+        pin: MANAGER_PIN,
+      }),
+    ).toMatchObject({ code: 'refused' });
+  });
+
+  it('closes the batch the manager saw, and not one that changed', async () => {
+    await approvedSale('30.00');
+    const open = await t.client.openBatch();
+    if (!open) throw new Error('no open batch');
+    const stale = (await bridge('counter:approved-close', {
+      expectedTotalCount: Number(open.total_count) + 1,
+      expectedNetAmount: open.net_amount,
+      pin: MANAGER_PIN,
+    })) as { outcome: string };
+    expect(stale.outcome).toBe('changed');
+    expect(
+      await bridgeRefusal('counter:approved-close', {
+        expectedTotalCount: Number(open.total_count),
+        expectedNetAmount: open.net_amount,
+      }),
+    ).toMatchObject({ code: 'pin-required' });
+    const closed = (await bridge('counter:approved-close', {
+      expectedTotalCount: Number(open.total_count),
+      expectedNetAmount: open.net_amount,
+      pin: MANAGER_PIN,
+    })) as { outcome: string; batch: { id: string; status: string } };
+    expect(closed).toMatchObject({ outcome: 'closed', batch: { id: open.id, status: 'CLOSED' } });
+    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({ action: 'batch_close' });
+    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toContain('approved by manager Maya');
+  });
+});
+
+describe('cashiers in the lists', () => {
+  it('name the person at the counter and the key of another program, and filter by either', async () => {
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+    const fromCounter = await send(screensKey, 'json', { type: 'SALE', amount: '4.44', ...VISA });
+    const kitchen = t.gateway.engine.keys.create('Kitchen display', ['transactions:sale']).key;
+    const fromKitchen = await send(kitchen, 'xml', { type: 'SALE', amount: '4.45', ...VISA });
+    const cole = await t.client.listTransactions({ cashier: 'Cole', page_size: 100 });
+    expect(cole.map((item) => item.id)).toContain(fromCounter.fields.id);
+    expect(cole.every((item) => item.cashier === 'Cole')).toBe(true);
+    const byKitchen = await t.client.listTransactions({ cashier: 'Kitchen display' });
+    expect(byKitchen.map((item) => item.id)).toEqual([fromKitchen.fields.id]);
+    const xml = await t.request(`transactions?id=${fromKitchen.fields.id ?? ''}`, {
+      headers: { accept: 'application/xml', api_key: t.key },
+    });
+    expect(xml.body).toContain('<cashier>Kitchen display</cashier>');
+  });
+});
+
+describe("the counter's manager PIN of earlier versions", () => {
+  it('becomes the first manager, who signs in with it', async () => {
+    const other = await startTestGateway();
+    const stored = await hashPin('4826');
+    writeFileSync(
+      join(other.dataDir, COUNTER_SETTINGS_FILE),
+      JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], managerPin: stored }),
+    );
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    try {
+      expect(other.gateway.engine.staff.list()).toMatchObject([
+        { name: 'Manager', role: 'manager', retired: null },
+      ]);
+      const signedIn = await dispatchInvoke(counter.handlers, 'staff:sign-in', { pin: '4826' });
+      expect(signedIn).toMatchObject({ ok: true, value: { signedIn: { name: 'Manager', role: 'manager' } } });
+      expect(other.gateway.engine.audit.recent(5).map((entry) => entry.action)).toContain('staff_create');
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
+
+  it('a first start with no staff asks for the first manager, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tender-first-'));
+    rmSync(dir, { recursive: true, force: true });
+    const other = await startTestGateway();
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    try {
+      expect(await dispatchInvoke(counter.handlers, 'staff:session', undefined)).toMatchObject({
+        ok: true,
+        value: { signedIn: null, needsFirstManager: true },
+      });
+      const created = await dispatchInvoke(counter.handlers, 'staff:first-manager', {
+        name: 'Owner',
+        newPin: '8642',
+      });
+      expect(created).toMatchObject({ ok: true, value: { signedIn: { name: 'Owner', role: 'manager' } } });
+      expect(
+        await dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Mallory', newPin: '1357' }),
+      ).toMatchObject({ ok: false, error: { code: 'refused' } });
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
+});
