@@ -1,0 +1,84 @@
+/**
+ * npm run gateway -- staff: people added, changed and retired from the command line, their PINs read
+ * from standard input and never printed, kept or logged in the clear.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../electron/gateway/engine';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-cli-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function run(input: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    input,
+  });
+  return { status: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+describe('staff from the command line', () => {
+  // Each command starts Node and opens the ledger: a dozen of them take a while on a busy machine.
+  it(
+    'adds, lists, changes and retires people, reading PINs from standard input only',
+    { timeout: 120_000 },
+    async () => {
+      const added = run('4826\n', 'staff', 'create', '--name', 'Dana', '--role', 'manager');
+      expect(added.status, added.out).toBe(0);
+      expect(added.out).toMatch(/Added 1 {2}Dana {2}manager/);
+      expect(
+        run('1357\n', 'staff', 'create', '--name', 'Eli', '--role', 'cashier', '--server', '07').status,
+      ).toBe(0);
+
+      const taken = run('4826\n', 'staff', 'create', '--name', 'Fay', '--role', 'cashier');
+      expect(taken.status).toBe(1);
+      expect(taken.out).toContain('That PIN is taken');
+      const short = run('12\n', 'staff', 'create', '--name', 'Fay', '--role', 'cashier');
+      expect(short.out).toContain('A PIN has 4 to 8 digits.');
+
+      expect(run('', 'staff', 'change', 'Eli', '--server', '09', '--role', 'manager').out).toContain(
+        'Changed: 2  Eli  manager  server 09',
+      );
+      expect(run('2468\n', 'staff', 'change', '2', '--new-pin').status).toBe(0);
+      expect(run('', 'staff', 'retire', 'Eli').out).toMatch(
+        /Retired: 2 {2}Eli {2}manager {2}server 09 {2}retired/,
+      );
+      const lastManager = run('', 'staff', 'retire', 'Dana');
+      expect(lastManager.status).toBe(1);
+      expect(lastManager.out).toContain('Dana is the only manager');
+
+      const listed = run('', 'staff', 'list');
+      expect(listed.out.trim().split('\n')).toEqual([
+        expect.stringMatching(/^1 {2}Dana {2}manager$/),
+        expect.stringMatching(/^2 {2}Eli {2}manager {2}server 09 {2}retired /),
+      ]);
+      for (const output of [added.out, listed.out]) expect(output).not.toMatch(/4826|1357|2468/);
+
+      const engine = Engine.open(dataDir);
+      try {
+        expect(
+          (await engine.staff.identify('2468', 'sign-in', 'test').catch((error: Error) => error)).message,
+        ).toMatch(/^Wrong PIN/);
+        expect((await engine.staff.identify('4826', 'sign-in', 'test')).name).toBe('Dana');
+        const actions = engine.audit.recent(20).map((entry) => `${entry.actor} ${entry.action}`);
+        expect(actions).toContain('command line staff_create');
+        expect(actions).toContain('command line staff_retire');
+      } finally {
+        await engine.close();
+      }
+      for (const file of readdirSync(dataDir).filter((name) => name.startsWith('tender.db'))) {
+        expect(readFileSync(join(dataDir, file)).toString('latin1')).not.toMatch(/4826|1357|2468/);
+      }
+    },
+  );
+});
