@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { voidEffects } from '../../electron/gateway/domain/effects';
 import { applyEffects } from '../../electron/gateway/operations/recording';
-import { StoreUnreachableError } from '../../electron/gateway/store/postgres/connection';
+import { StoreBusyError, StoreUnreachableError } from '../../electron/gateway/store/postgres/connection';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import {
   migrateStore,
@@ -478,6 +478,20 @@ describe('when the store server cannot be reached', () => {
     const next = await ledger.write((write) => addRow(write));
     expect(next.id).toBe(2);
     expect((await ledger.find(2))?.id).toBe(2);
+  });
+
+  it('a write kept waiting for the ledger past its time limit fails as busy, and the next goes through', async () => {
+    const url = await server.createDatabase();
+    const ledger = await PostgresLedger.open({ url, lane: 'lane-1', statementTimeoutMs: 500 });
+    opened.push(ledger);
+    const hung = await inspect(url);
+    await hung.query('BEGIN');
+    await hung.query('SELECT * FROM ledger_head FOR UPDATE');
+    const started = Date.now();
+    await expect(ledger.write((write) => addRow(write))).rejects.toThrow(StoreBusyError);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await hung.query('ROLLBACK');
+    expect((await ledger.write((write) => addRow(write))).id).toBe(1);
   });
 
   it('a closed port is refused at once', async () => {

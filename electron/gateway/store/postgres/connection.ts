@@ -35,6 +35,26 @@ export class StoreUnreachableError extends Error {
 }
 
 /**
+ * The store server answers but did not let a write take the ledger's lock, or finish a statement,
+ * within the time limit: another counter may be holding the ledger. Nothing of the write was kept.
+ */
+export class StoreBusyError extends Error {
+  readonly code = 'store_busy';
+  constructor(readonly reason: unknown) {
+    super(
+      `The store server did not finish in time (${reason instanceof Error ? reason.message : String(reason)}). ` +
+        'Nothing was recorded; try again in a moment.',
+    );
+  }
+}
+
+/** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */
+export function isPastTimeLimit(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '57014' || code === '55P03';
+}
+
+/**
  * bigint columns (ids, cents, epoch milliseconds) arrive as numbers. Every value the ledger keeps in
  * one fits a double exactly; one that did not would be refused rather than rounded.
  */

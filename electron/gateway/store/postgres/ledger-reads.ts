@@ -26,6 +26,7 @@ import { READ_TIMEOUT_MS, ReadTimeoutError } from '../read-pool';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
   isConnectionFailure,
+  isPastTimeLimit,
   numbered,
   openPool,
   StoreUnreachableError,
@@ -50,9 +51,6 @@ interface LaneRowShape {
   refund_total: number;
   tip_total: number;
 }
-
-/** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */
-const PAST_TIME_LIMIT = new Set(['57014', '55P03']);
 
 /** Every method the SQLite reads offer, with the same types: the engine can take either. */
 type LedgerReadMethods = Pick<LedgerReads, keyof LedgerReads>;
@@ -127,8 +125,7 @@ export class PostgresLedgerReads implements LedgerReadMethods {
     try {
       return (await this.pool.query<Row>(numbered(sql), params)).rows;
     } catch (error) {
-      if (PAST_TIME_LIMIT.has(String((error as { code?: unknown }).code)))
-        throw new ReadTimeoutError(this.timeoutMs);
+      if (isPastTimeLimit(error)) throw new ReadTimeoutError(this.timeoutMs);
       throw isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
     }
   }

@@ -29,9 +29,11 @@ import {
 } from '../transaction-rows';
 import {
   isConnectionFailure,
+  isPastTimeLimit,
   isRetryable,
   numbered,
   openPool,
+  StoreBusyError,
   StoreUnreachableError,
   type PostgresConnectionOptions,
 } from './connection';
@@ -314,7 +316,8 @@ export class PostgresLedger implements LedgerStore {
 }
 
 function asStoreError(error: unknown): unknown {
-  return isConnectionFailure(error) ? new StoreUnreachableError(error) : error;
+  if (isConnectionFailure(error)) return new StoreUnreachableError(error);
+  return isPastTimeLimit(error) ? new StoreBusyError(error) : error;
 }
 
 /** Runs a request to the server; a lost server becomes a StoreUnreachableError. */
