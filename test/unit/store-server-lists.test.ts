@@ -54,6 +54,7 @@ function rowFields(i: number): Partial<NewRow> {
     invoice: i % 3 === 0 ? null : `INV-${i % 8}`,
     orderNumber: i % 4 === 1 ? null : `ORD-${(i * 5) % 9}`,
     serverId: i % 5 === 2 ? null : `S${i % 3}`,
+    cashier: i % 4 === 3 ? null : (['Ada', 'Bo'][i % 2] ?? null),
     cardLastFour: i % 6 === 0 ? null : ['1111', '4242', '0005'][i % 3],
     authorizationCode: i % 7 === 3 ? null : `A${(i * 3) % 10}`,
     createdAt: T0 + ((i * 37) % 50) * 1000,
@@ -120,6 +121,7 @@ const FILTERS: TransactionFilter[] = [
   { amount: 1000 },
   { batchId: 2 },
   { result: 'Rejected' },
+  { cashier: 'Ada' },
 ];
 
 describe('lists from the store server', () => {
@@ -256,6 +258,7 @@ describe('list query plans on the store server', () => {
     last_name: { lastName: 'last1' },
     server_id: { serverId: '07' },
     batch_id: { batchId: 3 },
+    cashier: { cashier: 'Ada' },
     lane: { lane: 'lane-1' },
     'date range': { from: T0 + 86_400_000, before: T0 + 2 * 86_400_000 },
   };
