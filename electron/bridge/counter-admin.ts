@@ -52,6 +52,7 @@ type AdminChannel = Exclude<
   | `receipts:${string}`
   | `staff:${string}`
   | `counter:${string}`
+  | `attempts:${string}`
 >;
 
 const REVOKED_SHOWN = 25;
@@ -292,4 +293,5 @@ const ACTION_WORDS: Record<ManagerAction, string> = {
   refund: 'refund a card',
   'batch-close': 'close the batch',
   settings: 'change settings',
+  duplicate: 'charge a card again past a possible duplicate',
 };

@@ -130,14 +130,10 @@ export class Terminal {
       key: { recordId: issued.info.recordId, id: issued.info.id, name: issued.info.name },
       earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
     });
-    const { engine } = options.gateway;
-    const keyRecord = engine.keys.authenticate(this.#apiKey)?.recordId;
-    if (keyRecord === undefined)
-      throw new Error('The screens’ API key was not found right after it was issued.');
     this.#journal = new AttemptJournal(
       join(options.dataDir, ATTEMPT_JOURNAL_FILE),
-      engine.ledger,
-      () => keyRecord,
+      options.gateway.engine.ledger,
+      () => issued.info.recordId,
     );
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
+import { attemptChannels } from './attempts-contract';
 import { staffChannels, staffEvents } from './staff-contract';
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ export type AppSettings = z.infer<typeof appSettingsSchema>;
 export const managerPinSchema = z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
 
 /** What a manager PIN is asked for. */
-export const MANAGER_ACTIONS = ['void', 'refund', 'batch-close', 'settings'] as const;
+export const MANAGER_ACTIONS = ['void', 'refund', 'batch-close', 'settings', 'duplicate'] as const;
 export type ManagerAction = (typeof MANAGER_ACTIONS)[number];
 
 /** An ISO 8601 instant, as the host writes times for the screens. */
@@ -383,6 +384,7 @@ export const invokeChannels = {
   'simulator:swipe': { input: z.strictObject({ card: z.enum(SIMULATED_SWIPES) }), output: z.null() },
   'simulator:plug': { input: z.strictObject({ plugged: z.boolean() }), output: z.null() },
   ...staffChannels,
+  ...attemptChannels,
 } as const;
 
 /** Events from the host to the screens. */

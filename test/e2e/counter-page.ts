@@ -57,9 +57,8 @@ export interface Counter {
   close(): Promise<void>;
 }
 
-/** Builds the app into a folder of its own and serves its screens with the simulated reader. */
-export async function startCounter(): Promise<Counter> {
-  requireChromium();
+/** Builds the app into a folder of its own, which the caller removes. */
+export function buildApp(): string {
   const buildDir = mkdtempSync(join(tmpdir(), 'tender-e2e-build-'));
   execFileSync(
     process.execPath,
@@ -70,6 +69,13 @@ export async function startCounter(): Promise<Counter> {
       stdio: 'pipe',
     },
   );
+  return buildDir;
+}
+
+/** Builds the app and serves its screens with the simulated reader. */
+export async function startCounter(): Promise<Counter> {
+  requireChromium();
+  const buildDir = buildApp();
   const engineClock = new EngineClock();
   const screens = await startTestScreens({
     rendererDir: join(buildDir, 'renderer'),

@@ -166,13 +166,18 @@ describe('a close whose answer is lost', () => {
     const cashier = await endOfDay();
     const { page } = cashier;
     let puts = 0;
-    await page.route('**/rest/v1/batches/open', async (route) => {
+    // The close carries the figures the manager confirmed in its query string.
+    await page.route('**/rest/v1/batches/open?*', async (route) => {
       const request = route.request();
       if (request.method() !== 'PUT') return route.continue();
       puts += 1;
       // The close reaches the engine; its answer never reaches the page.
       const headers = await request.allHeaders();
-      await counter.screens.send('/rest/v1/batches/open', {
+      const { search } = new URL(request.url());
+      expect(search).toBe(
+        `?expected_total_count=${open?.total_count}&expected_net_amount=${open?.net_amount}`,
+      );
+      await counter.screens.send(`/rest/v1/batches/open${search}`, {
         method: 'PUT',
         headers: { api_key: headers.api_key ?? '' },
       });

@@ -127,6 +127,9 @@ describe('tips and tabs', () => {
     await page.getByLabel('Suggested tip 2').fill('20');
     await page.getByLabel('Suggested tip 3').fill('22');
     await page.getByLabel('Tabs can be captured for').fill('5');
+    expect(await page.getByLabel('Confirm tips above').inputValue()).toBe('30');
+    await page.getByLabel('Confirm tips above').fill('45');
+    await page.getByLabel('Duplicate check').fill('3');
     await cashier.check('04-tips');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved').waitFor();
@@ -134,7 +137,10 @@ describe('tips and tabs', () => {
       tipsEnabled: true,
       tipPercentages: [18, 20, 22],
       authExpiryDays: 5,
+      tipWarnPercent: 45,
+      duplicateWindowMinutes: 3,
     });
+    expect(counter.screens.running.gateway.engine.settings.get('duplicate_window_minutes')).toBe(3);
 
     const tab = await counter.screens.client.createTransaction({
       type: 'AUTH',
@@ -151,6 +157,8 @@ describe('tips and tabs', () => {
       tipsEnabled: false,
       tipPercentages: [15, 18, 20],
       authExpiryDays: 7,
+      tipWarnPercent: 30,
+      duplicateWindowMinutes: 0,
     });
   });
 

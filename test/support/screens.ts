@@ -55,8 +55,10 @@ export async function startTestScreens(options: {
   engine?: EngineOptions;
   /** duplicate_window_minutes: off unless a test sets it, since the tests charge the same cards again. */
   duplicateWindowMinutes?: number;
+  /** A data dir of the test's own, kept after close so that the screens can start again on it. */
+  dataDir?: string;
 }): Promise<TestScreens> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tender-screens-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-screens-'));
   const running = await startHeadlessScreens({
     dataDir,
     port: 0,
@@ -151,7 +153,7 @@ export async function startTestScreens(options: {
       for (const transport of sockets) transport.close();
       agent.destroy();
       await running.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -102,6 +102,10 @@ function fakeStaffHandlers(): Pick<
 function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     'terminal:session': vi.fn(() => SESSION),
+    'attempts:begin': vi.fn(() => null),
+    'attempts:resolve': vi.fn(() => null),
+    'attempts:interrupted': vi.fn(() => []),
+    'attempts:dismiss': vi.fn(() => null),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
       certificate: {

@@ -56,11 +56,24 @@ export function EndOfDayScreen() {
   );
 }
 
+/** The open batch changed after the manager confirmed it: nothing was closed. */
+class BatchChanged extends Error {
+  constructor(readonly now: Batch) {
+    super(
+      `Batch #${now.id} changed after you looked at it: it now has ${now.total_count} transactions for ` +
+        `${displayMoney(centsOf(now.net_amount))} net. Nothing was closed. Look at the figures again, then close it.`,
+    );
+  }
+}
+
 /**
- * Closes batch `id`. PUT /batches/open carries no idempotency key, so after a lost answer it is never
- * sent blindly again: the batch is read first, and closed only if it is still the open one.
+ * Closes batch `seen`, only as the manager confirmed it: the engine closes it only if it still has
+ * the count and net amount shown (409 batch_changed otherwise). PUT /batches/open carries no
+ * idempotency key, so after a lost answer it is never sent blindly again: the batch is read first,
+ * and closed only if it is still the open one.
  */
-async function closeBatch(client: TenderClient, id: string): Promise<Batch> {
+async function closeBatch(client: TenderClient, seen: Batch): Promise<Batch> {
+  const { id } = seen;
   const [current] = await client.listBatches({ id, page_size: 1 });
   if (current?.status === 'CLOSED') return current;
   const open = await client.openBatch();
@@ -68,9 +81,14 @@ async function closeBatch(client: TenderClient, id: string): Promise<Batch> {
     throw new Error(`Batch #${id} is no longer the open batch. Go back and look at the batches again.`);
   }
   try {
-    const closed = await client.closeOpenBatch();
+    const closed = await client.closeOpenBatch({
+      expected_total_count: seen.total_count,
+      expected_net_amount: seen.net_amount,
+    });
     if (closed?.id === id) return closed;
   } catch (error) {
+    if (error instanceof TenderApiError && error.status === 409 && error.body?.batch)
+      throw new BatchChanged(error.body.batch);
     if (error instanceof TenderApiError) throw error;
     // No answer: the close may have happened. The batch itself says.
     const [after] = await client.listBatches({ id, page_size: 1 }).catch(() => []);
@@ -86,6 +104,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
   const { client, settings } = useTerminal();
   const active = useScreenActive();
   const approve = useManagerApproval();
+  const [reread, setReread] = useState(0);
   const open = useLoad<OpenBatch>(
     async () => {
       const [batch, tabs] = await Promise.all([
@@ -97,7 +116,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
         : [];
       return { batch, items, openTabs: tabs.open };
     },
-    [client, settings.authExpiryDays, refresh, active],
+    [client, settings.authExpiryDays, refresh, reread, active],
     active,
   );
   const [confirming, setConfirming] = useState(false);
@@ -110,11 +129,16 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
     setClosing(true);
     setProblem(undefined);
     try {
-      const closed = await closeBatch(client, batch.id);
+      const closed = await closeBatch(client, batch);
       setConfirming(false);
       onClosed(closed.id);
     } catch (error) {
-      setProblem(`The batch was not closed: ${problemText(error)}`);
+      if (error instanceof BatchChanged) {
+        // The figures on screen are out of date: read them again, and say why the close waited.
+        setConfirming(false);
+        setReread((count) => count + 1);
+        setProblem(error.message);
+      } else setProblem(`The batch was not closed: ${problemText(error)}`);
     } finally {
       setClosing(false);
     }
@@ -143,7 +167,10 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
           <button
             type="button"
             className="button button-primary button-large"
-            onClick={() => setConfirming(true)}
+            onClick={() => {
+              setProblem(undefined);
+              setConfirming(true);
+            }}
             disabled={closing}
           >
             Close batch
@@ -152,6 +179,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
       </header>
 
       <LoadProblem loaded={open} />
+      {!confirming && <ProblemNotice problem={problem} />}
       {!data && open.loading && (
         <div className="empty" role="status">
           <Spinner className="spinner" />

@@ -17,7 +17,14 @@ export type SaleOutcome =
   /** The issuer said no. */
   | { kind: 'declined'; message: string; nextStep?: string; transactionId?: string }
   /** The engine refused what was sent (a field, an expired card, a swipe it cannot use). */
-  | { kind: 'rejected'; message: string; nextStep?: string; errorCode?: string }
+  | {
+      kind: 'rejected';
+      message: string;
+      nextStep?: string;
+      errorCode?: string;
+      /** A possible duplicate (8033): the earlier charge on the same card for the same amount. */
+      duplicateOf?: string;
+    }
   /** The processor failed; the attempt is recorded and nothing was charged. */
   | { kind: 'error'; message: string; nextStep?: string; transactionId?: string }
   /** The engine answered with an HTTP error: the request was refused before any charge. */
@@ -120,6 +127,7 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
         message,
         ...(nextStep && { nextStep }),
         ...(response.error_code && { errorCode: response.error_code }),
+        ...(response.duplicate_of && { duplicateOf: response.duplicate_of }),
       };
     }
     case 'Error': {
@@ -132,6 +140,20 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
       };
     }
   }
+}
+
+/** The engine's error_code for a possible duplicate charge. */
+export const POSSIBLE_DUPLICATE = '8033';
+
+/** A charge refused as a possible duplicate, which the cashier may confirm and send again. */
+export function isPossibleDuplicate(
+  outcome: SaleOutcome,
+): outcome is Extract<SaleOutcome, { kind: 'rejected' }> & { duplicateOf: string } {
+  return (
+    outcome.kind === 'rejected' &&
+    outcome.errorCode === POSSIBLE_DUPLICATE &&
+    outcome.duplicateOf !== undefined
+  );
 }
 
 const CHECK_AGAIN =

@@ -6,6 +6,11 @@
 import { useCallback, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import { formatMoney, parseMoney } from '../../../shared/money';
+import { parseTransactionType } from '../../../shared/api/transaction-types';
+import { brandLabel, cardBrand } from '../../../shared/cards';
+import type { Attempt } from '../../../shared/ipc/attempts-contract';
+import type { TenderBridge } from '../../../shared/ipc/contract';
 import { useTerminal } from '../terminal/terminal-context';
 import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 
@@ -71,7 +76,54 @@ export function failureOutcome(error: unknown, move: MoneyMove): SaleOutcome {
   return outcome;
 }
 
+/**
+ * How the attempt journal names a request: its type and amount, and the card as brand and last four
+ * (or what it follows up), never the card number or the swipe.
+ */
+export function attemptOf(pending: PendingTransaction): Attempt {
+  const { request } = pending;
+  const type = parseTransactionType(request.type) ?? 'SALE';
+  const card =
+    request.card !== undefined
+      ? `${brandLabel(cardBrand(request.card))} •••• ${request.card.slice(-4)}`
+      : request.encrypted_track_data !== undefined
+        ? 'Swiped card'
+        : request.id !== undefined
+          ? `Transaction #${String(request.id)}`
+          : 'No card';
+  const tip = request.tip_amount === undefined ? 0 : parseCents(request.tip_amount);
+  const amount = request.amount === undefined ? undefined : formatMoney(parseCents(request.amount) + tip);
+  return { idempotencyKey: pending.idempotencyKey, type, card, ...(amount !== undefined && { amount }) };
+}
+
+function parseCents(text: string): number {
+  const parsed = parseMoney(text, { allowZero: true });
+  return parsed.ok ? parsed.cents : 0;
+}
+
+/** The journal keeps each attempt until its answer is known; a journal that fails does not hold up a payment. */
+async function journal(step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    console.error('Tender: the attempt journal could not be written.', error);
+  }
+}
+
 export async function sendTransaction(
+  client: TenderClient,
+  pending: PendingTransaction,
+  move: MoneyMove,
+  bridge?: TenderBridge,
+): Promise<SaleOutcome> {
+  if (bridge) await journal(() => bridge.invoke('attempts:begin', attemptOf(pending)));
+  const outcome = await sendOnce(client, pending, move);
+  if (bridge && outcome.kind !== 'unknown')
+    await journal(() => bridge.invoke('attempts:resolve', { idempotencyKey: pending.idempotencyKey }));
+  return outcome;
+}
+
+async function sendOnce(
   client: TenderClient,
   pending: PendingTransaction,
   move: MoneyMove,
@@ -97,7 +149,7 @@ export async function sendTransaction(
  * card data only until an answer is known, then drops it.
  */
 export function useKeyedIdempotentSender(move: MoneyMove) {
-  const { client } = useTerminal();
+  const { client, bridge } = useTerminal();
   const kept = useRef(new Map<string, PendingTransaction>());
   const inFlight = useRef(false);
 
@@ -113,13 +165,13 @@ export function useKeyedIdempotentSender(move: MoneyMove) {
       const current = kept.current.get(item);
       if (!current) return undefined;
       inFlight.current = true;
-      return sendTransaction(client, current, move).then((outcome) => {
+      return sendTransaction(client, current, move, bridge).then((outcome) => {
         if (outcome.kind !== 'unknown') kept.current.delete(item);
         inFlight.current = false;
         return outcome;
       });
     },
-    [client, move],
+    [bridge, client, move],
   );
 
   /** Whether a request of `item` awaits an answer: it must go again as it was, with its key. */

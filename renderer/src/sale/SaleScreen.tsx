@@ -2,8 +2,12 @@
  * One sale at the counter: type the amount, take the card (swipe, or key it in), see the answer,
  * start the next. Works by touch and by keyboard alone, and never has two charges in flight.
  */
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
+import { useManagerApproval } from '../manager/manager-approval';
+import { DuplicatePrompt } from '../payment/DuplicatePrompt';
+import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { useCardReader } from '../ui/use-card-reader';
@@ -42,6 +46,17 @@ export function SaleScreen() {
   const current = useRef<SaleState>(state);
   // One charge in flight, and the one whose answer is unknown kept with its key for Check again.
   const { send: sendCharge, forget: forgetCharge } = useIdempotentSender('sale');
+  const approve = useManagerApproval();
+  // The request of a charge refused as a possible duplicate, card data included, kept only until the
+  // cashier decides whether to charge again.
+  const refusedAsDuplicate = useRef<TransactionRequestBody | null>(null);
+  const [askingDuplicate, setAskingDuplicate] = useState(false);
+
+  /** Settles a charge; a possible duplicate keeps its request for the cashier's decision. */
+  const settle = useCallback((request: TransactionRequestBody | null, outcome: SaleOutcome) => {
+    refusedAsDuplicate.current = request && isPossibleDuplicate(outcome) ? request : null;
+    setAskingDuplicate(refusedAsDuplicate.current !== null);
+  }, []);
 
   const readerOff = useRef(reader.state === 'off');
   useEffect(() => {
@@ -57,7 +72,11 @@ export function SaleScreen() {
         const before = current.current;
         current.current = saleReducer(before, next);
         // Leaving an unknown outcome for a new sale drops the card data kept for checking again.
-        if (next.type === 'new-sale' && current.current !== before) forgetCharge();
+        if (next.type === 'new-sale' && current.current !== before) {
+          forgetCharge();
+          refusedAsDuplicate.current = null;
+          setAskingDuplicate(false);
+        }
         dispatch(next);
       }
     },
@@ -69,21 +88,43 @@ export function SaleScreen() {
       const before = current.current;
       if (before.step !== 'card') return;
       const { sale } = before;
-      const answer = sendCharge(
-        prepareTransaction({
-          type: 'SALE',
-          amount: formatMoney(sale.cents),
-          ...payment,
-          ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
-          ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
-        }),
-      );
+      const request: TransactionRequestBody = {
+        type: 'SALE',
+        amount: formatMoney(sale.cents),
+        ...payment,
+        ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
+        ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
+      };
+      const answer = sendCharge(prepareTransaction(request));
       if (!answer) return;
       act({ type: 'charge', card });
-      act({ type: 'settled', outcome: await answer });
+      const outcome = await answer;
+      settle(request, outcome);
+      act({ type: 'settled', outcome });
     },
-    [act, sendCharge],
+    [act, sendCharge, settle],
   );
+
+  /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
+  const chargeAgain = useCallback(async () => {
+    const refused = refusedAsDuplicate.current;
+    if (!refused || current.current.step !== 'result') return;
+    const approval = await approve('duplicate');
+    if (approval === null) return;
+    const request = { ...refused, duplicate_override: true };
+    const answer = sendCharge(prepareTransaction(request));
+    if (!answer) return;
+    setAskingDuplicate(false);
+    act({ type: 'charge-again' });
+    const outcome = await answer;
+    settle(request, outcome);
+    act({ type: 'settled', outcome });
+  }, [act, approve, sendCharge, settle]);
+
+  const dontChargeAgain = useCallback(() => {
+    refusedAsDuplicate.current = null;
+    setAskingDuplicate(false);
+  }, []);
 
   const checkAgain = useCallback(async () => {
     const before = current.current;
@@ -142,15 +183,33 @@ export function SaleScreen() {
   }, [act, active, checkAgain]);
 
   if (state.step === 'result') {
+    const { outcome } = state;
     return (
-      <ResultView
-        sale={state.sale}
-        card={state.card}
-        outcome={state.outcome}
-        onNewSale={() => act({ type: 'new-sale' })}
-        onTryAgain={() => act({ type: 'try-again' })}
-        onCheckAgain={() => void checkAgain()}
-      />
+      <>
+        <ResultView
+          sale={state.sale}
+          card={state.card}
+          outcome={outcome}
+          onNewSale={() => {
+            dontChargeAgain();
+            act({ type: 'new-sale' });
+          }}
+          onTryAgain={() => {
+            dontChargeAgain();
+            act({ type: 'try-again' });
+          }}
+          onCheckAgain={() => void checkAgain()}
+        />
+        {askingDuplicate && isPossibleDuplicate(outcome) && (
+          <DuplicatePrompt
+            duplicateOf={outcome.duplicateOf}
+            cents={state.sale.cents}
+            card={state.card}
+            onChargeAgain={() => void chargeAgain()}
+            onCancel={dontChargeAgain}
+          />
+        )}
+      </>
     );
   }
 

@@ -5,7 +5,7 @@
  */
 import { pressAmountKey, pressBackspace, type AmountKey } from './amount';
 import type { ChargedCard } from '../payment/card-payment';
-import type { SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
 
 export interface SaleDetails {
   cents: number;
@@ -39,6 +39,8 @@ export type SaleAction =
   | { type: 'try-again' }
   /** The same charge sent again, after no answer: the idempotency key makes it charge at most once. */
   | { type: 'recheck' }
+  /** The same card charged again past a possible duplicate, once the cashier confirmed it. */
+  | { type: 'charge-again' }
   | { type: 'new-sale' };
 
 export const freshSale = (): SaleState => ({
@@ -94,6 +96,10 @@ export function saleReducer(state: SaleState, action: SaleAction): SaleState {
         : state;
     case 'recheck':
       return state.step === 'result' && state.outcome.kind === 'unknown'
+        ? { step: 'charging', sale: state.sale, card: state.card }
+        : state;
+    case 'charge-again':
+      return state.step === 'result' && isPossibleDuplicate(state.outcome)
         ? { step: 'charging', sale: state.sale, card: state.card }
         : state;
     case 'new-sale':

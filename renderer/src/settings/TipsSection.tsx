@@ -1,4 +1,7 @@
-/** Tips on captures (the engine's tips_enabled), the percentages the tab screen suggests, and how long a tab stays open. */
+/**
+ * Tips on captures (the engine's tips_enabled), the percentages the tab screen suggests, how long a
+ * tab stays open, the tip share above which a tip is confirmed, and the duplicate check's window.
+ */
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { ProblemNotice } from '../ui/ProblemNotice';
@@ -23,6 +26,8 @@ export function TipsSection() {
     [0, 1, 2, 3].map((i) => String(settings.tipPercentages[i] ?? '')),
   );
   const [days, setDays] = useState(String(settings.authExpiryDays));
+  const [warnPercent, setWarnPercent] = useState(String(settings.tipWarnPercent));
+  const [duplicateMinutes, setDuplicateMinutes] = useState(String(settings.duplicateWindowMinutes));
   const [problem, setProblem] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -32,9 +37,22 @@ export function TipsSection() {
     if (typeof tipPercentages === 'string') return setProblem(tipPercentages);
     const authExpiryDays = Number(days);
     if (!/^\d{1,3}$/.test(days) || authExpiryDays < 1) return setProblem('Tabs stay open 1 to 999 days.');
+    const tipWarnPercent = Number(warnPercent);
+    if (!/^\d{1,4}$/.test(warnPercent) || tipWarnPercent < 1 || tipWarnPercent > 1000)
+      return setProblem('Tips are confirmed above 1% to 1000% of the check.');
+    const duplicateWindowMinutes = Number(duplicateMinutes);
+    if (!/^\d{1,4}$/.test(duplicateMinutes) || duplicateWindowMinutes > 1440)
+      return setProblem('The duplicate check looks back 0 (off) to 1440 minutes.');
     setSaving(true);
     const result = await change((pin) =>
-      bridge.invoke('settings:update', { tipsEnabled, tipPercentages, authExpiryDays, ...(pin && { pin }) }),
+      bridge.invoke('settings:update', {
+        tipsEnabled,
+        tipPercentages,
+        authExpiryDays,
+        tipWarnPercent,
+        duplicateWindowMinutes,
+        ...(pin && { pin }),
+      }),
     );
     setSaving(false);
     if (result.ok) {
@@ -140,6 +158,62 @@ export function TipsSection() {
             />
             <span className="input-suffix" aria-hidden="true">
               days
+            </span>
+          </span>
+        </div>
+
+        <div className="setting-row">
+          <div>
+            <label className="setting-name" htmlFor="tip-warn-percent">
+              Confirm tips above
+            </label>
+            <p className="setting-help">
+              A tip above this share of the check, or above the check itself, is shown with the check and
+              confirmed before it is captured.
+            </p>
+          </div>
+          <span className="input-affix input-affix-wide">
+            <input
+              id="tip-warn-percent"
+              className="input"
+              inputMode="numeric"
+              maxLength={4}
+              value={warnPercent}
+              onChange={(event) => {
+                setWarnPercent(event.target.value.replace(/\D/g, '').slice(0, 4));
+                edited();
+              }}
+            />
+            <span className="input-suffix" aria-hidden="true">
+              %
+            </span>
+          </span>
+        </div>
+
+        <div className="setting-row">
+          <div>
+            <label className="setting-name" htmlFor="duplicate-minutes">
+              Duplicate check
+            </label>
+            <p className="setting-help">
+              The same card charged the same amount within this many minutes asks before charging again. 0
+              turns the check off.
+            </p>
+          </div>
+          <span className="input-affix input-affix-wide">
+            <input
+              id="duplicate-minutes"
+              className="input"
+              inputMode="numeric"
+              maxLength={4}
+              value={duplicateMinutes}
+              onChange={(event) => {
+                setDuplicateMinutes(event.target.value.replace(/\D/g, '').slice(0, 4));
+                edited();
+              }}
+            />
+            <span className="input-suffix" aria-hidden="true">
+              min
             </span>
           </span>
         </div>

@@ -13,7 +13,8 @@ import { prepareTransaction, useKeyedIdempotentSender } from '../payment/run-tra
 import { ArrowLeftIcon, Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
 import { BusyButton } from '../ui/BusyButton';
-import { tipForPercent } from './tip-math';
+import { LargeTipConfirm, type TipToConfirm } from './LargeTipConfirm';
+import { isLargeTip, tipForPercent } from './tip-math';
 
 type RowState = { state: 'ready' } | { state: 'sending' } | { state: 'done'; outcome: SaleOutcome };
 
@@ -23,6 +24,7 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
   const [tipOf, setTipOf] = useState<Record<string, number>>({});
   const [rows, setRows] = useState<Record<string, RowState>>({});
   const [running, setRunning] = useState(false);
+  const [confirmTips, setConfirmTips] = useState<TipToConfirm[]>();
   const capture = useKeyedIdempotentSender('capture');
 
   const tip = (id: string) => (tips ? (tipOf[id] ?? 0) : 0);
@@ -42,7 +44,19 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
       return next;
     });
 
+  /** Large tips are confirmed first, all in one question. */
+  const askCaptureAll = () => {
+    if (running) return;
+    const large = left
+      .filter((tab) => !capture.awaitsAnswer(tab.id))
+      .map((tab) => ({ tabId: tab.id, checkCents: centsOf(tab.amount), tipCents: tip(tab.id) }))
+      .filter((each) => isLargeTip(each.checkCents, each.tipCents, settings.tipWarnPercent));
+    if (large.length > 0) setConfirmTips(large);
+    else void captureAll();
+  };
+
   const captureAll = async () => {
+    setConfirmTips(undefined);
     if (running) return;
     setRunning(true);
     for (const tab of left) {
@@ -187,7 +201,7 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
             <BusyButton
               type="button"
               className="button button-primary button-large"
-              onClick={() => void captureAll()}
+              onClick={askCaptureAll}
               busy={running}
             >
               {attempted
@@ -202,6 +216,15 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
           )}
         </footer>
       </section>
+      {confirmTips && (
+        <LargeTipConfirm
+          tips={confirmTips}
+          warnPercent={settings.tipWarnPercent}
+          confirmLabel={`Capture ${left.length} ${left.length === 1 ? 'tab' : 'tabs'}`}
+          onConfirm={() => void captureAll()}
+          onCancel={() => setConfirmTips(undefined)}
+        />
+      )}
     </div>
   );
 }

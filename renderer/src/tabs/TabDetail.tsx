@@ -11,6 +11,8 @@ import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { ArrowRightIcon } from '../ui/icons';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { BusyButton } from '../ui/BusyButton';
+import { LargeTipConfirm } from './LargeTipConfirm';
+import { isLargeTip } from './tip-math';
 import { TipEntry } from './TipEntry';
 
 type Props = {
@@ -28,13 +30,21 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
   const voiding = useTransactionRunner('void');
   const [tipCents, setTipCents] = useState(0);
   const [confirmVoid, setConfirmVoid] = useState(false);
+  const [confirmTip, setConfirmTip] = useState(false);
   const checkCents = centsOf(tab.amount);
   const tips = settings.tipsEnabled && !expired;
   const total = checkCents + (tips ? tipCents : 0);
   const holder = holderOf(tab);
   const busy = capture.state.phase === 'sending' || voiding.state.phase === 'sending';
 
+  const askCapture = () => {
+    if (busy || expired) return;
+    if (tips && isLargeTip(checkCents, tipCents, settings.tipWarnPercent)) setConfirmTip(true);
+    else doCapture();
+  };
+
   const doCapture = () => {
+    setConfirmTip(false);
     if (busy || expired) return;
     void capture.start({
       type: 'CAPTURE',
@@ -153,7 +163,7 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
           tipCents={tipCents}
           onTip={setTipCents}
           percentages={settings.tipPercentages}
-          onEnter={doCapture}
+          onEnter={askCapture}
           autoFocus
         />
       ) : (
@@ -190,7 +200,7 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
           <BusyButton
             type="button"
             className="button button-primary button-large"
-            onClick={doCapture}
+            onClick={askCapture}
             busy={capture.state.phase === 'sending'}
             // A void on its way holds the capture back too.
             disabled={busy}
@@ -201,6 +211,16 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
           </BusyButton>
         )}
       </div>
+
+      {confirmTip && (
+        <LargeTipConfirm
+          tips={[{ tabId: tab.id, checkCents, tipCents }]}
+          warnPercent={settings.tipWarnPercent}
+          confirmLabel={`Capture ${displayMoney(total)}`}
+          onConfirm={doCapture}
+          onCancel={() => setConfirmTip(false)}
+        />
+      )}
 
       {confirmVoid && (
         <ConfirmDialog

@@ -8,16 +8,21 @@ import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
-import { loadTabs, type Tabs } from '../transactions/queries';
+import { loadAdjustableCaptures, loadTabs, type Tabs } from '../transactions/queries';
 import { ageLabel, cardLabel, centsOf, holderOf, untilLabel } from '../transactions/present';
 import { LoadProblem } from '../ui/LoadProblem';
 import { useLoad } from '../ui/use-load';
 import { AlertIcon, Spinner } from '../ui/icons';
+import { AdjustTip } from './AdjustTip';
 import { CaptureMany } from './CaptureMany';
 import { NewTab } from './NewTab';
 import { TabDetail } from './TabDetail';
 
-type Side = { kind: 'none' } | { kind: 'tab'; id: string } | { kind: 'new' };
+type Side =
+  | { kind: 'none' }
+  | { kind: 'tab'; id: string }
+  | { kind: 'new' }
+  | { kind: 'adjust'; capture: TransactionListItem };
 
 export function TabsScreen() {
   const { client, settings } = useTerminal();
@@ -26,6 +31,11 @@ export function TabsScreen() {
   const tabs = useLoad<Tabs>(
     () => loadTabs(client, settings.authExpiryDays),
     [client, settings.authExpiryDays, refresh, active],
+    active,
+  );
+  const captured = useLoad<TransactionListItem[]>(
+    () => loadAdjustableCaptures(client),
+    [client, refresh, active],
     active,
   );
   const [side, setSide] = useState<Side>({ kind: 'none' });
@@ -141,6 +151,44 @@ export function TabsScreen() {
           </>
         )}
 
+        {settings.tipsEnabled && (captured.data?.length ?? 0) > 0 && (
+          <section className="captured-tabs" aria-labelledby="captured-tabs-title">
+            <h2 id="captured-tabs-title" className="subhead">
+              Captured in this batch
+            </h2>
+            <p className="note">A tip can be adjusted until the batch is closed.</p>
+            <ul className="tab-rows" aria-label="Captured tabs">
+              {(captured.data ?? []).map((capture) => (
+                <li
+                  key={capture.id}
+                  className={
+                    side.kind === 'adjust' && side.capture.id === capture.id
+                      ? 'tab-row tab-row-selected'
+                      : 'tab-row'
+                  }
+                  data-testid={`captured-${capture.original_id}`}
+                >
+                  <button
+                    type="button"
+                    className="tab-row-main"
+                    onClick={() => setSide({ kind: 'adjust', capture })}
+                  >
+                    <span className="tab-row-amount">{displayMoney(centsOf(capture.amount))}</span>
+                    <span className="tab-row-who">
+                      <span className="tab-row-card">{cardLabel(capture)}</span>
+                      <span className="tab-row-holder">tip {displayMoney(centsOf(capture.tip_amount))}</span>
+                    </span>
+                    <span className="tab-row-server">
+                      {capture.server_id ? `Server ${capture.server_id}` : 'No server'}
+                    </span>
+                    <span className="tab-row-age">Adjust tip</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
         {expired.length > 0 && (
           <details className="expired-tabs">
             <summary>
@@ -165,7 +213,16 @@ export function TabsScreen() {
       </section>
 
       <aside className="panel side-panel" aria-label="Tab">
-        {side.kind === 'new' ? (
+        {side.kind === 'adjust' ? (
+          <AdjustTip
+            key={side.capture.id}
+            capture={side.capture}
+            onClose={(changed) => {
+              setSide({ kind: 'none' });
+              if (changed) reload();
+            }}
+          />
+        ) : side.kind === 'new' ? (
           <NewTab
             onOpened={reload}
             onClose={(opened) => {

@@ -19,3 +19,11 @@ export function matchingPercent(
   if (tipCents === 0) return undefined;
   return percents.find((percent) => tipForPercent(checkCents, percent) === tipCents);
 }
+
+/**
+ * A tip worth a second look before it is captured: above the share of the check the merchant set
+ * (tip_warn_percent), or above the check itself.
+ */
+export function isLargeTip(checkCents: number, tipCents: number, warnPercent: number): boolean {
+  return tipCents > checkCents || tipCents * 100 > checkCents * warnPercent;
+}

@@ -74,6 +74,23 @@ export async function loadTabs(
   };
 }
 
+/**
+ * The tabs captured in the open batch and not voided: their tip can still be adjusted (the capture
+ * voided, the tab captured again). Empty when no batch is open.
+ */
+export async function loadAdjustableCaptures(client: TenderClient): Promise<TransactionListItem[]> {
+  const open = await client.openBatch();
+  if (!open) return [];
+  const { items } = await listEvery(client, {
+    type: 'capture',
+    result: 'approved',
+    batch_id: open.id,
+    order_by: 'id',
+    descending: true,
+  });
+  return items.filter((item) => item.voidable === 'true');
+}
+
 /** The refunds made against one transaction, oldest first. Refunds come after their original, so only those are read. */
 export async function loadRefundsOf(
   client: TenderClient,

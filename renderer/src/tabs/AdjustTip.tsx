@@ -1,0 +1,201 @@
+/**
+ * Adjust tip on a captured tab while its batch is open: one action that voids the capture and
+ * captures the tab again with the new tip, each step with its own Idempotency-Key. The card's hold
+ * stays until the tab itself is voided, so the second capture needs no card. If it fails, the tab is
+ * open again with its hold and the screen says so: it is never lost.
+ */
+import { useState } from 'react';
+import type { TransactionListItem } from '../../../shared/api/schemas';
+import { displayMoney, formatMoney } from '../../../shared/money';
+import { useManagerApproval } from '../manager/manager-approval';
+import { useTransactionRunner } from '../payment/run-transaction';
+import { useTerminal } from '../terminal/terminal-context';
+import { cardLabel, centsOf, holderOf } from '../transactions/present';
+import { BusyButton } from '../ui/BusyButton';
+import { DoneOrBackActions } from '../ui/DoneOrBackActions';
+import { OutcomePanel } from '../ui/OutcomePanel';
+import { LargeTipConfirm } from './LargeTipConfirm';
+import { isLargeTip } from './tip-math';
+import { TipEntry } from './TipEntry';
+
+type Props = {
+  capture: TransactionListItem;
+  /** changed: the capture was voided, so the lists must be read again. */
+  onClose: (changed: boolean) => void;
+};
+
+export function AdjustTip({ capture, onClose }: Props) {
+  const { settings } = useTerminal();
+  const approve = useManagerApproval();
+  const voiding = useTransactionRunner('void');
+  const recapture = useTransactionRunner('capture');
+  const checkCents = centsOf(capture.amount) - centsOf(capture.tip_amount);
+  const oldTip = centsOf(capture.tip_amount);
+  const [tipCents, setTipCents] = useState(oldTip);
+  const [confirmTip, setConfirmTip] = useState(false);
+  const tabId = capture.original_id;
+  const who = `${cardLabel(capture)}${holderOf(capture) ? ` · ${holderOf(capture)}` : ''}`;
+  const busy = voiding.state.phase === 'sending' || recapture.state.phase === 'sending';
+
+  const captureAgain = () =>
+    recapture.start({
+      type: 'CAPTURE',
+      id: tabId,
+      amount: formatMoney(checkCents),
+      ...(tipCents > 0 && { tip_amount: formatMoney(tipCents) }),
+      ...(capture.server_id && { server_id: capture.server_id }),
+    });
+
+  const adjust = async () => {
+    setConfirmTip(false);
+    if (busy) return;
+    const approval = await approve('void');
+    if (approval === null) return;
+    const voided = await voiding.start({ type: 'VOID', id: capture.id });
+    if (voided?.kind === 'approved') await captureAgain();
+  };
+
+  const ask = () => {
+    if (busy || tipCents === oldTip) return;
+    if (isLargeTip(checkCents, tipCents, settings.tipWarnPercent)) setConfirmTip(true);
+    else void adjust();
+  };
+
+  // The old capture is voided: the answer to the new capture decides what the cashier sees.
+  if (voiding.state.phase === 'done' && voiding.state.outcome.kind === 'approved') {
+    const second = recapture.state;
+    if (second.phase !== 'done') {
+      return (
+        <p className="side-status" role="status">
+          Capturing tab #{tabId} with the new tip…
+        </p>
+      );
+    }
+    const { outcome } = second;
+    const adjusted = outcome.kind === 'approved';
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Tip adjusted"
+        cents={checkCents + tipCents}
+        note={`${displayMoney(checkCents)} + ${displayMoney(tipCents)} tip`}
+        facts={
+          <dl className="facts">
+            <div>
+              <dt>New capture</dt>
+              <dd>{adjusted ? `#${outcome.transactionId}` : '—'}</dd>
+            </div>
+            <div>
+              <dt>Voided capture</dt>
+              <dd>#{capture.id}</dd>
+            </div>
+            <div>
+              <dt>Card</dt>
+              <dd>{who}</dd>
+            </div>
+          </dl>
+        }
+        onCheckAgain={() => void recapture.checkAgain()}
+      >
+        {!adjusted && outcome.kind !== 'unknown' && (
+          <p className="notice notice-warn" data-testid="tab-open-again">
+            The old capture of {displayMoney(centsOf(capture.amount))} is voided, and tab #{tabId} is open
+            again with its hold on {who}. Capture it from Open tabs with the right tip.
+          </p>
+        )}
+        {outcome.kind !== 'unknown' && (
+          <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
+            {adjusted ? 'Done' : 'Go to the open tab'}
+          </button>
+        )}
+      </OutcomePanel>
+    );
+  }
+
+  if (voiding.state.phase === 'done') {
+    const { outcome } = voiding.state;
+    return (
+      <OutcomePanel
+        outcome={outcome}
+        approvedTitle="Capture voided"
+        cents={centsOf(capture.amount)}
+        note="tip not changed"
+        onCheckAgain={() =>
+          void voiding.checkAgain().then((again) => {
+            if (again?.kind === 'approved') void captureAgain();
+          })
+        }
+      >
+        <DoneOrBackActions
+          outcome={outcome}
+          onDone={() => onClose(true)}
+          onBack={voiding.reset}
+          backLabel="Back to the tip"
+        />
+      </OutcomePanel>
+    );
+  }
+
+  return (
+    <section className="tab-detail" aria-labelledby="adjust-tip-title" data-testid="adjust-tip">
+      <header className="side-head">
+        <div>
+          <h2 id="adjust-tip-title">Adjust tip · tab #{tabId}</h2>
+          <p className="panel-subtitle">{who}</p>
+          <p className="panel-subtitle">
+            Captured as #{capture.id}: {displayMoney(checkCents)} + {displayMoney(oldTip)} tip
+          </p>
+        </div>
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          onClick={() => onClose(false)}
+          disabled={busy}
+        >
+          Close
+        </button>
+      </header>
+
+      <TipEntry
+        checkCents={checkCents}
+        tipCents={tipCents}
+        onTip={setTipCents}
+        percentages={settings.tipPercentages}
+        onEnter={ask}
+        autoFocus
+      />
+
+      <div className="totals totals-compact" aria-live="polite">
+        <span className="totals-parts">
+          Check {displayMoney(checkCents)} + tip <span data-testid="tip-shown">{displayMoney(tipCents)}</span>
+        </span>
+        <span className="totals-grand-inline">
+          Total <strong data-testid="capture-total">{displayMoney(checkCents + tipCents)}</strong>
+        </span>
+      </div>
+      <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
+
+      <div className="side-actions side-actions-row">
+        <BusyButton
+          type="button"
+          className="button button-primary button-large"
+          onClick={ask}
+          busy={busy}
+          disabled={busy || tipCents === oldTip}
+        >
+          Adjust tip to {displayMoney(tipCents)}
+        </BusyButton>
+      </div>
+
+      {confirmTip && (
+        <LargeTipConfirm
+          tips={[{ tabId, checkCents, tipCents }]}
+          warnPercent={settings.tipWarnPercent}
+          confirmLabel={`Adjust to ${displayMoney(checkCents + tipCents)}`}
+          onConfirm={() => void adjust()}
+          onCancel={() => setConfirmTip(false)}
+        />
+      )}
+    </section>
+  );
+}

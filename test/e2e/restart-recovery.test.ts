@@ -1,0 +1,104 @@
+/**
+ * Answers that survive a restart: payments whose answer never reached the screens are kept by the
+ * host, and after the app starts again the screens show each with its outcome from the ledger, or
+ * say that it never reached the engine.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Route } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, requireChromium, startTestScreens, type TestScreens } from '../support/screens';
+import { buildApp, CounterPage } from './counter-page';
+
+let buildDir: string;
+let dataDir: string;
+let browser: Browser | undefined;
+
+beforeAll(() => {
+  requireChromium();
+  buildDir = buildApp();
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-restart-'));
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  rmSync(buildDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = () => startTestScreens({ rendererDir: join(buildDir, 'renderer'), dataDir });
+
+async function openPage(screens: TestScreens, prefix: string): Promise<CounterPage> {
+  browser ??= await launchChromium([screens.running.gateway.certificatePem]);
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    ignoreHTTPSErrors: true,
+  });
+  const page = new CounterPage(await context.newPage(), prefix);
+  await page.page.goto(screens.running.screensUrl);
+  await page.readerBadge('Card reader ready').waitFor();
+  return page;
+}
+
+async function keyedSale(cashier: CounterPage, digits: string): Promise<void> {
+  await cashier.tapAmount(digits);
+  await cashier.chargeAndKeyIn();
+  await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+  await cashier.submitCard();
+}
+
+describe('after a restart', () => {
+  it(
+    'the screens show every payment whose answer was lost, with what the engine did with it',
+    { timeout: 60_000 },
+    async () => {
+      const first = await start();
+      const cashier = await openPage(first, 'restart');
+      // The first sale reaches the engine but its answer is lost; the second never leaves the counter.
+      let sent = 0;
+      await cashier.page.route('**/rest/v1/transactions', async (route: Route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        sent += 1;
+        if (sent === 1) await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await keyedSale(cashier, '2500');
+      expect(await cashier.outcome()).toBe('unknown');
+      await cashier.page.getByRole('button', { name: 'New sale' }).click();
+      await keyedSale(cashier, '700');
+      expect(await cashier.outcome()).toBe('unknown');
+      const [recorded] = await first.client.listTransactions({ page_size: 1 });
+      expect(recorded).toMatchObject({ amount: '25.00', result: 'Approved' });
+      cashier.problems.length = 0;
+      await cashier.page.context().close();
+      await first.close();
+
+      const second = await start();
+      const after = await openPage(second, 'restart');
+      const dialog = after.page.getByTestId('interrupted-payments');
+      await dialog.waitFor();
+      const items = await dialog.getByTestId('interrupted-payment').allTextContents();
+      expect(items).toHaveLength(2);
+      expect(items[0]).toMatch(/^Sale \$25\.00 · Visa •••• 1111 · .+Approved \(#\d+\)$/);
+      expect(items[0]).toContain(`#${recorded?.id}`);
+      expect(items[1]).toMatch(
+        /^Sale \$7\.00 · Visa •••• 1111 · .+Never reached the payment engine: nothing was done$/,
+      );
+      await after.check('01-interrupted-payments');
+      await dialog.getByRole('button', { name: 'Got it' }).click();
+      await after.page.context().close();
+
+      // Seen once, then gone, after another restart too.
+      await second.close();
+      const third = await start();
+      const again = await openPage(third, 'restart');
+      await again.amount.waitFor();
+      const node = await third.connectBridge();
+      expect(await node.bridge.invoke('attempts:interrupted', undefined)).toEqual([]);
+      expect(await again.page.getByTestId('interrupted-payments').count()).toBe(0);
+      await again.page.context().close();
+      await third.close();
+    },
+  );
+});

@@ -1,0 +1,160 @@
+/**
+ * In Debian's Chromium against a real engine: Adjust tip on a captured tab, the confirmation of a
+ * tip larger than the merchant expects, the duplicate prompt, and a close that closes only what the
+ * manager confirmed.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCounter, type Counter, type CounterPage } from './counter-page';
+
+let counter: Counter;
+
+beforeAll(async () => {
+  counter = await startCounter();
+}, 180_000);
+afterEach(async () => {
+  await counter?.closePages();
+  const settings = counter?.screens.running.gateway.engine.settings;
+  settings?.setFromText('duplicate_window_minutes', '0');
+  settings?.setFromText('tips_enabled', 'false');
+});
+afterAll(() => counter?.close());
+
+const VISA = { card: '4111111111111111', exp_date: '1230' };
+
+async function keyedSale(cashier: CounterPage, digits: string): Promise<void> {
+  await cashier.tapAmount(digits);
+  await cashier.chargeAndKeyIn();
+  await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+  await cashier.submitCard();
+}
+
+async function openTab(amount: string): Promise<string> {
+  const auth = await counter.screens.client.createTransaction({ type: 'AUTH', amount, ...VISA });
+  expect(auth.result).toBe('Approved');
+  return auth.id ?? '';
+}
+
+describe('the duplicate prompt', () => {
+  it('names the earlier charge, charges nothing when declined, and charges again once confirmed', async () => {
+    counter.screens.running.gateway.engine.settings.setFromText('duplicate_window_minutes', '2');
+    const cashier = await counter.open('duplicates');
+    await keyedSale(cashier, '3333');
+    expect(await cashier.outcome()).toBe('approved');
+    const [first] = await counter.screens.client.listTransactions({ page_size: 1 });
+    await cashier.page.getByRole('button', { name: 'New sale' }).click();
+
+    await keyedSale(cashier, '3333');
+    const dialog = cashier.page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    await expect
+      .poll(() => cashier.page.getByTestId('duplicate-question').textContent())
+      .toMatch(/^Possible duplicate: \$33\.33 on Visa 1111 at \d{1,2}:\d{2}\s?[AP]M\. Charge again\?$/);
+    expect(await dialog.textContent()).toContain(`#${first?.id}`);
+    await cashier.check('01-possible-duplicate');
+    await dialog.getByRole('button', { name: "Don't charge" }).click();
+    expect(await cashier.outcome()).toBe('rejected');
+    let rows = await counter.screens.client.listTransactions({ page_size: 2 });
+    expect(rows.map((row) => [row.result, row.error_code])).toEqual([
+      ['Rejected', '8033'],
+      ['Approved', undefined],
+    ]);
+
+    await cashier.page.getByRole('button', { name: 'New sale' }).click();
+    await keyedSale(cashier, '3333');
+    await cashier.page.getByTestId('confirm-dialog').getByRole('button', { name: 'Charge again' }).click();
+    expect(await cashier.outcome()).toBe('approved');
+    rows = await counter.screens.client.listTransactions({ page_size: 1 });
+    expect(rows[0]).toMatchObject({ result: 'Approved', amount: '33.33', card: '************1111' });
+    const [audit] = counter.screens.running.gateway.engine.audit.recent(1);
+    expect(audit).toMatchObject({ action: 'duplicate_override', subject: `transaction ${rows[0]?.id}` });
+    await cashier.check('02-charged-again');
+  });
+});
+
+describe('tips', () => {
+  it('Adjust tip voids the capture and captures the tab again with the new tip; both stay in history', async () => {
+    counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    const tabId = await openTab('62.00');
+    const first = await counter.screens.client.createTransaction({
+      type: 'CAPTURE',
+      id: tabId,
+      amount: '62.00',
+      tip_amount: '31.00',
+    });
+    expect(first.result).toBe('Approved');
+    const cashier = await counter.open('adjust-tip');
+    await cashier.goTo('Tabs');
+    await cashier.page.getByTestId(`captured-${tabId}`).getByRole('button').click();
+    const panel = cashier.page.getByTestId('adjust-tip');
+    await panel.waitFor();
+    await cashier.check('01-adjust-tip');
+    await panel.getByRole('button', { name: /^15%/ }).click();
+    expect(await panel.getByTestId('capture-total').textContent()).toBe('$71.30');
+    await panel.getByRole('button', { name: 'Adjust tip to $9.30' }).click();
+    await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).waitFor();
+    await cashier.check('02-tip-adjusted');
+
+    const captures = (
+      await counter.screens.client.listTransactions({ type: 'capture', page_size: 10 })
+    ).filter((row) => row.original_id === tabId);
+    expect(captures.map((row) => [row.amount, row.tip_amount, row.voided])).toEqual([
+      ['71.30', '9.30', 'false'],
+      ['93.00', '31.00', 'true'],
+    ]);
+    const [tab] = await counter.screens.client.listTransactions({ id: tabId });
+    expect(tab).toMatchObject({ captured: 'true', voided: 'false' });
+  });
+
+  it('a tip above the set share of the check asks first, naming both amounts', async () => {
+    counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    const tabId = await openTab('62.00');
+    const cashier = await counter.open('large-tip');
+    await cashier.goTo('Tabs');
+    await cashier.page.getByTestId(`tab-${tabId}`).getByRole('button').first().click();
+    const detail = cashier.page.getByTestId('tab-detail');
+    await detail.getByTestId('tip-amount').fill('136.45');
+    await detail.getByRole('button', { name: 'Capture $198.45' }).click();
+    const dialog = cashier.page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('large-tips').textContent()).toContain(
+      'Tab #' + tabId + ': a $136.45 tip on a $62.00 check',
+    );
+    await cashier.check('01-large-tip');
+    await dialog.getByRole('button', { name: 'Change the tip' }).click();
+    const [unchanged] = await counter.screens.client.listTransactions({ id: tabId });
+    expect(unchanged?.captured).toBe('false');
+
+    await detail.getByTestId('tip-amount').fill('12.40');
+    await detail.getByRole('button', { name: 'Capture $74.40' }).click();
+    await cashier.page.getByRole('heading', { name: 'Tab captured' }).waitFor();
+    const [captured] = await counter.screens.client.listTransactions({ id: tabId });
+    expect(captured?.captured).toBe('true');
+  });
+});
+
+describe('the end-of-day close', () => {
+  it('closes nothing when a sale came in after the manager looked, and says so', async () => {
+    const sale = await counter.screens.client.createTransaction({ type: 'SALE', amount: '10.00', ...VISA });
+    expect(sale.result).toBe('Approved');
+    const cashier = await counter.open('close');
+    await cashier.goTo('End of day');
+    await cashier.screen.getByRole('button', { name: /^Close batch/ }).click();
+    const dialog = cashier.page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    const late = await counter.screens.client.createTransaction({ type: 'SALE', amount: '4.00', ...VISA });
+    expect(late.result).toBe('Approved');
+    await dialog.getByRole('button', { name: 'Close the batch' }).click();
+    await cashier.screen.getByText(/changed after you looked at it/).waitFor();
+    // The browser reports the engine's 409 answer itself; the screen handled it.
+    expect(cashier.problems).toEqual([
+      'Failed to load resource: the server responded with a status of 409 (Conflict)',
+    ]);
+    cashier.problems.length = 0;
+    await cashier.check('01-batch-changed');
+    expect((await counter.screens.client.openBatch())?.status).toBe('OPEN');
+
+    await cashier.screen.getByRole('button', { name: /^Close batch/ }).click();
+    await cashier.page.getByTestId('confirm-dialog').getByRole('button', { name: 'Close the batch' }).click();
+    await expect.poll(async () => (await counter.screens.client.openBatch())?.status ?? 'none').toBe('none');
+  });
+});

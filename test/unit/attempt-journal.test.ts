@@ -1,0 +1,106 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attemptSchema } from '../../shared/ipc/attempts-contract';
+import { AttemptJournal } from '../../electron/bridge/attempt-journal';
+import type { StoredAnswer } from '../../electron/gateway/store/ledger-store';
+
+let dir: string;
+let file: string;
+/** The engine's stored answers, by API key and Idempotency-Key. */
+let answers: Map<string, StoredAnswer>;
+const ledger = {
+  findAnswer: async (apiKeyId: number, key: string) => answers.get(`${apiKeyId} ${key}`),
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tender-journal-'));
+  file = join(dir, 'unanswered-payments.json');
+  answers = new Map();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const sale = (key: string, amount = '25.00') => ({
+  idempotencyKey: key,
+  type: 'SALE' as const,
+  amount,
+  card: 'Visa •••• 1111',
+});
+
+describe('the attempt journal', () => {
+  it('keeps an attempt until its answer is known, in a 0600 file that survives a restart', () => {
+    const journal = new AttemptJournal(file, ledger, () => 7);
+    journal.begin(sale('k1'));
+    journal.begin(sale('k2'));
+    journal.resolve('k1');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { attempts: { idempotencyKey: string }[] };
+    expect(kept.attempts.map((attempt) => attempt.idempotencyKey)).toEqual(['k2']);
+  });
+
+  it('after a restart lists what the last run left, with the engine’s answer or that none came', async () => {
+    const before = new AttemptJournal(
+      file,
+      ledger,
+      () => 7,
+      () => Date.parse('2026-11-24T12:03:00Z'),
+    );
+    before.begin(sale('answered'));
+    before.begin({ idempotencyKey: 'lost', type: 'VOID', card: 'Transaction #41' });
+    answers.set('7 answered', {
+      fingerprint: 'f',
+      response: JSON.stringify({ id: '42', result: 'Approved', display_message: 'Approved' }),
+    });
+
+    // The next run has a new screens' key: the old one's answers are still found under the old id.
+    const after = new AttemptJournal(file, ledger, () => 8);
+    expect(await after.interrupted()).toEqual([
+      {
+        ...sale('answered'),
+        at: '2026-11-24T12:03:00.000Z',
+        outcome: { state: 'answered', result: 'Approved', id: '42', message: 'Approved' },
+      },
+      {
+        idempotencyKey: 'lost',
+        type: 'VOID',
+        card: 'Transaction #41',
+        at: '2026-11-24T12:03:00.000Z',
+        outcome: { state: 'never-reached' },
+      },
+    ]);
+    // This run's own attempts are not "interrupted": their answers may still be on their way.
+    after.begin(sale('new'));
+    expect((await after.interrupted()).map((attempt) => attempt.idempotencyKey)).toEqual([
+      'answered',
+      'lost',
+    ]);
+    after.dismiss(['answered', 'lost']);
+    expect(await after.interrupted()).toEqual([]);
+    expect(await new AttemptJournal(file, ledger, () => 9).interrupted()).toEqual([
+      expect.objectContaining({ idempotencyKey: 'new', outcome: { state: 'never-reached' } }),
+    ]);
+  });
+
+  it('sets a damaged journal aside and starts a new one', async () => {
+    writeFileSync(file, '{"version":1,"attempts":[{"idem');
+    const journal = new AttemptJournal(
+      file,
+      ledger,
+      () => 1,
+      () => 1234,
+    );
+    expect(await journal.interrupted()).toEqual([]);
+    expect(readdirSync(dir)).toContain('unanswered-payments.json.damaged-1234');
+    journal.begin(sale('k'));
+    expect(readFileSync(file, 'utf8')).toContain('"k"');
+  });
+
+  it('refuses card data: a card number in the card text, or a malformed key', () => {
+    expect(attemptSchema.safeParse({ ...sale('k'), card: '4111 1111 1111 1111' }).success).toBe(false);
+    expect(attemptSchema.safeParse({ ...sale('k'), card: 'Visa 4111111111111111' }).success).toBe(false);
+    expect(attemptSchema.safeParse({ ...sale('k'), card: 'Transaction #123456789' }).success).toBe(true);
+    expect(attemptSchema.safeParse({ ...sale('with space'), card: 'Visa' }).success).toBe(false);
+    expect(attemptSchema.safeParse({ ...sale('k'), encrypted_track_data: 'x' }).success).toBe(false);
+  });
+});
