@@ -8,7 +8,11 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { voidEffects } from '../../electron/gateway/domain/effects';
 import { applyEffects } from '../../electron/gateway/operations/recording';
-import { StoreBusyError, StoreUnreachableError } from '../../electron/gateway/store/postgres/connection';
+import {
+  openPool,
+  StoreBusyError,
+  StoreUnreachableError,
+} from '../../electron/gateway/store/postgres/connection';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import {
   migrateStore,
@@ -91,6 +95,18 @@ describe('migrations on the store server', () => {
     const client = await inspect(url);
     await client.query("INSERT INTO schema_migrations (version, description) VALUES (99, 'newer')");
     await expect(PostgresLedger.open({ url, lane: 'lane-1' })).rejects.toThrow(NewerStoreSchemaError);
+  });
+
+  it('a step may run longer than a payment’s time limit', async () => {
+    const url = await server.createDatabase();
+    const pool = openPool({ url, statementTimeoutMs: 200 });
+    opened.push({ close: () => pool.end() });
+    const slow = { version: POSTGRES_SCHEMA_VERSION + 1, description: 'slow', sql: 'SELECT pg_sleep(1.5)' };
+    await migrateStore(pool, [...POSTGRES_MIGRATIONS, slow]);
+    const client = await inspect(url);
+    expect(await storeSchemaVersion(client)).toBe(POSTGRES_SCHEMA_VERSION + 1);
+    // The ledger's own connections keep their limit.
+    await expect(pool.query('SELECT pg_sleep(1)')).rejects.toThrow(/statement timeout/);
   });
 
   it('a failed step leaves the database where it was, and the next start is not kept waiting', async () => {

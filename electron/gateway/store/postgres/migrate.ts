@@ -27,21 +27,29 @@ export async function storeSchemaVersion(client: pg.ClientBase): Promise<number>
   return rows[0]?.version ?? 0;
 }
 
+/**
+ * How long one migration statement may run. A step that builds an index on a large ledger takes far
+ * longer than the few seconds a payment is allowed, and a counter starting while another migrates
+ * waits for it.
+ */
+const MIGRATION_TIME_LIMIT_MS = 30 * 60_000;
+
 export async function migrateStore(
   pool: pg.Pool,
   migrations: readonly Migration[] = POSTGRES_MIGRATIONS,
 ): Promise<void> {
   const client = await pool.connect();
-  let failure: Error | undefined;
   // A connection lost between two statements is an event; the next statement fails with it.
-  const onLost = (error: Error) => {
-    failure = error;
-  };
+  const onLost = () => undefined;
   client.on('error', onLost);
+  // The driver reads query_timeout from each query's config too, though its types leave it out.
+  const run = (text: string, values: unknown[] = []) =>
+    client.query({ text, values, query_timeout: MIGRATION_TIME_LIMIT_MS } as pg.QueryConfig);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await run(`SET statement_timeout = ${MIGRATION_TIME_LIMIT_MS}; SET lock_timeout = 0`);
+    await run('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query(`
+      await run(`
         CREATE TABLE IF NOT EXISTS schema_migrations (
           version     integer PRIMARY KEY,
           description text NOT NULL,
@@ -52,28 +60,26 @@ export async function migrateStore(
       if (current > known) throw new NewerStoreSchemaError(current, known);
       for (const migration of migrations) {
         if (migration.version <= current) continue;
-        await client.query('BEGIN');
+        await run('BEGIN');
         try {
-          await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
+          await run(migration.sql);
+          await run('INSERT INTO schema_migrations (version, description) VALUES ($1, $2)', [
             migration.version,
             migration.description,
           ]);
-          await client.query('COMMIT');
+          await run('COMMIT');
         } catch (error) {
-          await client.query('ROLLBACK');
+          await run('ROLLBACK');
           throw error;
         }
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      await run('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
-  } catch (error) {
-    failure = error as Error;
-    throw error;
   } finally {
     client.off('error', onLost);
-    // A connection that failed mid-way may still hold the lock: it is closed rather than reused.
-    client.release(failure);
+    // Closed rather than handed to the ledger: its time limits were lifted, and after a failure it
+    // may still hold the lock.
+    client.release(true);
   }
 }
