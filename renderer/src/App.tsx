@@ -6,6 +6,7 @@ import { ManagerProvider } from './manager/manager-approval';
 import { RefundScreen } from './refunds/RefundScreen';
 import { SaleScreen } from './sale/SaleScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
+import { CounterGate } from './staff/counter-session';
 import { AppShell } from './shell/AppShell';
 import { screenOf, SCREENS, type ScreenId } from './shell/routes';
 import { ScreenActiveContext } from './ui/screen-active';
@@ -17,9 +18,11 @@ export function App({ choice }: { choice: BridgeChoice }) {
   if (choice.kind === 'none') return <StartupScreen kind="no-bridge" />;
   return (
     <TerminalProvider choice={choice}>
-      <ManagerProvider>
-        <Counter />
-      </ManagerProvider>
+      <CounterGate>
+        <ManagerProvider>
+          <Counter />
+        </ManagerProvider>
+      </CounterGate>
     </TerminalProvider>
   );
 }

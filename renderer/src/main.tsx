@@ -11,6 +11,7 @@ import './styles/tabs.css';
 import './styles/refunds.css';
 import './styles/end-of-day.css';
 import './styles/settings.css';
+import './styles/staff.css';
 import './styles/print.css';
 import './styles/receipts.css';
 

@@ -57,6 +57,9 @@ export interface Counter {
   close(): Promise<void>;
 }
 
+/** The manager signed in at every counter the tests start. */
+export const OWNER = { name: 'Olga', pin: '2580' } as const;
+
 /** Builds the app into a folder of its own, which the caller removes. */
 export function buildApp(): string {
   const buildDir = mkdtempSync(join(tmpdir(), 'tender-e2e-build-'));
@@ -83,6 +86,12 @@ export async function startCounter(): Promise<Counter> {
   });
   const browser = await launchChromium([screens.running.gateway.certificatePem]);
   const reader = await screens.connectBridge();
+  // A counter opened for the day: the owner, a manager, is signed in, and it locks only on demand.
+  // The tests of the lock, of sign-in and of approvals sign other people in.
+  const { engine } = screens.running.gateway;
+  await engine.staff.create({ name: OWNER.name, role: 'manager', pin: OWNER.pin }, 'test');
+  engine.settings.setFromText('lock_after_minutes', '0');
+  await reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
   const contexts: BrowserContext[] = [];
   mkdirSync(RESULTS_DIR, { recursive: true });
   return {

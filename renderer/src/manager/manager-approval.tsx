@@ -1,12 +1,13 @@
 /**
- * Manager confirmation. When a manager PIN is set, voids, refunds, the batch close and settings
- * changes wait for it: the PIN is typed here and checked by the host (the bridge), which alone holds
- * its hash and slows down guessing. Settings changes carry the PIN along, and the host checks it
- * again before it changes anything.
+ * Manager approval. Voids, refunds, the batch close, charges past a possible duplicate and settings
+ * changes need a manager: the one signed in, or a manager who types their PIN here for that one
+ * action. The PIN is checked by the host (the bridge), which alone holds the hashes and slows down
+ * guessing; it goes along with the request, and the host checks it again before doing anything.
  */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ManagerAction } from '../../../shared/ipc/contract';
 import { BridgeCallError } from '../../../shared/ipc/facade';
+import { useCounterPerson } from '../staff/counter-session';
 import { useTerminal } from '../terminal/terminal-context';
 import { Dialog } from '../ui/Dialog';
 import { DigitPad, pressDigit } from '../ui/DigitPad';
@@ -14,7 +15,7 @@ import { DigitsInput } from '../ui/DigitsInput';
 import { BusyButton } from '../ui/BusyButton';
 import { ManagerAskingContext } from '../ui/manager-asking';
 
-/** The approval: the PIN to send along (absent when no PIN is set), or null when the manager cancelled. */
+/** The approval: the PIN to send along (absent when a manager is signed in), or null when cancelled. */
 export type Approval = { pin?: string } | null;
 type Approve = (action: ManagerAction) => Promise<Approval>;
 
@@ -30,7 +31,6 @@ const WHAT: Record<ManagerAction, string> = {
   refund: 'refund this card',
   'batch-close': 'close the batch',
   settings: 'change settings',
-  duplicate: 'charge this card again',
 };
 
 interface Pending {
@@ -39,15 +39,16 @@ interface Pending {
 }
 
 export function ManagerProvider({ children }: { children: ReactNode }) {
-  const { settings } = useTerminal();
-  const pinSet = useRef(settings.managerPin);
+  // A manager signed in allows by being there; anyone else asks a manager for their PIN.
+  const { signedIn } = useCounterPerson();
+  const managerHere = useRef(signedIn?.role === 'manager');
   useEffect(() => {
-    pinSet.current = settings.managerPin;
-  }, [settings.managerPin]);
+    managerHere.current = signedIn?.role === 'manager';
+  }, [signedIn?.role]);
   const [pending, setPending] = useState<Pending>();
 
   const approve = useCallback<Approve>((action) => {
-    if (!pinSet.current) return Promise.resolve({});
+    if (managerHere.current) return Promise.resolve({});
     return new Promise<Approval>((resolve) => setPending({ action, resolve }));
   }, []);
 
@@ -106,7 +107,7 @@ function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approva
         }}
         noValidate
       >
-        <p className="dialog-body">A manager must enter the PIN to {WHAT[action]}.</p>
+        <p className="dialog-body">A manager must enter their PIN to {WHAT[action]}.</p>
         <label className="field">
           <span className="field-label">PIN</span>
           <DigitsInput

@@ -1,6 +1,6 @@
 /** The frame around every screen: brand, the screens' menu, and the card reader's status, always in view. */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { InterruptedPayments } from '../payment/InterruptedPayments';
+import { SignedInBadge } from '../staff/SignedInBadge';
 import { useTerminal } from '../terminal/terminal-context';
 import { TenderMark } from '../ui/icons';
 import { ReaderBanner, ReaderStatusBadge } from './ReaderStatus';
@@ -50,13 +50,13 @@ export function AppShell({ current, children }: { current: ScreenId; children: R
         <div className="topbar-status">
           {session.readerSimulator && <SimulatorMenu />}
           <ReaderStatusBadge />
+          <SignedInBadge />
         </div>
       </header>
       <ReaderBanner />
       <main className="shell-main" id="main" ref={main} tabIndex={-1}>
         {children}
       </main>
-      <InterruptedPayments />
     </div>
   );
 }

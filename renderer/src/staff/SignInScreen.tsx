@@ -1,0 +1,220 @@
+/**
+ * The lock: one PIN signs in whoever it belongs to, so switching cashier is a lock and one PIN. On a
+ * first start, with no one yet, the owner creates the first manager here instead.
+ */
+import { useRef, useState } from 'react';
+import type { CounterSession } from '../../../shared/ipc/staff-contract';
+import { BridgeCallError } from '../../../shared/ipc/facade';
+import { useTerminal } from '../terminal/terminal-context';
+import { BusyButton } from '../ui/BusyButton';
+import { DigitPad, pressDigit } from '../ui/DigitPad';
+import { DigitsInput } from '../ui/DigitsInput';
+import { TenderMark } from '../ui/icons';
+import { ProblemNotice } from '../ui/ProblemNotice';
+import { pinProblem } from './pin-rules';
+
+function messageOf(error: unknown): string {
+  return error instanceof BridgeCallError || error instanceof Error ? error.message : String(error);
+}
+
+export function SignInScreen({ onDone }: { onDone: (session: CounterSession) => void }) {
+  const { bridge } = useTerminal();
+  const [pin, setPin] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+
+  const submit = async () => {
+    if (busy) return;
+    if (pin.length < 4) {
+      setProblem('Your PIN has 4 to 8 digits.');
+      field.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      onDone(await bridge.invoke('staff:sign-in', { pin }));
+    } catch (error) {
+      setPin('');
+      setProblem(messageOf(error));
+      setBusy(false);
+      field.current?.focus();
+    }
+  };
+
+  return (
+    <div className="lock-screen" role="dialog" aria-modal="true" aria-labelledby="lock-title">
+      <section className="lock-card">
+        <header className="startup-brand">
+          <TenderMark className="startup-mark" />
+          <span className="startup-name">Tender</span>
+        </header>
+        <form
+          className="lock-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <h1 id="lock-title">Enter your PIN</h1>
+          <p className="lock-help">The counter is locked. Your PIN signs you in, and switches cashier.</p>
+          <label className="field">
+            <span className="field-label">PIN</span>
+            <DigitsInput
+              ref={field}
+              className="input input-pin"
+              type="password"
+              length={8}
+              value={pin}
+              autoFocus
+              onDigits={(digits) => {
+                setPin(digits);
+                setProblem(undefined);
+              }}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'lock-problem' : undefined}
+            />
+          </label>
+          {problem && (
+            <p className="field-problem" id="lock-problem" role="alert">
+              {problem}
+            </p>
+          )}
+          <DigitPad
+            label="PIN keys"
+            variant="pin"
+            compact
+            onKey={(key) => {
+              setPin((previous) => pressDigit(previous, key, 8));
+              setProblem(undefined);
+            }}
+          />
+          <BusyButton type="submit" className="button button-primary button-large" busy={busy}>
+            Sign in
+          </BusyButton>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSession) => void }) {
+  const { bridge } = useTerminal();
+  const [name, setName] = useState('');
+  const [pin, setPin] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [server, setServer] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    const wrong =
+      name.trim() === ''
+        ? 'Type your name, as receipts and reports will show it.'
+        : (pinProblem(pin, repeat) ??
+          (server !== '' && server.length !== 2 ? 'A server number has two digits, like 07.' : undefined));
+    if (wrong) return setProblem(wrong);
+    setBusy(true);
+    try {
+      onDone(
+        await bridge.invoke('staff:first-manager', {
+          name: name.trim(),
+          newPin: pin,
+          ...(server !== '' && { serverId: server }),
+        }),
+      );
+    } catch (error) {
+      setProblem(messageOf(error));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="lock-screen" role="dialog" aria-modal="true" aria-labelledby="first-title">
+      <section className="lock-card lock-card-wide">
+        <header className="startup-brand">
+          <TenderMark className="startup-mark" />
+          <span className="startup-name">Tender</span>
+        </header>
+        <form
+          className="lock-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <h1 id="first-title">Welcome. Who manages this counter?</h1>
+          <p className="lock-help">
+            Create the first manager. Managers allow refunds, voids, closing the batch and settings changes,
+            and add the cashiers. Each person has a PIN of their own.
+          </p>
+          <label className="field">
+            <span className="field-label">Your name</span>
+            <input
+              className="input"
+              value={name}
+              maxLength={40}
+              autoFocus
+              autoComplete="name"
+              onChange={(event) => {
+                setName(event.target.value);
+                setProblem(undefined);
+              }}
+            />
+          </label>
+          <div className="field-row">
+            <NewPinField
+              label="Your PIN (4 to 8 digits)"
+              value={pin}
+              onChange={(digits) => (setPin(digits), setProblem(undefined))}
+            />
+            <NewPinField
+              label="The same PIN again"
+              value={repeat}
+              onChange={(digits) => (setRepeat(digits), setProblem(undefined))}
+            />
+          </div>
+          <label className="field">
+            <span className="field-label">Server number (optional)</span>
+            <DigitsInput
+              value={server}
+              length={2}
+              onDigits={(digits) => (setServer(digits), setProblem(undefined))}
+            />
+          </label>
+          <ProblemNotice problem={problem} />
+          <BusyButton type="submit" className="button button-primary button-large" busy={busy}>
+            Create and sign in
+          </BusyButton>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+/** A PIN being chosen: hidden as it is typed, and marked new so a browser never fills in a saved one. */
+export function NewPinField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange(digits: string): void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <DigitsInput
+        className="input input-pin"
+        type="password"
+        autoComplete="new-password"
+        length={8}
+        value={value}
+        onDigits={onChange}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The people at the counter in Debian's Chromium against a real engine: the lock and its keypad,
+ * switching cashier with one PIN, the idle lock, and the Staff settings. Screenshots are saved as
+ * test-results/staff-*.png at three window sizes, and every state is checked with axe.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { OWNER, startCounter, type Counter, type CounterPage } from './counter-page';
+
+let counter: Counter;
+const CASHIER = { name: 'Cole', pin: '1470', server: '07' } as const;
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 768 },
+  { width: 800, height: 600 },
+] as const;
+
+beforeAll(async () => {
+  counter = await startCounter();
+  await counter.screens.running.gateway.engine.staff.create(
+    { name: CASHIER.name, role: 'cashier', pin: CASHIER.pin, serverId: CASHIER.server },
+    'test',
+  );
+}, 180_000);
+afterEach(async () => {
+  await counter.closePages();
+  // Every test starts with the owner signed in, as the counter of the other tests is.
+  await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
+  counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '0');
+});
+afterAll(() => counter?.close());
+
+async function checkAtEverySize(cashier: CounterPage, name: string): Promise<void> {
+  for (const size of SIZES) {
+    await cashier.page.setViewportSize(size);
+    await cashier.check(`${name}-${size.width}x${size.height}`);
+  }
+  await cashier.page.setViewportSize(SIZES[0]);
+}
+
+async function typePin(cashier: CounterPage, pin: string): Promise<void> {
+  const pad = cashier.page.getByRole('group', { name: 'PIN keys' });
+  for (const digit of pin) await pad.getByRole('button', { name: digit, exact: true }).click();
+  await cashier.page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the lock', () => {
+  it('locks on demand, refuses a wrong PIN, and one PIN switches cashier', { timeout: 120_000 }, async () => {
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    const badge = page.getByTestId('signed-in');
+    await expect.poll(() => badge.textContent()).toContain(OWNER.name);
+
+    await badge.getByRole('button', { name: /lock the counter$/ }).click();
+    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
+    await lock.waitFor();
+    await checkAtEverySize(cashier, '01-locked');
+
+    await typePin(cashier, '9999');
+    await expect.poll(() => lock.getByRole('alert').textContent()).toMatch(/^Wrong PIN\. 4 more tries/);
+    await checkAtEverySize(cashier, '02-wrong-pin');
+
+    await typePin(cashier, CASHIER.pin);
+    await lock.waitFor({ state: 'detached' });
+    await expect.poll(() => badge.textContent()).toContain(CASHIER.name);
+    await expect.poll(() => badge.textContent()).toContain('Cashier');
+
+    const audit = counter.screens.running.gateway.engine.audit.recent(5).map((entry) => entry.action);
+    expect(audit).toEqual(expect.arrayContaining(['sign_in', 'pin_failed', 'sign_out']));
+    expect(JSON.stringify(counter.screens.running.gateway.engine.audit.recent(10))).not.toContain('9999');
+  });
+
+  it('locks by itself after the idle time the settings give', async () => {
+    counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '1');
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    // The page's clock from its start, so the idle timer runs on it.
+    await page.clock.install();
+    await page.reload();
+    await cashier.readerBadge('Card reader ready').waitFor();
+    // The idle time counts from the last touch.
+    await page.keyboard.press('Shift');
+    await page.clock.fastForward('00:50');
+    await expect(page.getByRole('dialog', { name: 'Enter your PIN' }).count()).resolves.toBe(0);
+    await page.clock.fastForward('00:11');
+    await page.getByRole('dialog', { name: 'Enter your PIN' }).waitFor();
+    await typePin(cashier, OWNER.pin);
+    await page.getByRole('dialog', { name: 'Enter your PIN' }).waitFor({ state: 'detached' });
+  });
+});
+
+describe('Staff settings', () => {
+  it('a manager adds a cashier, who can then sign in', { timeout: 120_000 }, async () => {
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.goTo('Settings');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('button', { name: 'Staff' }).click();
+    await page.getByRole('heading', { name: 'Staff', level: 2 }).waitFor();
+    await page.getByRole('cell', { name: CASHIER.name }).waitFor();
+    await checkAtEverySize(cashier, '03-staff-settings');
+
+    await page.getByRole('button', { name: 'Add a person' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a person' });
+    await dialog.getByLabel('Name').fill('Dee');
+    await dialog.getByLabel('Their PIN').fill('3691');
+    await dialog.getByLabel('The same PIN again').fill('3691');
+    await dialog.getByLabel('Server number (optional; new tabs take it)').fill('12');
+    await checkAtEverySize(cashier, '04-add-person');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Dee can sign in now.').waitFor();
+    await page.getByRole('cell', { name: 'Dee' }).waitFor();
+
+    await page
+      .getByTestId('signed-in')
+      .getByRole('button', { name: /lock the counter$/ })
+      .click();
+    await typePin(cashier, '3691');
+    await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain('Dee');
+  });
+});
