@@ -1,6 +1,6 @@
 /**
- * Every transaction, a page at a time: filters (type, result, dates, last four, invoice, server),
- * sorting by column, and the whole filtered list as a CSV file. Cards are masked by the engine.
+ * Every transaction, a page at a time: filters (type, result, dates, last four, invoice, server,
+ * cashier), sorting by column, and the whole filtered list as a CSV file. Cards are masked by the engine.
  */
 import { useState } from 'react';
 import type { TransactionListItem, TransactionOrderField } from '../../../shared/api/schemas';
@@ -27,6 +27,7 @@ import { DigitsInput } from '../ui/DigitsInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { ReprintButton } from '../receipts/ReceiptDialog';
+import { CashierFilter } from '../staff/CashierFilter';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -37,6 +38,7 @@ const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeri
   { field: 'authorization_code', label: 'Auth code' },
   { field: 'invoice', label: 'Invoice' },
   { field: 'server_id', label: 'Server' },
+  { field: undefined, label: 'Cashier' },
   { field: 'amount', label: 'Amount', numeric: true },
 ];
 
@@ -190,6 +192,7 @@ export function HistoryScreen() {
             <span className="field-label">Server</span>
             <DigitsInput length={2} value={draft.server} onDigits={(server) => set({ server })} />
           </label>
+          <CashierFilter value={draft.cashier} onChange={(cashier) => set({ cashier })} />
           <div className="filter-actions">
             <button type="submit" className="button button-primary">
               Apply
@@ -308,6 +311,7 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
       <td className="mono">{item.authorization_code || '—'}</td>
       <td className="truncate">{item.invoice || '—'}</td>
       <td>{item.server_id || '—'}</td>
+      <td className="truncate">{item.cashier || '—'}</td>
       <td className="numeric strong">{moneyOf(item.amount)}</td>
       <td className="receipt-cell">
         <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />

@@ -21,6 +21,7 @@ export const CSV_COLUMNS = [
   ['invoice', 'Invoice'],
   ['order_number', 'Order number'],
   ['server_id', 'Server'],
+  ['cashier', 'Cashier'],
   ['batch_id', 'Batch'],
   ['original_id', 'Original transaction'],
   ['voided', 'Voided'],

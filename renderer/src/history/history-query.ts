@@ -10,6 +10,8 @@ export interface HistoryFilters {
   lastFour: string;
   invoice: string;
   server: string;
+  /** As lists name who made a transaction: a person at the counter, or another program's key. */
+  cashier: string;
 }
 
 export interface HistorySort {
@@ -25,6 +27,7 @@ export const NO_FILTERS: HistoryFilters = {
   lastFour: '',
   invoice: '',
   server: '',
+  cashier: '',
 };
 export const NEWEST_FIRST: HistorySort = { field: 'id', descending: true };
 export const PAGE_SIZE = 25;
@@ -50,5 +53,6 @@ export function historyQuery(filters: HistoryFilters, sort: HistorySort) {
     ...(filters.lastFour && { last_four: filters.lastFour }),
     ...(filters.invoice.trim() && { invoice: filters.invoice.trim() }),
     ...(filters.server && { server_id: filters.server }),
+    ...(filters.cashier.trim() && { cashier: filters.cashier.trim() }),
   };
 }

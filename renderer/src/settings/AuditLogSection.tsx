@@ -16,6 +16,13 @@ const ACTIONS: Record<string, string> = {
   key_create: 'Created a key',
   key_revoke: 'Revoked a key',
   setting_change: 'Changed a setting',
+  duplicate_override: 'Charged past a possible duplicate',
+  staff_create: 'Added a person',
+  staff_change: 'Changed a person',
+  staff_retire: 'Retired a person',
+  pin_failed: 'Wrong PIN',
+  sign_in: 'Signed in',
+  sign_out: 'Locked the counter',
 };
 
 export function AuditLogSection() {
