@@ -31,6 +31,7 @@ const WHAT: Record<ManagerAction, string> = {
   refund: 'refund this card',
   'batch-close': 'close the batch',
   settings: 'change settings',
+  duplicate: 'charge this card again',
 };
 
 interface Pending {

@@ -1,5 +1,6 @@
 /** The frame around every screen: brand, the screens' menu, and the card reader's status, always in view. */
 import { useEffect, useRef, type ReactNode } from 'react';
+import { InterruptedPayments } from '../payment/InterruptedPayments';
 import { SignedInBadge } from '../staff/SignedInBadge';
 import { useTerminal } from '../terminal/terminal-context';
 import { TenderMark } from '../ui/icons';
@@ -57,6 +58,7 @@ export function AppShell({ current, children }: { current: ScreenId; children: R
       <main className="shell-main" id="main" ref={main} tabIndex={-1}>
         {children}
       </main>
+      <InterruptedPayments />
     </div>
   );
 }
