@@ -3,6 +3,7 @@ import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
 import { isReceiptWidth, type ReceiptWidth } from './receipts/receipt';
+import { PRINTER_PATTERN } from '../../shared/receipt-printer';
 import type { AuditLog } from './store/audit';
 import type { SettingsStore } from './store/settings';
 
@@ -122,14 +123,6 @@ const secretSetting = (description: string): SettingDefinition<string> => ({
   format: String,
   display: (value) => (value === '' ? 'not set' : 'set (hidden)'),
 });
-
-/**
- * Where receipts print: empty for no printer, `tcp://<host>:<port>` for a network printer taking raw
- * ESC/POS (port 9100 on most), or the name of a print queue of this computer (CUPS on Linux and
- * macOS, a shared printer on Windows) set up to pass the bytes through raw.
- */
-export const PRINTER_PATTERN =
-  /^(tcp:\/\/[A-Za-z0-9.-]{1,253}:\d{1,5}|tcp:\/\/\[[0-9A-Fa-f:.]{2,45}\]:\d{1,5}|[A-Za-z0-9][A-Za-z0-9_.-]{0,126})$/;
 
 export const CUSTOMER_COPY_CHOICES = ['always', 'ask', 'never'] as const;
 export const MERCHANT_COPY_CHOICES = ['always', 'above', 'never'] as const;

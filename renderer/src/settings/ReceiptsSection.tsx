@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import type { ReceiptSettings } from '../../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../../shared/money';
+import { isPrinterAddress } from '../../../shared/receipt-printer';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
@@ -66,6 +67,11 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
   };
 
   const save = async () => {
+    if (!isPrinterAddress(form.printer.trim())) {
+      return setProblem(
+        'The receipt printer is tcp://<address>:<port> (port 9100 on most printers), or the name of a print queue such as counter-epson.',
+      );
+    }
     const above = parseMoney(form.merchantCopyAbove.trim(), { allowZero: true });
     if (!above.ok) return setProblem('The merchant copy amount is dollars with two decimals, like 25.00.');
     const port = Number(form.smtpPort);
