@@ -127,14 +127,14 @@ export class ReceiptService {
     const lines = [
       merchant.name || 'Tender',
       ...merchant.addressLines,
-      merchant.phone,
+      ...(merchant.phone ? [merchant.phone] : []),
       '',
       'TEST PRINT',
       `${width} columns:`,
       '1234567890'.repeat(5).slice(0, width),
       '',
       'The receipt printer works.',
-    ].filter((line, index) => line !== '' || index > 2);
+    ];
     return this.send(escposBytes([lines], width));
   }
 
