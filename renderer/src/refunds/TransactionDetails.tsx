@@ -11,7 +11,8 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { Spinner } from '../ui/icons';
-import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
+import { MoneyInput } from '../ui/MoneyInput';
+import { usePadTarget } from '../ui/pad-target';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
@@ -110,6 +111,7 @@ function Details({
   const [refundCents, setRefundCents] = useState(remedy.kind === 'refund' ? remedy.remainingCents : 0);
   const [showProblem, setShowProblem] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
   const status = statusOf(item);
   const holder = holderOf(item);
   const card = cardLabel(item);
@@ -313,7 +315,7 @@ function Details({
             ask();
           }}
         >
-          <div className="refund-amount">
+          <div className="refund-amount" ref={padPanel} onFocus={onPadFocus}>
             <div className="refund-amount-fields">
               <label className="field">
                 <span className="field-label">Refund amount</span>
@@ -327,6 +329,7 @@ function Details({
                   describedBy={showProblem && wrongAmount ? 'refund-problem' : undefined}
                   className="input-money-large"
                   testId="refund-amount"
+                  padField="Refund amount"
                 />
               </label>
               <button
@@ -349,10 +352,8 @@ function Details({
               label="Refund amount keys"
               variant="money"
               compact
-              onKey={(key) => {
-                setRefundCents((cents) => pressMoneyKey(cents, key));
-                setShowProblem(false);
-              }}
+              typingInto={typingInto}
+              onKey={pressPadKey}
             />
           </div>
           <BusyButton

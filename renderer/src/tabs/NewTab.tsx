@@ -167,6 +167,7 @@ export function NewTab({
         <DigitsInput
           length={2}
           placeholder="07"
+          data-pad-field="Server"
           value={server}
           onDigits={(digits) => {
             setServer(digits);

@@ -5,7 +5,8 @@
 import { useId, useState, type Ref } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { DigitPad } from '../ui/DigitPad';
-import { MoneyInput, pressMoneyKey } from '../ui/MoneyInput';
+import { MoneyInput } from '../ui/MoneyInput';
+import { usePadTarget } from '../ui/pad-target';
 import { matchingPercent, percentOfCheck, tipForPercent } from './tip-math';
 
 type Props = {
@@ -22,6 +23,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
   const id = useId();
   const [otherPercent, setOtherPercent] = useState('');
   const chosen = matchingPercent(checkCents, tipCents, percentages);
+  const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
 
   return (
     <div className="tip-entry">
@@ -58,7 +60,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
         </button>
       </div>
 
-      <div className="tip-custom">
+      <div className="tip-custom" ref={padPanel} onFocus={onPadFocus}>
         <div className="tip-fields">
           <label className="field" htmlFor={`${id}-amount`}>
             <span className="field-label">Tip amount</span>
@@ -73,6 +75,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
               {...(onEnter && { onEnter })}
               autoFocus={autoFocus}
               testId="tip-amount"
+              padField="Tip amount"
             />
           </label>
           <label className="field" htmlFor={`${id}-percent`}>
@@ -84,6 +87,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
                 inputMode="decimal"
                 autoComplete="off"
                 maxLength={5}
+                data-pad-field="Other percentage"
                 placeholder={tipCents > 0 ? String(percentOfCheck(checkCents, tipCents)) : ''}
                 value={otherPercent}
                 onChange={(event) => {
@@ -106,12 +110,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
             </span>
           </label>
         </div>
-        <DigitPad
-          label="Tip keys"
-          variant="money"
-          compact
-          onKey={(key) => onTip(pressMoneyKey(tipCents, key))}
-        />
+        <DigitPad label="Tip keys" variant="money" compact typingInto={typingInto} onKey={pressPadKey} />
       </div>
     </div>
   );

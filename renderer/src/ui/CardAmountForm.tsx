@@ -7,7 +7,8 @@ import type { Dispatch, ReactNode, SetStateAction } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { DigitPad } from './DigitPad';
 import { ArrowRightIcon } from './icons';
-import { MoneyInput, pressMoneyKey } from './MoneyInput';
+import { MoneyInput } from './MoneyInput';
+import { usePadTarget } from './pad-target';
 import { ProblemNotice } from './ProblemNotice';
 
 type Props = {
@@ -25,7 +26,7 @@ type Props = {
   problem: string | undefined;
   onSubmit: () => void;
   onCancel: () => void;
-  /** The field beside the amount. */
+  /** The field beside the amount; one the keypad may type into carries `data-pad-field`. */
   children: ReactNode;
 };
 
@@ -44,8 +45,11 @@ export function CardAmountForm({
   onCancel,
   children,
 }: Props) {
+  const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
   return (
     <form
+      ref={padPanel}
+      onFocus={onPadFocus}
       className="new-tab"
       aria-labelledby={titleId}
       noValidate
@@ -81,15 +85,12 @@ export function CardAmountForm({
             className="input-money-large"
             autoFocus
             testId={amountTestId}
+            padField={amountLabel}
           />
         </label>
         {children}
       </div>
-      <DigitPad
-        label="Amount keys"
-        variant="money"
-        onKey={(key) => setCents((value) => pressMoneyKey(value, key))}
-      />
+      <DigitPad label="Amount keys" variant="money" typingInto={typingInto} onKey={pressPadKey} />
       <ProblemNotice problem={problem} />
       <button type="submit" className="button button-primary button-large">
         {cents === 0 ? noAmountLabel : `Take the card for ${displayMoney(cents)}`}

@@ -17,14 +17,17 @@ export function DigitPad({
   variant,
   onKey,
   compact = false,
+  typingInto,
 }: {
   label: string;
   variant: 'money' | 'pin';
   onKey: (key: PadKey) => void;
   compact?: boolean;
+  /** The field the keys type into, named above them when the panel has more than one. */
+  typingInto?: string | undefined;
 }) {
   const keys = variant === 'money' ? MONEY_KEYS : PIN_KEYS;
-  return (
+  const pad = (
     <div className={compact ? 'digit-pad digit-pad-compact' : 'digit-pad'} role="group" aria-label={label}>
       {keys.map((key) => (
         <button
@@ -39,6 +42,15 @@ export function DigitPad({
           {key === 'back' ? <BackspaceIcon className="key-icon" /> : key === 'clear' ? 'C' : key}
         </button>
       ))}
+    </div>
+  );
+  if (typingInto === undefined) return pad;
+  return (
+    <div className="digit-pad-wrap">
+      <p className="pad-target" data-testid="pad-target">
+        Keys type into <strong>{typingInto}</strong>
+      </p>
+      {pad}
     </div>
   );
 }

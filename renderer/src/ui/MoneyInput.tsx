@@ -36,6 +36,8 @@ type Props = {
   emptyWhenZero?: boolean;
   'aria-label'?: string;
   testId?: string;
+  /** The name an on-screen keypad shows while it types into this field (see pad-target). */
+  padField?: string;
 };
 
 export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInput(
@@ -51,6 +53,7 @@ export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInpu
     disabled,
     emptyWhenZero,
     testId,
+    padField,
     ...rest
   },
   ref,
@@ -80,6 +83,7 @@ export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInpu
       autoFocus={autoFocus}
       disabled={disabled}
       data-testid={testId}
+      data-pad-field={padField}
       aria-label={rest['aria-label']}
     />
   );
