@@ -290,5 +290,9 @@ describe('settings', () => {
     );
     const kept = await counter.reader.bridge.invoke('receipts:settings');
     expect(kept).toMatchObject({ printer: printer.address, width: 42 });
+
+    await section.getByRole('button', { name: 'Remove password' }).click();
+    await section.getByText('No password is kept.').waitFor();
+    expect((await counter.reader.bridge.invoke('receipts:settings')).smtp.passwordSet).toBe(false);
   });
 });

@@ -109,6 +109,18 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
     } else if (!('cancelled' in result)) setProblem(result.problem);
   };
 
+  const removePassword = async () => {
+    setSaving(true);
+    const result = await change((pin) =>
+      bridge.invoke('receipts:update-settings', { smtpPassword: '', ...(pin && { pin }) }),
+    );
+    setSaving(false);
+    if (result.ok) {
+      setPasswordSet(result.value.smtp.passwordSet);
+      setForm((previous) => ({ ...previous, smtpPassword: '' }));
+    } else if (!('cancelled' in result)) setProblem(result.problem);
+  };
+
   const testPrint = async () => {
     setTesting(true);
     try {
@@ -286,15 +298,27 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
                 : 'No password is kept.'}
             </p>
           </div>
-          <input
-            id="smtp-password"
-            className="input receipt-setting-input"
-            type="password"
-            autoComplete="new-password"
-            maxLength={256}
-            value={form.smtpPassword}
-            onChange={(event) => edit('smtpPassword', event.target.value)}
-          />
+          <div className="receipt-password">
+            <input
+              id="smtp-password"
+              className="input receipt-setting-input"
+              type="password"
+              autoComplete="new-password"
+              maxLength={256}
+              value={form.smtpPassword}
+              onChange={(event) => edit('smtpPassword', event.target.value)}
+            />
+            {passwordSet && (
+              <button
+                type="button"
+                className="button button-quiet"
+                disabled={saving}
+                onClick={() => void removePassword()}
+              >
+                Remove password
+              </button>
+            )}
+          </div>
         </div>
         <TextRow
           label="Sender address"
