@@ -274,6 +274,8 @@ describe('settings', () => {
     expect(await section.textContent()).toContain('A password is kept; it is never shown.');
     expect(await page.content()).not.toContain('correct horse');
     await cashier.check('10-settings');
+    await section.getByLabel('Password').scrollIntoViewIfNeeded();
+    await cashier.check('10b-settings-email');
 
     const job = printer.nextJob();
     await section.getByRole('button', { name: 'Test print' }).click();
