@@ -165,30 +165,36 @@ describe('a close whose answer is lost', () => {
     const open = await counter.screens.client.openBatch();
     const cashier = await endOfDay();
     const { page } = cashier;
-    let puts = 0;
-    // The close carries the figures the manager confirmed in its query string.
-    await page.route('**/rest/v1/batches/open?*', async (route) => {
-      const request = route.request();
-      if (request.method() !== 'PUT') return route.continue();
-      puts += 1;
-      // The close reaches the engine; its answer never reaches the page.
-      const headers = await request.allHeaders();
-      const { search } = new URL(request.url());
-      expect(search).toBe(
-        `?expected_total_count=${open?.total_count}&expected_net_amount=${open?.net_amount}`,
-      );
-      await counter.screens.send(`/rest/v1/batches/open${search}`, {
-        method: 'PUT',
-        headers: { api_key: headers.api_key ?? '' },
+    let closes = 0;
+    // The close reaches the host, which closes the batch; the bridge drops before its answer returns.
+    await page.routeWebSocket(/\/bridge/, (socket) => {
+      const host = socket.connectToServer();
+      socket.onMessage((message) => {
+        const sent = JSON.parse(String(message)) as { channel?: string; input?: unknown };
+        if (sent.channel === 'counter:approved-close') {
+          closes += 1;
+          expect(sent.input).toEqual({
+            expectedTotalCount: Number(open?.total_count),
+            expectedNetAmount: open?.net_amount,
+          });
+          host.send(message);
+          void expect
+            .poll(async () => (await counter.screens.client.openBatch())?.id ?? 'none')
+            .not.toBe(open?.id)
+            .then(() => socket.close());
+          return;
+        }
+        host.send(message);
       });
-      await route.abort('connectionreset');
+      host.onMessage((message) => socket.send(message));
     });
+    await page.reload();
     await page.getByRole('heading', { name: `Open batch #${open?.id}` }).waitFor();
     await page.getByRole('button', { name: 'Close batch' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Close the batch' }).click();
     await page.getByTestId('batch-closed').waitFor();
     expect(await page.getByRole('heading', { name: `Batch #${open?.id}` }).count()).toBe(1);
-    expect(puts).toBe(1);
+    expect(closes).toBe(1);
     cashier.problems.splice(0);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRequestBody } from '../../shared/api/schemas';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { OWNER, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -253,11 +253,15 @@ describe('finding a transaction', () => {
   });
 });
 
-describe('with a manager PIN', () => {
-  it('a void waits for the PIN, which the host checks', async () => {
-    await counter.reader.bridge.invoke('manager:set-pin', { newPin: '2580' });
+describe('with a cashier signed in', () => {
+  it("a void waits for a manager's PIN, which the host checks for that one void", async () => {
+    const { engine } = counter.screens.running.gateway;
+    if (!engine.staff.list().some((member) => member.name === 'Cole')) {
+      await engine.staff.create({ name: 'Cole', role: 'cashier', pin: '1470' }, 'test');
+    }
+    const { id } = await sale('14.00');
+    await counter.reader.bridge.invoke('staff:sign-in', { pin: '1470' });
     try {
-      const { id } = await sale('14.00');
       const cashier = await refundScreen();
       const { page } = cashier;
       const details = await openTransaction(cashier, id);
@@ -270,7 +274,7 @@ describe('with a manager PIN', () => {
       await pin.getByText('Wrong PIN. 4 more tries before a one-minute pause.').waitFor();
       await cashier.check('15-manager-pin-wrong');
       // The keypad types the PIN too, for a touch screen.
-      for (const digit of '2580') {
+      for (const digit of OWNER.pin) {
         await pin
           .getByRole('group', { name: 'PIN keys' })
           .getByRole('button', { name: digit, exact: true })
@@ -280,8 +284,10 @@ describe('with a manager PIN', () => {
       await approvedOutcome(cashier).waitFor();
       const [item] = await counter.screens.client.listTransactions({ id, page_size: 1 });
       expect(item?.voided).toBe('true');
+      const entry = engine.audit.recent(5).find((row) => row.action === 'void');
+      expect(entry?.actor).toMatch(new RegExp(`^Cole at .*, approved by manager ${OWNER.name}$`));
     } finally {
-      await counter.reader.bridge.invoke('manager:set-pin', { newPin: null, pin: '2580' });
+      await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
     }
   });
 });

@@ -117,3 +117,45 @@ describe('Staff settings', () => {
     await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain('Dee');
   });
 });
+
+/** A sale at the counter for whoever is signed in there, sent as the screens send it. */
+async function saleAtCounter(amount: string, pin: string): Promise<string> {
+  await counter.reader.bridge.invoke('staff:sign-in', { pin });
+  const { apiKey } = await counter.reader.bridge.invoke('terminal:session');
+  const response = await counter.screens.send('/rest/v1/transactions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', api_key: apiKey },
+    body: JSON.stringify({ type: 'SALE', amount, card: '4111111111111111', exp_date: '1230' }),
+  });
+  const answer = JSON.parse(response.body) as { id?: string; result: string };
+  expect(answer.result).toBe('Approved');
+  return answer.id ?? '';
+}
+
+describe('who made each transaction', () => {
+  it(
+    'History filters by cashier, and End of day shows totals and tips per cashier',
+    { timeout: 120_000 },
+    async () => {
+      const byCole = await saleAtCounter('4.20', CASHIER.pin);
+      const byOwner = await saleAtCounter('5.30', OWNER.pin);
+      const cashier = await counter.open('staff');
+      const { page } = cashier;
+      await cashier.goTo('History');
+      const filters = page.getByRole('form', { name: 'Filters' });
+      await filters.getByLabel('Cashier').fill(CASHIER.name);
+      await filters.getByRole('button', { name: 'Apply' }).click();
+      await page.getByTestId(`history-${byCole}`).waitFor();
+      await expect(page.getByTestId(`history-${byOwner}`).count()).resolves.toBe(0);
+      await expect.poll(() => page.getByTestId(`history-${byCole}`).textContent()).toContain(CASHIER.name);
+      await checkAtEverySize(cashier, '05-history-by-cashier');
+
+      await cashier.goTo('End of day');
+      const table = page.getByTestId('by-cashier');
+      await table.getByTestId(`cashier-${CASHIER.name}`).waitFor();
+      await expect.poll(() => table.getByTestId(`cashier-${CASHIER.name}`).textContent()).toContain('$4.20');
+      await expect.poll(() => table.getByTestId(`cashier-${OWNER.name}`).textContent()).toContain('$5.30');
+      await checkAtEverySize(cashier, '06-end-of-day-by-cashier');
+    },
+  );
+});

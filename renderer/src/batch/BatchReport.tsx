@@ -15,6 +15,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
+import { CashierTable } from './CashierTable';
 
 interface ReportData {
   batch: Batch | undefined;
@@ -176,6 +177,7 @@ export function BatchReport({
           <TypeTable summary={summary} />
           <ServerTable summary={summary} />
         </div>
+        <CashierTable items={items} />
 
         <table className="table table-compact report-transactions" data-testid="report-transactions">
           <caption>Transactions{!complete && ` (the first ${items.length})`}</caption>

@@ -4,9 +4,11 @@
  * report. Earlier batches are listed for viewing and reprinting.
  */
 import { useState } from 'react';
-import { TenderApiError, type TenderClient } from '../../../shared/api/client';
+import type { TenderClient } from '../../../shared/api/client';
 import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
+import type { TenderBridge } from '../../../shared/ipc/contract';
+import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useManagerApproval } from '../manager/manager-approval';
 import { screenHref } from '../shell/routes';
 import { useScreenActive } from '../ui/screen-active';
@@ -21,6 +23,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
+import { CashierTable } from './CashierTable';
 
 type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean };
 
@@ -68,11 +71,17 @@ class BatchChanged extends Error {
 
 /**
  * Closes batch `seen`, only as the manager confirmed it: the engine closes it only if it still has
- * the count and net amount shown (409 batch_changed otherwise). PUT /batches/open carries no
- * idempotency key, so after a lost answer it is never sent blindly again: the batch is read first,
- * and closed only if it is still the open one.
+ * the count and net amount shown. The screens' own key may not close a batch, so the host does it
+ * once it has checked the manager (signed in, or `pin`). A close carries no idempotency key, so
+ * after a lost answer it is never sent blindly again: the batch is read first, and closed only if it
+ * is still the open one.
  */
-async function closeBatch(client: TenderClient, seen: Batch): Promise<Batch> {
+async function closeBatch(
+  client: TenderClient,
+  bridge: TenderBridge,
+  seen: Batch,
+  pin: string | undefined,
+): Promise<Batch> {
   const { id } = seen;
   const [current] = await client.listBatches({ id, page_size: 1 });
   if (current?.status === 'CLOSED') return current;
@@ -81,15 +90,17 @@ async function closeBatch(client: TenderClient, seen: Batch): Promise<Batch> {
     throw new Error(`Batch #${id} is no longer the open batch. Go back and look at the batches again.`);
   }
   try {
-    const closed = await client.closeOpenBatch({
-      expected_total_count: seen.total_count,
-      expected_net_amount: seen.net_amount,
+    const close = await bridge.invoke('counter:approved-close', {
+      expectedTotalCount: Number(seen.total_count),
+      expectedNetAmount: seen.net_amount,
+      ...(pin !== undefined && { pin }),
     });
-    if (closed?.id === id) return closed;
+    if (close.outcome === 'changed') throw new BatchChanged(close.batch);
+    if (close.outcome === 'closed' && close.batch.id === id) return close.batch;
   } catch (error) {
-    if (error instanceof TenderApiError && error.status === 409 && error.body?.batch)
-      throw new BatchChanged(error.body.batch);
-    if (error instanceof TenderApiError) throw error;
+    // Refused before anything was done (no manager allowed it): said as it is.
+    if (error instanceof BatchChanged || (error instanceof BridgeCallError && error.code !== 'unavailable'))
+      throw error;
     // No answer: the close may have happened. The batch itself says.
     const [after] = await client.listBatches({ id, page_size: 1 }).catch(() => []);
     if (after?.status === 'CLOSED') return after;
@@ -101,7 +112,7 @@ async function closeBatch(client: TenderClient, seen: Batch): Promise<Batch> {
 }
 
 function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id: string) => void }) {
-  const { client, settings } = useTerminal();
+  const { client, bridge, settings } = useTerminal();
   const active = useScreenActive();
   const approve = useManagerApproval();
   const [reread, setReread] = useState(0);
@@ -129,7 +140,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
     setClosing(true);
     setProblem(undefined);
     try {
-      const closed = await closeBatch(client, batch);
+      const closed = await closeBatch(client, bridge, batch, approval.pin);
       setConfirming(false);
       onClosed(closed.id);
     } catch (error) {
@@ -213,6 +224,7 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
             <TypeTable summary={summary} />
             <ServerTable summary={summary} />
           </div>
+          <CashierTable items={data?.items ?? []} />
         </>
       )}
 

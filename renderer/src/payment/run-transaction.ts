@@ -11,6 +11,8 @@ import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { brandLabel, cardBrand } from '../../../shared/cards';
 import type { Attempt } from '../../../shared/ipc/attempts-contract';
 import type { TenderBridge } from '../../../shared/ipc/contract';
+import type { Approval } from '../manager/manager-approval';
+import { approvalRefusal, needsManager, sendApproved } from '../staff/approved-send';
 import { useTerminal } from '../terminal/terminal-context';
 import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 
@@ -46,10 +48,15 @@ const SALE_REFUSAL_STEP = 'Check what was entered, then charge again.';
 export interface PendingTransaction {
   request: TransactionRequestBody;
   idempotencyKey: string;
+  /**
+   * For a request only a manager may allow (a refund, a void, a charge past a possible duplicate):
+   * the manager's PIN for it, or none when a manager is signed in.
+   */
+  approval?: Approval;
 }
 
-export function prepareTransaction(request: TransactionRequestBody): PendingTransaction {
-  return { request, idempotencyKey: crypto.randomUUID() };
+export function prepareTransaction(request: TransactionRequestBody, approval?: Approval): PendingTransaction {
+  return { request, idempotencyKey: crypto.randomUUID(), ...(approval && { approval }) };
 }
 
 /** The engine's answer as an outcome, with next steps in the words of what was being done. */
@@ -117,7 +124,7 @@ export async function sendTransaction(
   bridge?: TenderBridge,
 ): Promise<SaleOutcome> {
   if (bridge) await journal(() => bridge.invoke('attempts:begin', attemptOf(pending)));
-  const outcome = await sendOnce(client, pending, move);
+  const outcome = await sendOnce(client, pending, move, bridge);
   if (bridge && outcome.kind !== 'unknown')
     await journal(() => bridge.invoke('attempts:resolve', { idempotencyKey: pending.idempotencyKey }));
   return outcome;
@@ -127,15 +134,21 @@ async function sendOnce(
   client: TenderClient,
   pending: PendingTransaction,
   move: MoneyMove,
+  bridge?: TenderBridge,
 ): Promise<SaleOutcome> {
   try {
-    const outcome = outcomeOfResponse(
-      await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey }),
-    );
+    // What only a manager may allow goes through the host, which checks the manager for this request.
+    const response =
+      bridge && needsManager(pending.request)
+        ? await sendApproved(bridge, pending.request, pending.idempotencyKey, pending.approval?.pin)
+        : await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey });
+    const outcome = outcomeOfResponse(response);
     return move !== 'sale' && outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
       ? { ...outcome, nextStep: AFTER_REFUSAL[move] }
       : outcome;
   } catch (error) {
+    const refused = approvalRefusal(error);
+    if (refused) return refused;
     // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
     if (!(error instanceof TenderApiError)) console.error(`Tender: the ${move} request failed.`, error);
     return failureOutcome(error, move);
@@ -221,8 +234,11 @@ export function useTransactionRunner(move: MoneyMove) {
     [send],
   );
 
-  /** Sends a new request, with a new key. */
-  const start = useCallback((request: TransactionRequestBody) => run(prepareTransaction(request)), [run]);
+  /** Sends a new request, with a new key (and the manager's approval, for what needs one). */
+  const start = useCallback(
+    (request: TransactionRequestBody, approval?: Approval) => run(prepareTransaction(request, approval)),
+    [run],
+  );
   /** Sends the last request again with its key, after no answer. */
   const checkAgain = useCallback(() => run(), [run]);
   const reset = useCallback(() => {

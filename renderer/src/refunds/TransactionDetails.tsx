@@ -139,9 +139,9 @@ function Details({
     setConfirming(false);
     if (approval === null) return;
     if (remedy.kind === 'refund') {
-      await runner.start({ type: 'REFUND', id: item.id, amount: formatMoney(refundCents) });
+      await runner.start({ type: 'REFUND', id: item.id, amount: formatMoney(refundCents) }, approval);
     } else {
-      await runner.start({ type: 'VOID', id: item.id });
+      await runner.start({ type: 'VOID', id: item.id }, approval);
     }
   };
 

@@ -57,12 +57,15 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
     if (approval === null) return;
     current.current = { step: 'sent', card: now.card };
     setStep({ step: 'sent', card: now.card });
-    await runner.start({
-      type: 'REFUND',
-      amount: formatMoney(cents),
-      ...now.payment,
-      ...(invoice.trim() && { invoice: invoice.trim() }),
-    });
+    await runner.start(
+      {
+        type: 'REFUND',
+        amount: formatMoney(cents),
+        ...now.payment,
+        ...(invoice.trim() && { invoice: invoice.trim() }),
+      },
+      approval,
+    );
   };
 
   if (step.step === 'sent') {

@@ -112,7 +112,7 @@ export function SaleScreen() {
     const approval = await approve('duplicate');
     if (approval === null) return;
     const request = { ...refused, duplicate_override: true };
-    const answer = sendCharge(prepareTransaction(request));
+    const answer = sendCharge(prepareTransaction(request, approval));
     if (!answer) return;
     setAskingDuplicate(false);
     act({ type: 'charge-again' });

@@ -51,7 +51,7 @@ export function AdjustTip({ capture, onClose }: Props) {
     if (busy) return;
     const approval = await approve('void');
     if (approval === null) return;
-    const voided = await voiding.start({ type: 'VOID', id: capture.id });
+    const voided = await voiding.start({ type: 'VOID', id: capture.id }, approval);
     if (voided?.kind === 'approved') await captureAgain();
   };
 

@@ -7,6 +7,7 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { cardWithHolder } from '../payment/card-text';
 import { useTransactionRunner } from '../payment/run-transaction';
+import { useCounterPerson } from '../staff/counter-session';
 import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';
@@ -30,8 +31,10 @@ export function NewTab({
   onClose: (opened: boolean) => void;
 }) {
   const runner = useTransactionRunner('tab');
+  const { signedIn } = useCounterPerson();
   const [cents, setCents] = useState(0);
-  const [server, setServer] = useState('');
+  // A new tab is the signed-in server's unless changed here.
+  const [server, setServer] = useState(signedIn?.serverId ?? '');
   const [problem, setProblem] = useState<string>();
   const [step, setStep] = useState<Step>({ step: 'amount' });
   const current = useRef({ step, cents, server });

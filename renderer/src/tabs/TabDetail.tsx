@@ -58,7 +58,7 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
     const approval = await approve('void');
     setConfirmVoid(false);
     if (approval === null) return;
-    await voiding.start({ type: 'VOID', id: tab.id });
+    await voiding.start({ type: 'VOID', id: tab.id }, approval);
   };
 
   const who = `${cardLabel(tab)}${holder ? ` · ${holder}` : ''}`;

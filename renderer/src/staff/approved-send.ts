@@ -1,0 +1,44 @@
+/**
+ * The requests only a manager may allow: a refund, a void, a charge past a possible duplicate. The
+ * screens' own key cannot send them, so they go to the host with the manager's PIN (none when a
+ * manager is signed in), which runs that one request in the engine. A refusal of the approval means
+ * nothing was sent to the engine; it is told as such, never as an answer that may be lost.
+ */
+import type { TransactionRequestBody, TransactionResponse } from '../../../shared/api/schemas';
+import { parseTransactionType } from '../../../shared/api/transaction-types';
+import type { TenderBridge } from '../../../shared/ipc/contract';
+import { BridgeCallError } from '../../../shared/ipc/facade';
+import type { SaleOutcome } from '../payment/outcome';
+
+export function needsManager(request: TransactionRequestBody): boolean {
+  const type = parseTransactionType(String(request.type));
+  const override = request.duplicate_override;
+  return (
+    type === 'REFUND' || type === 'VOID' || override === true || String(override).toLowerCase() === 'true'
+  );
+}
+
+export function sendApproved(
+  bridge: TenderBridge,
+  request: TransactionRequestBody,
+  idempotencyKey: string,
+  pin: string | undefined,
+): Promise<TransactionResponse> {
+  return bridge.invoke('counter:approved-transaction', {
+    request: request as Record<string, unknown>,
+    idempotencyKey,
+    ...(pin !== undefined && { pin }),
+  });
+}
+
+/** The host refused before the engine saw the request: no manager allowed it, or the counter is locked. */
+export function approvalRefusal(error: unknown): SaleOutcome | undefined {
+  if (!(error instanceof BridgeCallError)) return undefined;
+  if (!['pin-required', 'wrong-pin', 'refused', 'invalid-input'].includes(error.code)) return undefined;
+  return {
+    kind: 'refused',
+    status: 403,
+    message: error.message,
+    nextStep: 'Nothing was done. Ask a manager to allow it, then try again.',
+  };
+}
