@@ -20,6 +20,7 @@ import { ReadTimeoutError } from '../gateway/store/read-pool';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import { CounterPreferences } from './counter-preferences';
+import { formatMoney } from '../../shared/money';
 
 /** What the host can do with the screens' document beyond the bridge: the desktop app writes PDFs. */
 export interface ScreensDocuments {
@@ -97,6 +98,7 @@ export class CounterAdmin {
       authExpiryDays: settings.get('auth_expiry_days'),
       tipWarnPercent: settings.get('tip_warn_percent'),
       duplicateWindowMinutes: settings.get('duplicate_window_minutes'),
+      confirmAmountAboveCents: settings.get('confirm_amount_above'),
       // Refunds, voids, the close and settings changes always need a manager now.
       managerPin: true,
       swipeKey: {
@@ -149,6 +151,16 @@ export class CounterAdmin {
             engine.settings.setFromText(
               'duplicate_window_minutes',
               String(input.duplicateWindowMinutes),
+              actor,
+            );
+          }
+          if (
+            input.confirmAmountAboveCents !== undefined &&
+            input.confirmAmountAboveCents !== engine.settings.get('confirm_amount_above')
+          ) {
+            engine.settings.setFromText(
+              'confirm_amount_above',
+              formatMoney(input.confirmAmountAboveCents),
               actor,
             );
           }

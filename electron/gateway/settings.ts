@@ -146,6 +146,10 @@ export const SETTING_DEFINITIONS = {
     2,
     { min: 0, max: 1440 },
   ),
+  confirm_amount_above: amountSetting(
+    'A sale, tab or refund above this amount (dollars, like 1000.00) is said back in words and digits on the cashier screens and confirmed before the card is taken.',
+    100_000,
+  ),
   lock_after_minutes: wholeNumberSetting(
     'Minutes (0 to 240) without a touch after which the cashier screens lock until someone enters a PIN; 0 never locks by itself.',
     5,

@@ -105,6 +105,8 @@ export const appSettingsSchema = z.object({
   tipWarnPercent: z.number().int().min(1).max(1000),
   /** Minutes within which the same card and amount is a possible duplicate; 0 is off (duplicate_window_minutes). */
   duplicateWindowMinutes: z.number().int().min(0).max(1440),
+  /** An amount above this, in cents, is said back in words and digits and confirmed (confirm_amount_above). */
+  confirmAmountAboveCents: z.number().int().min(0).max(99_999_999),
   /** Whether a manager PIN guards voids, refunds, the batch close and these settings. */
   managerPin: z.boolean(),
   /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
@@ -271,6 +273,7 @@ export const invokeChannels = {
       authExpiryDays: z.number().int().min(1).max(999).optional(),
       tipWarnPercent: z.number().int().min(1).max(1000).optional(),
       duplicateWindowMinutes: z.number().int().min(0).max(1440).optional(),
+      confirmAmountAboveCents: z.number().int().min(0).max(99_999_999).optional(),
       ...withPin,
     }),
     output: appSettingsSchema,

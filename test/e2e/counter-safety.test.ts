@@ -113,3 +113,79 @@ describe('the on-screen keypad', () => {
     await cashier.check('03-refund-keys');
   });
 });
+
+describe('a large amount', () => {
+  it('is said back in words and digits before the card is taken, above $1,000.00 until changed', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('12500000');
+    expect(await cashier.amount.textContent()).toBe('$125,000.00');
+    await page.getByRole('button', { name: 'Charge $125,000.00' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('large-amount').textContent()).toBe(
+      '$125,000.00One hundred twenty-five thousand dollars',
+    );
+    expect(await dialog.textContent()).toContain('This is above $1,000.00');
+    await cashier.check('04-large-amount');
+
+    // Changing the amount takes no card, and keys typed meanwhile went nowhere.
+    await page.keyboard.press('5');
+    await dialog.getByRole('button', { name: 'Change the amount' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await cashier.amount.textContent()).toBe('$125,000.00');
+    expect(await page.getByTestId('waiting-for-swipe').count()).toBe(0);
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('large-amount').textContent()).toBe(
+      '$1,250.00One thousand two hundred fifty dollars',
+    );
+    await dialog.getByRole('button', { name: 'Charge $1,250.00' }).click();
+    await page.getByTestId('waiting-for-swipe').waitFor();
+
+    // An amount at the limit is charged without asking.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await cashier.tapAmount('100000');
+    await page.getByRole('button', { name: 'Charge $1,000.00' }).click();
+    await page.getByTestId('waiting-for-swipe').waitFor();
+  });
+
+  it('follows the amount set in Settings, on a new tab too', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('Settings');
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('button', { name: 'Tips & tabs' })
+      .click();
+    const limit = page.getByLabel('Confirm amounts above');
+    expect(await limit.inputValue()).toBe('$1,000.00');
+    await limit.fill('50.00');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved').waitFor();
+    expect(counter.screens.running.gateway.engine.settings.get('confirm_amount_above')).toBe(5000);
+    try {
+      const fresh = await counter.open('safety');
+      await fresh.goTo('Tabs');
+      await fresh.page.getByRole('button', { name: 'Start a tab' }).click();
+      await fresh.page.getByTestId('tab-amount').fill('62.00');
+      await fresh.page.getByRole('button', { name: 'Take the card for $62.00' }).click();
+      const dialog = fresh.page.getByTestId('confirm-dialog');
+      await dialog.waitFor();
+      expect(await dialog.getByTestId('large-amount').textContent()).toBe('$62.00Sixty-two dollars');
+      await fresh.check('05-large-tab');
+      // Esc changes the amount: the tab being started stays.
+      await fresh.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect(await fresh.page.getByTestId('tab-amount').inputValue()).toBe('$62.00');
+      await fresh.page.getByRole('button', { name: 'Take the card for $62.00' }).click();
+      await dialog.getByRole('button', { name: 'Take the card for $62.00' }).click();
+      await fresh.page.getByTestId('waiting-for-swipe').waitFor();
+    } finally {
+      await counter.reader.bridge.invoke('settings:update', { confirmAmountAboveCents: 100_000 });
+    }
+  });
+});

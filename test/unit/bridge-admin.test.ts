@@ -85,6 +85,7 @@ describe('settings', () => {
       tipWarnPercent: 30,
       // The test gateway turns the duplicate check off (its default is 2 minutes).
       duplicateWindowMinutes: 0,
+      confirmAmountAboveCents: 100_000,
       managerPin: false,
       swipeKey: {
         testKey: true,

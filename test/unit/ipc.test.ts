@@ -44,6 +44,7 @@ const SETTINGS: AppSettings = {
   authExpiryDays: 7,
   tipWarnPercent: 30,
   duplicateWindowMinutes: 2,
+  confirmAmountAboveCents: 100_000,
   managerPin: false,
   swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
 };

@@ -4,12 +4,13 @@
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
-import { formatMoney } from '../../../shared/money';
+import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
 import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
+import { LargeAmountConfirm, needsAmountConfirm } from '../ui/LargeAmountConfirm';
 import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
@@ -37,7 +38,7 @@ function isControl(target: EventTarget | null): boolean {
 }
 
 export function SaleScreen() {
-  const { reader } = useTerminal();
+  const { reader, settings } = useTerminal();
   // Out of view, the sale keeps its state (and a charge in flight finishes), but takes no keys or swipes.
   const active = useScreenActiveRef();
   const [state, dispatch] = useReducer(saleReducer, undefined, freshSale);
@@ -63,8 +64,27 @@ export function SaleScreen() {
     readerOff.current = reader.state === 'off';
   }, [reader.state]);
 
+  // A large amount is said back in words and digits before the card is taken.
+  const [confirmingAmount, setConfirmingAmount] = useState(false);
+  const confirmingAmountNow = useRef(false);
+  const amountLimit = useRef(settings.confirmAmountAboveCents);
+  useEffect(() => {
+    amountLimit.current = settings.confirmAmountAboveCents;
+  }, [settings.confirmAmountAboveCents]);
+
   const act = useCallback(
-    (action: SaleAction) => {
+    (action: SaleAction, amountConfirmed = false) => {
+      const sale = current.current;
+      if (
+        action.type === 'take-card' &&
+        !amountConfirmed &&
+        sale.step === 'amount' &&
+        needsAmountConfirm(sale.sale.cents, amountLimit.current)
+      ) {
+        confirmingAmountNow.current = true;
+        setConfirmingAmount(true);
+        return;
+      }
       // Without a card reader the card is keyed in anyway: go straight to the form.
       const actions: SaleAction[] =
         action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
@@ -154,6 +174,8 @@ export function SaleScreen() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!active.current || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      // The confirmation of a large amount has the keys (its buttons, Esc) until it is answered.
+      if (confirmingAmountNow.current) return;
       const sale = current.current;
       const typing = isTyping(event.target);
       let action: SaleAction | undefined;
@@ -213,8 +235,25 @@ export function SaleScreen() {
     );
   }
 
+  const closeAmountConfirm = () => {
+    confirmingAmountNow.current = false;
+    setConfirmingAmount(false);
+  };
+
   return (
     <div className="sale">
+      {confirmingAmount && state.step === 'amount' && (
+        <LargeAmountConfirm
+          cents={state.sale.cents}
+          limitCents={settings.confirmAmountAboveCents}
+          confirmLabel={`Charge ${displayMoney(state.sale.cents)}`}
+          onConfirm={() => {
+            closeAmountConfirm();
+            act({ type: 'take-card' }, true);
+          }}
+          onCancel={closeAmountConfirm}
+        />
+      )}
       <AmountPanel state={state} act={act} />
       <section className="sale-side" aria-label={state.step === 'amount' ? 'Amount keypad' : 'Payment'}>
         {state.step === 'amount' ? (

@@ -1,9 +1,11 @@
 /**
  * Tips on captures (the engine's tips_enabled), the percentages the tab screen suggests, how long a
- * tab stays open, the tip share above which a tip is confirmed, and the duplicate check's window.
+ * tab stays open, the tip share above which a tip is confirmed, the duplicate check's window, and the
+ * amount above which a sale, tab or refund is confirmed.
  */
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
+import { MoneyInput } from '../ui/MoneyInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
@@ -28,6 +30,7 @@ export function TipsSection() {
   const [days, setDays] = useState(String(settings.authExpiryDays));
   const [warnPercent, setWarnPercent] = useState(String(settings.tipWarnPercent));
   const [duplicateMinutes, setDuplicateMinutes] = useState(String(settings.duplicateWindowMinutes));
+  const [confirmAboveCents, setConfirmAboveCents] = useState(settings.confirmAmountAboveCents);
   const [problem, setProblem] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -51,6 +54,7 @@ export function TipsSection() {
         authExpiryDays,
         tipWarnPercent,
         duplicateWindowMinutes,
+        confirmAmountAboveCents: confirmAboveCents,
         ...(pin && { pin }),
       }),
     );
@@ -216,6 +220,27 @@ export function TipsSection() {
               min
             </span>
           </span>
+        </div>
+
+        <div className="setting-row">
+          <div>
+            <label className="setting-name" htmlFor="confirm-amount-above">
+              Confirm amounts above
+            </label>
+            <p className="setting-help">
+              A sale, tab or refund above this amount is said back in words and digits and confirmed before
+              the card is taken.
+            </p>
+          </div>
+          <MoneyInput
+            id="confirm-amount-above"
+            className="input-affix-wide"
+            cents={confirmAboveCents}
+            onChange={(cents) => {
+              setConfirmAboveCents(cents);
+              edited();
+            }}
+          />
         </div>
 
         <ProblemNotice problem={problem} />
