@@ -139,89 +139,18 @@ export function TipsSection() {
           </div>
         </div>
 
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="expiry-days">
-              Tabs can be captured for
-            </label>
-            <p className="setting-help">
-              After this many days a tab expires: it can only be voided, and the card’s hold lapses.
-            </p>
-          </div>
-          <span className="input-affix input-affix-wide">
-            <input
-              id="expiry-days"
-              className="input"
-              inputMode="numeric"
-              maxLength={3}
-              value={days}
-              onChange={(event) => {
-                setDays(event.target.value.replace(/\D/g, '').slice(0, 3));
-                edited();
-              }}
-            />
-            <span className="input-suffix" aria-hidden="true">
-              days
-            </span>
-          </span>
-        </div>
-
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="tip-warn-percent">
-              Confirm tips above
-            </label>
-            <p className="setting-help">
-              A tip above this share of the check, or above the check itself, is shown with the check and
-              confirmed before it is captured.
-            </p>
-          </div>
-          <span className="input-affix input-affix-wide">
-            <input
-              id="tip-warn-percent"
-              className="input"
-              inputMode="numeric"
-              maxLength={4}
-              value={warnPercent}
-              onChange={(event) => {
-                setWarnPercent(event.target.value.replace(/\D/g, '').slice(0, 4));
-                edited();
-              }}
-            />
-            <span className="input-suffix" aria-hidden="true">
-              %
-            </span>
-          </span>
-        </div>
-
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="duplicate-minutes">
-              Duplicate check
-            </label>
-            <p className="setting-help">
-              The same card charged the same amount within this many minutes asks before charging again. 0
-              turns the check off.
-            </p>
-          </div>
-          <span className="input-affix input-affix-wide">
-            <input
-              id="duplicate-minutes"
-              className="input"
-              inputMode="numeric"
-              maxLength={4}
-              value={duplicateMinutes}
-              onChange={(event) => {
-                setDuplicateMinutes(event.target.value.replace(/\D/g, '').slice(0, 4));
-                edited();
-              }}
-            />
-            <span className="input-suffix" aria-hidden="true">
-              min
-            </span>
-          </span>
-        </div>
-
+        <WholeNumberRow
+          id="expiry-days"
+          label="Tabs can be captured for"
+          help="After this many days a tab expires: it can only be voided, and the card’s hold lapses."
+          digits={3}
+          suffix="days"
+          value={days}
+          onChange={(text) => {
+            setDays(text);
+            edited();
+          }}
+        />
         <div className="setting-row">
           <div>
             <label className="setting-name" htmlFor="confirm-amount-above">
@@ -242,6 +171,30 @@ export function TipsSection() {
             }}
           />
         </div>
+        <WholeNumberRow
+          id="tip-warn-percent"
+          label="Confirm tips above"
+          help="A tip above this share of the check, or above the check itself, is shown with the check and confirmed before it is captured."
+          digits={4}
+          suffix="%"
+          value={warnPercent}
+          onChange={(text) => {
+            setWarnPercent(text);
+            edited();
+          }}
+        />
+        <WholeNumberRow
+          id="duplicate-minutes"
+          label="Duplicate check"
+          help="The same card charged the same amount within this many minutes asks before charging again. 0 turns the check off."
+          digits={4}
+          suffix="min"
+          value={duplicateMinutes}
+          onChange={(text) => {
+            setDuplicateMinutes(text);
+            edited();
+          }}
+        />
 
         <ProblemNotice problem={problem} />
         <div className="form-actions">
@@ -256,5 +209,48 @@ export function TipsSection() {
         </div>
       </form>
     </section>
+  );
+}
+
+/** A setting typed as a whole number, digits only, with its unit beside it. */
+function WholeNumberRow({
+  id,
+  label,
+  help,
+  digits,
+  suffix,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  help: string;
+  digits: number;
+  suffix: string;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <div className="setting-row">
+      <div>
+        <label className="setting-name" htmlFor={id}>
+          {label}
+        </label>
+        <p className="setting-help">{help}</p>
+      </div>
+      <span className="input-affix input-affix-wide">
+        <input
+          id={id}
+          className="input"
+          inputMode="numeric"
+          maxLength={digits}
+          value={value}
+          onChange={(event) => onChange(event.target.value.replace(/\D/g, '').slice(0, digits))}
+        />
+        <span className="input-suffix" aria-hidden="true">
+          {suffix}
+        </span>
+      </span>
+    </div>
   );
 }

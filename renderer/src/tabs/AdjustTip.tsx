@@ -14,6 +14,7 @@ import { cardLabel, centsOf, holderOf } from '../transactions/present';
 import { BusyButton } from '../ui/BusyButton';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { OutcomePanel } from '../ui/OutcomePanel';
+import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
 import { TipEntry } from './TipEntry';
@@ -165,14 +166,7 @@ export function AdjustTip({ capture, onClose }: Props) {
         autoFocus
       />
 
-      <div className="totals totals-compact" aria-live="polite">
-        <span className="totals-parts">
-          Check {displayMoney(checkCents)} + tip <span data-testid="tip-shown">{displayMoney(tipCents)}</span>
-        </span>
-        <span className="totals-grand-inline">
-          Total <strong data-testid="capture-total">{displayMoney(checkCents + tipCents)}</strong>
-        </span>
-      </div>
+      <CheckTotal checkCents={checkCents} tipCents={tipCents} />
       <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
 
       <div className="side-actions side-actions-row">

@@ -11,6 +11,7 @@ import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { ArrowRightIcon } from '../ui/icons';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { BusyButton } from '../ui/BusyButton';
+import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
 import { TipEntry } from './TipEntry';
@@ -172,20 +173,7 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
         </p>
       )}
 
-      <div className="totals totals-compact" aria-live="polite">
-        <span className="totals-parts">
-          Check {displayMoney(checkCents)}
-          {tips && (
-            <>
-              {' + tip '}
-              <span data-testid="tip-shown">{displayMoney(tipCents)}</span>
-            </>
-          )}
-        </span>
-        <span className="totals-grand-inline">
-          Total <strong data-testid="capture-total">{displayMoney(total)}</strong>
-        </span>
-      </div>
+      <CheckTotal checkCents={checkCents} tipCents={tips ? tipCents : undefined} />
 
       <div className="side-actions side-actions-row">
         <button
