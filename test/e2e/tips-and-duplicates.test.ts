@@ -92,6 +92,7 @@ describe('tips', () => {
     expect(await panel.getByTestId('capture-total').textContent()).toBe('$71.30');
     await panel.getByRole('button', { name: 'Adjust tip to $9.30' }).click();
     await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).waitFor();
+    await cashier.page.getByRole('button', { name: 'Print receipt' }).waitFor();
     await cashier.check('02-tip-adjusted');
 
     const captures = (
@@ -127,6 +128,7 @@ describe('tips', () => {
     await detail.getByTestId('tip-amount').fill('12.40');
     await detail.getByRole('button', { name: 'Capture $74.40' }).click();
     await cashier.page.getByRole('heading', { name: 'Tab captured' }).waitFor();
+    await cashier.page.getByRole('button', { name: 'Email receipt' }).waitFor();
     const [captured] = await counter.screens.client.listTransactions({ id: tabId });
     expect(captured?.captured).toBe('true');
   });

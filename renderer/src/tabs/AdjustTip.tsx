@@ -14,6 +14,7 @@ import { cardLabel, centsOf, holderOf } from '../transactions/present';
 import { BusyButton } from '../ui/BusyButton';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { OutcomePanel } from '../ui/OutcomePanel';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
@@ -104,6 +105,7 @@ export function AdjustTip({ capture, onClose }: Props) {
             again with its hold on {who}. Capture it from Open tabs with the right tip.
           </p>
         )}
+        {adjusted && <ReceiptActions transactionId={outcome.transactionId} isTab={false} />}
         {outcome.kind !== 'unknown' && (
           <button type="button" className="button button-primary" onClick={() => onClose(true)} autoFocus>
             {adjusted ? 'Done' : 'Go to the open tab'}

@@ -11,6 +11,7 @@ import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { ArrowRightIcon } from '../ui/icons';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { BusyButton } from '../ui/BusyButton';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
@@ -94,6 +95,9 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
         }
         onCheckAgain={() => void capture.checkAgain()}
       >
+        {outcome.kind === 'approved' && (
+          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
+        )}
         <DoneOrBackActions
           outcome={outcome}
           onDone={() => onClose(true)}
