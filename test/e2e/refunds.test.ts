@@ -269,6 +269,10 @@ describe('with a cashier signed in', () => {
       await confirm(cashier, 'Void it');
       const pin = page.getByRole('dialog', { name: 'Manager PIN' });
       await pin.waitFor();
+      // The dialog names the action and the amount the manager allows.
+      await pin
+        .getByText(`A manager must enter their PIN to void this transaction: sale #${id} of $14.00.`)
+        .waitFor();
       await pin.getByLabel('PIN', { exact: true }).fill('1111');
       await pin.getByRole('button', { name: 'Confirm' }).click();
       await pin.getByText('Wrong PIN. 4 more tries before a one-minute pause.').waitFor();

@@ -135,7 +135,10 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
   const [problem, setProblem] = useState<string>();
 
   const close = async (batch: Batch) => {
-    const approval = await approve('batch-close');
+    const approval = await approve(
+      'batch-close',
+      `#${batch.id}, ${batch.total_count} transactions, ${displayMoney(centsOf(batch.net_amount))} net`,
+    );
     if (approval === null) return;
     setClosing(true);
     setProblem(undefined);

@@ -17,7 +17,8 @@ import { ManagerAskingContext } from '../ui/manager-asking';
 
 /** The approval: the PIN to send along (absent when a manager is signed in), or null when cancelled. */
 export type Approval = { pin?: string } | null;
-type Approve = (action: ManagerAction) => Promise<Approval>;
+/** Asks for a manager's approval of `action`; `detail` names what exactly, such as the amount. */
+type Approve = (action: ManagerAction, detail?: string) => Promise<Approval>;
 
 const ManagerContext = createContext<Approve | undefined>(undefined);
 export function useManagerApproval(): Approve {
@@ -36,6 +37,7 @@ const WHAT: Record<ManagerAction, string> = {
 
 interface Pending {
   action: ManagerAction;
+  detail: string | undefined;
   resolve: (approval: Approval) => void;
 }
 
@@ -48,9 +50,9 @@ export function ManagerProvider({ children }: { children: ReactNode }) {
   }, [signedIn?.role]);
   const [pending, setPending] = useState<Pending>();
 
-  const approve = useCallback<Approve>((action) => {
+  const approve = useCallback<Approve>((action, detail) => {
     if (managerHere.current) return Promise.resolve({});
-    return new Promise<Approval>((resolve) => setPending({ action, resolve }));
+    return new Promise<Approval>((resolve) => setPending({ action, detail, resolve }));
   }, []);
 
   const finish = (approval: Approval) => {
@@ -62,13 +64,21 @@ export function ManagerProvider({ children }: { children: ReactNode }) {
     <ManagerContext.Provider value={approve}>
       <ManagerAskingContext.Provider value={pending !== undefined}>
         {children}
-        {pending && <PinDialog action={pending.action} onDone={finish} />}
+        {pending && <PinDialog action={pending.action} detail={pending.detail} onDone={finish} />}
       </ManagerAskingContext.Provider>
     </ManagerContext.Provider>
   );
 }
 
-function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approval: Approval) => void }) {
+function PinDialog({
+  action,
+  detail,
+  onDone,
+}: {
+  action: ManagerAction;
+  detail: string | undefined;
+  onDone: (approval: Approval) => void;
+}) {
   const { bridge } = useTerminal();
   const [pin, setPin] = useState('');
   const [problem, setProblem] = useState<string>();
@@ -108,7 +118,10 @@ function PinDialog({ action, onDone }: { action: ManagerAction; onDone: (approva
         }}
         noValidate
       >
-        <p className="dialog-body">A manager must enter their PIN to {WHAT[action]}.</p>
+        <p className="dialog-body">
+          A manager must enter their PIN to {WHAT[action]}
+          {detail ? `: ${detail}.` : '.'}
+        </p>
         <label className="field">
           <span className="field-label">PIN</span>
           <DigitsInput

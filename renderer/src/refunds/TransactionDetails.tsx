@@ -135,7 +135,12 @@ function Details({
     setConfirming(true);
   };
   const act = async () => {
-    const approval = await approve(move);
+    const approval = await approve(
+      move,
+      remedy.kind === 'refund'
+        ? `${displayMoney(refundCents)} of ${item.type.toLowerCase()} #${item.id}`
+        : `${item.type.toLowerCase()} #${item.id} of ${displayMoney(amountCents)}`,
+    );
     setConfirming(false);
     if (approval === null) return;
     if (remedy.kind === 'refund') {

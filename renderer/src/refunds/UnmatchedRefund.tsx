@@ -53,7 +53,7 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
   const refund = async () => {
     const now = current.current;
     if (now.step !== 'confirm') return;
-    const approval = await approve('refund');
+    const approval = await approve('refund', `${displayMoney(cents)}, with no sale`);
     if (approval === null) return;
     current.current = { step: 'sent', card: now.card };
     setStep({ step: 'sent', card: now.card });

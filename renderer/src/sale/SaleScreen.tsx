@@ -129,7 +129,10 @@ export function SaleScreen() {
   const chargeAgain = useCallback(async () => {
     const refused = refusedAsDuplicate.current;
     if (!refused || current.current.step !== 'result') return;
-    const approval = await approve('duplicate');
+    const approval = await approve(
+      'duplicate',
+      refused.amount === undefined ? undefined : `$${refused.amount}`,
+    );
     if (approval === null) return;
     const request = { ...refused, duplicate_override: true };
     const answer = sendCharge(prepareTransaction(request, approval));
