@@ -380,6 +380,42 @@ describe('a manager allows one request at the counter', () => {
   });
 });
 
+describe('staff accounts at the counter', () => {
+  it('a cashier adds, changes or retires no one without a manager; the manager can, and it is audited', async () => {
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+    const person = { name: 'Nia', role: 'cashier', newPin: '3692' };
+    expect(await bridgeRefusal('staff:create', person)).toMatchObject({ code: 'pin-required' });
+    expect(await bridgeRefusal('staff:create', { ...person, pin: CASHIER_PIN })).toMatchObject({
+      code: 'wrong-pin',
+    });
+    expect(await bridgeRefusal('staff:set-lock-minutes', { minutes: 0 })).toMatchObject({
+      code: 'pin-required',
+    });
+    const nia = (await bridge('staff:create', { ...person, pin: MANAGER_PIN })) as { id: number };
+    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({
+      action: 'staff_create',
+      subject: `staff ${nia.id} "Nia"`,
+    });
+    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toContain('approved by manager Maya');
+    expect(await bridgeRefusal('staff:create', { ...person, name: 'Nia B', pin: MANAGER_PIN })).toMatchObject(
+      {
+        code: 'invalid-input',
+        message: 'That PIN is taken: each person needs a PIN of their own.',
+      },
+    );
+    expect(await bridgeRefusal('staff:retire', { id: nia.id })).toMatchObject({ code: 'pin-required' });
+    expect(await bridge('staff:retire', { id: nia.id, pin: MANAGER_PIN })).toMatchObject({ retired: true });
+    expect(await bridgeRefusal('staff:sign-in', { pin: '3692' })).toMatchObject({ code: 'wrong-pin' });
+    // Retired staff stay in history.
+    expect(t.gateway.engine.staff.list().find((member) => member.id === nia.id)?.retired).not.toBeNull();
+    await bridge('staff:sign-in', { pin: CASHIER_PIN });
+  });
+
+  it("the counter's old manager:set-pin is refused: each manager has a PIN of their own", async () => {
+    expect(await bridgeRefusal('manager:set-pin', { newPin: '1234' })).toMatchObject({ code: 'refused' });
+  });
+});
+
 describe('cashiers in the lists', () => {
   it('name the person at the counter and the key of another program, and filter by either', async () => {
     await bridge('staff:sign-in', { pin: CASHIER_PIN });
