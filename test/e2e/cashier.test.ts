@@ -178,10 +178,12 @@ describe('a swiped sale', () => {
     });
   });
 
-  it('asks for another swipe after a bad read, and swipes before Charge are not used', async () => {
+  it('asks for another swipe after a bad read, and lets a card swiped before Charge go', async () => {
     const cashier = await counter.open();
     await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
-    await cashier.page.getByText('Enter the amount first, then swipe the card.').waitFor();
+    await cashier.page.getByTestId('held-card').waitFor();
+    await cashier.page.getByRole('button', { name: 'Don’t use this card' }).click();
+    await cashier.page.getByTestId('held-card').waitFor({ state: 'detached' });
     await cashier.tapAmount('500');
     await cashier.page.getByRole('button', { name: 'Charge $5.00' }).click();
     await counter.reader.bridge.invoke('simulator:swipe', { card: 'bad-read' });
@@ -261,6 +263,7 @@ describe('keyboard alone', () => {
     expect(await cashier.amount.textContent()).toBe('$71.20');
     await keyboard.press('Enter');
     await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+    await cashier.stepSettled();
     await keyboard.press('Enter');
     await cashier.page.getByLabel('Card number').waitFor();
     await keyboard.type('371449635398431');
@@ -273,6 +276,7 @@ describe('keyboard alone', () => {
     expect(await cashier.outcome()).toBe('approved');
     expect(await cashier.result.textContent()).toContain('American Express •••• 8431');
     await cashier.check('13-keyboard-approved');
+    await cashier.stepSettled();
     await keyboard.press('Enter');
     await cashier.page.getByRole('button', { name: 'Enter an amount' }).waitFor();
     expect(await cashier.amount.textContent()).toBe('$0.00');
@@ -324,6 +328,7 @@ describe('errors of the engine and the connection', () => {
     ]);
     await cashier.check('16-no-answer');
 
+    await cashier.stepSettled();
     await cashier.page.keyboard.press('Enter');
     await cashier.result.and(cashier.page.locator('[data-outcome="approved"]')).waitFor();
     const newer = (await latestTransactions(3)).filter((item) => Number(item.id) > Number(before));

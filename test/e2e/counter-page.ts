@@ -242,6 +242,14 @@ export class CounterPage {
       .click();
   }
 
+  /**
+   * Resolves once the step on screen takes taps and Enter: for a moment after an answer or the wait
+   * for the card appears, its buttons are aria-disabled and do nothing.
+   */
+  async stepSettled(): Promise<void> {
+    await this.page.locator('button[aria-disabled="true"]').first().waitFor({ state: 'detached' });
+  }
+
   /** Waits for the result screen and returns its outcome kind. */
   async outcome(): Promise<string | null> {
     await this.result.waitFor();

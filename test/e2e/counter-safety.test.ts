@@ -189,3 +189,135 @@ describe('a large amount', () => {
     }
   });
 });
+
+describe('the answer screen', () => {
+  it('keeps an approval on screen through a second Enter, then Enter starts the next sale', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('1250');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    await cashier.result.waitFor();
+    // The Enter that came a beat late, and a tap: both land on the answer's first moment.
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: /^New sale/ }).click({ force: true });
+    await cashier.stepSettled();
+    expect(await cashier.outcome()).toBe('approved');
+    await cashier.check('06-approved-after-late-enter');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Enter an amount' }).waitFor();
+  });
+
+  it('makes Try another card the default after a decline, for the same amount', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('4000');
+    await cashier.chargeAndKeyIn();
+    await cashier.fillCard({ number: '4000 0000 0000 0002', expiry: '1230' });
+    await cashier.submitCard();
+    expect(await cashier.outcome()).toBe('declined');
+    await page.keyboard.press('Enter');
+    await cashier.stepSettled();
+    expect(await cashier.outcome()).toBe('declined');
+    const tryAgain = page.getByRole('button', { name: /^Try another card/ });
+    expect(await tryAgain.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await tryAgain.getAttribute('class')).toContain('button-primary');
+    await cashier.check('07-declined-try-another');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    expect(await cashier.amount.textContent()).toBe('$40.00');
+  });
+
+  it('a double tap on Charge does not key the card in', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('1800');
+    await page.getByRole('button', { name: 'Charge $18.00' }).dblclick();
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    // The second tap of the pair landed where Charge was, on Key in the card, and did nothing.
+    await page.getByRole('button', { name: /^Key in the card/ }).click({ force: true });
+    await cashier.stepSettled();
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    expect(await cashier.outcome()).toBe('approved');
+  });
+
+  it('holds a card swiped before Charge, masked, and charges it once the amount is confirmed', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('26');
+    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    const held = page.getByTestId('held-card');
+    await held.waitFor();
+    expect(await held.textContent()).toContain('Visa •••• 1111');
+    expect(await held.textContent()).not.toContain('4111');
+    await cashier.tapAmount('75');
+    await cashier.check('08-card-held');
+    await page.getByRole('button', { name: 'Charge $26.75' }).click();
+    expect(await cashier.outcome()).toBe('approved');
+    const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
+    expect(sale).toMatchObject({ type: 'Sale', amount: '26.75', card: '************1111' });
+  });
+});
+
+describe('tabs', () => {
+  it('Start a tab starts the next one while the Tab opened answer shows', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('Tabs');
+    await page.getByRole('button', { name: 'Start a tab' }).click();
+    await page.getByTestId('tab-amount').fill('20.00');
+    await page.getByRole('button', { name: 'Take the card for $20.00' }).click();
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    const opened = page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]'));
+    await opened.waitFor();
+    await page.getByText('1 open · $20.00 held').waitFor();
+
+    await page.getByRole('button', { name: 'Start a tab' }).click();
+    await opened.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('tab-amount').inputValue()).toBe('$0.00');
+    await cashier.check('09-next-tab');
+  });
+
+  it('a captured tab leaves Open tabs as soon as it is captured, its answer still on screen', async () => {
+    const id = await openTab('30.00');
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('Tabs');
+    await page.getByTestId(`tab-${id}`).getByRole('button').click();
+    await page.getByRole('button', { name: 'Capture $30.00' }).click();
+    const captured = page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]'));
+    await captured.waitFor();
+    await page.getByText('No open tabs').waitFor();
+    expect(await page.getByTestId(`tab-${id}`).count()).toBe(0);
+    expect(await page.getByText('0 open · $0.00 held').count()).toBe(1);
+    expect(await captured.textContent()).toContain('Tab captured');
+    await page.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('the void of a captured tab says the tab goes back to Open tabs with its hold', async () => {
+    const id = await openTab('44.00');
+    const capture = await counter.screens.client.createTransaction({ type: 'CAPTURE', id, amount: '44.00' });
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('Refund & void');
+    await page.getByTestId(`transaction-${capture.id}`).click();
+    const details = page.getByTestId('transaction-details');
+    expect(await details.textContent()).toContain(
+      `Tab #${id} then goes back to Open tabs, still held on the card.`,
+    );
+    await details.getByRole('button', { name: `Void capture #${capture.id}` }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(
+      `Tab #${id} goes back to Open tabs and stays held on the card: capture it again there, or void the tab to release the hold.`,
+    );
+    await cashier.check('10-void-capture-confirm');
+    await dialog.getByRole('button', { name: 'Void it' }).click();
+    await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+    const [auth] = await counter.screens.client.listTransactions({ id, page_size: 1 });
+    expect(auth).toMatchObject({ captured: 'false', voided: 'false' });
+  });
+});

@@ -394,6 +394,13 @@ function Details({
               {item.type} #{item.id} of <strong>{displayMoney(amountCents)}</strong> on {card} is cancelled in
               full
               {item.type === 'Auth' ? ' and its hold released' : ''}. This cannot be undone.
+              {item.type === 'Capture' && (
+                <>
+                  {' '}
+                  Tab #{item.original_id} goes back to <strong>Open tabs</strong> and stays held on the card:
+                  capture it again there, or void the tab to release the hold.
+                </>
+              )}
             </p>
           )}
         </ConfirmDialog>

@@ -24,6 +24,9 @@ export function remedyFor(item: TransactionListItem): Remedy {
 function voidWords(item: TransactionListItem): string {
   if (item.type === 'Auth') return 'Void the tab to release the hold on the card.';
   if (item.type === 'Refund') return 'The refund is still in the open batch: void it to take it back.';
+  if (item.type === 'Capture') {
+    return `It is still in the open batch: void it to cancel the capture. Tab #${item.original_id} then goes back to Open tabs, still held on the card.`;
+  }
   return 'It is still in the open batch: void it to cancel it in full, with nothing to settle.';
 }
 

@@ -1,6 +1,7 @@
 /**
  * The answer, filling the screen: approved with its authorization code, or what went wrong in the
- * cashier's words and what to do next. Enter starts the next sale.
+ * cashier's words and what to do next. Enter starts the next sale, or after a refusal tries another
+ * card; for a moment after the answer appears its buttons do nothing (see step-pause).
  */
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
@@ -9,6 +10,7 @@ import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import type { ChargedCard } from '../payment/card-payment';
 import type { SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
+import { useStepPause } from '../ui/step-pause';
 import { ReceiptActions } from '../receipts/ReceiptActions';
 
 type Props = {
@@ -35,6 +37,7 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
   const unknown = outcome.kind === 'unknown';
   const canTryAgain = !approved && !unknown;
   const holder = cardholderOf(card);
+  const { paused, guard } = useStepPause();
 
   return (
     <div className={`result result-${tone}`} data-testid="sale-result" data-outcome={outcome.kind}>
@@ -103,12 +106,26 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
         )}
 
         <div className="result-actions">
+          {canTryAgain && (
+            // After a refusal the customer is still there with another card: that is the next step.
+            <button
+              type="button"
+              className="button button-primary button-large"
+              aria-disabled={paused || undefined}
+              onClick={guard(onTryAgain)}
+              autoFocus
+            >
+              Try another card
+              <KeyHint>Enter</KeyHint>
+            </button>
+          )}
           {unknown && (
             // Resending is the safe way to learn the outcome, so it comes first; a new sale is still one key.
             <button
               type="button"
               className="button button-primary button-large"
-              onClick={onCheckAgain}
+              aria-disabled={paused || undefined}
+              onClick={guard(onCheckAgain)}
               autoFocus
             >
               Check again
@@ -118,20 +135,15 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           <button
             type="button"
             className={
-              unknown ? 'button button-secondary button-large' : 'button button-primary button-large'
+              approved ? 'button button-primary button-large' : 'button button-secondary button-large'
             }
-            onClick={onNewSale}
-            autoFocus={!unknown}
+            aria-disabled={paused || undefined}
+            onClick={guard(onNewSale)}
+            autoFocus={approved}
           >
             New sale
-            <KeyHint>{unknown ? 'N' : 'Enter'}</KeyHint>
+            <KeyHint>{approved ? 'Enter' : 'N'}</KeyHint>
           </button>
-          {canTryAgain && (
-            <button type="button" className="button button-secondary button-large" onClick={onTryAgain}>
-              Try another card
-              <KeyHint>T</KeyHint>
-            </button>
-          )}
         </div>
       </section>
     </div>

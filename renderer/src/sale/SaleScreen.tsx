@@ -9,6 +9,7 @@ import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
 import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
+import { STEP_PAUSE_MS } from '../ui/step-pause';
 import { useTerminal } from '../terminal/terminal-context';
 import { LargeAmountConfirm, needsAmountConfirm } from '../ui/LargeAmountConfirm';
 import { useCardReader } from '../ui/use-card-reader';
@@ -17,12 +18,10 @@ import { AmountPanel } from './AmountPanel';
 import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { prepareTransaction, useIdempotentSender } from '../payment/run-transaction';
 import { CardPanel } from './CardPanel';
+import { HeldCard } from './HeldCard';
 import { Keypad } from './Keypad';
 import { ResultView } from './ResultView';
 import { freshSale, saleReducer, type SaleAction, type SaleState } from './sale-state';
-
-const EARLY_SWIPE = 'The card was swiped before Charge was pressed. Press Charge, then swipe again.';
-const SWIPE_WITHOUT_AMOUNT = 'Enter the amount first, then swipe the card.';
 
 function isTyping(target: EventTarget | null): boolean {
   return (
@@ -72,6 +71,18 @@ export function SaleScreen() {
     amountLimit.current = settings.confirmAmountAboveCents;
   }, [settings.confirmAmountAboveCents]);
 
+  // When the answer appeared: keys meant for the step before are ignored for a moment after.
+  const answerShownAt = useRef(0);
+  // A card swiped while the amount is still being typed: held, masked on screen, and charged once the
+  // amount is confirmed. Its request fields stay here only until then.
+  const heldSwipe = useRef<{ card: ChargedCard; payment: CardPayment } | null>(null);
+  const [heldCard, setHeldCard] = useState<ChargedCard>();
+  const chargeHeld = useRef<(card: ChargedCard, payment: CardPayment) => void>(() => undefined);
+  const dropHeldCard = useCallback(() => {
+    heldSwipe.current = null;
+    setHeldCard(undefined);
+  }, []);
+
   const act = useCallback(
     (action: SaleAction, amountConfirmed = false) => {
       const sale = current.current;
@@ -88,16 +99,28 @@ export function SaleScreen() {
       // Without a card reader the card is keyed in anyway: go straight to the form.
       const actions: SaleAction[] =
         action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
+      const start = current.current;
       for (const next of actions) {
         const before = current.current;
         current.current = saleReducer(before, next);
+        if (current.current.step === 'result' && before.step !== 'result')
+          answerShownAt.current = performance.now();
         // Leaving an unknown outcome for a new sale drops the card data kept for checking again.
         if (next.type === 'new-sale' && current.current !== before) {
           forgetCharge();
+          heldSwipe.current = null;
+          setHeldCard(undefined);
           refusedAsDuplicate.current = null;
           setAskingDuplicate(false);
         }
         dispatch(next);
+      }
+      // The amount is confirmed with a card already swiped: charge that card now.
+      const held = heldSwipe.current;
+      if (start.step === 'amount' && current.current.step === 'card' && held) {
+        heldSwipe.current = null;
+        setHeldCard(undefined);
+        chargeHeld.current(held.card, held.payment);
       }
     },
     [forgetCharge],
@@ -124,6 +147,10 @@ export function SaleScreen() {
     },
     [act, sendCharge, settle],
   );
+
+  useEffect(() => {
+    chargeHeld.current = (card, payment) => void charge(card, payment);
+  }, [charge]);
 
   /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
   const chargeAgain = useCallback(async () => {
@@ -164,10 +191,8 @@ export function SaleScreen() {
       if (step === 'card') {
         void charge(card, payment);
       } else if (step === 'amount') {
-        act({
-          type: 'notice',
-          message: current.current.sale.cents > 0 ? EARLY_SWIPE : SWIPE_WITHOUT_AMOUNT,
-        });
+        heldSwipe.current = { card, payment };
+        setHeldCard(card);
       }
       // While charging or showing a result, a swipe is ignored: one sale at a time.
     },
@@ -192,10 +217,20 @@ export function SaleScreen() {
         else if (!typing && sale.mode === 'swipe' && event.key.toLowerCase() === 'k')
           action = { type: 'key-in' };
       } else if (sale.step === 'result' && !typing) {
-        const unknown = sale.outcome.kind === 'unknown';
+        if (performance.now() - answerShownAt.current < STEP_PAUSE_MS) {
+          // Enter on the focused button would press it: that too waits.
+          if (event.key === 'Enter' || event.key === ' ') event.preventDefault();
+          return;
+        }
+        const { kind } = sale.outcome;
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
         else if (event.key === 'Enter' && !isControl(event.target))
-          action = unknown ? { type: 'recheck' } : { type: 'new-sale' };
+          action =
+            kind === 'unknown'
+              ? { type: 'recheck' }
+              : kind === 'approved'
+                ? { type: 'new-sale' }
+                : { type: 'try-again' };
         else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };
       }
       if (!action) return;
@@ -217,6 +252,7 @@ export function SaleScreen() {
           outcome={outcome}
           onNewSale={() => {
             dontChargeAgain();
+            dropHeldCard();
             act({ type: 'new-sale' });
           }}
           onTryAgain={() => {
@@ -260,7 +296,10 @@ export function SaleScreen() {
       <AmountPanel state={state} act={act} />
       <section className="sale-side" aria-label={state.step === 'amount' ? 'Amount keypad' : 'Payment'}>
         {state.step === 'amount' ? (
-          <Keypad cents={state.sale.cents} act={act} />
+          <>
+            {heldCard && <HeldCard card={heldCard} onDrop={dropHeldCard} />}
+            <Keypad cents={state.sale.cents} act={act} />
+          </>
         ) : (
           <CardPanel state={state} act={act} onCharge={charge} />
         )}

@@ -23,9 +23,11 @@ type Props = {
   expired: boolean;
   /** changed: the tab was captured or voided, so the list must be read again. */
   onClose: (changed: boolean) => void;
+  /** The tab was captured or voided: the list no longer holds it, while its answer stays here. */
+  onSettled?: () => void;
 };
 
-export function TabDetail({ tab, now, expired, onClose }: Props) {
+export function TabDetail({ tab, now, expired, onClose, onSettled }: Props) {
   const { settings } = useTerminal();
   const approve = useManagerApproval();
   const capture = useTransactionRunner('capture');
@@ -48,19 +50,24 @@ export function TabDetail({ tab, now, expired, onClose }: Props) {
   const doCapture = () => {
     setConfirmTip(false);
     if (busy || expired) return;
-    void capture.start({
-      type: 'CAPTURE',
-      id: tab.id,
-      amount: tab.amount,
-      ...(tips && tipCents > 0 && { tip_amount: formatMoney(tipCents) }),
-    });
+    void capture
+      .start({
+        type: 'CAPTURE',
+        id: tab.id,
+        amount: tab.amount,
+        ...(tips && tipCents > 0 && { tip_amount: formatMoney(tipCents) }),
+      })
+      .then((outcome) => {
+        if (outcome?.kind === 'approved') onSettled?.();
+      });
   };
 
   const doVoid = async () => {
     const approval = await approve('void');
     setConfirmVoid(false);
     if (approval === null) return;
-    await voiding.start({ type: 'VOID', id: tab.id }, approval);
+    const outcome = await voiding.start({ type: 'VOID', id: tab.id }, approval);
+    if (outcome?.kind === 'approved') onSettled?.();
   };
 
   const who = `${cardLabel(tab)}${holder ? ` · ${holder}` : ''}`;

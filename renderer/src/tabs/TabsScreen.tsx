@@ -20,7 +20,8 @@ import { TabDetail } from './TabDetail';
 
 type Side =
   | { kind: 'none' }
-  | { kind: 'tab'; id: string }
+  /** `shown`: the tab as it was chosen, still shown with its answer once the list no longer has it. */
+  | { kind: 'tab'; id: string; shown: TransactionListItem }
   | { kind: 'new' }
   | { kind: 'adjust'; capture: TransactionListItem };
 
@@ -52,7 +53,18 @@ export function TabsScreen() {
 
   const open = tabs.data?.open ?? [];
   const expired = tabs.data?.expired ?? [];
-  const selected = side.kind === 'tab' ? [...open, ...expired].find((tab) => tab.id === side.id) : undefined;
+  const selected =
+    side.kind === 'tab' ? ([...open, ...expired].find((tab) => tab.id === side.id) ?? side.shown) : undefined;
+  // Start a tab again once the last one is open starts the next one; while one is being started, it
+  // stays as it is.
+  const [newTabRun, setNewTabRun] = useState(0);
+  const [newTabOpened, setNewTabOpened] = useState(false);
+  const startTab = () => {
+    if (side.kind === 'new' && !newTabOpened) return;
+    setNewTabOpened(false);
+    setNewTabRun((run) => run + 1);
+    setSide({ kind: 'new' });
+  };
   const reload = () => {
     setNow(Date.now());
     setRefresh((count) => count + 1);
@@ -98,7 +110,7 @@ export function TabsScreen() {
             >
               Capture selected{chosenTabs.length > 0 && ` (${chosenTabs.length})`}
             </button>
-            <button type="button" className="button button-primary" onClick={() => setSide({ kind: 'new' })}>
+            <button type="button" className="button button-primary" onClick={startTab}>
               Start a tab
             </button>
           </div>
@@ -144,7 +156,7 @@ export function TabsScreen() {
                   selected={side.kind === 'tab' && side.id === tab.id}
                   chosen={chosen.has(tab.id)}
                   onToggle={() => toggle(tab.id)}
-                  onOpen={() => setSide({ kind: 'tab', id: tab.id })}
+                  onOpen={() => setSide({ kind: 'tab', id: tab.id, shown: tab })}
                 />
               ))}
             </ul>
@@ -204,7 +216,7 @@ export function TabsScreen() {
                   now={now}
                   expired
                   selected={side.kind === 'tab' && side.id === tab.id}
-                  onOpen={() => setSide({ kind: 'tab', id: tab.id })}
+                  onOpen={() => setSide({ kind: 'tab', id: tab.id, shown: tab })}
                 />
               ))}
             </ul>
@@ -224,7 +236,11 @@ export function TabsScreen() {
           />
         ) : side.kind === 'new' ? (
           <NewTab
-            onOpened={reload}
+            key={newTabRun}
+            onOpened={() => {
+              setNewTabOpened(true);
+              reload();
+            }}
             onClose={(opened) => {
               setSide({ kind: 'none' });
               if (opened) reload();
@@ -236,6 +252,7 @@ export function TabsScreen() {
             tab={selected}
             now={now}
             expired={expired.includes(selected)}
+            onSettled={reload}
             onClose={(changed) => {
               setSide({ kind: 'none' });
               if (changed) {

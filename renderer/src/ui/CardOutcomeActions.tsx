@@ -4,6 +4,7 @@
  * panel's Check again is the only safe step then.
  */
 import type { SaleOutcome } from '../payment/outcome';
+import { useStepPause } from './step-pause';
 
 export function CardOutcomeActions({
   outcome,
@@ -18,9 +19,16 @@ export function CardOutcomeActions({
   onCancel(): void;
   cancelLabel: string;
 }) {
+  const { paused, guard } = useStepPause();
   if (outcome.kind === 'approved') {
     return (
-      <button type="button" className="button button-primary" onClick={onDone} autoFocus>
+      <button
+        type="button"
+        className="button button-primary"
+        aria-disabled={paused || undefined}
+        onClick={guard(onDone)}
+        autoFocus
+      >
         Done
       </button>
     );
@@ -28,10 +36,21 @@ export function CardOutcomeActions({
   if (outcome.kind === 'unknown') return null;
   return (
     <>
-      <button type="button" className="button button-primary" onClick={onTryAnotherCard} autoFocus>
+      <button
+        type="button"
+        className="button button-primary"
+        aria-disabled={paused || undefined}
+        onClick={guard(onTryAnotherCard)}
+        autoFocus
+      >
         Try another card
       </button>
-      <button type="button" className="button button-quiet" onClick={onCancel}>
+      <button
+        type="button"
+        className="button button-quiet"
+        aria-disabled={paused || undefined}
+        onClick={guard(onCancel)}
+      >
         {cancelLabel}
       </button>
     </>

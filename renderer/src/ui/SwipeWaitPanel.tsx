@@ -8,6 +8,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { KeyboardIcon, SwipeIllustration } from './icons';
 import { KeyHint } from './KeyHint';
 import { ProblemNotice } from './ProblemNotice';
+import { useStepPause } from './step-pause';
 
 export function SwipeWaitPanel({
   waiting,
@@ -24,6 +25,8 @@ export function SwipeWaitPanel({
   children?: ReactNode;
 }) {
   const { reader, link } = useTerminal();
+  // Where Charge was a moment ago: a double tap on it must not key the card in.
+  const { paused, guard } = useStepPause();
   const ready = reader.state === 'connected' && link === 'up';
   const hint =
     link === 'up' ? readerHint(reader) : 'Swipes cannot reach this screen until Tender reconnects.';
@@ -41,7 +44,8 @@ export function SwipeWaitPanel({
         <button
           type="button"
           className={ready ? 'button button-secondary' : 'button button-primary'}
-          onClick={onKeyIn}
+          aria-disabled={paused || undefined}
+          onClick={guard(onKeyIn)}
           autoFocus
         >
           <KeyboardIcon className="button-icon" />
