@@ -2,6 +2,7 @@
  * The headless command line: the same engine as the desktop app, without Electron.
  *
  *   npm run gateway -- serve --data-dir <dir> --port <port> [--renderer] [--reader hid|simulator]
+ *                            [--database <postgres URL> --lane <name>]
  *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
@@ -20,7 +21,7 @@ import { startHeadlessScreens } from './bridge/headless';
 import { ScreensNotBuiltError } from './bridge/screens-files';
 import { hidReaderSetup, type ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
-import { Engine } from './gateway/engine';
+import { Engine, type StoreServerOptions } from './gateway/engine';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
 import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/gateway';
@@ -45,6 +46,9 @@ Commands:
         [--renderer]            and the cashier screens at https://127.0.0.1:<port>/ (after npm run build)
         [--renderer-dir <dir>]  the built screens to serve (default: out/renderer)
         [--reader hid|simulator]  with --renderer: a MagTek reader over USB, or the swipe simulator
+        [--database <url> --lane <name>]  keep the ledger on the store's PostgreSQL server,
+                                as this counter's lane (1-16 letters, digits or -); see
+                                docs/operations.md, "The store server"
   keys create --name <name>     Create an API key (printed once, alone on the last line)
               [--permissions <list>]  comma-separated: ${PERMISSIONS.join(', ')} (default: all)
   keys list                     List API keys (never the keys themselves)
@@ -157,6 +161,27 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
+
+/** --database and --lane: the store server and this counter's lane in it, given together or not at all. */
+function storeServerOptions(values: { database?: string; lane?: string }): StoreServerOptions | undefined {
+  const { database, lane } = values;
+  if (database === undefined && lane === undefined) return undefined;
+  if (database === undefined || database.trim() === '')
+    throw new UsageError('--lane needs --database <postgres URL>: the store server the lane writes to.');
+  if (lane === undefined)
+    throw new UsageError(
+      "--database needs --lane <name>: this counter's name in the store, such as counter-2.",
+    );
+  if (!/^postgres(ql)?:\/\//.test(database))
+    throw new UsageError(
+      '--database must be a postgresql:// URL, such as postgresql://tender@store-server.lan/tender.',
+    );
+  if (!LANE_NAME.test(lane))
+    throw new UsageError(`--lane must be 1 to 16 letters, digits or hyphens, not "${lane}".`);
+  return { url: database, lane };
+}
+
 function parsePort(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
   const port = Number(text);
@@ -194,7 +219,9 @@ async function serve(
   port: number,
   allowedOrigins: string[],
   screens: ScreensOptions | undefined,
+  store: StoreServerOptions | undefined,
 ): Promise<void> {
+  const engine = store ? { store } : undefined;
   let gateway: {
     url: string;
     certificatePem: string;
@@ -212,6 +239,7 @@ async function serve(
       rendererDir: screens.rendererDir,
       reader: await readerSetup(screens.reader),
       version: packageVersion(),
+      ...(engine && { engine }),
     });
     gateway = {
       url: running.gateway.url,
@@ -222,10 +250,11 @@ async function serve(
     };
     screensUrl = running.screensUrl;
   } else {
-    gateway = await startGateway({ dataDir, port, allowedOrigins });
+    gateway = await startGateway({ dataDir, port, allowedOrigins, ...(engine && { engine }) });
   }
   const layout = dataDirLayout(dataDir);
   console.log(`Data dir: ${dataDir}`);
+  if (store) console.log(`Ledger: the store server, as lane ${store.lane}`);
   if (gateway.recoveredFromUncleanShutdown) {
     console.log(
       'The last shutdown was not clean (killed or power loss); the ledger passed its integrity check.',
@@ -435,6 +464,8 @@ export async function main(argv: string[]): Promise<void> {
       copy: { type: 'string' },
       width: { type: 'string' },
       printer: { type: 'string' },
+      database: { type: 'string' },
+      lane: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -444,9 +475,19 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (command !== 'serve' && (values.database !== undefined || values.lane !== undefined))
+    throw new UsageError(
+      `${command} works on the data dir, where API keys, settings and staff are kept; only serve takes --database and --lane.`,
+    );
   switch (command) {
     case 'serve':
-      return serve(dataDir, parsePort(values.port), values['allow-origin'] ?? [], screensOptions(values));
+      return serve(
+        dataDir,
+        parsePort(values.port),
+        values['allow-origin'] ?? [],
+        screensOptions(values),
+        storeServerOptions(values),
+      );
     case 'keys':
       return keys(dataDir, action, rest, values);
     case 'settings':

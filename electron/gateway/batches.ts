@@ -10,12 +10,12 @@ export type CloseOutcome =
   /** The open batch no longer has what the closer expected: nothing was closed. */
   | { outcome: 'changed'; open: BatchRecord };
 import type { LedgerStore } from './store/ledger-store';
-import type { LedgerReads } from './store/ledger-reads';
+import type { LedgerReadPort } from './store/ledger-reads';
 
 export class BatchService {
   constructor(
     private readonly ledger: LedgerStore,
-    private readonly reads: LedgerReads,
+    private readonly reads: LedgerReadPort,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -97,7 +97,7 @@ async function openCheckedLedger(
       : 'full';
   let engine: Engine;
   try {
-    engine = Engine.open(dataDir, options);
+    engine = await Engine.start(dataDir, options);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')

@@ -2,15 +2,23 @@
  * Ledger rows as the wire shows them (every value a string, cards masked, times with their offset),
  * and the answers to POST /transactions.
  */
-import type { Batch, Receipt, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
+import type {
+  Batch,
+  BatchLane,
+  Receipt,
+  TransactionListItem,
+  TransactionResponse,
+} from '../../shared/api/schemas';
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
 import { formatTimestamp } from './http/dates';
 import { ERROR_CODES } from './domain/codes';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
-import type { BatchRecord } from './store/batch-rows';
+import type { BatchRecord, LaneTotals } from './store/batch-rows';
+import { LOCAL_LANE } from './store/ledger-reads';
 import type { RenderedReceipt } from './receipts/receipt-service';
+import type { StoreError } from './store/store-errors';
 import type { LedgerTransaction } from './store/transaction-rows';
 
 const text = (value: string | number | null | undefined): string =>
@@ -61,6 +69,7 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     last_name: text(t.lastName),
     server_id: text(t.serverId),
     cashier: text(t.cashier),
+    lane: t.lane ?? LOCAL_LANE,
     batch_id: text(t.batchId),
     original_id: text(t.originalId),
     voided: String(t.voidedBy !== null),
@@ -96,7 +105,21 @@ export function presentReceipt({ document, lines }: RenderedReceipt, width: 32 |
   };
 }
 
-export function presentBatch(b: BatchRecord): Batch {
+function presentLane(share: LaneTotals): BatchLane {
+  return {
+    lane: share.lane,
+    sales_count: String(share.salesCount),
+    sales_total: formatMoney(share.salesTotal),
+    refund_count: String(share.refundCount),
+    refund_total: formatMoney(share.refundTotal),
+    total_count: String(share.salesCount + share.refundCount),
+    net_amount: formatMoney(share.salesTotal - share.refundTotal),
+    tip_total: formatMoney(share.tipTotal),
+  };
+}
+
+/** A batch with each lane's share of it beside its own counts and totals. */
+export function presentBatch(b: BatchRecord, lanes: readonly LaneTotals[] = []): Batch {
   return {
     id: String(b.id),
     status: b.status,
@@ -110,6 +133,7 @@ export function presentBatch(b: BatchRecord): Batch {
     opened: formatTimestamp(b.openedAt),
     ...(b.settledAt !== null && { settled: formatTimestamp(b.settledAt) }),
     ...(b.confirmationCode !== null && { confirmation_code: b.confirmationCode }),
+    lanes: lanes.map(presentLane),
   };
 }
 
@@ -162,6 +186,25 @@ export function errorAnswer(
     display_message: decision.message,
     error_code: decision.errorCode,
   };
+}
+
+/**
+ * The answer when the store server could not take the write: result Error, no id, nothing recorded.
+ * The message says what the cashier and the integrator can do.
+ */
+export function storeErrorAnswer(error: StoreError): TransactionResponse {
+  return error.code === 'store_unreachable'
+    ? {
+        result: 'Error',
+        display_message:
+          'The store server cannot be reached: nothing was recorded. Try again once it is back.',
+        error_code: ERROR_CODES.STORE_UNREACHABLE,
+      }
+    : {
+        result: 'Error',
+        display_message: 'The store server is busy: nothing was recorded. Try again in a moment.',
+        error_code: ERROR_CODES.STORE_BUSY,
+      };
 }
 
 /** A refused request's answer: no id, the error code and the words that say what to change. */

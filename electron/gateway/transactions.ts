@@ -15,10 +15,11 @@ import type { OperationRun, SubmitContext } from './operations/operation';
 import { blankRow } from './operations/recording';
 import { unmatchedRefund } from './operations/unmatched-refund';
 import { voidTransaction } from './operations/void';
-import { rejectedAnswer } from './presenters';
+import { rejectedAnswer, storeErrorAnswer } from './presenters';
 import type { Processor } from './processor/processor';
 import type { Settings } from './settings';
-import type { LedgerStore, LedgerWrite } from './store/ledger-store';
+import type { LedgerStore, LedgerWrite, StoredAnswer } from './store/ledger-store';
+import { AnswerStoredMeanwhileError, isStoreError } from './store/store-errors';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { Rejection, safeDetail, validateTransactionRequest, type TransactionCommand } from './validation';
 
@@ -35,9 +36,14 @@ export class TransactionService {
     private readonly settings: Settings,
     private readonly processor: Processor,
     swipes: SwipeDecoder,
-    /** The data dir's key for hashes of requests that may carry card data. */
+    /** The data dir's (or the store's) key for hashes of requests that may carry card data. */
     private readonly cardHashKey: Buffer,
     private readonly now: () => number = Date.now,
+    /**
+     * The ledger's id of an API key of this engine: the same on a counter's own ledger, the store's
+     * id on a store server, whose keys the counters enter by public id.
+     */
+    private readonly ledgerKeyId: (apiKeyId: number) => Promise<number> = async (apiKeyId) => apiKeyId,
   ) {
     this.cards = new CardIntake(ledger, swipes, now, cardHashKey);
   }
@@ -56,21 +62,66 @@ export class TransactionService {
     const fingerprint = requestFingerprint(body, this.cardHashKey);
     const scope = `${context.apiKeyId}\u0000${key}`;
     if (this.inFlight.has(scope)) throw new IdempotencyConflict('in_flight');
-    const stored = await this.ledger.findAnswer(context.apiKeyId, key);
-    if (stored) {
-      if (stored.fingerprint !== fingerprint) throw new IdempotencyConflict('different_request');
-      return { response: transactionResponseSchema.parse(JSON.parse(stored.response)), replayed: true };
+    let stored: StoredAnswer | undefined;
+    let ledgerContext: SubmitContext & { apiKeyId: number };
+    try {
+      ledgerContext = { ...context, apiKeyId: await this.ledgerKeyId(context.apiKeyId) };
+      stored = await this.ledger.findAnswer(ledgerContext.apiKeyId, key);
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      return { response: storeErrorAnswer(error), replayed: false };
     }
+    if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
     this.inFlight.add(scope);
     try {
-      const response = await this.submit(body, { ...context, idempotency: { key, fingerprint } });
+      const response = await this.submitAs(body, { ...ledgerContext, idempotency: { key, fingerprint } });
       return { response, replayed: false };
+    } catch (error) {
+      if (!(error instanceof AnswerStoredMeanwhileError)) throw error;
+      // Another engine of the store answered the same key first; its answer stands.
+      const meanwhile = await this.ledger.findAnswer(ledgerContext.apiKeyId, key).catch((failed: unknown) => {
+        if (isStoreError(failed)) return failed;
+        throw failed;
+      });
+      if (meanwhile === undefined) throw error;
+      if (isStoreError(meanwhile)) return { response: storeErrorAnswer(meanwhile), replayed: false };
+      return { response: this.replay(meanwhile, fingerprint), replayed: true };
     } finally {
       this.inFlight.delete(scope);
     }
   }
 
+  private replay(stored: StoredAnswer, fingerprint: string): TransactionResponse {
+    if (stored.fingerprint !== fingerprint) throw new IdempotencyConflict('different_request');
+    return transactionResponseSchema.parse(JSON.parse(stored.response));
+  }
+
+  /**
+   * Processes a request and answers once its row is committed. When the store server cannot be
+   * reached or keeps the write waiting too long, nothing is recorded and the answer is an Error with
+   * the store's code: the same request may be sent again.
+   */
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
+    try {
+      const apiKeyId = context.apiKeyId === null ? null : await this.ledgerKeyId(context.apiKeyId);
+      return await this.submitToLedger(body, { ...context, apiKeyId });
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      return storeErrorAnswer(error);
+    }
+  }
+
+  /** submit() with the API key already named by its ledger id. */
+  private async submitAs(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
+    try {
+      return await this.submitToLedger(body, context);
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      return storeErrorAnswer(error);
+    }
+  }
+
+  private async submitToLedger(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
       const command = validateTransactionRequest(body, {
         tipsEnabled: this.settings.get('tips_enabled'),

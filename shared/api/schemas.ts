@@ -194,6 +194,11 @@ export const transactionListItemSchema = z.object({
     description:
       'Who made it: the staff member signed in at the counter, or the name of the API key another program used.',
   }),
+  lane: wireText.optional().meta({
+    description:
+      'The counter that made it: its lane name on a store server (--lane), `local` on a counter that keeps its own ledger. Always sent.',
+    examples: ['front', 'local'],
+  }),
   batch_id: wireText.meta({ description: 'The settlement batch, empty when in none.' }),
   original_id: wireText.meta({ description: 'For CAPTURE, REFUND and VOID: the transaction it refers to.' }),
   voided: wireText.meta({ description: 'true once a VOID reversed it.' }),
@@ -220,6 +225,18 @@ export const transactionListItemSchema = z.object({
 });
 export type TransactionListItem = z.infer<typeof transactionListItemSchema>;
 
+export const batchLaneSchema = z.object({
+  lane: wireText.meta({ description: 'The counter (lane) whose transactions these are.' }),
+  sales_count: wireText,
+  sales_total: wireText,
+  refund_count: wireText,
+  refund_total: wireText,
+  total_count: wireText,
+  net_amount: wireText,
+  tip_total: wireText,
+});
+export type BatchLane = z.infer<typeof batchLaneSchema>;
+
 export const batchSchema = z.object({
   id: wireText,
   status: z.enum(['OPEN', 'CLOSED']),
@@ -233,6 +250,10 @@ export const batchSchema = z.object({
   opened: wireText,
   settled: wireText.optional().meta({ description: 'Closed batches only.' }),
   confirmation_code: wireText.optional().meta({ description: 'Closed batches only.' }),
+  lanes: z.array(batchLaneSchema).optional().meta({
+    description:
+      "Each counter's share of the batch, in lane order: the transactions made at that counter (a void takes a sale back from the counter that made it). The shares add up to the batch's own counts and totals. One `local` lane on a counter that keeps its own ledger; in XML, one `<lanes>` element per lane. Always sent.",
+  }),
 });
 export type Batch = z.infer<typeof batchSchema>;
 
@@ -328,6 +349,11 @@ export const transactionListQuerySchema = z.strictObject({
   cashier: text(100)
     .optional()
     .meta({ description: 'Exactly as the cashier field of the items shows it (a person or an API key).' }),
+  lane: pattern(/^[A-Za-z0-9-]{1,16}$/, 'must be 1 to 16 letters, digits or hyphens', 16)
+    .optional()
+    .meta({
+      description: 'Only the transactions made at this counter, as the lane field of the items shows it.',
+    }),
 });
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;
 

@@ -17,6 +17,20 @@ import {
   type TestGateway,
 } from '../support/gateway';
 
+/** Every value of a batch is a string, and so is every value of each lane's share of it. */
+function expectStringsOnly(batch: object): void {
+  for (const [field, value] of Object.entries(batch)) {
+    if (field !== 'lanes') {
+      expect(typeof value, field).toBe('string');
+      continue;
+    }
+    expect(Array.isArray(value), field).toBe(true);
+    for (const share of value as object[])
+      for (const [name, shared] of Object.entries(share))
+        expect(typeof shared, `lanes.${name}`).toBe('string');
+  }
+}
+
 const ISO_WITH_MS_AND_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
 const MINUTE = 60_000;
 
@@ -171,7 +185,7 @@ describe('the first approved sale', () => {
   });
 
   it('sends every value as a string and names the amounts refund_total, sales_total and net_amount', () => {
-    for (const [field, value] of Object.entries(batch ?? {})) expect(typeof value, field).toBe('string');
+    expectStringsOnly(batch ?? {});
     expect(batch).toHaveProperty('sales_total');
     expect(batch).toHaveProperty('refund_total');
     expect(batch).toHaveProperty('net_amount');
@@ -464,7 +478,7 @@ describe('closing the open batch', () => {
   });
 
   it('sends every value of the closed batch as a string', () => {
-    for (const [field, value] of Object.entries(closed)) expect(typeof value, field).toBe('string');
+    expectStringsOnly(closed);
   });
 
   it('leaves no open batch: GET /batches/open answers 204', () => {

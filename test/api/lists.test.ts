@@ -22,6 +22,20 @@ import {
   type TestGateway,
 } from '../support/gateway';
 
+/** Every value of a batch is a string, and so is every value of each lane's share of it. */
+function expectStringsOnly(batch: object): void {
+  for (const [field, value] of Object.entries(batch)) {
+    if (field !== 'lanes') {
+      expect(typeof value, field).toBe('string');
+      continue;
+    }
+    expect(Array.isArray(value), field).toBe(true);
+    for (const share of value as object[])
+      for (const [name, shared] of Object.entries(share))
+        expect(typeof shared, `lanes.${name}`).toBe('string');
+  }
+}
+
 const MINUTE = 60_000;
 
 const xmlParser = new XMLParser({
@@ -972,7 +986,7 @@ describe('batch list filters and ordering', () => {
 
   it('sends every batch value as a string, with settled and confirmation_code on closed batches only', () => {
     for (const batch of all) {
-      for (const [field, value] of Object.entries(batch)) expect(typeof value, field).toBe('string');
+      expectStringsOnly(batch);
       if (batch.status === 'CLOSED') {
         expect(batch.settled).toMatch(ISO_WITH_MS_AND_OFFSET);
         expect(batch.confirmation_code).toMatch(/^\d{10}$/);

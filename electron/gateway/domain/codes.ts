@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   CARD_NUMBER_IN_TEXT: '8032',
   POSSIBLE_DUPLICATE: '8033',
   PROCESSOR_UNAVAILABLE: '9000',
+  STORE_UNREACHABLE: '9001',
+  STORE_BUSY: '9002',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -65,6 +67,10 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8033':
     'Possible duplicate: the same card and amount (tip included) as an approved, unvoided SALE, AUTH or FORCED SALE within `duplicate_window_minutes` (default 2). `duplicate_of` and `display_message` name the earlier one; send `duplicate_override` `true` to charge again.',
   '9000': 'The processor could not complete the request (result Error); try again.',
+  '9001':
+    'The store server cannot be reached (result Error, no `id`): nothing was recorded; send the request again once it is back.',
+  '9002':
+    'The store server did not take the write within its time limit, another counter holding the ledger (result Error, no `id`): nothing was recorded; try again.',
 };
 
 /** result_code values: 0000 approves; the rest follow the ISO 8583 response codes they echo. */

@@ -16,7 +16,7 @@ import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/
 import { parseMoney } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
 import type { ExpectedBatch } from '../domain/batch';
-import type { BatchFilter, Page, TransactionFilter } from '../store/list-sql';
+import type { BatchFilter, Page, StoreFilter, TransactionFilter } from '../store/list-sql';
 import { ReadTimeoutError } from '../store/read-pool';
 import { ApiProblem, problems } from './problems';
 
@@ -102,15 +102,16 @@ function dateRange(query: CommonQuery): { from?: number; before?: number } {
 }
 
 export function readTransactionListQuery(query: Query): {
-  filter: TransactionFilter;
+  filter: TransactionFilter & StoreFilter;
   page: Page<TransactionOrderField>;
   pageNumber: number;
 } {
   const parsed = validated(transactionListQuerySchema, query);
-  const filter: TransactionFilter = { ...transactionFields(parsed), ...dateRange(parsed) };
+  const filter: TransactionFilter & StoreFilter = { ...transactionFields(parsed), ...dateRange(parsed) };
   if (parsed.id !== undefined) filter.id = Number(parsed.id);
   if (parsed.batch_id !== undefined) filter.batchId = Number(parsed.batch_id);
   if (parsed.cashier !== undefined) filter.cashier = parsed.cashier;
+  if (parsed.lane !== undefined) filter.lane = parsed.lane;
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
 }
 

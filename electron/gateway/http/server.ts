@@ -23,6 +23,8 @@ import {
 } from '../../../shared/api/routes';
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
+import type { BatchRecord } from '../store/batch-rows';
+import { StoreBusyError, StoreUnreachableError } from '../store/store-errors';
 import type { ApiKeyInfo } from '../keys';
 import type { SubmitContext } from '../operations/operation';
 import { staffActor } from '../staff/actors';
@@ -274,6 +276,26 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       reply.header('connection', 'close');
       return sendProblem(reply, problems.payloadTooLarge(BODY_LIMIT_BYTES));
     }
+    if (error instanceof StoreUnreachableError) {
+      return sendProblem(
+        reply,
+        new ApiProblem(
+          503,
+          'store_unreachable',
+          'The store server cannot be reached; nothing was changed. The counter reconnects by itself: try again in a moment.',
+        ),
+      );
+    }
+    if (error instanceof StoreBusyError) {
+      return sendProblem(
+        reply,
+        new ApiProblem(
+          503,
+          'store_busy',
+          'The store server did not finish in time (another counter may be holding the ledger); nothing was changed. Try again in a moment.',
+        ),
+      );
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       return sendProblem(
@@ -414,6 +436,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     }
   });
 
+  /** A batch as the API shows it: its counters and each lane's share, read after it. */
+  const withLanes = async (batch: BatchRecord) =>
+    presentBatch(batch, await engine.reads.batchLanes(batch.id));
+
   serve(listTransactions, async (request, reply) => {
     authenticate(request, listTransactions.permission);
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
@@ -455,7 +481,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   serve(listBatches, async (request, reply) => {
     authenticate(request, listBatches.permission);
     const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
-    const items = (await withinReadLimit(engine.reads.listBatches(filter, page))).map(presentBatch);
+    const batches = await withinReadLimit(engine.reads.listBatches(filter, page));
+    const items = await withinReadLimit(Promise.all(batches.map(withLanes)));
     if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
     const { xmlRoot, xmlItem } = listBatches.answer;
     return send(reply, 200, xmlRoot, items, xmlItem);
@@ -464,7 +491,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   serve(getOpenBatch, async (request, reply) => {
     authenticate(request, getOpenBatch.permission);
     const open = await withinReadLimit(engine.batches.open());
-    return open ? send(reply, 200, getOpenBatch.answer.xmlRoot, presentBatch(open)) : reply.code(204).send();
+    return open
+      ? send(reply, 200, getOpenBatch.answer.xmlRoot, await withinReadLimit(withLanes(open)))
+      : reply.code(204).send();
   });
 
   serve(closeOpenBatch, async (request, reply) => {
@@ -473,11 +502,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     const close = await engine.batches.closeOpen(actorOf(key), expected);
     switch (close.outcome) {
       case 'closed':
-        return send(reply, 200, closeOpenBatch.answer.xmlRoot, presentBatch(close.closed));
+        return send(
+          reply,
+          200,
+          closeOpenBatch.answer.xmlRoot,
+          await withinReadLimit(withLanes(close.closed)),
+        );
       case 'none open':
         return reply.code(204).send();
       case 'changed': {
-        const open = presentBatch(close.open);
+        const open = await withinReadLimit(withLanes(close.open));
         throw new ApiProblem(
           409,
           'batch_changed',

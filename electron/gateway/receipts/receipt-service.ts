@@ -4,7 +4,7 @@
  * emailed. Nothing here writes to the ledger: a print or an email that fails changes no transaction.
  */
 import type { Settings } from '../settings';
-import type { LedgerReads } from '../store/ledger-reads';
+import type { LedgerReadPort } from '../store/ledger-reads';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import { escposBytes } from './escpos';
 import { isEmailAddress, MailError, NOT_AN_ADDRESS, sendReceiptMail } from './mailer';
@@ -42,7 +42,7 @@ export interface AutomaticReceipts {
 
 export class ReceiptService {
   constructor(
-    private readonly reads: LedgerReads,
+    private readonly reads: LedgerReadPort,
     private readonly settings: Settings,
     private readonly options: ReceiptServiceOptions = {},
   ) {}

@@ -13,6 +13,16 @@ export interface BatchRecord {
   tipTotal: number;
 }
 
+/** One lane's (counter's) share of a batch's counters. */
+export interface LaneTotals {
+  lane: string;
+  salesCount: number;
+  salesTotal: number;
+  refundCount: number;
+  refundTotal: number;
+  tipTotal: number;
+}
+
 export interface BatchRowShape {
   id: number;
   status: 'OPEN' | 'CLOSED';

@@ -4,7 +4,7 @@
  * write's rules need, stay with the Ledger on the writer's connection.
  */
 import { RECENT_AUDIT_SQL, type AuditEntry } from './audit';
-import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
+import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from './batch-rows';
 import {
   batchListQuery,
   OPEN_BATCH_SQL,
@@ -13,21 +13,46 @@ import {
   type BatchFilter,
   type LedgerIds,
   type Page,
+  type StoreFilter,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
 } from './list-sql';
 import type { ReadPool } from './read-pool';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from './transaction-rows';
 
-export class LedgerReads {
+/**
+ * The lane a single counter's ledger shows on its items and batches: it keeps no lane, all of it was
+ * made at this counter.
+ */
+export const LOCAL_LANE = 'local';
+
+/** What the API, the screens and the receipts read, from either store. */
+export interface LedgerReadPort {
+  listTransactions(
+    filter: TransactionFilter & StoreFilter,
+    page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+  ): Promise<LedgerTransaction[]>;
+  /** One transaction by its id, or undefined when the ledger has none with it. */
+  transaction(id: number): Promise<LedgerTransaction | undefined>;
+  listBatches(filter: BatchFilter, page: Page<keyof typeof BATCH_ORDER_COLUMNS>): Promise<BatchRecord[]>;
+  openBatch(): Promise<BatchRecord | undefined>;
+  /** Each lane's share of a batch, in lane order; the shares add up to the batch's own counters. */
+  batchLanes(batchId: number): Promise<LaneTotals[]>;
+  /** The audit log, newest first. */
+  recentAudit(limit: number, offset?: number): Promise<AuditEntry[]>;
+}
+
+export class LedgerReads implements LedgerReadPort {
   private ids: Promise<LedgerIds> | undefined;
 
   constructor(private readonly pool: ReadPool) {}
 
   async listTransactions(
-    filter: TransactionFilter,
+    { lane, ...filter }: TransactionFilter & StoreFilter,
     page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ): Promise<LedgerTransaction[]> {
+    // Every row of this ledger was made at this counter, in the one lane it shows.
+    if (lane !== undefined && lane !== LOCAL_LANE) return [];
     const { sql, params } = transactionListQuery(filter, page, await this.ledgerIds());
     return (await this.pool.all<TransactionRowShape>(sql, params)).map(toTransaction);
   }
@@ -52,6 +77,23 @@ export class LedgerReads {
   async openBatch(): Promise<BatchRecord | undefined> {
     const [row] = await this.pool.all<BatchRowShape>(OPEN_BATCH_SQL);
     return row && toBatch(row);
+  }
+
+  /** The whole batch is this counter's share. */
+  async batchLanes(batchId: number): Promise<LaneTotals[]> {
+    const [row] = await this.pool.all<BatchRowShape>('SELECT * FROM batches WHERE id = ?', [batchId]);
+    if (!row) return [];
+    const batch = toBatch(row);
+    return [
+      {
+        lane: LOCAL_LANE,
+        salesCount: batch.salesCount,
+        salesTotal: batch.salesTotal,
+        refundCount: batch.refundCount,
+        refundTotal: batch.refundTotal,
+        tipTotal: batch.tipTotal,
+      },
+    ];
   }
 
   /** The audit log, newest first. */

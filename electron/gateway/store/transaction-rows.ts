@@ -51,6 +51,11 @@ export interface LedgerTransaction {
   /** Who made it: the staff member's name at the counter, the API key's name for another program. */
   cashier: string | null;
   createdAt: number;
+  /**
+   * The counter that made it, on a store server (read with lists; a single counter's ledger keeps
+   * none, its items show LOCAL_LANE).
+   */
+  lane?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { idempotencyKeys } from './0003-idempotency-keys';
 import { auditLog } from './0004-audit-log';
 import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
+import { storeCardHashKey } from './0007-store-card-hash-key';
 
 export type { Migration } from './migration';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   auditLog,
   cardHashAndLiveCaptures,
   staffAndCashiers,
+  storeCardHashKey,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -4,6 +4,9 @@
  * rather than a request that hangs. This folder is the only place that imports the pg driver.
  */
 import pg from 'pg';
+import { StoreBusyError, StoreUnreachableError } from '../store-errors';
+
+export { StoreBusyError, StoreUnreachableError };
 
 /** Waiting for a connection: long enough for TLS to a server on the shop's network, no longer. */
 export const CONNECT_TIMEOUT_MS = 3000;
@@ -17,35 +20,6 @@ export interface PostgresConnectionOptions {
   max?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
-}
-
-/**
- * The store server cannot be reached, or dropped the connection mid-request. Carries a stable code
- * for the engine's answer; what the write was doing was not committed, unless the connection dropped
- * during its COMMIT, when only the server knows.
- */
-export class StoreUnreachableError extends Error {
-  readonly code = 'store_unreachable';
-  constructor(readonly reason: unknown) {
-    super(
-      `The store server cannot be reached (${reason instanceof Error ? reason.message : String(reason)}). ` +
-        'Check the network and the database server; the counter resumes by itself once it answers.',
-    );
-  }
-}
-
-/**
- * The store server answers but did not let a write take the ledger's lock, or finish a statement,
- * within the time limit: another counter may be holding the ledger. Nothing of the write was kept.
- */
-export class StoreBusyError extends Error {
-  readonly code = 'store_busy';
-  constructor(readonly reason: unknown) {
-    super(
-      `The store server did not finish in time (${reason instanceof Error ? reason.message : String(reason)}). ` +
-        'Nothing was recorded; try again in a moment.',
-    );
-  }
 }
 
 /** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */

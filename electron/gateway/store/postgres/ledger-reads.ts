@@ -7,8 +7,7 @@
  */
 import type pg from 'pg';
 import { RECENT_AUDIT_SQL, type AuditEntry } from '../audit';
-import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
-import type { BatchDelta } from '../../domain/batch';
+import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from '../batch-rows';
 import {
   batchListQuery,
   OPEN_BATCH_SQL,
@@ -21,7 +20,7 @@ import {
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
 } from '../list-sql';
-import type { LedgerReads } from '../ledger-reads';
+import type { LedgerReadPort } from '../ledger-reads';
 import { READ_TIMEOUT_MS, ReadTimeoutError } from '../read-pool';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
@@ -38,10 +37,7 @@ export const POSTGRES_LIST_DIALECT: ListDialect = {
   storeFilterColumns: { lane: 'lane' },
 };
 
-/** One lane's share of a batch's counters. */
-export interface LaneTotals extends BatchDelta {
-  lane: string;
-}
+export type { LaneTotals };
 
 interface LaneRowShape {
   lane: string;
@@ -52,10 +48,7 @@ interface LaneRowShape {
   tip_total: number;
 }
 
-/** Every method the SQLite reads offer, with the same types: the engine can take either. */
-type LedgerReadMethods = Pick<LedgerReads, keyof LedgerReads>;
-
-export class PostgresLedgerReads implements LedgerReadMethods {
+export class PostgresLedgerReads implements LedgerReadPort {
   private readonly pool: pg.Pool;
   private readonly timeoutMs: number;
 
@@ -75,7 +68,10 @@ export class PostgresLedgerReads implements LedgerReadMethods {
     // Ids run without a gap on a store server by construction (the ledger head hands them out), so
     // a deep page of the id order is one seek on its first id.
     const { sql, params } = transactionListQuery(filter, page, { dense: true }, POSTGRES_LIST_DIALECT);
-    return (await this.all<TransactionRowShape>(sql, params)).map(toTransaction);
+    return (await this.all<TransactionRowShape & { lane: string }>(sql, params)).map((row) => ({
+      ...toTransaction(row),
+      lane: row.lane,
+    }));
   }
 
   /** One transaction by its id, or undefined when the ledger has none with it. */

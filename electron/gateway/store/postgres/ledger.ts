@@ -13,9 +13,11 @@
  * its own savepoint and in arrival order: one lock, one commit and one flush on the server then serve
  * all of them, and at most one connection of each counter waits for the lock.
  */
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { BatchDelta } from '../../domain/batch';
 import type { AuditEntry } from '../audit';
+import type { ApiKeyRecord } from '../keys';
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 import { OPEN_BATCH_SQL } from '../list-sql';
@@ -38,6 +40,7 @@ import {
   type PostgresConnectionOptions,
 } from './connection';
 import { migrateStore } from './migrate';
+import { AnswerStoredMeanwhileError } from '../store-errors';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -45,6 +48,8 @@ export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
 export function isLaneName(name: string): boolean {
   return LANE_NAME.test(name);
 }
+
+const CARD_HASH_KEY_BYTES = 32;
 
 /** How many times a write that met a serialization failure or a deadlock is run. */
 const WRITE_ATTEMPTS = 5;
@@ -85,7 +90,8 @@ const SQL = {
   ),
   rememberAnswer: statement(
     'remember_answer',
-    'INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at) VALUES ($1, $2, $3, $4, $5)',
+    `INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
   ),
   forgetAnswers: statement('forget_answers', 'DELETE FROM idempotency_keys WHERE created_at < $1'),
   swipeSeen: statement('swipe_seen', 'SELECT id FROM transactions WHERE swipe_ksn = $1'),
@@ -142,6 +148,17 @@ const SQL = {
     'close_batch',
     "UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2 WHERE id = $3 RETURNING *",
   ),
+  // The update makes RETURNING answer for a key entered before too; its name is the newest.
+  enterApiKey: statement(
+    'enter_api_key',
+    `INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (public_id) DO UPDATE SET name = excluded.name RETURNING id`,
+  ),
+  makeCardHashKey: statement(
+    'make_card_hash_key',
+    'INSERT INTO card_hash_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
+  ),
+  cardHashKey: statement('card_hash_key', 'SELECT secret FROM card_hash_key WHERE id = 1'),
   appendAudit: statement(
     'append_audit',
     'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',
@@ -159,6 +176,8 @@ export class PostgresLedger implements LedgerStore {
    * after a serialization failure or a deadlock.
    */
   readonly committed = { groups: 0, writes: 0, retries: 0 };
+  /** Store ids of the API keys of this counter's data dir, by public id. */
+  private readonly keyIds = new Map<string, number>();
   private queue: PendingWrite[] = [];
   private scheduled = false;
   private flushing: Promise<void> | null = null;
@@ -189,6 +208,41 @@ export class PostgresLedger implements LedgerStore {
 
   close(): Promise<void> {
     return this.pool.end();
+  }
+
+  /**
+   * The store's secret for keyed hashes of card numbers and of requests that carry card data: one
+   * for every counter, so a card or a request is known again whichever counter saw it first. The
+   * first counter to ask makes it; the others read the same one.
+   */
+  /**
+   * The store's id of an API key kept in a counter's data dir: the key is entered in the store's
+   * list of keys by its public id the first time it makes a transaction there, so that its id is
+   * one key's at every counter (transactions and Idempotency-Keys name it). Only the public id, the
+   * hash of the secret, the name and the permissions are entered, never the key itself.
+   */
+  async storeKeyId(key: ApiKeyRecord): Promise<number> {
+    const known = this.keyIds.get(key.publicId);
+    if (known !== undefined) return known;
+    const id = await unreachableAsError(async () => {
+      const { rows } = await this.pool.query<{ id: number }>(
+        SQL.enterApiKey([key.publicId, key.secretHash, key.name, key.permissions.join(','), key.createdAt]),
+      );
+      const row = rows[0];
+      if (!row) throw new Error(`the store did not enter API key ${key.publicId}`);
+      return row.id;
+    });
+    this.keyIds.set(key.publicId, id);
+    return id;
+  }
+
+  cardHashKey(): Promise<Buffer> {
+    return unreachableAsError(async () => {
+      await this.pool.query(SQL.makeCardHashKey([randomBytes(CARD_HASH_KEY_BYTES)]));
+      const row = (await this.pool.query<{ secret: Buffer }>(SQL.cardHashKey())).rows[0];
+      if (!row) throw new Error('the store has no card-hash key');
+      return row.secret;
+    });
   }
 
   /**
@@ -461,7 +515,11 @@ class WriteTransaction implements LedgerWrite {
   }
 
   async rememberAnswer(apiKeyId: number, key: string, answer: StoredAnswer, at: number): Promise<void> {
-    await this.client.query(SQL.rememberAnswer([apiKeyId, key, answer.fingerprint, answer.response, at]));
+    const { rowCount } = await this.client.query(
+      SQL.rememberAnswer([apiKeyId, key, answer.fingerprint, answer.response, at]),
+    );
+    // Stored by another write first: this one is undone whole, and the stored answer is given.
+    if (rowCount !== 1) throw new AnswerStoredMeanwhileError();
   }
 
   async forgetAnswers(before: number): Promise<void> {

@@ -9,6 +9,7 @@ import { idempotencyKeys } from './0003-idempotency-keys';
 import { auditLog } from './0004-audit-log';
 import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
+import { storeCardHashKey } from './0007-store-card-hash-key';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -17,6 +18,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   auditLog,
   cardHashAndLiveCaptures,
   staffAndCashiers,
+  storeCardHashKey,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,50 @@
+/**
+ * The ways a store server can fail a request, apart from the rules: it cannot be reached, or it did
+ * not finish in time. Kept apart from the driver so that the engine's answers and the HTTP layer can
+ * name them without loading it. Each carries a stable code.
+ */
+
+/**
+ * The store server cannot be reached, or dropped the connection mid-request. What the write was
+ * doing was not committed, unless the connection dropped during its COMMIT, when only the server
+ * knows.
+ */
+export class StoreUnreachableError extends Error {
+  readonly code = 'store_unreachable';
+  constructor(readonly reason: unknown) {
+    super(
+      `The store server cannot be reached (${reason instanceof Error ? reason.message : String(reason)}). ` +
+        'Check the network and the database server; the counter resumes by itself once it answers.',
+    );
+  }
+}
+
+/**
+ * The store server answers but did not let a write take the ledger's lock, or finish a statement,
+ * within the time limit: another counter may be holding the ledger. Nothing of the write was kept.
+ */
+export class StoreBusyError extends Error {
+  readonly code = 'store_busy';
+  constructor(readonly reason: unknown) {
+    super(
+      `The store server did not finish in time (${reason instanceof Error ? reason.message : String(reason)}). ` +
+        'Nothing was recorded; try again in a moment.',
+    );
+  }
+}
+
+export type StoreError = StoreUnreachableError | StoreBusyError;
+
+export function isStoreError(error: unknown): error is StoreError {
+  return error instanceof StoreUnreachableError || error instanceof StoreBusyError;
+}
+
+/**
+ * Another counter stored an answer under the same API key and Idempotency-Key first: the write that
+ * tried to store its own was undone whole, and the stored answer is the one to give.
+ */
+export class AnswerStoredMeanwhileError extends Error {
+  constructor() {
+    super('An answer was stored under this Idempotency-Key meanwhile.');
+  }
+}

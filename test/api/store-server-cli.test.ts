@@ -1,0 +1,164 @@
+/**
+ * `serve --database <url> --lane <name>` from the command line: the two options are checked before
+ * anything starts, and a counter started with them keeps its ledger on a real PostgreSQL server.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TransactionListItem } from '../../shared/api/schemas';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-store-cli-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function call(
+  port: number,
+  key: string,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/rest/v1/${path}`,
+        headers: {
+          api_key: key,
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        agent: new Agent({ ca }),
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('serve --database and --lane', () => {
+  it.each([
+    [['--lane', 'front'], /--lane needs --database/],
+    [['--database', 'postgresql://tender@127.0.0.1/tender'], /--database needs --lane/],
+    [
+      ['--database', 'postgresql://tender@127.0.0.1/tender', '--lane', 'front desk'],
+      /--lane must be 1 to 16/,
+    ],
+    [
+      ['--database', 'postgresql://tender@127.0.0.1/tender', '--lane', 'a-very-long-lane-name'],
+      /--lane must be 1 to 16/,
+    ],
+    [['--database', 'store-server.lan', '--lane', 'front'], /--database must be a postgresql:\/\/ URL/],
+  ])('serve %j is a usage error, and nothing starts', (args, message) => {
+    const result = run('serve', '--port', '1', ...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain('Usage:');
+  });
+
+  it('the data dir commands refuse --database, since keys, settings and staff stay on the counter', () => {
+    const result = run('keys', 'list', '--database', 'postgresql://tender@127.0.0.1/tender');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/only serve takes --database and --lane/);
+  });
+
+  describe('against a real store server', () => {
+    let server: PostgresServer;
+    beforeAll(async () => {
+      server = await startPostgresServer();
+    }, 60_000);
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('a counter started with them records its sales on the store server, in its lane', async () => {
+      const url = await server.createDatabase();
+      const created = run('keys', 'create', '--name', 'front till');
+      expect(created.status).toBe(0);
+      const key = created.stdout.trim().split('\n').at(-1) as string;
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        [
+          ...CLI,
+          'serve',
+          '--data-dir',
+          dataDir,
+          '--port',
+          String(port),
+          '--database',
+          url,
+          '--lane',
+          'front',
+        ],
+        { cwd: ROOT },
+      );
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      try {
+        let output = '';
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            if (output.includes(`https://127.0.0.1:${port}/rest/v1`)) resolve();
+          });
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+        });
+        expect(output).toContain('Ledger: the store server, as lane front');
+        // The URL may carry a password: it is never printed.
+        expect(output).not.toContain(url);
+        const sale = await call(
+          port,
+          key,
+          'POST',
+          'transactions',
+          JSON.stringify({ type: 'SALE', amount: '12.00', card: '4111111111111111', exp_date: '1230' }),
+        );
+        expect(JSON.parse(sale.body)).toMatchObject({ result: 'Approved' });
+        const list = await call(port, key, 'GET', 'transactions?lane=front');
+        const items = JSON.parse(list.body) as TransactionListItem[];
+        expect(items.map((item) => [item.amount, item.lane, item.cashier])).toEqual([
+          ['12.00', 'front', 'front till'],
+        ]);
+      } finally {
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      }
+    }, 60_000);
+  });
+});
