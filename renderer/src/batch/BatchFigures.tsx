@@ -6,6 +6,15 @@ import type { BatchSummary } from './batch-summary';
 
 export function BatchTotals({ batch }: { batch: Batch }) {
   return (
+    <>
+      <StoreTotals batch={batch} />
+      <LaneTable batch={batch} />
+    </>
+  );
+}
+
+function StoreTotals({ batch }: { batch: Batch }) {
+  return (
     <dl className="stat-tiles" data-testid="batch-totals">
       <div className="stat-tile stat-tile-main">
         <dt>Net</dt>
@@ -28,6 +37,52 @@ export function BatchTotals({ batch }: { batch: Batch }) {
         <dd className="stat-sub">in the sales above</dd>
       </div>
     </dl>
+  );
+}
+
+/**
+ * Each counter's share of a store's batch, when the ledger is on a store server: a counter that
+ * keeps its own ledger has one share, the batch itself, and shows none.
+ */
+function LaneTable({ batch }: { batch: Batch }) {
+  const lanes = batch.lanes ?? [];
+  if (lanes.length === 0 || (lanes.length === 1 && lanes[0]?.lane === 'local')) return null;
+  return (
+    <table className="table table-compact" data-testid="by-lane">
+      <caption>By counter</caption>
+      <thead>
+        <tr>
+          <th scope="col">Counter</th>
+          <th scope="col" className="numeric">
+            Count
+          </th>
+          <th scope="col" className="numeric">
+            Sales
+          </th>
+          <th scope="col" className="numeric">
+            Refunds
+          </th>
+          <th scope="col" className="numeric">
+            Tips
+          </th>
+          <th scope="col" className="numeric">
+            Net
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lanes.map((share) => (
+          <tr key={share.lane} data-testid={`lane-${share.lane}`}>
+            <th scope="row">{share.lane}</th>
+            <td className="numeric">{share.total_count}</td>
+            <td className="numeric">{displayMoney(centsOf(share.sales_total))}</td>
+            <td className="numeric">−{displayMoney(centsOf(share.refund_total))}</td>
+            <td className="numeric">{displayMoney(centsOf(share.tip_total))}</td>
+            <td className="numeric strong">{displayMoney(centsOf(share.net_amount))}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
