@@ -26,7 +26,21 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startTestScreens({ rendererDir: join(buildDir, 'renderer'), dataDir });
+const OWNER = { name: 'Olga', pin: '2580' } as const;
+
+/** The screens on the test's data dir, opened for the day: the owner, a manager, signed in. */
+async function start(): Promise<TestScreens> {
+  const screens = await startTestScreens({ rendererDir: join(buildDir, 'renderer'), dataDir });
+  const { engine } = screens.running.gateway;
+  if (engine.staff.list().length === 0) {
+    await engine.staff.create({ name: OWNER.name, role: 'manager', pin: OWNER.pin }, 'test');
+    engine.settings.setFromText('lock_after_minutes', '0');
+  }
+  // Each start issues the screens a new key, which is signed in anew.
+  const node = await screens.connectBridge();
+  await node.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
+  return screens;
+}
 
 async function openPage(screens: TestScreens, prefix: string): Promise<CounterPage> {
   browser ??= await launchChromium([screens.running.gateway.certificatePem]);
