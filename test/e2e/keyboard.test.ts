@@ -144,7 +144,7 @@ describe('by keyboard alone', () => {
     await openScreen(page, 'Settings');
     await tabTo(page, page.getByLabel('Name'));
     await keyboard.type('Ordering system');
-    await tabTo(page, page.getByRole('checkbox', { name: /Run transactions/ }));
+    await tabTo(page, page.getByRole('checkbox', { name: /Run every transaction/ }));
     await keyboard.press('Space');
     await tabTo(page, page.getByRole('button', { name: 'Create key' }));
     await keyboard.press('Enter');

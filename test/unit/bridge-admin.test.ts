@@ -76,7 +76,7 @@ function settingsEvents(terminal: Terminal): EventPayload<'settings:changed'>[] 
 }
 
 describe('settings', () => {
-  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, tips over 30% confirmed, no PIN and the test BDK', async () => {
+  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, tips over 30% confirmed, a manager needed and the test BDK', async () => {
     const terminal = await start();
     expect(await invoke(terminal, 'settings:get')).toEqual({
       tipsEnabled: false,
@@ -86,7 +86,8 @@ describe('settings', () => {
       // The test gateway turns the duplicate check off (its default is 2 minutes).
       duplicateWindowMinutes: 0,
       confirmAmountAboveCents: 100_000,
-      managerPin: false,
+      // Refunds, voids, the close and settings always need a manager now.
+      managerPin: true,
       swipeKey: {
         testKey: true,
         kcv: '08D7B4',
