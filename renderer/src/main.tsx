@@ -14,6 +14,7 @@ import './styles/settings.css';
 import './styles/staff.css';
 import './styles/print.css';
 import './styles/receipts.css';
+import './styles/touch-and-narrow.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element.');
