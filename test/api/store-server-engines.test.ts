@@ -6,6 +6,9 @@
  * of each lane. A store server that stops answers POST /transactions with an Error and nothing
  * recorded, lists with 503, and the counters resume by themselves once it is back.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { ERROR_CODES } from '../../electron/gateway/domain/codes';
@@ -254,6 +257,42 @@ describe('several counters on one store server', () => {
       [atBar.id, true],
     ]);
     expect(await listAll<TransactionListItem>(getter(front), 'transactions')).toHaveLength(2);
+  }, 60_000);
+
+  it('an Idempotency-Key raced by two counters with the same API key charges once, and both answer the one transaction', async () => {
+    const url = await server.createDatabase();
+    const front = await startTestGateway({ engine: { store: { url, lane: 'front' } } });
+    running.push(front);
+    // A counter set up from a copy of the first one's data dir holds the same API keys.
+    const copy = mkdtempSync(join(tmpdir(), 'tender-copy-'));
+    await front.gateway.engine.backup(join(copy, 'tender.db'));
+    const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } }, dataDir: copy });
+    running.push(bar);
+    const sameKey = { ...bar, key: front.key };
+    const orders = Array.from({ length: 12 }, (_, i) => `order-${i}`);
+    const answers = await Promise.all(
+      orders.map((order, i) =>
+        Promise.all([
+          post(front, sale(`${10 + i}.00`), { 'idempotency-key': order }),
+          post(sameKey, sale(`${10 + i}.00`), { 'idempotency-key': order }),
+        ]),
+      ),
+    );
+    for (const [atFront, atBar] of answers) {
+      expect(atFront.result).toBe('Approved');
+      expect(atBar.id).toBe(atFront.id);
+      expect([atFront.replayed, atBar.replayed].filter(Boolean)).toHaveLength(1);
+    }
+    const rows = await listAll<TransactionListItem>(getter(front), 'transactions');
+    expect(rows).toHaveLength(orders.length);
+    // The same key with another body is refused at either counter, whichever answered first.
+    const reused = await front.request('transactions', {
+      method: 'POST',
+      headers: { api_key: front.key, ...JSON_HEADERS, 'idempotency-key': 'order-0' },
+      body: JSON.stringify(sale('99.00')),
+    });
+    expect(reused.status).toBe(422);
+    expect(await storeProblems(front)).toEqual([]);
   }, 60_000);
 
   it('a store server that stops: an Error with nothing recorded within seconds, 503 for lists, and the counters resume by themselves', async () => {

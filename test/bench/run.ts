@@ -18,6 +18,7 @@ import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';
 import { measureRenderer } from './renderer';
 import { measureStartChecks } from './start-checks';
+import { measureStoreServerSales } from './store-server';
 import { median, type BenchRow, type Measure as TimedRun, type RunningEngine } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -619,6 +620,9 @@ async function main(): Promise<void> {
         pass: screens.interactiveMs < 500,
       });
     }
+
+    console.log('Measuring SALE on the store server...');
+    rows.push(...(await measureStoreServerSales()));
 
     report(seedSeconds);
   } finally {

@@ -50,10 +50,12 @@ export interface TestGatewayOptions {
    * the same amounts again and again, so it is off unless a test sets it; its own tests do.
    */
   duplicateWindowMinutes?: number;
+  /** A data dir made beforehand (a copy of another counter's, say); a fresh one by default. Removed at close. */
+  dataDir?: string;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tender-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-test-'));
   const gateway = await startGateway({
     dataDir,
     port: 0,

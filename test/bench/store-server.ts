@@ -1,0 +1,195 @@
+/**
+ * SALE on the store server beside SALE on a counter's own SQLite ledger, on the same machine: one
+ * engine, then two engines on one PostgreSQL database, each a process of its own as a counter runs
+ * it (`serve --database --lane`), each driven by its own load generator at concurrency 16. Every
+ * answer counted is a SALE answered 200 after its commit was durable on its store (the duplicate
+ * check is off, so each is approved).
+ *
+ * Run alone with `npx tsx test/bench/store-server.ts`; `npm run bench` runs it after its other
+ * measures.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startPostgresServer } from '../support/postgres-server';
+import type { BenchRow, Measure } from './stats';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
+const CONCURRENCY = 16;
+const DURATION_MS = 8000;
+/** A first, unmeasured run: connections made, statements prepared, caches warm. */
+const WARMUP_MS = 2000;
+
+/** A timed run as load.ts reports it, with the count of each answer status. */
+type LoadRun = Measure & { statuses?: Record<string, number> };
+
+interface Counter {
+  api: string;
+  key: string;
+  caFile: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startCounter(store?: { url: string; lane: string }): Promise<Counter> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tender-bench-store-'));
+  const created = spawnSync(
+    process.execPath,
+    [...CLI, 'keys', 'create', '--name', 'bench', '--data-dir', dataDir],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const key = created.stdout.trim().split('\n').at(-1) as string;
+  // The same card and amount again and again: the duplicate check would refuse all but the first.
+  const window = spawnSync(
+    process.execPath,
+    [...CLI, 'settings', 'set', 'duplicate_window_minutes', '0', '--data-dir', dataDir],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (window.status !== 0) throw new Error(`settings set failed: ${window.stderr}`);
+  const port = await freePort();
+  const storeArgs = store ? ['--database', store.url, '--lane', store.lane] : [];
+  const child = spawn(
+    process.execPath,
+    [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port), ...storeArgs],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`https://127.0.0.1:${port}/rest/v1`)) resolve();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  return {
+    api: `https://127.0.0.1:${port}/rest/v1`,
+    key,
+    caFile: join(dataDir, 'tls', 'cert.pem'),
+    child,
+    dataDir,
+  };
+}
+
+async function stopCounter(counter: Counter): Promise<void> {
+  const exited = new Promise((resolve) => counter.child.once('exit', resolve));
+  counter.child.kill('SIGTERM');
+  await exited;
+  rmSync(counter.dataDir, { recursive: true, force: true });
+}
+
+/** SALE at concurrency 16 for a fixed time against one counter, from a load process of its own. */
+function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<LoadRun> {
+  const options = {
+    url: `${counter.api}/transactions`,
+    method: 'POST',
+    headers: { api_key: counter.key, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'SALE', amount: '12.34', card: '4111111111111111', exp_date: '1230' }),
+    caFile: counter.caFile,
+    concurrency: CONCURRENCY,
+    durationMs,
+    warmupRequests: 64,
+    warmupPath: '/rest/v1/batches/open',
+  };
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'test/bench/load.ts'), JSON.stringify(options)],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as LoadRun)
+        : reject(new Error(`load exited with ${code}: ${output}`)),
+    ),
+  );
+}
+
+function onlyApproved(run: { statuses?: Record<string, number> }, what: string): void {
+  const other = Object.entries(run.statuses ?? {}).filter(([status]) => status !== '200');
+  if (other.length > 0) throw new Error(`${what}: answers other than 200: ${JSON.stringify(run.statuses)}`);
+}
+
+/** SALE throughput on SQLite, then on the store server with one and two engines. */
+export async function measureStoreServerSales(): Promise<BenchRow[]> {
+  const sqlite = await startCounter();
+  let alone: LoadRun;
+  try {
+    await saleLoad(sqlite, WARMUP_MS);
+    alone = await saleLoad(sqlite);
+    onlyApproved(alone, 'SQLite');
+  } finally {
+    await stopCounter(sqlite);
+  }
+
+  const server = await startPostgresServer();
+  try {
+    const url = await server.createDatabase();
+    const front = await startCounter({ url, lane: 'front' });
+    const counters = [front];
+    try {
+      await saleLoad(front, WARMUP_MS);
+      const one = await saleLoad(front);
+      onlyApproved(one, 'one engine');
+      const bar = await startCounter({ url, lane: 'bar' });
+      counters.push(bar);
+      await saleLoad(bar, WARMUP_MS);
+      const two = await Promise.all(counters.map(saleLoad));
+      two.forEach((run) => onlyApproved(run, 'two engines'));
+      const twoPerSecond = two.reduce((sum, run) => sum + run.perSecond, 0);
+      const twoP99 = Math.max(...two.map((run) => run.p99));
+      const perSecond = (value: number) => `${value.toFixed(0)}/s`;
+      return [
+        {
+          what: 'SALE c16, store server, 1 engine (p99)',
+          engine: `${perSecond(one.perSecond)} (${one.p99.toFixed(1)} ms)`,
+          baseline: `${perSecond(alone.perSecond)} (${alone.p99.toFixed(1)} ms) SQLite`,
+          ratio: one.perSecond / alone.perSecond,
+          target: 'reported',
+          pass: true,
+        },
+        {
+          what: 'SALE c16 each, store server, 2 engines (worst p99)',
+          engine: `${perSecond(twoPerSecond)} (${twoP99.toFixed(1)} ms)`,
+          baseline: `${perSecond(one.perSecond)} 1 engine`,
+          ratio: twoPerSecond / one.perSecond,
+          target: 'reported',
+          pass: true,
+        },
+      ];
+    } finally {
+      for (const counter of counters) await stopCounter(counter);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  measureStoreServerSales().then(
+    (rows) => {
+      for (const row of rows)
+        console.log(`${row.what}: ${row.engine} vs ${row.baseline} (${row.ratio.toFixed(2)}×)`);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
