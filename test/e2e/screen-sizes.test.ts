@@ -102,7 +102,7 @@ describe('every screen', () => {
       }
       // The screens' working states: an amount typed, a tab chosen, a transaction opened.
       const inView = async (state: string, name: RegExp) => {
-        const box = await cashier.screen.getByRole('button', { name }).first().boundingBox();
+        const box = await cashier.page.getByRole('button', { name }).first().boundingBox();
         if (!box || box.y + box.height > size.height || box.x + box.width > size.width)
           report.push(`${state}: primary action out of view ${JSON.stringify(box)}`);
         for (const small of await smallTargets(cashier)) report.push(`${state}: ${small}`);
@@ -146,6 +146,26 @@ describe('every screen', () => {
       await cashier.page.keyboard.press('Enter');
       await dialogInView('large-amount', 'Charge $2,500.00');
       await cashier.page.keyboard.press('Escape');
+      // The receipt preview, and the end-of-day report as it prints.
+      await cashier.goTo('History');
+      await cashier.screen
+        .getByTestId(`history-${saleId}`)
+        .getByRole('button', { name: `Reprint the receipt of #${saleId}` })
+        .click();
+      const receipt = cashier.page.getByTestId('receipt-dialog');
+      await receipt.getByTestId('receipt-preview').waitFor();
+      await inView('receipt-preview', /^Print customer copy/);
+      await receipt.getByRole('button', { name: 'Close' }).click();
+      await receipt.waitFor({ state: 'detached' });
+      await cashier.goTo('End of day');
+      await cashier.screen.getByRole('button', { name: /^Close batch/ }).waitFor();
+      await cashier.page.emulateMedia({ media: 'print' });
+      try {
+        await expectAccessible(cashier.page, `end-of-day print at ${size.width}`);
+      } catch (error) {
+        report.push(`end-of-day print: ${String(error).slice(0, 400)}`);
+      }
+      await cashier.page.emulateMedia({ media: 'screen' });
       expect(report).toEqual([]);
     });
   }
