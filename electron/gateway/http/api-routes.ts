@@ -1,0 +1,223 @@
+/**
+ * The routes of /rest/v1, registered at the methods and paths of the route table
+ * (shared/api/routes.ts): transactions, their lists and receipts, batches, and the OpenAPI document.
+ * The server (server.ts) has checked the host, the origin and the formats before any of them runs.
+ */
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { mayRun, type Permission } from '../../../shared/api/permissions';
+import { buildOpenApiDocument } from '../../../shared/api/openapi';
+import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
+import { parseTransactionType } from '../../../shared/api/transaction-types';
+import type { Engine } from '../engine';
+import { IdempotencyConflict } from '../idempotency';
+import type { ApiKeyInfo } from '../keys';
+import type { SubmitContext } from '../operations/operation';
+import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
+import { ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
+import { staffActor } from '../staff/actors';
+import type { BatchRecord } from '../store/batch-rows';
+import { formatOfContentType, normalizeFields, parseBody } from './formats';
+import {
+  readBatchListQuery,
+  readCloseBatchQuery,
+  readReceiptRequest,
+  readTransactionListQuery,
+  withinReadLimit,
+} from './list-queries';
+import { ApiProblem, problems } from './problems';
+import { PLAIN_TEXT, send } from './replies';
+
+/** Checks the request's API key for one of the permissions, or throws the answer that refuses it. */
+export type Authenticate = (
+  request: FastifyRequest,
+  permission: Permission | readonly Permission[],
+  bodyKey?: unknown,
+) => ApiKeyInfo;
+
+/** How the audit log names a caller. */
+function actorOf(key: ApiKeyInfo): string {
+  return `API key ${key.id} "${key.name}"`;
+}
+
+/** Idempotency-Key: 1 to 64 visible ASCII characters, or absent. */
+function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(header)) {
+    throw problems.badRequest('Idempotency-Key must be 1 to 64 visible ASCII characters, sent once.');
+  }
+  return header;
+}
+
+export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenticate: Authenticate): void {
+  const serve = (route: Pick<ApiRoute, 'method' | 'path'>, handler: RouteHandlerMethod) =>
+    app.route({
+      method: route.method,
+      url: `${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, ':$1')}`,
+      handler,
+    });
+  const { createTransaction, listTransactions, getReceipt, listBatches, getOpenBatch, closeOpenBatch } =
+    API_ROUTES;
+  const receipts = new ReceiptService(engine.reads, engine.settings);
+
+  const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
+
+  /**
+   * Who makes a transaction: at a counter, the staff member signed in there (refused while it is
+   * locked); for another program, its key.
+   */
+  const submitContext = (key: ApiKeyInfo): SubmitContext => {
+    if (!engine.staff.isCounterKey(key.recordId)) {
+      return { apiKeyId: key.recordId, actor: actorOf(key), cashier: key.name };
+    }
+    const member = engine.staff.signedInAt(key.recordId);
+    if (!member) throw new ApiProblem(403, 'counter_locked', 'The counter is locked. Sign in with your PIN.');
+    return { apiKeyId: key.recordId, actor: staffActor(member.name, key), cashier: member.name };
+  };
+
+  /** The body's type and duplicate_override, when they can be read: what the key must allow. */
+  const requirePermissionFor = (key: ApiKeyInfo, body: Record<string, unknown>) => {
+    const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
+    if (type === undefined) return;
+    const override = body.duplicate_override === true || /^true$/i.test(String(body.duplicate_override));
+    const allowed = mayRun(key.permissions, type, override);
+    if (!allowed.ok) {
+      throw problems.forbidden(
+        override && allowed.missing === 'transactions:write'
+          ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
+          : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
+      );
+    }
+  };
+
+  serve(createTransaction, async (request, reply) => {
+    // A key in the header is checked before the body is read; one in the body, once it is parsed.
+    const headerKey =
+      typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
+        ? authenticate(request, transactionPermissions)
+        : undefined;
+    const sentAs = formatOfContentType(request.headers['content-type']);
+    if (typeof request.body !== 'string' || sentAs === undefined) {
+      throw problems.unsupportedMediaType(request.headers['content-type']);
+    }
+    const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
+    const key = headerKey ?? authenticate(request, transactionPermissions, body.api_key);
+    delete body.api_key;
+    requirePermissionFor(key, body);
+    const context = submitContext(key);
+    const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+    if (idempotencyKey === undefined) {
+      return send(
+        reply,
+        200,
+        createTransaction.answer.xmlRoot,
+        await engine.transactions.submit(body, context),
+      );
+    }
+    try {
+      const { response, replayed } = await engine.transactions.submitOnce(
+        body,
+        { ...context, apiKeyId: key.recordId },
+        idempotencyKey,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return send(reply, 200, createTransaction.answer.xmlRoot, response);
+    } catch (error) {
+      if (!(error instanceof IdempotencyConflict)) throw error;
+      throw error.reason === 'in_flight'
+        ? new ApiProblem(409, 'idempotency_key_in_flight', error.message)
+        : new ApiProblem(422, 'idempotency_key_reused', error.message);
+    }
+  });
+
+  /** A batch as the API shows it: its counters and each lane's share, read after it. */
+  const withLanes = async (batch: BatchRecord) =>
+    presentBatch(batch, await engine.reads.batchLanes(batch.id));
+
+  serve(listTransactions, async (request, reply) => {
+    authenticate(request, listTransactions.permission);
+    const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
+    const rows = await withinReadLimit(engine.reads.listTransactions(filter, page));
+    // Read after the rows, so a batch closed meanwhile shows its items as settled, as a write would find them.
+    const open = await withinReadLimit(engine.batches.open());
+    const context = {
+      authExpiryDays: engine.settings.get('auth_expiry_days'),
+      now: engine.now(),
+      openBatchId: open?.id ?? null,
+    };
+    const items = rows.map((item) => presentTransaction(item, context));
+    if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
+    const { xmlRoot, xmlItem } = listTransactions.answer;
+    return send(reply, 200, xmlRoot, items, xmlItem);
+  });
+
+  serve(getReceipt, async (request, reply) => {
+    authenticate(request, getReceipt.permission);
+    const { id, copy, width } = readReceiptRequest(
+      (request.params as { id: string }).id,
+      request.query as Record<string, unknown>,
+    );
+    let receipt;
+    try {
+      receipt = await withinReadLimit(receipts.render(id, copy, { width }));
+    } catch (error) {
+      if (!(error instanceof ReceiptNotFoundError)) throw error;
+      throw new ApiProblem(404, 'not_found', `No transaction has id ${id}.`);
+    }
+    if (request.plainText)
+      return reply
+        .code(200)
+        .type(PLAIN_TEXT)
+        .send(`${receipt.lines.join('\n')}\n`);
+    return send(reply, 200, getReceipt.answer.xmlRoot, presentReceipt(receipt, width));
+  });
+
+  serve(listBatches, async (request, reply) => {
+    authenticate(request, listBatches.permission);
+    const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
+    const batches = await withinReadLimit(engine.reads.listBatches(filter, page));
+    const items = await withinReadLimit(Promise.all(batches.map(withLanes)));
+    if (items.length === 0 && pageNumber === 1) return reply.code(204).send();
+    const { xmlRoot, xmlItem } = listBatches.answer;
+    return send(reply, 200, xmlRoot, items, xmlItem);
+  });
+
+  serve(getOpenBatch, async (request, reply) => {
+    authenticate(request, getOpenBatch.permission);
+    const open = await withinReadLimit(engine.batches.open());
+    return open
+      ? send(reply, 200, getOpenBatch.answer.xmlRoot, await withinReadLimit(withLanes(open)))
+      : reply.code(204).send();
+  });
+
+  serve(closeOpenBatch, async (request, reply) => {
+    const key = authenticate(request, closeOpenBatch.permission);
+    const expected = readCloseBatchQuery(request.query as Record<string, unknown>);
+    const close = await engine.batches.closeOpen(actorOf(key), expected);
+    switch (close.outcome) {
+      case 'closed':
+        return send(
+          reply,
+          200,
+          closeOpenBatch.answer.xmlRoot,
+          await withinReadLimit(withLanes(close.closed)),
+        );
+      case 'none open':
+        return reply.code(204).send();
+      case 'changed': {
+        const open = await withinReadLimit(withLanes(close.open));
+        throw new ApiProblem(
+          409,
+          'batch_changed',
+          `The open batch now has ${open.total_count} transactions for ${open.net_amount} net, not what was ` +
+            'expected. Nothing was closed: review the batch and close it again.',
+          { batch: open },
+        );
+      }
+    }
+  });
+
+  const openApi = JSON.stringify(buildOpenApiDocument());
+  serve(OPENAPI_DOCUMENT_ROUTE, async (_request, reply) =>
+    reply.code(200).type('application/json; charset=utf-8').send(openApi),
+  );
+}
