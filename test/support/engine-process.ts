@@ -59,17 +59,21 @@ export interface EngineProcess {
   stop(): Promise<ExitStatus>;
 }
 
-/** Starts `serve` and resolves once it prints `https://127.0.0.1:<port>/rest/v1`. */
+/**
+ * Starts `serve` (with `args` besides, such as a store server's) and resolves once it prints
+ * `https://127.0.0.1:<port>/rest/v1`.
+ */
 export function startEngineProcess(
   dataDir: string,
   port: number,
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; args?: readonly string[] } = {},
 ): Promise<EngineProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port), ...(options.args ?? [])],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const exited = new Promise<ExitStatus>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
