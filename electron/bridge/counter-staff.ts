@@ -5,6 +5,7 @@
  * checks the signed-in manager, or a manager's PIN for that one request, then has the engine run
  * exactly that request in this process, naming who made it and which manager approved it.
  */
+import { needsManager } from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
 import { formatMoney, parseMoney } from '../../shared/money';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
@@ -48,13 +49,6 @@ function describeRequest(request: Record<string, unknown>): string {
   const of = request.id !== undefined ? ` (transaction ${String(request.id)})` : '';
   const what = type === undefined ? 'transaction' : type.toLowerCase();
   return `${what}${money}${of}`;
-}
-
-/** Only these need a manager; anything else the screens send themselves, with their own key. */
-function needsManager(request: Record<string, unknown>): boolean {
-  const type = typeof request.type === 'string' ? parseTransactionType(request.type) : undefined;
-  const override = request.duplicate_override === true || /^true$/i.test(String(request.duplicate_override));
-  return type === 'REFUND' || type === 'VOID' || override;
 }
 
 export class CounterStaff {
@@ -183,6 +177,7 @@ export class CounterStaff {
         return this.#announce();
       },
       'counter:approved-transaction': async (input) => {
+        // Anything else the screens send themselves, with their own key.
         if (!needsManager(input.request)) {
           throw new BridgeError(
             'refused',

@@ -1,5 +1,5 @@
 import { routesAllowedBy } from './routes';
-import type { TransactionType } from './transaction-types';
+import { parseTransactionType, type TransactionType } from './transaction-types';
 
 /** What an API key may do. A key holds any set of these; new keys get all of them unless told. */
 export const PERMISSIONS = [
@@ -54,6 +54,20 @@ export const PERMISSION_MEANINGS = Object.fromEntries(
 
 export function isPermission(text: string): text is Permission {
   return (PERMISSIONS as readonly string[]).includes(text);
+}
+
+/** Whether a body's duplicate_override asks to charge past a possible duplicate (JSON true, or "true"). */
+export function asksDuplicateOverride(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
+}
+
+/**
+ * What only a manager may allow at the counter, which the screens' own key cannot send: a refund, a
+ * void, a charge past a possible duplicate.
+ */
+export function needsManager(body: { type?: unknown; duplicate_override?: unknown }): boolean {
+  const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
+  return type === 'REFUND' || type === 'VOID' || asksDuplicateOverride(body.duplicate_override);
 }
 
 /** Whether a key holding `held` may run a transaction of `type`, past the duplicate check or not. */

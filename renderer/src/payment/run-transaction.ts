@@ -7,12 +7,13 @@ import { useCallback, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { formatMoney, parseMoney } from '../../../shared/money';
+import { needsManager } from '../../../shared/api/permissions';
 import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { brandLabel, cardBrand } from '../../../shared/cards';
 import type { Attempt } from '../../../shared/ipc/attempts-contract';
 import type { TenderBridge } from '../../../shared/ipc/contract';
 import type { Approval } from '../manager/manager-approval';
-import { approvalRefusal, needsManager, sendApproved } from '../staff/approved-send';
+import { approvalRefusal, sendApproved } from '../staff/approved-send';
 import { useTerminal } from '../terminal/terminal-context';
 import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 

@@ -5,18 +5,9 @@
  * nothing was sent to the engine; it is told as such, never as an answer that may be lost.
  */
 import type { TransactionRequestBody, TransactionResponse } from '../../../shared/api/schemas';
-import { parseTransactionType } from '../../../shared/api/transaction-types';
 import type { TenderBridge } from '../../../shared/ipc/contract';
 import { BridgeCallError } from '../../../shared/ipc/facade';
 import type { SaleOutcome } from '../payment/outcome';
-
-export function needsManager(request: TransactionRequestBody): boolean {
-  const type = parseTransactionType(String(request.type));
-  const override = request.duplicate_override;
-  return (
-    type === 'REFUND' || type === 'VOID' || override === true || String(override).toLowerCase() === 'true'
-  );
-}
 
 export function sendApproved(
   bridge: TenderBridge,
