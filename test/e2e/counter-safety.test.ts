@@ -3,6 +3,7 @@
  * back before they are charged: the cashier screens in Debian's Chromium against a real engine.
  * Screenshots are saved as test-results/safety-*.png and every state is checked with axe.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCounter, type Counter, type CounterPage } from './counter-page';
 
@@ -319,5 +320,57 @@ describe('tabs', () => {
     await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
     const [auth] = await counter.screens.client.listTransactions({ id, page_size: 1 });
     expect(auth).toMatchObject({ captured: 'false', voided: 'false' });
+  });
+});
+
+describe('history', () => {
+  it('shows a refund as negative, and the CSV says what the screen says with a Net column that sums', async () => {
+    const { client } = counter.screens;
+    const card = { card: '4111111111111111', exp_date: '1230' };
+    const kept = await client.createTransaction({ type: 'SALE', amount: '40.00', invoice: 'NET-1', ...card });
+    const voided = await client.createTransaction({
+      type: 'SALE',
+      amount: '15.00',
+      invoice: 'NET-2',
+      ...card,
+    });
+    await client.createTransaction({ type: 'VOID', id: voided.id });
+    const tab = await client.createTransaction({ type: 'AUTH', amount: '20.00', ...card });
+    const capture = await client.createTransaction({ type: 'CAPTURE', id: tab.id, amount: '20.00' });
+    await client.closeOpenBatch();
+    const refund = await client.createTransaction({ type: 'REFUND', id: kept.id, amount: '40.00' });
+
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('History');
+    const refundRow = page.getByTestId(`history-${refund.id}`);
+    await refundRow.waitFor();
+    expect(await refundRow.textContent()).toContain('-$40.00');
+    await cashier.check('11-history-refund-negative');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    const header = lines[0]?.split(',') ?? [];
+    const rows = new Map(
+      lines.slice(1).map((line) => {
+        const cells = line.split(',');
+        return [cells[0], Object.fromEntries(header.map((title, index) => [title, cells[index] ?? '']))];
+      }),
+    );
+    expect(rows.get(kept.id)).toMatchObject({
+      Result: 'Refunded',
+      'Engine result': 'Approved',
+      Net: '40.00',
+    });
+    expect(rows.get(voided.id)).toMatchObject({ Result: 'Voided', Net: '0.00' });
+    expect(rows.get(tab.id)).toMatchObject({ Result: 'Captured', Net: '0.00' });
+    expect(rows.get(capture.id)).toMatchObject({ Net: '20.00' });
+    expect(rows.get(refund.id)).toMatchObject({ Type: 'Refund', Net: '-40.00' });
+    const ours = [kept.id, voided.id, tab.id, capture.id, refund.id];
+    const net = ours.reduce((sum, id) => sum + Math.round(Number(rows.get(id)?.Net) * 100), 0);
+    expect(net).toBe(2000);
   });
 });

@@ -147,8 +147,8 @@ describe('the CSV export', () => {
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'Transaction,Created,Type,Result,Amount,Tip,Refunded,Card,Brand,Authorization code,First name,Last name,' +
-        'Invoice,Order number,Server,Cashier,Batch,Original transaction,Voided,Result code,Error code,Message',
+      'Transaction,Created,Type,Result,Amount,Tip,Refunded,Net,Card,Brand,Authorization code,First name,Last name,' +
+        'Invoice,Order number,Server,Cashier,Batch,Original transaction,Engine result,Voided,Result code,Error code,Message',
     );
     const wanted = await counter.screens.client.listTransactions({
       type: 'Sale',
@@ -159,7 +159,7 @@ describe('the CSV export', () => {
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(wanted.map((item) => item.id));
     const first = lines[1]?.split(',') ?? [];
     expect(first.slice(2, 5)).toEqual(['Sale', 'Approved', wanted[0]?.amount]);
-    expect(first[7]).toMatch(/^\*+\d{4}$/);
+    expect(first[8]).toMatch(/^\*+\d{4}$/);
     expect(csv).not.toMatch(/\d{13,}/);
     // Sale 7 carries an invoice that a spreadsheet would run as a formula.
     expect(csv).toContain(`"'=HYPERLINK(""http://x"")"`);

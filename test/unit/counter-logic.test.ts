@@ -183,7 +183,9 @@ describe('the CSV export', () => {
     const csv = transactionsCsv([item({ id: '7', invoice: 'A,B' })]);
     const [header, line, end] = csv.split('\r\n');
     expect(header?.startsWith('Transaction,Created,Type,Result,Amount,Tip')).toBe(true);
-    expect(line).toContain('7,2026-11-20T14:05:09.042-05:00,Sale,Approved,10.00,,0.00,************1111,visa');
+    expect(line).toContain(
+      '7,2026-11-20T14:05:09.042-05:00,Sale,Approved,10.00,,0.00,10.00,************1111,visa',
+    );
     expect(line).toContain('"A,B"');
     expect(end).toBe('');
   });

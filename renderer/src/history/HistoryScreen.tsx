@@ -8,7 +8,8 @@ import { TYPE_LABELS, RESULTS } from '../../../shared/api/transaction-types';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery } from '../transactions/queries';
-import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { cardLabel, centsOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { displayMoney } from '../../../shared/money';
 import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
@@ -312,7 +313,10 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
       <td className="truncate">{item.invoice || '—'}</td>
       <td>{item.server_id || '—'}</td>
       <td className="truncate">{item.cashier || '—'}</td>
-      <td className="numeric strong">{moneyOf(item.amount)}</td>
+      <td className="numeric strong">
+        {/* Money going back to the card reads as negative, as on the end-of-day report. */}
+        {item.type === 'Refund' ? displayMoney(-centsOf(item.amount)) : moneyOf(item.amount)}
+      </td>
       <td className="receipt-cell">
         <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
       </td>

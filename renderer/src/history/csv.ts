@@ -2,33 +2,58 @@
  * Transactions as CSV, for a spreadsheet or the accountant. Cards are as the engine lists them,
  * masked to the last four digits. Text a spreadsheet would run as a formula (=, +, -, @ at the start)
  * is quoted with a leading apostrophe, so an invoice typed as "=HYPERLINK(...)" stays text.
+ *
+ * The Result column says what the screen says (Refunded, Voided, Captured, Open tab); the engine's
+ * own result is beside it. Net is the money each row moved, refunds negative and voided or declined
+ * rows nothing, so the column sums to what the batch took.
  */
 import type { TransactionListItem } from '../../../shared/api/schemas';
+import { formatMoney } from '../../../shared/money';
+import { centsOf, statusOf } from '../transactions/present';
 
-export const CSV_COLUMNS = [
-  ['id', 'Transaction'],
-  ['created', 'Created'],
-  ['type', 'Type'],
-  ['result', 'Result'],
-  ['amount', 'Amount'],
-  ['tip_amount', 'Tip'],
-  ['refunded_amount', 'Refunded'],
-  ['card', 'Card'],
-  ['card_brand', 'Brand'],
-  ['authorization_code', 'Authorization code'],
-  ['first_name', 'First name'],
-  ['last_name', 'Last name'],
-  ['invoice', 'Invoice'],
-  ['order_number', 'Order number'],
-  ['server_id', 'Server'],
-  ['cashier', 'Cashier'],
-  ['batch_id', 'Batch'],
-  ['original_id', 'Original transaction'],
-  ['voided', 'Voided'],
-  ['result_code', 'Result code'],
-  ['error_code', 'Error code'],
-  ['display_message', 'Message'],
-] as const satisfies readonly (readonly [keyof TransactionListItem, string])[];
+type Column = readonly [title: string, value: (item: TransactionListItem) => string];
+
+const field =
+  (name: keyof TransactionListItem) =>
+  (item: TransactionListItem): string =>
+    item[name] ?? '';
+
+const MONEY_IN = new Set(['Sale', 'Forced Sale', 'Capture']);
+
+/** The money a transaction moved: positive into the shop, negative back to the card. */
+export function netCents(item: TransactionListItem): number {
+  if (item.result !== 'Approved' || item.voided === 'true') return 0;
+  if (MONEY_IN.has(item.type)) return centsOf(item.amount);
+  if (item.type === 'Refund') return -centsOf(item.amount);
+  return 0;
+}
+
+export const CSV_COLUMNS: readonly Column[] = [
+  ['Transaction', field('id')],
+  ['Created', field('created')],
+  ['Type', field('type')],
+  ['Result', (item) => statusOf(item).label],
+  ['Amount', field('amount')],
+  ['Tip', field('tip_amount')],
+  ['Refunded', field('refunded_amount')],
+  ['Net', (item) => formatMoney(netCents(item))],
+  ['Card', field('card')],
+  ['Brand', field('card_brand')],
+  ['Authorization code', field('authorization_code')],
+  ['First name', field('first_name')],
+  ['Last name', field('last_name')],
+  ['Invoice', field('invoice')],
+  ['Order number', field('order_number')],
+  ['Server', field('server_id')],
+  ['Cashier', field('cashier')],
+  ['Batch', field('batch_id')],
+  ['Original transaction', field('original_id')],
+  ['Engine result', field('result')],
+  ['Voided', field('voided')],
+  ['Result code', field('result_code')],
+  ['Error code', field('error_code')],
+  ['Message', field('display_message')],
+];
 
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -39,7 +64,7 @@ export function csvCell(value: string): string {
 
 /** RFC 4180: a header line, then one line per transaction, CRLF line ends. */
 export function transactionsCsv(items: readonly TransactionListItem[]): string {
-  const lines = [CSV_COLUMNS.map(([, title]) => csvCell(title)).join(',')];
-  for (const item of items) lines.push(CSV_COLUMNS.map(([field]) => csvCell(item[field] ?? '')).join(','));
+  const lines = [CSV_COLUMNS.map(([title]) => csvCell(title)).join(',')];
+  for (const item of items) lines.push(CSV_COLUMNS.map(([, value]) => csvCell(value(item))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
