@@ -31,6 +31,7 @@ import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
+import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
 import { ReceiptNotFoundError, ReceiptService } from './gateway/receipts/receipt-service';
@@ -161,25 +162,14 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
-
 /** --database and --lane: the store server and this counter's lane in it, given together or not at all. */
-function storeServerOptions(values: { database?: string; lane?: string }): StoreServerOptions | undefined {
-  const { database, lane } = values;
-  if (database === undefined && lane === undefined) return undefined;
-  if (database === undefined || database.trim() === '')
-    throw new UsageError('--lane needs --database <postgres URL>: the store server the lane writes to.');
-  if (lane === undefined)
-    throw new UsageError(
-      "--database needs --lane <name>: this counter's name in the store, such as counter-2.",
-    );
-  if (!/^postgres(ql)?:\/\//.test(database))
-    throw new UsageError(
-      '--database must be a postgresql:// URL, such as postgresql://tender@store-server.lan/tender.',
-    );
-  if (!LANE_NAME.test(lane))
-    throw new UsageError(`--lane must be 1 to 16 letters, digits or hyphens, not "${lane}".`);
-  return { url: database, lane };
+function storeServer(values: { database?: string; lane?: string }): StoreServerOptions | undefined {
+  try {
+    return storeServerOptions(values, { database: '--database', lane: '--lane' });
+  } catch (error) {
+    if (error instanceof StoreServerSettingError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function parsePort(text: string | undefined): number {
@@ -486,7 +476,7 @@ export async function main(argv: string[]): Promise<void> {
         parsePort(values.port),
         values['allow-origin'] ?? [],
         screensOptions(values),
-        storeServerOptions(values),
+        storeServer(values),
       );
     case 'keys':
       return keys(dataDir, action, rest, values);

@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'ele
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
+import { storeServerOptions } from '../gateway/store-server-options';
 import { keepEngineHeapSmall } from '../gateway/heap';
 import { nodeHidBackend } from '../reader/node-hid-backend';
 import { guardContents, permissionCheckHandler, permissionRequestHandler } from './guards';
@@ -96,11 +97,16 @@ async function start(): Promise<void> {
   if (!existsSync(nativeBinding)) throw new MissingElectronBuildError(nativeBinding);
 
   const dataDir = app.getPath('userData');
+  // A counter of a store with several keeps the ledger on the store server.
+  const store = storeServerOptions(
+    { database: process.env.TENDER_DATABASE, lane: process.env.TENDER_LANE },
+    { database: 'TENDER_DATABASE', lane: 'TENDER_LANE' },
+  );
   const starting = startGateway({
     dataDir,
     port,
     allowedOrigins: screensOrigins,
-    engine: { nativeBinding },
+    engine: { nativeBinding, ...(store && { store }) },
   });
   let current: Services | undefined;
   services = starting.then(
