@@ -324,6 +324,26 @@ describe('tabs', () => {
 });
 
 describe('history', () => {
+  it('opens a transaction to its details on Refund & void', async () => {
+    const sale = await counter.screens.client.createTransaction({
+      type: 'SALE',
+      amount: '33.10',
+      card: '4111111111111111',
+      exp_date: '1230',
+      invoice: 'DET-1',
+    });
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('History');
+    await page.getByRole('link', { name: `Details of #${sale.id}` }).click();
+    const details = page.getByTestId('transaction-details');
+    await page.getByRole('heading', { name: new RegExp(`#${sale.id}$`) }).waitFor();
+    expect(await details.textContent()).toContain('DET-1');
+    expect(page.url()).toMatch(new RegExp(`#refunds/${sale.id}$`));
+    await details.getByRole('button', { name: `Void sale #${sale.id}` }).waitFor();
+    await cashier.check('12-history-to-details');
+  });
+
   it('shows a refund as negative, and the CSV says what the screen says with a Net column that sums', async () => {
     const { client } = counter.screens;
     const card = { card: '4111111111111111', exp_date: '1230' };

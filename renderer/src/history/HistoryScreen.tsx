@@ -29,6 +29,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { CashierFilter } from '../staff/CashierFilter';
+import { transactionHref } from '../shell/routes';
 
 const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
   { field: 'id', label: '#' },
@@ -302,7 +303,11 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
   const status = statusOf(item);
   return (
     <tr data-testid={`history-${item.id}`}>
-      <td className="mono">{item.id}</td>
+      <td className="mono">
+        <a className="details-link" href={transactionHref(item.id)} aria-label={`Details of #${item.id}`}>
+          {item.id}
+        </a>
+      </td>
       <td className="nowrap">{timeLabel(item.created)}</td>
       <td>{item.type}</td>
       <td>

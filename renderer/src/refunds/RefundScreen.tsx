@@ -3,7 +3,8 @@
  * dates), see what it was and what was refunded already, then void it while its batch is open or
  * refund it once settled. A card can also be refunded with no original sale, behind a confirmation.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { transactionOf } from '../shell/routes';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { useScreenActive } from '../ui/screen-active';
@@ -73,7 +74,19 @@ export function RefundScreen() {
   const [search, setSearch] = useState<Search>(NO_SEARCH);
   const [problem, setProblem] = useState<string>();
   const [refresh, setRefresh] = useState(0);
-  const [side, setSide] = useState<Side>({ kind: 'none' });
+  const [side, setSide] = useState<Side>(() => {
+    const id = transactionOf(window.location.hash);
+    return id ? { kind: 'transaction', id } : { kind: 'none' };
+  });
+  // History links to a transaction's details here (#refunds/42).
+  useEffect(() => {
+    const follow = () => {
+      const id = transactionOf(window.location.hash);
+      if (id) setSide({ kind: 'transaction', id });
+    };
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
   // Voids show on the transaction they voided; they cannot themselves be voided or refunded.
   const results = useLoad(
     async () => (await client.listTransactions(queryOf(search))).filter((item) => item.type !== 'Void'),

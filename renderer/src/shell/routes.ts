@@ -25,3 +25,13 @@ export function screenOf(hash: string): ScreenId {
 export function screenHref(screen: ScreenId): string {
   return `#${screen}`;
 }
+
+/** The address of one transaction's details on Refund & void, as History links to it. */
+export function transactionHref(id: string): string {
+  return `#refunds/${id}`;
+}
+
+/** The transaction an address names (`#refunds/42`), if any. */
+export function transactionOf(hash: string): string | undefined {
+  return /^#refunds\/(\d{1,18})$/.exec(hash)?.[1];
+}
