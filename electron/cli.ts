@@ -64,10 +64,12 @@ Commands:
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
                                 settings, newest first (default: the last 50)
+        [--database <url> --lane <name>]  with the store server's entries too
   receipt --id <id>             Write a transaction's receipt to standard output
           [--copy customer|merchant]  which copy (default: customer; merchant has a signature line)
           [--width 32|42|48]    characters per line (default: the receipt_width setting)
           [--printer <printer>] send it to a printer instead: tcp://<host>:<port> or a raw print queue
+          [--database <url> --lane <name>]  a transaction of the store server's ledger
   backup --to <file>            Write a consistent copy of the ledger (safe while serving)
   restore --from <file>         Replace the ledger with a backup (stop serving first; the old
                                 ledger is kept beside it as tender.db.before-restore-<time>)
@@ -85,6 +87,7 @@ class PrintFailedError extends Error {}
 async function receipt(
   dataDir: string,
   values: { id?: string; copy?: string; width?: string; printer?: string },
+  store: StoreServerOptions | undefined,
 ): Promise<void> {
   if (values.id === undefined || !/^[1-9]\d{0,14}$/.test(values.id)) {
     throw new UsageError(
@@ -99,7 +102,7 @@ async function receipt(
   if (width !== undefined && (!/^\d+$/.test(values.width ?? '') || !isReceiptWidth(width))) {
     throw new UsageError(`--width takes 32, 42 or 48, not "${values.width}".`);
   }
-  const engine = Engine.open(dataDir);
+  const engine = await openEngine(dataDir, store);
   try {
     const receipts = new ReceiptService(engine.reads, engine.settings);
     const options = { ...(width !== undefined && { width }) };
@@ -180,23 +183,46 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-function audit(dataDir: string, limitText: string | undefined): Promise<void> {
+function audit(
+  dataDir: string,
+  limitText: string | undefined,
+  store: StoreServerOptions | undefined,
+): Promise<void> {
   const limit = limitText === undefined ? 50 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit must be a whole number from 1, not "${limitText}".`);
-  return withEngine(dataDir, (engine) => {
-    const entries = engine.audit.recent(limit);
-    if (entries.length === 0) console.log('The audit log is empty.');
-    for (const entry of entries) {
-      console.log(
-        `${formatTimestamp(entry.at)}  ${entry.actor}  ${entry.action}  ${entry.subject}  ${entry.detail}`.trimEnd(),
-      );
-    }
-  });
+  return withEngine(
+    dataDir,
+    async (engine) => {
+      // On a store, the ledger's entries are on the store server and the counter's own (keys,
+      // settings, staff) in its data dir: both, newest first.
+      const entries = store
+        ? [...engine.audit.recent(limit), ...(await engine.reads.recentAudit(limit))]
+            .sort((a, b) => b.at - a.at)
+            .slice(0, limit)
+        : engine.audit.recent(limit);
+      if (entries.length === 0) console.log('The audit log is empty.');
+      for (const entry of entries) {
+        console.log(
+          `${formatTimestamp(entry.at)}  ${entry.actor}  ${entry.action}  ${entry.subject}  ${entry.detail}`.trimEnd(),
+        );
+      }
+    },
+    store,
+  );
 }
 
-async function withEngine<T>(dataDir: string, work: (engine: Engine) => T | Promise<T>): Promise<T> {
-  const engine = Engine.open(dataDir);
+/** The data dir's engine, with its ledger on the store server when one is given. */
+function openEngine(dataDir: string, store?: StoreServerOptions): Promise<Engine> {
+  return store ? Engine.start(dataDir, { store }) : Promise.resolve(Engine.open(dataDir));
+}
+
+async function withEngine<T>(
+  dataDir: string,
+  work: (engine: Engine) => T | Promise<T>,
+  store?: StoreServerOptions,
+): Promise<T> {
+  const engine = await openEngine(dataDir, store);
   try {
     return await work(engine);
   } finally {
@@ -465,9 +491,12 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (command !== 'serve' && (values.database !== undefined || values.lane !== undefined))
+  if (
+    !['serve', 'receipt', 'audit'].includes(command) &&
+    (values.database !== undefined || values.lane !== undefined)
+  )
     throw new UsageError(
-      `${command} works on the data dir, where API keys, settings and staff are kept; only serve takes --database and --lane.`,
+      `${command} works on the data dir, where API keys, settings and staff are kept; only serve, receipt and audit take --database and --lane.`,
     );
   switch (command) {
     case 'serve':
@@ -485,9 +514,9 @@ export async function main(argv: string[]): Promise<void> {
     case 'staff':
       return staff(dataDir, action, rest, values);
     case 'audit':
-      return audit(dataDir, values.limit);
+      return audit(dataDir, values.limit, storeServer(values));
     case 'receipt':
-      return receipt(dataDir, values);
+      return receipt(dataDir, values, storeServer(values));
     case 'backup': {
       if (!values.to) throw new UsageError('backup needs --to <file>.');
       const { problems } = await backupLedger(dataDir, resolve(values.to));

@@ -94,7 +94,7 @@ describe('serve --database and --lane', () => {
   it('the data dir commands refuse --database, since keys, settings and staff stay on the counter', () => {
     const result = run('keys', 'list', '--database', 'postgresql://tender@127.0.0.1/tender');
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/only serve takes --database and --lane/);
+    expect(result.stderr).toMatch(/only serve, receipt and audit take --database and --lane/);
   });
 
   describe('against a real store server', () => {
@@ -155,10 +155,22 @@ describe('serve --database and --lane', () => {
         expect(items.map((item) => [item.amount, item.lane, item.cashier])).toEqual([
           ['12.00', 'front', 'front till'],
         ]);
+        expect((await call(port, key, 'PUT', 'batches/open')).status).toBe(200);
       } finally {
         child.kill('SIGTERM');
         expect(await exited).toBe(0);
       }
+      // The store's receipts and audit log, from the command line of a counter.
+      const printed = run('receipt', '--id', '1', '--database', url, '--lane', 'front');
+      expect(printed.status).toBe(0);
+      expect(printed.stdout).toContain('12.00');
+      // The counter's own ledger holds none of the store's transactions.
+      expect(run('receipt', '--id', '1').status).toBe(1);
+      const audited = run('audit', '--database', url, '--lane', 'front');
+      expect(audited.status).toBe(0);
+      // The close from the store server, the key's creation from the data dir.
+      expect(audited.stdout).toMatch(/batch_close/);
+      expect(audited.stdout).toMatch(/key_create/);
     }, 60_000);
   });
 });
