@@ -394,3 +394,48 @@ describe('history', () => {
     expect(net).toBe(2000);
   });
 });
+
+describe('the end-of-day report', () => {
+  it('prints the open batch mid-day marked not yet settled, with totals by card brand, on 80 mm paper too', async () => {
+    const { client } = counter.screens;
+    await client.closeOpenBatch().catch(() => undefined);
+    await client.createTransaction({
+      type: 'SALE',
+      amount: '30.00',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    await client.createTransaction({
+      type: 'SALE',
+      amount: '12.50',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    await client.createTransaction({
+      type: 'SALE',
+      amount: '20.00',
+      card: '5454545454545454',
+      exp_date: '1230',
+    });
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('End of day');
+    await page.getByRole('button', { name: 'Print report' }).click();
+    const report = page.getByTestId('batch-report');
+    await report.waitFor();
+    expect(await report.getByTestId('not-settled').textContent()).toMatch(
+      /^Not yet settled: the open batch as of/,
+    );
+    expect(await report.getByTestId('brand-Visa').textContent()).toBe('Visa2$42.50');
+    expect(await report.getByTestId('brand-Mastercard').textContent()).toBe('Mastercard1$20.00');
+    await cashier.check('13-open-batch-report');
+
+    await page.getByRole('radio', { name: '80 mm receipt' }).click();
+    expect(await report.getAttribute('data-paper')).toBe('receipt');
+    await page.emulateMedia({ media: 'print' });
+    const width = (await report.boundingBox())?.width ?? 0;
+    expect(width).toBeLessThanOrEqual(303);
+    await cashier.check('14-report-80mm-print');
+    await page.emulateMedia({ media: 'screen' });
+  });
+});

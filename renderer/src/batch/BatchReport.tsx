@@ -16,6 +16,7 @@ import { BusyButton } from '../ui/BusyButton';
 import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { CashierTable } from './CashierTable';
+import { BrandTable } from './BrandTable';
 
 interface ReportData {
   batch: Batch | undefined;
@@ -41,6 +42,8 @@ export function BatchReport({
     return { batch: batches[0], items: rows.items, complete: rows.complete };
   }, [client, id]);
   const [saving, setSaving] = useState<'idle' | 'busy' | 'saved' | { problem: string }>('idle');
+  // Letter and A4 print the full report; 80 mm receipt paper prints it narrow, one column.
+  const [paper, setPaper] = useState<'page' | 'receipt'>('page');
 
   const savePdf = async () => {
     setSaving('busy');
@@ -59,6 +62,25 @@ export function BatchReport({
         End of day
       </button>
       <div className="report-toolbar-actions">
+        <div className="segmented" role="radiogroup" aria-label="Paper">
+          {(
+            [
+              ['page', 'Letter or A4'],
+              ['receipt', '80 mm receipt'],
+            ] as const
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              role="radio"
+              aria-checked={paper === value}
+              className="segmented-option"
+              onClick={() => setPaper(value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
         {saving === 'saved' && (
           <span className="muted" role="status">
             PDF saved
@@ -145,11 +167,21 @@ export function BatchReport({
           </div>
         </div>
       )}
-      <article className="report" aria-labelledby="report-title" data-testid="batch-report">
+      <article
+        className={paper === 'receipt' ? 'report report-receipt' : 'report'}
+        aria-labelledby="report-title"
+        data-testid="batch-report"
+        data-paper={paper}
+      >
         <header className="report-head">
           <div>
             <p className="report-kicker">Tender · End-of-day report</p>
             <h1 id="report-title">Batch #{batch.id}</h1>
+            {!closed && (
+              <p className="report-not-settled" data-testid="not-settled">
+                Not yet settled: the open batch as of {timeLabel(new Date().toISOString())}
+              </p>
+            )}
           </div>
           <dl className="report-settlement">
             <div>
@@ -176,6 +208,7 @@ export function BatchReport({
         <div className="report-columns">
           <TypeTable summary={summary} />
           <ServerTable summary={summary} />
+          <BrandTable counted={summary.counted} />
         </div>
         <CashierTable items={items} />
 

@@ -53,6 +53,7 @@ export function EndOfDayScreen() {
       <OpenBatchPanel
         refresh={refresh}
         onClosed={(id) => setView({ kind: 'report', id, justClosed: true })}
+        onReport={(id) => setView({ kind: 'report', id, justClosed: false })}
       />
       <EarlierBatches refresh={refresh} onOpen={(id) => setView({ kind: 'report', id, justClosed: false })} />
     </div>
@@ -111,7 +112,16 @@ async function closeBatch(
   throw new Error(`Batch #${id} was not closed. Try again.`);
 }
 
-function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id: string) => void }) {
+function OpenBatchPanel({
+  refresh,
+  onClosed,
+  onReport,
+}: {
+  refresh: number;
+  onClosed: (id: string) => void;
+  /** The report of the open batch, to print mid-day. */
+  onReport: (id: string) => void;
+}) {
   const { client, bridge, settings } = useTerminal();
   const active = useScreenActive();
   const approve = useManagerApproval();
@@ -178,17 +188,22 @@ function OpenBatchPanel({ refresh, onClosed }: { refresh: number; onClosed: (id:
           </p>
         </div>
         {batch && (
-          <button
-            type="button"
-            className="button button-primary button-large"
-            onClick={() => {
-              setProblem(undefined);
-              setConfirming(true);
-            }}
-            disabled={closing}
-          >
-            Close batch
-          </button>
+          <div className="panel-actions">
+            <button type="button" className="button button-secondary" onClick={() => onReport(batch.id)}>
+              Print report
+            </button>
+            <button
+              type="button"
+              className="button button-primary button-large"
+              onClick={() => {
+                setProblem(undefined);
+                setConfirming(true);
+              }}
+              disabled={closing}
+            >
+              Close batch
+            </button>
+          </div>
         )}
       </header>
 
