@@ -154,6 +154,25 @@ describe('a large amount', () => {
     await page.getByTestId('waiting-for-swipe').waitFor();
   });
 
+  it('is said in words too when refunded', async () => {
+    const sale = await counter.screens.client.createTransaction({
+      type: 'SALE',
+      amount: '1500.00',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    await counter.screens.client.closeOpenBatch();
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.goTo('Refund & void');
+    await page.getByTestId(`transaction-${sale.id}`).click();
+    await page.getByRole('button', { name: 'Refund $1,500.00' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('large-amount').textContent()).toBe('One thousand five hundred dollars');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('follows the amount set in Settings, on a new tab too', async () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;

@@ -4,6 +4,8 @@ import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
+import { needsAmountConfirm } from '../ui/LargeAmountConfirm';
+import { amountInWords } from '../../../shared/money-words';
 import { loadRefundsOf, loadTransaction } from '../transactions/queries';
 import { cardLabel, centsOf, holderOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { useTransactionRunner, type MoneyMove } from '../payment/run-transaction';
@@ -106,6 +108,7 @@ function Details({
   onClose: () => void;
 }) {
   const approve = useManagerApproval();
+  const { settings } = useTerminal();
   const move: MoneyMove = remedy.kind === 'refund' ? 'refund' : 'void';
   const runner = useTransactionRunner(move);
   const [refundCents, setRefundCents] = useState(remedy.kind === 'refund' ? remedy.remainingCents : 0);
@@ -389,7 +392,14 @@ function Details({
               {holder && ` (${holder})`}, against {item.type.toLowerCase()} #{item.id} of{' '}
               {displayMoney(amountCents)}. This cannot be undone once the batch is closed.
             </p>
-          ) : (
+          ) : null}
+          {remedy.kind === 'refund' && needsAmountConfirm(refundCents, settings.confirmAmountAboveCents) ? (
+            // A large refund is said in words too, as a large sale is.
+            <p className="large-amount-words" data-testid="large-amount">
+              {amountInWords(refundCents)}
+            </p>
+          ) : null}
+          {remedy.kind === 'refund' ? null : (
             <p>
               {item.type} #{item.id} of <strong>{displayMoney(amountCents)}</strong> on {card} is cancelled in
               full
