@@ -51,7 +51,10 @@ export function AdjustTip({ capture, onClose }: Props) {
   const adjust = async () => {
     setConfirmTip(false);
     if (busy) return;
-    const approval = await approve('void');
+    const approval = await approve(
+      'void',
+      `capture #${capture.id}, to change its tip from ${displayMoney(oldTip)} to ${displayMoney(tipCents)}`,
+    );
     if (approval === null) return;
     const voided = await voiding.start({ type: 'VOID', id: capture.id }, approval);
     if (voided?.kind === 'approved') await captureAgain();

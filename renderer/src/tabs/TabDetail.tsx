@@ -63,7 +63,7 @@ export function TabDetail({ tab, now, expired, onClose, onSettled }: Props) {
   };
 
   const doVoid = async () => {
-    const approval = await approve('void');
+    const approval = await approve('void', `tab #${tab.id} of ${displayMoney(checkCents)}`);
     setConfirmVoid(false);
     if (approval === null) return;
     const outcome = await voiding.start({ type: 'VOID', id: tab.id }, approval);
