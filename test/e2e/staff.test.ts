@@ -159,3 +159,34 @@ describe('who made each transaction', () => {
     },
   );
 });
+
+describe("a manager's approval at the counter", () => {
+  it(
+    'a cashier voids a sale once a manager enters their PIN in the dialog naming it',
+    { timeout: 120_000 },
+    async () => {
+      const sale = await counter.screens.client.createTransaction({
+        type: 'SALE',
+        amount: '18.40',
+        card: '4111111111111111',
+        exp_date: '1230',
+      });
+      await counter.reader.bridge.invoke('staff:sign-in', { pin: CASHIER.pin });
+      const cashier = await counter.open('staff');
+      const { page } = cashier;
+      await cashier.goTo('Refund & void');
+      await page.getByTestId(`transaction-${sale.id ?? ''}`).click();
+      const details = page.getByTestId('transaction-details');
+      await details.getByRole('button', { name: `Void sale #${sale.id ?? ''}` }).click();
+      await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Void it' }).click();
+      const pin = page.getByRole('dialog', { name: 'Manager PIN' });
+      await pin.getByText(`to void this transaction: sale #${sale.id ?? ''} of $18.40.`).waitFor();
+      await checkAtEverySize(cashier, '07-approval');
+      await pin.getByLabel('PIN', { exact: true }).fill(OWNER.pin);
+      await pin.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+      const [voided] = await counter.screens.client.listTransactions({ id: sale.id ?? '' });
+      expect(voided?.voided).toBe('true');
+    },
+  );
+});
