@@ -160,6 +160,17 @@ describe('who made each transaction', () => {
   );
 });
 
+describe('tabs', () => {
+  it("a new tab takes the signed-in server's number", async () => {
+    await counter.reader.bridge.invoke('staff:sign-in', { pin: CASHIER.pin });
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.goTo('Tabs');
+    await page.getByRole('button', { name: 'Start a tab' }).click();
+    await expect.poll(() => page.getByLabel(/Server/).inputValue()).toBe(CASHIER.server);
+  });
+});
+
 describe("a manager's approval at the counter", () => {
   it(
     'a cashier voids a sale once a manager enters their PIN in the dialog naming it',
