@@ -4,7 +4,7 @@
  * The server (server.ts) has checked the host, the origin and the formats before any of them runs.
  */
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { mayRun, type Permission } from '../../../shared/api/permissions';
+import { asksDuplicateOverride, mayRun, type Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
 import { parseTransactionType } from '../../../shared/api/transaction-types';
@@ -78,7 +78,7 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
   const requirePermissionFor = (key: ApiKeyInfo, body: Record<string, unknown>) => {
     const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
     if (type === undefined) return;
-    const override = body.duplicate_override === true || /^true$/i.test(String(body.duplicate_override));
+    const override = asksDuplicateOverride(body.duplicate_override);
     const allowed = mayRun(key.permissions, type, override);
     if (!allowed.ok) {
       throw problems.forbidden(
