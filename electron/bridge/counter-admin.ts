@@ -1,6 +1,6 @@
 /**
  * The merchant's side of the bridge: API keys for other local programs, the engine's settings and the
- * counter's own, the manager PIN, the audit log, and what an integrator needs to connect. These reach
+ * counter's own (each change allowed by a manager), the audit log, and what an integrator needs to connect. These reach
  * the screens through the bridge rather than the REST API, so no API key can change them.
  */
 import { X509Certificate } from 'node:crypto';
@@ -114,7 +114,7 @@ export class CounterAdmin {
     return this.#preferences.tipPercentages;
   }
 
-  /** Passes when no manager PIN is set or this one is right, as every settings change here does. */
+  /** Passes when a manager allows it (signed in, or by this PIN), as every settings change here does. */
   requireManagerPin(pin: string | undefined): Promise<void> {
     return this.#requirePin(pin);
   }

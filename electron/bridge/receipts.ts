@@ -19,7 +19,7 @@ export interface ReceiptHandlerOptions {
   engine: Engine;
   /** Who the audit log names for settings changed here. */
   actor: string;
-  /** Refuses unless no manager PIN is set or this one is right. */
+  /** Refuses unless a manager allows it: signed in, or by this PIN. */
   requirePin: (pin: string | undefined) => Promise<void>;
   /** The percentages the tab screen suggests, printed on the check. */
   tipPercentages: () => readonly number[];

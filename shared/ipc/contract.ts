@@ -107,7 +107,7 @@ export const appSettingsSchema = z.object({
   duplicateWindowMinutes: z.number().int().min(0).max(1440),
   /** An amount above this, in cents, is said back in words and digits and confirmed (confirm_amount_above). */
   confirmAmountAboveCents: z.number().int().min(0).max(99_999_999),
-  /** Whether a manager PIN guards voids, refunds, the batch close and these settings. */
+  /** Whether voids, refunds, the batch close and these settings need a manager: always, now that staff sign in. */
   managerPin: z.boolean(),
   /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
   swipeKey: z.object({
@@ -118,10 +118,10 @@ export const appSettingsSchema = z.object({
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
-/** A manager PIN: four to eight digits. */
+/** A manager's PIN: four to eight digits. */
 export const managerPinSchema = z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
 
-/** What a manager PIN is asked for. */
+/** What a manager's approval is asked for. */
 export const MANAGER_ACTIONS = ['void', 'refund', 'batch-close', 'settings', 'duplicate'] as const;
 export type ManagerAction = (typeof MANAGER_ACTIONS)[number];
 
@@ -257,7 +257,7 @@ const deliverySchema = z.object({ message: z.string().max(500) });
 // ---------------------------------------------------------------------------------------------
 // Channels
 
-/** The manager PIN, sent with a change while one is set; the host checks it. */
+/** A manager's PIN for this change, unless a manager is signed in; the host checks it. */
 const withPin = { pin: managerPinSchema.optional() };
 
 /** Requests from the screens, each with its input and answer. */
@@ -286,12 +286,12 @@ export const invokeChannels = {
     }),
     output: appSettingsSchema,
   },
-  /** Sets, changes (the current PIN is needed) or turns off (newPin null) the manager PIN. */
+  /** Refused: the counter-wide PIN of earlier versions gave way to each manager's own (staff:change). */
   'manager:set-pin': {
     input: z.strictObject({ newPin: managerPinSchema.nullable(), ...withPin }),
     output: appSettingsSchema,
   },
-  /** Checks the manager PIN before a void, a refund or the batch close; refused when wrong. */
+  /** Checks a manager's PIN (or a signed-in manager) before an action that needs one; refused when wrong. */
   'manager:verify': {
     input: z.strictObject({ pin: managerPinSchema, action: z.enum(MANAGER_ACTIONS) }),
     output: z.null(),
@@ -427,9 +427,9 @@ export const BRIDGE_ERROR_CODES = [
   'unavailable',
   /** The request is understood but not done, with the reason (revoking the screens' own key). */
   'refused',
-  /** A manager PIN is set and this request did not carry it. */
+  /** A manager must allow this request, and it carried no manager's PIN. */
   'pin-required',
-  /** The manager PIN was wrong, or too many wrong PINs were tried just now. */
+  /** The PIN was wrong or not a manager's, or too many wrong PINs were tried just now. */
   'wrong-pin',
   'failed',
 ] as const;

@@ -1,4 +1,4 @@
-/** Settings changes go through the manager PIN when one is set; the host checks it again before changing anything. */
+/** Settings changes need a manager (signed in, or their PIN); the host checks it again before changing anything. */
 import { useCallback } from 'react';
 import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useManagerApproval } from '../manager/manager-approval';
