@@ -140,6 +140,11 @@ describe('a large amount', () => {
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Enter');
     await dialog.waitFor();
+    // Enter pressed twice: the second does not answer the question it raised.
+    await page.keyboard.press('Enter');
+    await cashier.stepSettled();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await page.getByTestId('waiting-for-swipe').count()).toBe(0);
     expect(await dialog.getByTestId('large-amount').textContent()).toBe(
       '$1,250.00One thousand two hundred fifty dollars',
     );

@@ -4,6 +4,7 @@ import { useManagerAsking } from './manager-asking';
 import { Dialog } from './Dialog';
 import { ProblemNotice } from './ProblemNotice';
 import { BusyButton } from './BusyButton';
+import { useStepPause } from './step-pause';
 
 type Props = {
   title: string;
@@ -14,6 +15,11 @@ type Props = {
   busy?: boolean;
   /** A refusal or a failure of the last attempt, shown in the dialog so the cashier can try again. */
   problem?: string | undefined;
+  /**
+   * The confirm button waits a moment after the dialog appears, for a question raised by a key or tap
+   * that may come twice (Enter on Charge): the second must not answer it.
+   */
+  settle?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
@@ -26,9 +32,12 @@ export function ConfirmDialog({
   tone = 'danger',
   busy = false,
   problem,
+  settle = false,
   onConfirm,
   onCancel,
 }: Props) {
+  const { paused, guard } = useStepPause();
+  const waiting = settle && paused;
   // While a manager types the PIN for this, the PIN dialog stands alone; this comes back after.
   if (useManagerAsking()) return null;
   return (
@@ -42,7 +51,8 @@ export function ConfirmDialog({
         <BusyButton
           type="button"
           className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
-          onClick={onConfirm}
+          onClick={settle ? guard(onConfirm) : onConfirm}
+          aria-disabled={waiting || undefined}
           busy={busy}
           data-autofocus
         >
