@@ -204,6 +204,7 @@ describe('a refund with no sale', () => {
     await confirm(cashier, 'Refund $15.00');
     await approvedOutcome(cashier).waitFor();
     expect(await approvedOutcome(cashier).textContent()).toContain('to Mastercard •••• 5454');
+    await page.getByRole('button', { name: 'Print receipt' }).waitFor();
     await cashier.check('13-unmatched-refunded');
     const [refund] = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(refund).toMatchObject({

@@ -13,6 +13,7 @@ import { CardAmountForm } from '../ui/CardAmountForm';
 import { CardEntry } from '../ui/CardEntry';
 import { ChargingPanel } from '../ui/ChargingPanel';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { ReceiptActions } from '../receipts/ReceiptActions';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
@@ -95,6 +96,9 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
         }
         onCheckAgain={() => void runner.checkAgain()}
       >
+        {outcome.kind === 'approved' && (
+          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
+        )}
         <CardOutcomeActions
           outcome={outcome}
           onDone={() => onClose(true)}
