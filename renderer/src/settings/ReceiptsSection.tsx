@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { ReceiptSettings } from '../../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../../shared/money';
 import { isPrinterAddress } from '../../../shared/receipt-printer';
+import { SettingRow } from './SettingRow';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
@@ -361,13 +362,7 @@ function TextRow({
 }) {
   const id = `receipt-${label.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
-    <div className="setting-row">
-      <div>
-        <label className="setting-name" htmlFor={id}>
-          {label}
-        </label>
-        {help && <p className="setting-help">{help}</p>}
-      </div>
+    <SettingRow id={id} label={label} help={help}>
       <input
         id={id}
         className="input receipt-setting-input"
@@ -376,7 +371,7 @@ function TextRow({
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />
-    </div>
+    </SettingRow>
   );
 }
 
@@ -433,13 +428,7 @@ function ChoiceRow({
 }) {
   const id = `receipt-${label.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
-    <div className="setting-row">
-      <div>
-        <label className="setting-name" htmlFor={id}>
-          {label}
-        </label>
-        {help && <p className="setting-help">{help}</p>}
-      </div>
+    <SettingRow id={id} label={label} help={help}>
       <select
         id={id}
         className="input receipt-setting-input"
@@ -452,6 +441,6 @@ function ChoiceRow({
           </option>
         ))}
       </select>
-    </div>
+    </SettingRow>
   );
 }

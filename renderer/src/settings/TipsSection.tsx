@@ -9,6 +9,7 @@ import { MoneyInput } from '../ui/MoneyInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
+import { SettingRow } from './SettingRow';
 
 function readPercentages(texts: readonly string[]): number[] | string {
   const values = texts.map((text) => text.trim()).filter(Boolean);
@@ -151,16 +152,11 @@ export function TipsSection() {
             edited();
           }}
         />
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="confirm-amount-above">
-              Confirm amounts above
-            </label>
-            <p className="setting-help">
-              A sale, tab or refund above this amount is said back in words and digits and confirmed before
-              the card is taken.
-            </p>
-          </div>
+        <SettingRow
+          id="confirm-amount-above"
+          label="Confirm amounts above"
+          help="A sale, tab or refund above this amount is said back in words and digits and confirmed before the card is taken."
+        >
           <MoneyInput
             id="confirm-amount-above"
             className="input-affix-wide"
@@ -170,7 +166,7 @@ export function TipsSection() {
               edited();
             }}
           />
-        </div>
+        </SettingRow>
         <WholeNumberRow
           id="tip-warn-percent"
           label="Confirm tips above"
@@ -231,13 +227,7 @@ function WholeNumberRow({
   onChange: (text: string) => void;
 }) {
   return (
-    <div className="setting-row">
-      <div>
-        <label className="setting-name" htmlFor={id}>
-          {label}
-        </label>
-        <p className="setting-help">{help}</p>
-      </div>
+    <SettingRow id={id} label={label} help={help}>
       <span className="input-affix input-affix-wide">
         <input
           id={id}
@@ -251,6 +241,6 @@ function WholeNumberRow({
           {suffix}
         </span>
       </span>
-    </div>
+    </SettingRow>
   );
 }
