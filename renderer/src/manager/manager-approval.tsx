@@ -10,8 +10,8 @@ import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useCounterPerson } from '../staff/counter-session';
 import { useTerminal } from '../terminal/terminal-context';
 import { Dialog } from '../ui/Dialog';
-import { DigitPad, pressDigit } from '../ui/DigitPad';
-import { DigitsInput } from '../ui/DigitsInput';
+import { PinField, usePinEntry } from '../ui/PinEntry';
+
 import { BusyButton } from '../ui/BusyButton';
 import { ManagerAskingContext } from '../ui/manager-asking';
 
@@ -80,41 +80,27 @@ function PinDialog({
   onDone: (approval: Approval) => void;
 }) {
   const { bridge } = useTerminal();
-  const [pin, setPin] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [checking, setChecking] = useState(false);
-  const field = useRef<HTMLInputElement>(null);
-
-  const submit = async () => {
-    if (checking) return;
-    if (pin.length < 4) {
-      setProblem('The PIN has 4 to 8 digits.');
-      field.current?.focus();
-      return;
-    }
-    setChecking(true);
-    try {
+  const entry = usePinEntry(
+    async (pin) => {
       await bridge.invoke('manager:verify', { pin, action });
       onDone({ pin });
-    } catch (error) {
-      setChecking(false);
-      setPin('');
-      setProblem(
+    },
+    {
+      tooShort: 'The PIN has 4 to 8 digits.',
+      problemOf: (error) =>
         error instanceof BridgeCallError && error.code === 'wrong-pin'
           ? error.message
           : `The PIN could not be checked: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      field.current?.focus();
-    }
-  };
+    },
+  );
 
   return (
-    <Dialog title="Manager PIN" onCancel={() => onDone(null)} busy={checking} className="pin-dialog">
+    <Dialog title="Manager PIN" onCancel={() => onDone(null)} busy={entry.busy} className="pin-dialog">
       <form
         className="pin-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void submit();
+          void entry.submit();
         }}
         noValidate
       >
@@ -122,47 +108,17 @@ function PinDialog({
           A manager must enter their PIN to {WHAT[action]}
           {detail ? `: ${detail}.` : '.'}
         </p>
-        <label className="field">
-          <span className="field-label">PIN</span>
-          <DigitsInput
-            ref={field}
-            className="input input-pin"
-            type="password"
-            length={8}
-            value={pin}
-            onDigits={(digits) => {
-              setPin(digits);
-              setProblem(undefined);
-            }}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? 'pin-problem' : undefined}
-            data-autofocus
-          />
-        </label>
-        {problem && (
-          <p className="field-problem" id="pin-problem" role="alert">
-            {problem}
-          </p>
-        )}
-        <DigitPad
-          label="PIN keys"
-          variant="pin"
-          compact
-          onKey={(key) => {
-            setPin((previous) => pressDigit(previous, key, 8));
-            setProblem(undefined);
-          }}
-        />
+        <PinField entry={entry} inputRef={entry.field} problemId="pin-problem" focus="dialog" />
         <div className="dialog-actions">
           <button
             type="button"
             className="button button-secondary"
             onClick={() => onDone(null)}
-            disabled={checking}
+            disabled={entry.busy}
           >
             Cancel
           </button>
-          <BusyButton type="submit" className="button button-primary" busy={checking}>
+          <BusyButton type="submit" className="button button-primary" busy={entry.busy}>
             Confirm
           </BusyButton>
         </div>

@@ -2,14 +2,15 @@
  * The lock: one PIN signs in whoever it belongs to, so switching cashier is a lock and one PIN. On a
  * first start, with no one yet, the owner creates the first manager here instead.
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { CounterSession } from '../../../shared/ipc/staff-contract';
 import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
-import { DigitPad, pressDigit } from '../ui/DigitPad';
+
 import { DigitsInput } from '../ui/DigitsInput';
 import { TenderMark } from '../ui/icons';
+import { PinField, usePinEntry } from '../ui/PinEntry';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { pinProblem } from './pin-rules';
 
@@ -19,28 +20,10 @@ function messageOf(error: unknown): string {
 
 export function SignInScreen({ onDone }: { onDone: (session: CounterSession) => void }) {
   const { bridge } = useTerminal();
-  const [pin, setPin] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const field = useRef<HTMLInputElement>(null);
-
-  const submit = async () => {
-    if (busy) return;
-    if (pin.length < 4) {
-      setProblem('Your PIN has 4 to 8 digits.');
-      field.current?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      onDone(await bridge.invoke('staff:sign-in', { pin }));
-    } catch (error) {
-      setPin('');
-      setProblem(messageOf(error));
-      setBusy(false);
-      field.current?.focus();
-    }
-  };
+  const entry = usePinEntry(async (pin) => onDone(await bridge.invoke('staff:sign-in', { pin })), {
+    tooShort: 'Your PIN has 4 to 8 digits.',
+    problemOf: messageOf,
+  });
 
   return (
     <div className="lock-screen" role="dialog" aria-modal="true" aria-labelledby="lock-title">
@@ -54,43 +37,13 @@ export function SignInScreen({ onDone }: { onDone: (session: CounterSession) => 
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            void submit();
+            void entry.submit();
           }}
         >
           <h1 id="lock-title">Enter your PIN</h1>
           <p className="lock-help">The counter is locked. Your PIN signs you in, and switches cashier.</p>
-          <label className="field">
-            <span className="field-label">PIN</span>
-            <DigitsInput
-              ref={field}
-              className="input input-pin"
-              type="password"
-              length={8}
-              value={pin}
-              autoFocus
-              onDigits={(digits) => {
-                setPin(digits);
-                setProblem(undefined);
-              }}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'lock-problem' : undefined}
-            />
-          </label>
-          {problem && (
-            <p className="field-problem" id="lock-problem" role="alert">
-              {problem}
-            </p>
-          )}
-          <DigitPad
-            label="PIN keys"
-            variant="pin"
-            compact
-            onKey={(key) => {
-              setPin((previous) => pressDigit(previous, key, 8));
-              setProblem(undefined);
-            }}
-          />
-          <BusyButton type="submit" className="button button-primary button-large" busy={busy}>
+          <PinField entry={entry} inputRef={entry.field} problemId="lock-problem" focus="now" />
+          <BusyButton type="submit" className="button button-primary button-large" busy={entry.busy}>
             Sign in
           </BusyButton>
         </form>
