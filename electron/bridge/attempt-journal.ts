@@ -7,15 +7,17 @@
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { z } from 'zod';
+import { transactionResponseSchema } from '../../shared/api/schemas';
 import {
   attemptSchema,
   type Attempt,
   type AttemptOutcome,
+  type EarlierAnswer,
   type InterruptedAttempt,
 } from '../../shared/ipc/attempts-contract';
 import { writeFileAtomically } from '../gateway/atomic-file';
 import type { LedgerStore } from '../gateway/store/ledger-store';
-import type { BridgeHandlers } from './dispatch';
+import { BridgeError, type BridgeHandlers } from './dispatch';
 
 const journalEntrySchema = attemptSchema.extend({
   at: z.string().max(40),
@@ -27,21 +29,43 @@ type JournalEntry = z.infer<typeof journalEntrySchema>;
 const journalFileSchema = z.object({ version: z.literal(1), attempts: z.array(journalEntrySchema) });
 
 export type AttemptChannel =
-  'attempts:begin' | 'attempts:resolve' | 'attempts:interrupted' | 'attempts:dismiss';
+  | 'attempts:begin'
+  | 'attempts:resolve'
+  | 'attempts:interrupted'
+  | 'attempts:earlier-answer'
+  | 'attempts:dismiss';
+
+export interface AttemptJournalOptions {
+  file: string;
+  ledger: Pick<LedgerStore, 'findAnswer'>;
+  /** The record id of the screens' API key of this run. */
+  apiKeyId: () => number;
+  /**
+   * The record id of a key the screens were issued by an earlier run, by its public id; undefined
+   * for any other key, whose answers are not the screens' to read.
+   */
+  earlierScreensKey: (publicId: string) => number | undefined;
+  now?: () => number;
+}
 
 export class AttemptJournal {
   #entries: JournalEntry[];
   /** The keys of the attempts this run found unresolved: the earlier runs' lost answers. */
   readonly #interrupted: Set<string>;
 
-  constructor(
-    private readonly file: string,
-    private readonly ledger: Pick<LedgerStore, 'findAnswer'>,
-    /** The screens' API key of this run. */
-    private readonly apiKeyId: () => number,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.#entries = readJournal(file, now);
+  private readonly file: string;
+  private readonly ledger: Pick<LedgerStore, 'findAnswer'>;
+  private readonly apiKeyId: () => number;
+  private readonly earlierScreensKey: (publicId: string) => number | undefined;
+  private readonly now: () => number;
+
+  constructor(options: AttemptJournalOptions) {
+    this.file = options.file;
+    this.ledger = options.ledger;
+    this.apiKeyId = options.apiKeyId;
+    this.earlierScreensKey = options.earlierScreensKey;
+    this.now = options.now ?? Date.now;
+    this.#entries = readJournal(this.file, this.now);
     this.#interrupted = new Set(this.#entries.map((entry) => entry.idempotencyKey));
   }
 
@@ -68,6 +92,20 @@ export class AttemptJournal {
     );
   }
 
+  /**
+   * The answer to a request the screens sent with the key of an earlier run, for Check again after
+   * the engine restarted: sending it again under this run's key would do it twice.
+   */
+  async earlierAnswer(idempotencyKey: string, publicId: string): Promise<EarlierAnswer> {
+    const recordId = this.earlierScreensKey(publicId);
+    if (recordId === undefined || recordId === this.apiKeyId()) {
+      throw new BridgeError('refused', 'That is not a key an earlier run of these screens was issued.');
+    }
+    const stored = await this.ledger.findAnswer(recordId, idempotencyKey);
+    if (!stored) return { state: 'never-reached' };
+    return { state: 'answered', response: transactionResponseSchema.parse(JSON.parse(stored.response)) };
+  }
+
   dismiss(idempotencyKeys: readonly string[]): void {
     for (const key of idempotencyKeys) this.#interrupted.delete(key);
     this.#drop(idempotencyKeys);
@@ -84,6 +122,7 @@ export class AttemptJournal {
         return null;
       },
       'attempts:interrupted': () => this.interrupted(),
+      'attempts:earlier-answer': (input) => this.earlierAnswer(input.idempotencyKey, input.keyId),
       'attempts:dismiss': (input) => {
         this.dismiss(input.idempotencyKeys);
         return null;
@@ -94,7 +133,7 @@ export class AttemptJournal {
   async #outcomeOf(apiKeyId: number, idempotencyKey: string): Promise<AttemptOutcome> {
     const stored = await this.ledger.findAnswer(apiKeyId, idempotencyKey);
     if (!stored) return { state: 'never-reached' };
-    const answer = storedAnswerSchema.parse(JSON.parse(stored.response));
+    const answer = transactionResponseSchema.parse(JSON.parse(stored.response));
     return {
       state: 'answered',
       result: answer.result,
@@ -113,12 +152,6 @@ export class AttemptJournal {
     writeFileAtomically(this.file, `${JSON.stringify({ version: 1, attempts: this.#entries })}\n`, 0o600);
   }
 }
-
-const storedAnswerSchema = z.object({
-  id: z.string().optional(),
-  result: z.enum(['Approved', 'Declined', 'Rejected', 'Error']),
-  display_message: z.string(),
-});
 
 /** The journal as the last run left it; a damaged one is set aside (never deleted) and a new one begun. */
 function readJournal(file: string, now: () => number): JournalEntry[] {

@@ -130,11 +130,15 @@ export class Terminal {
       key: { recordId: issued.info.recordId, id: issued.info.id, name: issued.info.name },
       earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
     });
-    this.#journal = new AttemptJournal(
-      join(options.dataDir, ATTEMPT_JOURNAL_FILE),
-      options.gateway.engine.ledger,
-      () => issued.info.recordId,
-    );
+    this.#journal = new AttemptJournal({
+      file: join(options.dataDir, ATTEMPT_JOURNAL_FILE),
+      ledger: options.gateway.engine.ledger,
+      apiKeyId: () => issued.info.recordId,
+      earlierScreensKey: (publicId) =>
+        options.gateway.engine.keys
+          .list()
+          .find((key) => key.id === publicId && key.name === issued.info.name)?.recordId,
+    });
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
       options.reader.kind === 'hid' ? options.reader.backend : this.#simulator && this.#simulator.backend;

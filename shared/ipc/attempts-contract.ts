@@ -4,6 +4,7 @@
  * lost is shown with its outcome from the ledger. Never card data: the card as brand and last four.
  */
 import { z } from 'zod';
+import { transactionResponseSchema } from '../api/schemas';
 import { TRANSACTION_TYPES } from '../api/transaction-types';
 
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 visible characters');
@@ -46,6 +47,18 @@ export const interruptedAttemptSchema = attemptSchema.extend({
 });
 export type InterruptedAttempt = z.infer<typeof interruptedAttemptSchema>;
 
+/**
+ * The engine's answer to a request sent with the screens' key of an earlier run. A restart of the
+ * engine issues the screens a new key, and answers are kept per key: Check again after a restart
+ * asks the host for the answer under the key the request went with, and sends it again only when
+ * it never reached the engine.
+ */
+export const earlierAnswerSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('answered'), response: transactionResponseSchema }),
+  z.object({ state: z.literal('never-reached') }),
+]);
+export type EarlierAnswer = z.infer<typeof earlierAnswerSchema>;
+
 export const attemptChannels = {
   /** Kept before the request leaves the screens. */
   'attempts:begin': { input: attemptSchema, output: z.null() },
@@ -53,6 +66,11 @@ export const attemptChannels = {
   'attempts:resolve': { input: z.strictObject({ idempotencyKey: idempotencyKeySchema }), output: z.null() },
   /** The attempts of earlier runs that were never resolved, each with its outcome from the ledger. */
   'attempts:interrupted': { input: z.undefined(), output: z.array(interruptedAttemptSchema) },
+  /** What the engine answered to a key sent with an earlier run's screens key (its public id). */
+  'attempts:earlier-answer': {
+    input: z.strictObject({ idempotencyKey: idempotencyKeySchema, keyId: z.string().regex(/^[A-Za-z0-9]{1,40}$/) }),
+    output: earlierAnswerSchema,
+  },
   /** The cashier has seen them. */
   'attempts:dismiss': {
     input: z.strictObject({ idempotencyKeys: z.array(idempotencyKeySchema).max(1000) }),
