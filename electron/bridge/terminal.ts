@@ -135,9 +135,8 @@ export class Terminal {
       ledger: options.gateway.engine.ledger,
       apiKeyId: () => issued.info.recordId,
       earlierScreensKey: (publicId) =>
-        options.gateway.engine.keys
-          .list()
-          .find((key) => key.id === publicId && key.name === issued.info.name)?.recordId,
+        options.gateway.engine.keys.list().find((key) => key.id === publicId && key.name === issued.info.name)
+          ?.recordId,
     });
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =

@@ -68,7 +68,10 @@ export const attemptChannels = {
   'attempts:interrupted': { input: z.undefined(), output: z.array(interruptedAttemptSchema) },
   /** What the engine answered to a key sent with an earlier run's screens key (its public id). */
   'attempts:earlier-answer': {
-    input: z.strictObject({ idempotencyKey: idempotencyKeySchema, keyId: z.string().regex(/^[A-Za-z0-9]{1,40}$/) }),
+    input: z.strictObject({
+      idempotencyKey: idempotencyKeySchema,
+      keyId: z.string().regex(/^[0-9a-f]{16}$/),
+    }),
     output: earlierAnswerSchema,
   },
   /** The cashier has seen them. */

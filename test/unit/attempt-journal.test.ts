@@ -21,6 +21,22 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The screens' keys by public id: 7 and 8 were issued to earlier runs, 9 to another app. */
+const SCREENS_KEYS = new Map([
+  ['aaaaaaaaaaaaaaa7', 7],
+  ['aaaaaaaaaaaaaaa8', 8],
+]);
+
+function openJournal(apiKeyId: number, now?: () => number): AttemptJournal {
+  return new AttemptJournal({
+    file,
+    ledger,
+    apiKeyId: () => apiKeyId,
+    earlierScreensKey: (publicId) => SCREENS_KEYS.get(publicId),
+    ...(now && { now }),
+  });
+}
+
 const sale = (key: string, amount = '25.00') => ({
   idempotencyKey: key,
   type: 'SALE' as const,
@@ -30,7 +46,7 @@ const sale = (key: string, amount = '25.00') => ({
 
 describe('the attempt journal', () => {
   it('keeps an attempt until its answer is known, in a 0600 file that survives a restart', () => {
-    const journal = new AttemptJournal(file, ledger, () => 7);
+    const journal = openJournal(7);
     journal.begin(sale('k1'));
     journal.begin(sale('k2'));
     journal.resolve('k1');
@@ -40,12 +56,7 @@ describe('the attempt journal', () => {
   });
 
   it('after a restart lists what the last run left, with the engine’s answer or that none came', async () => {
-    const before = new AttemptJournal(
-      file,
-      ledger,
-      () => 7,
-      () => Date.parse('2026-11-24T12:03:00Z'),
-    );
+    const before = openJournal(7, () => Date.parse('2026-11-24T12:03:00Z'));
     before.begin(sale('answered'));
     before.begin({ idempotencyKey: 'lost', type: 'VOID', card: 'Transaction #41' });
     answers.set('7 answered', {
@@ -54,7 +65,7 @@ describe('the attempt journal', () => {
     });
 
     // The next run has a new screens' key: the old one's answers are still found under the old id.
-    const after = new AttemptJournal(file, ledger, () => 8);
+    const after = openJournal(8);
     expect(await after.interrupted()).toEqual([
       {
         ...sale('answered'),
@@ -77,19 +88,33 @@ describe('the attempt journal', () => {
     ]);
     after.dismiss(['answered', 'lost']);
     expect(await after.interrupted()).toEqual([]);
-    expect(await new AttemptJournal(file, ledger, () => 9).interrupted()).toEqual([
+    expect(await openJournal(9).interrupted()).toEqual([
       expect.objectContaining({ idempotencyKey: 'new', outcome: { state: 'never-reached' } }),
     ]);
   });
 
+  it('gives Check again after a restart the answer kept under the key the request went with', async () => {
+    const response = {
+      id: '42',
+      result: 'Approved',
+      display_message: 'Approved',
+      authorization_code: 'A1B2C3',
+    };
+    answers.set('7 sent-before', { fingerprint: 'f', response: JSON.stringify(response) });
+    const journal = openJournal(8);
+    expect(await journal.earlierAnswer('sent-before', 'aaaaaaaaaaaaaaa7')).toEqual({
+      state: 'answered',
+      response,
+    });
+    expect(await journal.earlierAnswer('never-sent', 'aaaaaaaaaaaaaaa7')).toEqual({ state: 'never-reached' });
+    // Only the screens' keys of earlier runs: not this run's, and not another app's.
+    await expect(journal.earlierAnswer('sent-before', 'aaaaaaaaaaaaaaa8')).rejects.toThrow(/not a key/);
+    await expect(journal.earlierAnswer('sent-before', 'bbbbbbbbbbbbbbbb')).rejects.toThrow(/not a key/);
+  });
+
   it('sets a damaged journal aside and starts a new one', async () => {
     writeFileSync(file, '{"version":1,"attempts":[{"idem');
-    const journal = new AttemptJournal(
-      file,
-      ledger,
-      () => 1,
-      () => 1234,
-    );
+    const journal = openJournal(1, () => 1234);
     expect(await journal.interrupted()).toEqual([]);
     expect(readdirSync(dir)).toContain('unanswered-payments.json.damaged-1234');
     journal.begin(sale('k'));

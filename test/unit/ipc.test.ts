@@ -106,6 +106,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'attempts:begin': vi.fn(() => null),
     'attempts:resolve': vi.fn(() => null),
     'attempts:interrupted': vi.fn(() => []),
+    'attempts:earlier-answer': vi.fn(() => ({ state: 'never-reached' as const })),
     'attempts:dismiss': vi.fn(() => null),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
