@@ -1,13 +1,14 @@
 /**
  * The cashier screens without Electron: the engine serves the built renderer on its own HTTPS origin
- * and carries the bridge over a WebSocket guarded by a token made fresh for each run. Used by
+ * and carries the bridge over a WebSocket guarded by the data dir's bridge token. Used by
  * `npm run gateway -- serve --renderer` and by the browser tests.
  */
-import { randomBytes } from 'node:crypto';
 import { BRIDGE_TOKEN_PARAMETER } from '../../shared/ipc/socket-protocol';
 import type { EngineOptions } from '../gateway/engine';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
+import { dataDirLayout } from '../gateway/paths';
+import { loadBridgeToken } from './bridge-token';
 import { serveScreens } from './screens-files';
 import { hostBridgeSocket } from './socket';
 import { Terminal, type ReaderSetup } from './terminal';
@@ -35,7 +36,7 @@ export interface RunningHeadlessScreens {
 }
 
 export async function startHeadlessScreens(options: HeadlessScreensOptions): Promise<RunningHeadlessScreens> {
-  const bridgeToken = randomBytes(32).toString('base64url');
+  let bridgeToken = '';
   let terminal: Terminal | undefined;
   const gateway = await startGateway({
     dataDir: options.dataDir,
@@ -43,6 +44,8 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     ...(options.engine && { engine: options.engine }),
     extend: (app) => {
+      // Read once the data dir is this engine's, so two starts never make two tokens.
+      bridgeToken = loadBridgeToken(dataDirLayout(options.dataDir).bridgeToken);
       serveScreens(app, options.rendererDir);
       hostBridgeSocket(app, { token: bridgeToken, host: () => terminal });
     },

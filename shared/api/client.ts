@@ -59,6 +59,11 @@ export interface TenderClientOptions {
 export class TenderClient {
   constructor(private readonly options: TenderClientOptions) {}
 
+  /** The public id inside the client's key `tender_<id>_<secret>`, which names the key in lists. */
+  get keyId(): string {
+    return this.options.apiKey.split('_')[1] ?? '';
+  }
+
   /**
    * Runs a transaction. With an idempotency key, sending the same request again (after a lost
    * answer) returns the first answer instead of charging twice.

@@ -29,8 +29,12 @@ afterAll(async () => {
 const OWNER = { name: 'Olga', pin: '2580' } as const;
 
 /** The screens on the test's data dir, opened for the day: the owner, a manager, signed in. */
-async function start(): Promise<TestScreens> {
-  const screens = await startTestScreens({ rendererDir: join(buildDir, 'renderer'), dataDir });
+async function start(port?: number): Promise<TestScreens> {
+  const screens = await startTestScreens({
+    rendererDir: join(buildDir, 'renderer'),
+    dataDir,
+    ...(port !== undefined && { port }),
+  });
   const { engine } = screens.running.gateway;
   if (engine.staff.list().length === 0) {
     await engine.staff.create({ name: OWNER.name, role: 'manager', pin: OWNER.pin }, 'test');
@@ -113,6 +117,77 @@ describe('after a restart', () => {
       expect(await again.page.getByTestId('interrupted-payments').count()).toBe(0);
       await again.page.context().close();
       await third.close();
+    },
+  );
+});
+
+describe('a page left open while the engine restarts', () => {
+  /**
+   * Rings up a sale whose request `lose` handles, restarts the engine on the same port under the
+   * open page, and returns the page once it is connected again, without a reload.
+   */
+  async function saleAcrossRestart(
+    lose: (route: Route) => Promise<void>,
+  ): Promise<{ cashier: CounterPage; screens: TestScreens }> {
+    const first = await start();
+    const cashier = await openPage(first, 'reconnect');
+    await cashier.page.evaluate(() => Object.assign(window, { pageBeforeRestart: true }));
+    let lost = false;
+    await cashier.page.route('**/rest/v1/transactions', async (route: Route) => {
+      if (route.request().method() !== 'POST' || lost) return route.continue();
+      lost = true;
+      await lose(route);
+    });
+    await keyedSale(cashier, '3100');
+    expect(await cashier.outcome()).toBe('unknown');
+
+    const { port } = first.running.gateway;
+    await first.close();
+    await cashier.readerBadge('Reconnecting to Tender…').waitFor();
+    const second = await start(port);
+    await cashier.readerBadge('Card reader ready').waitFor({ timeout: 15_000 });
+    expect(await cashier.page.evaluate(() => 'pageBeforeRestart' in window)).toBe(true);
+    expect(await cashier.page.getByRole('heading', { name: 'This page is out of date' }).count()).toBe(0);
+    // The socket's drop and the aborted request are expected; nothing else may have gone wrong.
+    cashier.problems.length = 0;
+    return { cashier, screens: second };
+  }
+
+  async function salesOf(screens: TestScreens, amount: string) {
+    const all = await screens.client.listTransactions({ page_size: 100 });
+    return all.filter((item) => item.amount === amount && item.type === 'Sale');
+  }
+
+  it(
+    'reconnects by itself and Check again gives the answer the first engine recorded, charging once',
+    { timeout: 90_000 },
+    async () => {
+      const { cashier, screens } = await saleAcrossRestart(async (route) => {
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await cashier.page.getByRole('button', { name: 'Check again' }).click();
+      expect(await cashier.outcome()).toBe('approved');
+      const sales = await salesOf(screens, '31.00');
+      expect(sales).toHaveLength(1);
+      expect(await cashier.result.textContent()).toContain(`#${sales[0]?.id}`);
+      await cashier.check('01-reconnected-answer');
+      await cashier.page.context().close();
+      await screens.close();
+    },
+  );
+
+  it(
+    'sends the sale under the new key when the first engine never received it, charging once',
+    { timeout: 90_000 },
+    async () => {
+      const { cashier, screens } = await saleAcrossRestart((route) => route.abort('connectionreset'));
+      const before = (await salesOf(screens, '31.00')).length;
+      await cashier.page.getByRole('button', { name: 'Check again' }).click();
+      expect(await cashier.outcome()).toBe('approved');
+      expect(await salesOf(screens, '31.00')).toHaveLength(before + 1);
+      await cashier.page.context().close();
+      await screens.close();
     },
   );
 });

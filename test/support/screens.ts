@@ -57,11 +57,13 @@ export async function startTestScreens(options: {
   duplicateWindowMinutes?: number;
   /** A data dir of the test's own, kept after close so that the screens can start again on it. */
   dataDir?: string;
+  /** The loopback port; by default a free one. A restart on the same port keeps open pages' address. */
+  port?: number;
 }): Promise<TestScreens> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-screens-'));
   const running = await startHeadlessScreens({
     dataDir,
-    port: 0,
+    port: options.port ?? 0,
     rendererDir: options.rendererDir,
     reader: options.reader ?? { kind: 'simulator' },
     ...(options.engine && { engine: options.engine }),

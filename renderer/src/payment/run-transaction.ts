@@ -5,7 +5,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
-import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import type { TransactionRequestBody, TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney, parseMoney } from '../../../shared/money';
 import { needsManager } from '../../../shared/api/permissions';
 import { parseTransactionType } from '../../../shared/api/transaction-types';
@@ -54,7 +54,20 @@ export interface PendingTransaction {
    * the manager's PIN for it, or none when a manager is signed in.
    */
   approval?: Approval;
+  /**
+   * The public id of the screens' key it was last sent with. A restart of the engine issues the
+   * screens a new key, and the engine keeps answers per key: sent again under the new key, the same
+   * request would be done again.
+   */
+  sentWith?: string;
 }
+
+const RECONNECTING: SaleOutcome = {
+  kind: 'unknown',
+  reason: 'no-answer',
+  message: 'Tender restarted, and these screens are reconnecting to it.',
+  nextStep: 'Press Check again once the reader badge says the card reader is ready.',
+};
 
 export function prepareTransaction(request: TransactionRequestBody, approval?: Approval): PendingTransaction {
   return { request, idempotencyKey: crypto.randomUUID(), ...(approval && { approval }) };
@@ -118,17 +131,62 @@ async function journal(step: () => Promise<unknown>): Promise<void> {
   }
 }
 
+/**
+ * Sends `pending` with the key of `client`, after the journal has it. A request last sent with the
+ * key of an earlier run goes again only when the engine never received it; otherwise its answer
+ * under that key is the outcome.
+ */
 export async function sendTransaction(
   client: TenderClient,
   pending: PendingTransaction,
   move: MoneyMove,
   bridge?: TenderBridge,
 ): Promise<SaleOutcome> {
+  const keyId = client.keyId;
+  const sentBefore = pending.sentWith !== undefined;
+  if (bridge && sentBefore && pending.sentWith !== keyId) {
+    const earlier = await earlierAnswer(bridge, pending, move);
+    if (earlier !== 'never-reached') {
+      if (earlier.kind !== 'unknown') await resolveAttempt(bridge, pending);
+      return earlier;
+    }
+  }
   if (bridge) await journal(() => bridge.invoke('attempts:begin', attemptOf(pending)));
+  pending.sentWith = keyId;
   const outcome = await sendOnce(client, pending, move, bridge);
-  if (bridge && outcome.kind !== 'unknown')
-    await journal(() => bridge.invoke('attempts:resolve', { idempotencyKey: pending.idempotencyKey }));
+  // A resend refused for its key was not done, but the first sending may have been: still unknown.
+  if (sentBefore && outcome.kind === 'refused' && outcome.status === 401) return RECONNECTING;
+  if (bridge && outcome.kind !== 'unknown') await resolveAttempt(bridge, pending);
   return outcome;
+}
+
+async function earlierAnswer(
+  bridge: TenderBridge,
+  pending: PendingTransaction,
+  move: MoneyMove,
+): Promise<SaleOutcome | 'never-reached'> {
+  try {
+    const earlier = await bridge.invoke('attempts:earlier-answer', {
+      idempotencyKey: pending.idempotencyKey,
+      keyId: pending.sentWith ?? '',
+    });
+    return earlier.state === 'answered' ? outcomeInWords(earlier.response, move) : 'never-reached';
+  } catch (error) {
+    console.error('Tender: the answer under the earlier key could not be read.', error);
+    return RECONNECTING;
+  }
+}
+
+function resolveAttempt(bridge: TenderBridge, pending: PendingTransaction): Promise<void> {
+  return journal(() => bridge.invoke('attempts:resolve', { idempotencyKey: pending.idempotencyKey }));
+}
+
+/** The engine's answer as an outcome, its next step in the words of what was being done. */
+function outcomeInWords(response: TransactionResponse, move: MoneyMove): SaleOutcome {
+  const outcome = outcomeOfResponse(response);
+  return move !== 'sale' && outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
+    ? { ...outcome, nextStep: AFTER_REFUSAL[move] }
+    : outcome;
 }
 
 async function sendOnce(
@@ -143,10 +201,7 @@ async function sendOnce(
       bridge && needsManager(pending.request)
         ? await sendApproved(bridge, pending.request, pending.idempotencyKey, pending.approval?.pin)
         : await client.createTransaction(pending.request, { idempotencyKey: pending.idempotencyKey });
-    const outcome = outcomeOfResponse(response);
-    return move !== 'sale' && outcome.kind === 'rejected' && outcome.nextStep === SALE_REFUSAL_STEP
-      ? { ...outcome, nextStep: AFTER_REFUSAL[move] }
-      : outcome;
+    return outcomeInWords(response, move);
   } catch (error) {
     const refused = approvalRefusal(error);
     if (refused) return refused;

@@ -28,6 +28,10 @@ export function useTerminal(): Terminal {
   return terminal;
 }
 
+function clientFor(session: TerminalSession): TenderClient {
+  return new TenderClient({ baseUrl: session.engineUrl, apiKey: session.apiKey, fetch: engineFetch });
+}
+
 type Phase =
   | { phase: 'connecting' }
   | { phase: 'failed'; message: string }
@@ -68,12 +72,7 @@ export function TerminalProvider({
       ([session, status, settings]) => {
         if (!current) return;
         setReader(status);
-        const client = new TenderClient({
-          baseUrl: session.engineUrl,
-          apiKey: session.apiKey,
-          fetch: engineFetch,
-        });
-        setPhase({ phase: 'ready', session, client, settings });
+        setPhase({ phase: 'ready', session, client: clientFor(session), settings });
       },
       (error: unknown) => {
         if (!current) return;
@@ -93,12 +92,23 @@ export function TerminalProvider({
       if (state.state === 'refused') setPhase({ phase: 'refused', message: state.message });
       else if (state.state === 'reconnecting') setLinkState('reconnecting');
       else if (state.state === 'ready') {
-        setLinkState('up');
         // Events sent while the socket was down are lost; the status and settings are read afresh.
+        // After a restart of the engine the screens hold a new key: the session is read again too,
+        // and the link counts as up once the screens have it, so nothing is sent with the old key.
         bridge.invoke('reader:status').then(setReader, () => undefined);
-        bridge.invoke('settings:get').then(
-          (settings) =>
-            setPhase((previous) => (previous.phase === 'ready' ? { ...previous, settings } : previous)),
+        Promise.all([bridge.invoke('terminal:session'), bridge.invoke('settings:get')]).then(
+          ([session, settings]) => {
+            setPhase((previous) => {
+              if (previous.phase !== 'ready') return previous;
+              const same =
+                previous.session.apiKey === session.apiKey &&
+                previous.session.engineUrl === session.engineUrl;
+              return same
+                ? { ...previous, settings }
+                : { ...previous, session, client: clientFor(session), settings };
+            });
+            setLinkState('up');
+          },
           () => undefined,
         );
       }
