@@ -1,7 +1,7 @@
 /**
  * The bridge over a WebSocket on the engine's HTTPS server, for the screens in a browser. The
- * upgrade passes the same Host and Origin rules as the API, then the socket must present the per-run
- * token before anything else; only then does it receive events and may it make requests.
+ * upgrade passes the same Host and Origin rules as the API, then the socket must present the data
+ * dir's bridge token before anything else; only then does it receive events and may it make requests.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

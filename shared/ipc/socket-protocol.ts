@@ -2,7 +2,7 @@
  * The bridge over a loopback WebSocket, for the screens served by `npm run gateway -- serve
  * --renderer` in an ordinary browser. The same contract as Electron IPC; this file only frames it.
  *
- * A socket is useless until its first message presents the per-run token, which the serve command
+ * A socket is useless until its first message presents the bridge token, which the serve command
  * prints in the fragment of the address to open (`#bridge=<token>`), so it never reaches a server
  * log or a Referer header.
  */

@@ -1,7 +1,7 @@
 /**
  * The screens' side of the WebSocket bridge, as a BridgeTransport for createBridge. It presents the
- * token, queues requests until the host says ready, and reconnects after a drop; a refused token
- * ends it, since that page belongs to an earlier run of the engine. The socket itself comes from the
+ * token, queues requests until the host says ready, and reconnects after a drop (the token is the
+ * data dir's, so a restarted engine takes it again); a refused token ends it. The socket itself comes from the
  * caller (the browser's WebSocket, or `ws` in tests), as do timers: shared/ has neither DOM nor Node.
  */
 import { BridgeCallError, type BridgeTransport } from './facade';
@@ -57,7 +57,7 @@ interface Pending {
 const LOST_CONNECTION =
   'Lost the connection to Tender. It reconnects by itself; if this lasts, check that Tender is running.';
 export const REFUSED_TOKEN =
-  'This page belongs to an earlier run of Tender. Open the address the serve command printed this time.';
+  "Tender no longer knows this page's bridge token: it was changed, or another Tender now serves this address. Open the address the serve command printed.";
 
 export function socketTransport(
   open: SocketOpener,

@@ -177,7 +177,7 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
     }
     if (error.status === 401 || error.status === 403) {
       return refused(
-        'Restart Tender: the cashier screens get a new key for the payment engine at each start.',
+        'Nothing was done. If Tender just restarted, wait until the reader badge says ready and try again; if this repeats, restart Tender.',
       );
     }
     if (error.status === 503) return refused('Tender is shutting down. Start it again, then charge again.');
