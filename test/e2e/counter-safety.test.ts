@@ -76,6 +76,28 @@ describe('the on-screen keypad', () => {
     expect(await page.getByTestId('capture-total').textContent()).toBe('$67.00');
   });
 
+  it('types into Order number while it has the focus on a new sale, and into the amount otherwise', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    expect(await page.getByTestId('sale-pad-target').textContent()).toBe('Keys type into Amount');
+    await tap(cashier, 'Amount keys', ['1', '2', '5', '0']);
+    expect(await cashier.amount.textContent()).toBe('$12.50');
+
+    await page.getByLabel(/Order number/).click();
+    expect(await page.getByTestId('sale-pad-target').textContent()).toBe('Keys type into Order number');
+    await tap(cashier, 'Amount keys', ['4', '2', 'Delete the last digit', '7']);
+    expect(await page.getByLabel(/Order number/).inputValue()).toBe('47');
+    expect(await cashier.amount.textContent()).toBe('$12.50');
+    await cashier.check('02a-order-number-keys');
+
+    // A tap outside the fields gives the keys back to the amount.
+    await page.getByRole('heading', { name: 'New sale' }).click();
+    expect(await page.getByTestId('sale-pad-target').textContent()).toBe('Keys type into Amount');
+    await tap(cashier, 'Amount keys', ['0']);
+    expect(await cashier.amount.textContent()).toBe('$125.00');
+    expect(await page.getByLabel(/Order number/).inputValue()).toBe('47');
+  });
+
   it('types the server number of a new tab into Server, leaving the check amount alone', async () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;

@@ -96,6 +96,7 @@ export function AmountPanel({ state, act }: Props) {
           <input
             className="input"
             value={invoice}
+            data-pad-field="Invoice"
             maxLength={64}
             autoComplete="off"
             readOnly={!editable}
@@ -110,6 +111,7 @@ export function AmountPanel({ state, act }: Props) {
           <input
             className="input input-code"
             value={orderNumber}
+            data-pad-field="Order number"
             maxLength={18}
             autoComplete="off"
             spellCheck={false}

@@ -1,10 +1,12 @@
 /**
  * The touch keypad. Its keys never take the keyboard focus (a tap would otherwise leave Enter
- * pressing that key again); keyboard users type the digits directly.
+ * pressing that key again); keyboard users type the digits directly. The keys type into the amount,
+ * or into Invoice or Order number while one of them has the focus, and say which.
  */
 import type { MouseEvent } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { ArrowRightIcon, BackspaceIcon } from '../ui/icons';
+import { typeKey, useFocusedPadField } from '../ui/pad-target';
 import type { AmountKey } from './amount';
 import type { SaleAction } from './sale-state';
 
@@ -12,8 +14,16 @@ const KEYS: AmountKey[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0
 const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 export function Keypad({ cents, act }: { cents: number; act: (action: SaleAction) => void }) {
+  const field = useFocusedPadField();
+  const press = (key: AmountKey | 'back') => {
+    if (field) typeKey(field, key);
+    else act(key === 'back' ? { type: 'backspace' } : { type: 'amount-key', key });
+  };
   return (
     <div className="keypad-wrap">
+      <p className="pad-target" data-testid="sale-pad-target">
+        Keys type into <strong>{field?.dataset.padField ?? 'Amount'}</strong>
+      </p>
       <div className="keypad" role="group" aria-label="Amount keys">
         {KEYS.map((key) => (
           <button
@@ -22,7 +32,7 @@ export function Keypad({ cents, act }: { cents: number; act: (action: SaleAction
             className="key"
             tabIndex={-1}
             onMouseDown={keepFocus}
-            onClick={() => act({ type: 'amount-key', key })}
+            onClick={() => press(key)}
           >
             {key}
           </button>
@@ -33,7 +43,7 @@ export function Keypad({ cents, act }: { cents: number; act: (action: SaleAction
           tabIndex={-1}
           aria-label="Delete the last digit"
           onMouseDown={keepFocus}
-          onClick={() => act({ type: 'backspace' })}
+          onClick={() => press('back')}
         >
           <BackspaceIcon className="key-icon" />
         </button>

@@ -77,6 +77,29 @@ export function usePadTarget(): PadTarget {
 }
 
 /**
+ * For a pad whose own value is not a field (the sale's amount): the field with `data-pad-field` that
+ * has the focus now, which the pad types into instead, as the keyboard would; null otherwise.
+ */
+export function useFocusedPadField(): HTMLInputElement | null {
+  const [field, setField] = useState<HTMLInputElement | null>(null);
+  useEffect(() => {
+    const padField = (node: EventTarget | null) =>
+      node instanceof HTMLInputElement && node.dataset.padField !== undefined && !node.readOnly ? node : null;
+    const focusIn = (event: Event) => setField(padField(event.target));
+    // Where the focus goes next; nowhere (a tap on the page) gives the keys back to the pad's value.
+    const focusOut = (event: Event) => setField(padField((event as globalThis.FocusEvent).relatedTarget));
+    setField(padField(document.activeElement));
+    document.addEventListener('focusin', focusIn);
+    document.addEventListener('focusout', focusOut);
+    return () => {
+      document.removeEventListener('focusin', focusIn);
+      document.removeEventListener('focusout', focusOut);
+    };
+  }, []);
+  return field;
+}
+
+/**
  * Types one key into a field as the keyboard does, at its caret or over its selection, through the
  * field's own input event so the screen's rules for that field (digits only, money pushed in from the
  * right, a limit) apply unchanged.
