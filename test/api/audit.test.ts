@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useGatewayPerTest, VISA } from '../support/gateway';
+import { recentAudit, useGatewayPerTest, VISA } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const startGatewayForTest = useGatewayPerTest();
@@ -32,7 +32,7 @@ describe('the audit log', () => {
     await t.client.createTransaction({ type: 'REFUND', id: capture.id ?? '', amount: '5.00' });
     await t.client.createTransaction({ type: 'REFUND', id: capture.id ?? '', amount: '500.00' });
 
-    const entries = t.gateway.engine.audit.recent(50).reverse();
+    const entries = (await recentAudit(t, 50)).reverse();
     expect(entries.map((entry) => entry.action)).toEqual([
       'setting_change',
       'key_create',

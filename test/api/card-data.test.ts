@@ -1,18 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestGateway } from '../support/gateway';
+import { storedText } from '../support/ledger-rows';
 
 const t = useTestGateway();
 
-/** Every byte SQLite has written: the database file and its write-ahead log. */
-function ledgerBytes(): string {
-  return ['tender.db', 'tender.db-wal']
-    .map((name) => join(t.dataDir, name))
-    .filter(existsSync)
-    .map((file) => readFileSync(file).toString('latin1'))
-    .join('');
-}
+/** Everything stored: the data dir's SQLite file and its WAL, and the store server's rows when the ledger is there. */
+const ledgerBytes = (): Promise<string> => storedText(t);
 
 describe('card data is never stored', () => {
   it('no full card number reaches the database or its WAL, approved, declined or rejected', async () => {
@@ -27,7 +20,7 @@ describe('card data is never stored', () => {
       await t.client.createTransaction({ type: 'SALE', amount: '12.34', card, exp_date: '1230', csc: '737' });
       await t.client.createTransaction({ type: 'AUTH', amount: '5.00', card, exp_date: '0101' });
     }
-    const bytes = ledgerBytes();
+    const bytes = await ledgerBytes();
     expect(bytes.length).toBeGreaterThan(0);
     for (const card of cards) {
       expect(bytes).not.toContain(card);
@@ -163,7 +156,7 @@ describe('a card number typed into a text field', () => {
       const message = String(answer.display_message);
       expect(message).toMatch(/card number/);
       expect(message).toMatch(/letter/);
-      for (const seen of [first.body, ...logged, ledgerBytes()]) {
+      for (const seen of [first.body, ...logged, await ledgerBytes()]) {
         expect(seen).not.toContain(digits);
         expect(seen).not.toContain(text);
         expect(seen).not.toContain(digits.slice(0, 12));
@@ -186,8 +179,9 @@ describe('a card number typed into a text field', () => {
       body: '<transaction><type>SALE</type><amount>1.00</amount><card>5454545454545454</card><exp_date>1230</exp_date><comments>4111 1111 1111 1111</comments><comments>table 4</comments></transaction>',
     });
     expect(response.json()).toMatchObject({ result: 'Rejected', error_code: '8032' });
-    expect(ledgerBytes()).not.toContain('4111111111111111');
-    expect(ledgerBytes()).not.toContain('4111 1111 1111 1111');
+    const stored = await ledgerBytes();
+    expect(stored).not.toContain('4111111111111111');
+    expect(stored).not.toContain('4111 1111 1111 1111');
   });
 
   it.each([

@@ -3,19 +3,19 @@
  * approved, unvoided SALE, AUTH or FORCED SALE within duplicate_window_minutes is Rejected with 8033
  * naming the earlier one, unless the request sends duplicate_override true.
  */
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { simulatedSwipeString, type TestCard } from '../../electron/reader/simulator';
-import { dataDirLayout } from '../../electron/gateway/paths';
 import {
   DECLINED_CARD,
   MASTERCARD,
+  recentAudit,
   startTestGateway,
   VISA,
   type TestGateway,
   type TestGatewayOptions,
 } from '../support/gateway';
 import { listItem, post, postJson, postXml, type Answer, type Format } from '../support/transactions';
+import { queryLedger } from '../support/ledger-rows';
 
 const FORMATS: Format[] = ['json', 'xml'];
 const MINUTE = 60_000;
@@ -111,11 +111,11 @@ describe('the duplicate check', () => {
 
   it('follows duplicate_window_minutes: 10 widens it, 0 turns the check off', async () => {
     const { t, clock } = await gateway();
-    t.gateway.engine.settings.setFromText('duplicate_window_minutes', '10');
+    await t.gateway.engine.settings.setFromText('duplicate_window_minutes', '10');
     const first = approvedId(await postJson(t, { type: 'SALE', amount: '8.00', ...VISA }));
     clock.now += 9 * MINUTE;
     expectDuplicateOf(await postJson(t, { type: 'SALE', amount: '8.00', ...VISA }), first);
-    t.gateway.engine.settings.setFromText('duplicate_window_minutes', '0');
+    await t.gateway.engine.settings.setFromText('duplicate_window_minutes', '0');
     approvedId(await postJson(t, { type: 'SALE', amount: '8.00', ...VISA }));
     approvedId(await postJson(t, { type: 'SALE', amount: '8.00', ...VISA }));
   });
@@ -144,7 +144,7 @@ describe('the duplicate check', () => {
       const again = approvedId(
         await postJson(t, { type: 'SALE', amount: '15.00', ...VISA, duplicate_override: value }),
       );
-      const [entry] = t.gateway.engine.audit.recent(1);
+      const [entry] = await recentAudit(t, 1);
       expect(entry).toMatchObject({ action: 'duplicate_override', subject: `transaction ${again}` });
       expect(entry?.detail).toContain(`possible duplicate ${first}`);
       expect(entry?.actor).toMatch(/^API key [0-9a-f]+ "test suite"$/);
@@ -159,13 +159,13 @@ describe('the duplicate check', () => {
       first,
     );
     approvedId(await postXml(t, { type: 'AUTH', amount: '22.00', ...VISA, duplicate_override: 'true' }));
-    expect(t.gateway.engine.audit.recent(1)[0]?.action).toBe('duplicate_override');
+    expect((await recentAudit(t, 1))[0]?.action).toBe('duplicate_override');
   });
 
   it('an override with no duplicate to go past leaves no audit entry', async () => {
     const { t } = await gateway();
     approvedId(await postJson(t, { type: 'SALE', amount: '3.00', ...VISA, duplicate_override: true }));
-    expect(t.gateway.engine.audit.recent(5).map((entry) => entry.action)).not.toContain('duplicate_override');
+    expect((await recentAudit(t, 5)).map((entry) => entry.action)).not.toContain('duplicate_override');
   });
 
   it('duplicate_override on a follow-up is refused (8009); a malformed one is refused (8004)', async () => {
@@ -213,16 +213,11 @@ describe('the duplicate check', () => {
     const { t } = await gateway();
     approvedId(await postJson(t, { type: 'SALE', amount: '2.00', ...VISA }));
     await t.gateway.close();
-    const db = new Database(dataDirLayout(t.dataDir).database, { readonly: true });
-    try {
-      const rows = db.prepare('SELECT * FROM transactions').all() as Record<string, unknown>[];
-      const hashes = rows.map((row) => row.card_hash);
-      expect(hashes.every((hash) => typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash))).toBe(true);
-      expect(JSON.stringify(rows)).not.toContain(VISA.card);
-      const { createHash } = await import('node:crypto');
-      expect(hashes).not.toContain(createHash('sha256').update(VISA.card).digest('hex'));
-    } finally {
-      db.close();
-    }
+    const rows = await queryLedger(t, 'SELECT * FROM transactions');
+    const hashes = rows.map((row) => row.card_hash);
+    expect(hashes.every((hash) => typeof hash === 'string' && /^[0-9a-f]{64}$/.test(hash))).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(VISA.card);
+    const { createHash } = await import('node:crypto');
+    expect(hashes).not.toContain(createHash('sha256').update(VISA.card).digest('hex'));
   });
 });

@@ -152,9 +152,14 @@ describe('authentication', () => {
   });
 
   it('answers a revoked key with 401 on every endpoint', async () => {
-    const key = t.createKey(['transactions:write', 'transactions:read', 'batches:read', 'batches:close']);
+    const key = await t.createKey([
+      'transactions:write',
+      'transactions:read',
+      'batches:read',
+      'batches:close',
+    ]);
     expect((await t.request('transactions', { headers: { api_key: key } })).status).toBe(200);
-    expect(t.gateway.engine.keys.revoke(key)).toBeDefined();
+    expect(await t.gateway.engine.keys.revoke(key)).toBeDefined();
     for (const [method, path] of [
       ['GET', 'transactions'],
       ['GET', 'batches'],
@@ -222,7 +227,7 @@ describe('authentication', () => {
   });
 
   it('lets the header key win over a body key: a read-only header key is refused with 403', async () => {
-    const readOnly = t.createKey(['transactions:read']);
+    const readOnly = await t.createKey(['transactions:read']);
     const response = await refusedPost(
       t,
       { api_key: readOnly, 'content-type': 'application/json' },
@@ -310,7 +315,7 @@ describe('permissions', () => {
   });
 
   it('refuses POST /transactions with 403 to a key without transactions:write, and records nothing', async () => {
-    const key = without('transactions:write');
+    const key = await without('transactions:write');
     expectError(await refused(t, 'transactions', jsonPost(t, SALE_JSON, { api_key: key })), 403);
     const xml = await refused(t, 'transactions', xmlPost(t, saleXml(), { api_key: key }));
     expectError(xml, 403, 'xml');
@@ -318,26 +323,26 @@ describe('permissions', () => {
   });
 
   it('refuses a body key without transactions:write with 403', async () => {
-    const key = without('transactions:write');
+    const key = await without('transactions:write');
     const response = await refusedPost(t, { 'content-type': 'application/json' }, saleWithBodyKey(key));
     expectError(response, 403);
   });
 
   it('refuses GET /transactions with 403 to a key without transactions:read', async () => {
-    const key = without('transactions:read');
+    const key = await without('transactions:read');
     expectError(await refused(t, 'transactions', { headers: { api_key: key } }), 403);
     expect((await t.request('batches', { headers: { api_key: key } })).status).toBe(200);
   });
 
   it('refuses GET /batches and GET /batches/open with 403 to a key without batches:read', async () => {
-    const key = without('batches:read');
+    const key = await without('batches:read');
     expectError(await refused(t, 'batches', { headers: { api_key: key } }), 403);
     expectError(await refused(t, 'batches/open', { headers: { api_key: key } }), 403);
     expect((await t.request('transactions', { headers: { api_key: key } })).status).toBe(200);
   });
 
   it('refuses PUT /batches/open with 403 to a key without batches:close, and leaves the batch open', async () => {
-    const key = without('batches:close');
+    const key = await without('batches:close');
     expectError(await refused(t, 'batches/open', { method: 'PUT', headers: { api_key: key } }), 403);
     const open = await t.request('batches/open', { headers: { api_key: key } });
     expect(open.status).toBe(200);
@@ -345,7 +350,7 @@ describe('permissions', () => {
   });
 
   it('answers 403 in XML when XML is asked for', async () => {
-    const key = without('batches:read');
+    const key = await without('batches:read');
     expectError(
       await t.request('batches', { headers: { api_key: key, accept: 'application/xml' } }),
       403,

@@ -1,12 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { startGateway } from '../../electron/gateway/gateway';
 import type { CardDetails, Processor, ProcessorDecision } from '../../electron/gateway/processor/processor';
 import { SimulatedProcessor } from '../../electron/gateway/processor/simulated';
 import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
+import { queryLedger } from '../support/ledger-rows';
 
 const startGatewayForTest = useGatewayPerTest();
 
@@ -104,7 +104,7 @@ describe('Idempotency-Key on POST /transactions', () => {
 
   it('keys belong to their API key: another integrator may use the same key', async () => {
     const t = await startGatewayForTest();
-    const other = t.createKey(['transactions:write', 'transactions:read']);
+    const other = await t.createKey(['transactions:write', 'transactions:read']);
     await post(t, SALE, 'shared');
     const second = await t.request('transactions', {
       method: 'POST',
@@ -166,24 +166,28 @@ describe('the stored fingerprint of a request that carries a card number', () =>
     ),
   );
 
-  function storedFingerprint(dataDir: string): string {
-    const db = new Database(join(dataDir, 'tender.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT fingerprint FROM idempotency_keys').get() as { fingerprint: string })
-        .fingerprint;
-    } finally {
-      db.close();
-    }
+  async function storedFingerprint(t: TestGateway): Promise<string> {
+    const [row] = await queryLedger<{ fingerprint: string }>(t, 'SELECT fingerprint FROM idempotency_keys');
+    return row?.fingerprint ?? '';
   }
 
-  it("is keyed with the data dir's own secret, so hashing guessed card numbers finds nothing", async () => {
-    const t = await startGatewayForTest();
-    expect((await post(t, SALE, 'k-keyed')).status).toBe(200);
-    const fingerprint = storedFingerprint(t.dataDir);
-    expect(fingerprint).not.toBe(createHash('sha256').update(canonicalSale).digest('hex'));
+  /** The data dir's secret, readable by its owner only; on a store server, the store's one. */
+  async function cardHashSecret(t: TestGateway): Promise<Buffer> {
+    if (t.store) {
+      const [row] = await queryLedger<{ secret: Buffer }>(t, 'SELECT secret FROM card_hash_key');
+      return row?.secret ?? Buffer.alloc(0);
+    }
     const keyFile = join(t.dataDir, 'card-hash.key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    const secret = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex');
+    return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'hex');
+  }
+
+  it("is keyed with a secret of its own (the data dir's, or the store's), so hashing guessed card numbers finds nothing", async () => {
+    const t = await startGatewayForTest();
+    expect((await post(t, SALE, 'k-keyed')).status).toBe(200);
+    const fingerprint = await storedFingerprint(t);
+    expect(fingerprint).not.toBe(createHash('sha256').update(canonicalSale).digest('hex'));
+    const secret = await cardHashSecret(t);
     expect(secret.length).toBe(32);
     expect(fingerprint).toBe(createHmac('sha256', secret).update(canonicalSale).digest('hex'));
   });
@@ -192,7 +196,11 @@ describe('the stored fingerprint of a request that carries a card number', () =>
     const t = await startGatewayForTest();
     const first = await post(t, SALE, 'k-restart');
     await t.gateway.close();
-    const again = await startGateway({ dataDir: t.dataDir, port: 0 });
+    const again = await startGateway({
+      dataDir: t.dataDir,
+      port: 0,
+      ...(t.store && { engine: { store: t.store } }),
+    });
     try {
       const retried = await again.engine.transactions.submitOnce(
         JSON.parse(SALE),

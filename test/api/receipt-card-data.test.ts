@@ -11,7 +11,15 @@ import { MailError } from '../../electron/gateway/receipts/mailer';
 import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { refusedPort, startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { decodeEscPos } from '../support/escpos-decoder';
-import { AMEX, DECLINED_CARD, DISCOVER, MASTERCARD, useTestGateway, VISA } from '../support/gateway';
+import {
+  AMEX,
+  DECLINED_CARD,
+  DISCOVER,
+  MASTERCARD,
+  storeArguments,
+  useTestGateway,
+  VISA,
+} from '../support/gateway';
 
 const api = useTestGateway({ tips: true });
 const CARDS = [VISA, MASTERCARD, AMEX, DISCOVER, DECLINED_CARD];
@@ -46,11 +54,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { settings } = api.gateway.engine;
-  settings.setFromText('merchant_name', 'Blue Door Bistro');
-  settings.setFromText('smtp_host', '127.0.0.1');
-  settings.setFromText('smtp_port', String((smtp.server.address() as { port: number }).port));
-  settings.setFromText('smtp_security', 'none');
-  settings.setFromText('smtp_from', 'receipts@bluedoor.test');
+  await settings.setFromText('merchant_name', 'Blue Door Bistro');
+  await settings.setFromText('smtp_host', '127.0.0.1');
+  await settings.setFromText('smtp_port', String((smtp.server.address() as { port: number }).port));
+  await settings.setFromText('smtp_security', 'none');
+  await settings.setFromText('smtp_from', 'receipts@bluedoor.test');
 
   for (const card of CARDS) {
     const sale = await api.client.createTransaction({
@@ -133,6 +141,7 @@ describe('card data on receipts', () => {
           ids[2] ?? '',
           '--data-dir',
           api.dataDir,
+          ...storeArguments(api),
         ],
         { cwd: root },
       );

@@ -10,10 +10,10 @@ let declinedId: string;
 
 beforeAll(async () => {
   const { settings } = api.gateway.engine;
-  settings.setFromText('merchant_name', 'Blue Door Bistro');
-  settings.setFromText('merchant_address', '12 Harbour Street|Portland, ME 04101');
-  settings.setFromText('merchant_phone', '(207) 555-0142');
-  settings.setFromText('receipt_footer', 'Thank you!');
+  await settings.setFromText('merchant_name', 'Blue Door Bistro');
+  await settings.setFromText('merchant_address', '12 Harbour Street|Portland, ME 04101');
+  await settings.setFromText('merchant_phone', '(207) 555-0142');
+  await settings.setFromText('receipt_footer', 'Thank you!');
   saleId =
     (await api.client.createTransaction({ type: 'SALE', amount: '27.50', ...VISA, invoice: 'INV-88' })).id ??
     '';
@@ -160,11 +160,11 @@ describe('GET /transactions/{id}/receipt', () => {
   });
 
   it('needs transactions:read', async () => {
-    const writer = api.createKey(['transactions:write']);
+    const writer = await api.createKey(['transactions:write']);
     const refused = await api.request(receiptPath(saleId), { headers: { api_key: writer } });
     expect(refused.status).toBe(403);
     expect(refused.json()).toMatchObject({ error: 'forbidden' });
-    const reader = api.createKey(['transactions:read']);
+    const reader = await api.createKey(['transactions:read']);
     const allowed = await api.request(receiptPath(saleId), { headers: { api_key: reader } });
     expect(allowed.status).toBe(200);
     const none = await api.request(receiptPath(saleId));

@@ -24,7 +24,7 @@ import { Engine } from '../../electron/gateway/engine';
 import { LedgerDamagedError, startGateway } from '../../electron/gateway/gateway';
 import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { freePort, startEngineProcess } from '../support/engine-process';
-import { useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
+import { describeSqliteOnly, useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let scratch: string;
@@ -127,7 +127,7 @@ function quickCheck(file: string): string {
   }
 }
 
-describe('backup and restore', () => {
+describeSqliteOnly('backup and restore', "backs up and restores the data dir's SQLite file", () => {
   it('backs up a consistent ledger while the engine serves, and restores it once stopped', async () => {
     const t = await startGatewayForTest();
     for (const amount of ['1.00', '2.00', '3.00'])
@@ -203,84 +203,88 @@ describe('backup and restore', () => {
   });
 });
 
-describe('after an unclean shutdown', () => {
-  it('the engine checks the ledger before serving, and says it recovered', async () => {
-    const first = await startGateway({ dataDir: scratch, port: 0 });
-    const clean = first.recoveredFromUncleanShutdown;
-    await first.close();
-    writeFileSync(join(scratch, 'engine.pid'), `${deadPid()}\n`);
-    const second = await startGateway({ dataDir: scratch, port: 0 });
-    expect(clean).toBe(false);
-    expect(second.recoveredFromUncleanShutdown).toBe(true);
-    await second.close();
-    expect(existsSync(join(scratch, 'engine.pid'))).toBe(false);
-  });
+describeSqliteOnly(
+  'after an unclean shutdown',
+  "the integrity check and the lock of the data dir's SQLite file, started on it directly",
+  () => {
+    it('the engine checks the ledger before serving, and says it recovered', async () => {
+      const first = await startGateway({ dataDir: scratch, port: 0 });
+      const clean = first.recoveredFromUncleanShutdown;
+      await first.close();
+      writeFileSync(join(scratch, 'engine.pid'), `${deadPid()}\n`);
+      const second = await startGateway({ dataDir: scratch, port: 0 });
+      expect(clean).toBe(false);
+      expect(second.recoveredFromUncleanShutdown).toBe(true);
+      await second.close();
+      expect(existsSync(join(scratch, 'engine.pid'))).toBe(false);
+    });
 
-  it('a damaged ledger is refused with what to do, and nothing is served', async () => {
-    const first = await startGateway({ dataDir: scratch, port: 0 });
-    await first.close();
-    const file = join(scratch, 'tender.db');
-    const fd = openSync(file, 'r+');
-    // Scribble over the pages after the schema: the tables' and indexes' b-trees.
-    writeSync(fd, Buffer.alloc(4096 * 6, 0xa5), 0, 4096 * 6, 4096 * 2);
-    closeSync(fd);
-    writeFileSync(join(scratch, 'engine.pid'), `${deadPid()}\n`);
-    await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toSatisfy(
-      (error: unknown) => error instanceof LedgerDamagedError || /malformed|corrupt/i.test(String(error)),
-    );
-  });
+    it('a damaged ledger is refused with what to do, and nothing is served', async () => {
+      const first = await startGateway({ dataDir: scratch, port: 0 });
+      await first.close();
+      const file = join(scratch, 'tender.db');
+      const fd = openSync(file, 'r+');
+      // Scribble over the pages after the schema: the tables' and indexes' b-trees.
+      writeSync(fd, Buffer.alloc(4096 * 6, 0xa5), 0, 4096 * 6, 4096 * 2);
+      closeSync(fd);
+      writeFileSync(join(scratch, 'engine.pid'), `${deadPid()}\n`);
+      await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toSatisfy(
+        (error: unknown) => error instanceof LedgerDamagedError || /malformed|corrupt/i.test(String(error)),
+      );
+    });
 
-  it('an engine.pid naming a live process that is not an engine does not keep the engine from starting', async () => {
-    const first = await startGateway({ dataDir: scratch, port: 0 });
-    await first.close();
-    // After a crash, the pid left behind now belongs to another program.
-    const unrelated = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
-    try {
-      writeFileSync(join(scratch, 'engine.pid'), `${unrelated.pid}\n`);
+    it('an engine.pid naming a live process that is not an engine does not keep the engine from starting', async () => {
+      const first = await startGateway({ dataDir: scratch, port: 0 });
+      await first.close();
+      // After a crash, the pid left behind now belongs to another program.
+      const unrelated = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
+      try {
+        writeFileSync(join(scratch, 'engine.pid'), `${unrelated.pid}\n`);
+        const second = await startGateway({ dataDir: scratch, port: 0 });
+        expect(second.recoveredFromUncleanShutdown).toBe(true);
+        expect(second.ledgerCheck).toBe('full');
+        await second.close();
+      } finally {
+        unrelated.kill('SIGKILL');
+      }
+    });
+
+    it('the data dir lock holds against another process and dies with it', async () => {
+      const port = await freePort();
+      const other = await startEngineProcess(scratch, port);
+      try {
+        await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
+      } finally {
+        await other.kill();
+      }
+      const next = await startGateway({ dataDir: scratch, port: 0 });
+      expect(next.recoveredFromUncleanShutdown).toBe(true);
+      expect(next.ledgerCheck).toBe('full');
+      await next.close();
+    });
+
+    it('a damaged lock file is set aside, and the ledger is checked in full', async () => {
+      const first = await startGateway({ dataDir: scratch, port: 0 });
+      await first.close();
+      writeFileSync(join(scratch, 'engine.lock'), Buffer.alloc(4096, 0x5a));
       const second = await startGateway({ dataDir: scratch, port: 0 });
       expect(second.recoveredFromUncleanShutdown).toBe(true);
       expect(second.ledgerCheck).toBe('full');
       await second.close();
-    } finally {
-      unrelated.kill('SIGKILL');
-    }
-  });
+    });
 
-  it('the data dir lock holds against another process and dies with it', async () => {
-    const port = await freePort();
-    const other = await startEngineProcess(scratch, port);
-    try {
-      await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
-    } finally {
-      await other.kill();
-    }
-    const next = await startGateway({ dataDir: scratch, port: 0 });
-    expect(next.recoveredFromUncleanShutdown).toBe(true);
-    expect(next.ledgerCheck).toBe('full');
-    await next.close();
-  });
+    it('two engines never serve one data dir', async () => {
+      const first = await startGateway({ dataDir: scratch, port: 0 });
+      try {
+        await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
+      } finally {
+        await first.close();
+      }
+    });
+  },
+);
 
-  it('a damaged lock file is set aside, and the ledger is checked in full', async () => {
-    const first = await startGateway({ dataDir: scratch, port: 0 });
-    await first.close();
-    writeFileSync(join(scratch, 'engine.lock'), Buffer.alloc(4096, 0x5a));
-    const second = await startGateway({ dataDir: scratch, port: 0 });
-    expect(second.recoveredFromUncleanShutdown).toBe(true);
-    expect(second.ledgerCheck).toBe('full');
-    await second.close();
-  });
-
-  it('two engines never serve one data dir', async () => {
-    const first = await startGateway({ dataDir: scratch, port: 0 });
-    try {
-      await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
-    } finally {
-      await first.close();
-    }
-  });
-});
-
-describe('a ledger damaged while no engine served', () => {
+describeSqliteOnly('a ledger damaged while no engine served', "damages the data dir's SQLite file", () => {
   it('a damaged page of the swipe-KSN index is refused at the next start, with what to do', async () => {
     const t = await startGatewayForTest();
     await swipedSales(t, 30);
@@ -321,7 +325,7 @@ describe('a ledger damaged while no engine served', () => {
     await second.close();
     // A command run while no engine serves (keys create, settings set) changes the ledger.
     const engine = Engine.open(scratch);
-    engine.keys.create('kitchen display');
+    await engine.keys.create('kitchen display');
     await engine.close();
     const third = await startGateway({ dataDir: scratch, port: 0 });
     expect(third.recoveredFromUncleanShutdown).toBe(false);
@@ -335,7 +339,7 @@ describe.runIf(onPosix)('file modes', () => {
     const dataDir = join(scratch, 'counter');
     const gateway = await startGateway({ dataDir, port: 0 });
     try {
-      gateway.engine.keys.create('kitchen display');
+      await gateway.engine.keys.create('kitchen display');
       expect(modeOf(dataDir)).toBe(0o700);
       for (const name of ['tender.db', 'tender.db-wal', 'tender.db-shm'])
         expect([name, modeOf(join(dataDir, name))]).toEqual([name, 0o600]);

@@ -14,7 +14,7 @@ import { COUNTER_SETTINGS_FILE } from '../../electron/bridge/counter-preferences
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin } from '../../electron/bridge/manager-pin';
 import { Terminal } from '../../electron/bridge/terminal';
-import { startTestGateway, VISA, MASTERCARD, type TestGateway } from '../support/gateway';
+import { recentAudit, startTestGateway, VISA, MASTERCARD, type TestGateway } from '../support/gateway';
 import { xmlElements, type Fields, type Format } from '../support/transactions';
 
 const FORMATS: Format[] = ['json', 'xml'];
@@ -96,7 +96,7 @@ async function send(key: string, format: Format, fields: Fields, idempotencyKey?
 /** What the ledger and the audit log hold now, to show that a refusal recorded nothing. */
 async function ledgerState() {
   const items = await t.client.listTransactions({ page_size: 1 });
-  return { newest: items[0]?.id ?? '', audit: t.gateway.engine.audit.recent(1)[0]?.id ?? 0 };
+  return { newest: items[0]?.id ?? '', audit: (await recentAudit(t, 1))[0]?.id ?? 0 };
 }
 
 async function approvedSale(amount: string, card: Fields = VISA): Promise<string> {
@@ -152,7 +152,7 @@ describe('the narrower permissions of other programs', () => {
         const others = (['transactions:sale', 'transactions:refund', 'transactions:void'] as const).filter(
           (permission) => permission !== needs,
         );
-        const key = t.createKey([...others, 'transactions:read']);
+        const key = await t.createKey([...others, 'transactions:read']);
         const body = await fields(format === 'json' ? '01' : '02');
         const before = await ledgerState();
         const refused = await send(key, format, body);
@@ -161,7 +161,7 @@ describe('the narrower permissions of other programs', () => {
         expect(refused.fields.message).toContain(needs);
         expect(await ledgerState()).toEqual(before);
 
-        const allowed = await send(t.createKey([needs]), format, body);
+        const allowed = await send(await t.createKey([needs]), format, body);
         expect(allowed.status).toBe(200);
         expect(allowed.fields.result).toBe('Approved');
       });
@@ -169,13 +169,13 @@ describe('the narrower permissions of other programs', () => {
   }
 
   it('transactions:sale captures a tab; a refund of a settled sale needs transactions:refund', async () => {
-    const sales = t.createKey(['transactions:sale']);
+    const sales = await t.createKey(['transactions:sale']);
     const tab = await send(sales, 'json', { type: 'AUTH', amount: '20.00', ...MASTERCARD });
     const capture = await send(sales, 'json', { type: 'CAPTURE', id: tab.fields.id ?? '', amount: '20.00' });
     expect(capture.fields.result).toBe('Approved');
     const sale = await settledSale('9.10');
     expect((await send(sales, 'xml', { type: 'REFUND', id: sale, amount: '9.10' })).status).toBe(403);
-    const refund = await send(t.createKey(['transactions:refund']), 'xml', {
+    const refund = await send(await t.createKey(['transactions:refund']), 'xml', {
       type: 'REFUND',
       id: sale,
       amount: '9.10',
@@ -188,7 +188,7 @@ describe('the narrower permissions of other programs', () => {
       const card = { card: '4012888888881881', exp_date: '1230' };
       const amount = format === 'json' ? '41.00' : '42.00';
       await approvedSale(amount, card);
-      const sales = t.createKey(['transactions:sale']);
+      const sales = await t.createKey(['transactions:sale']);
       const again = await send(sales, format, { type: 'SALE', amount, ...card });
       expect(again.fields).toMatchObject({ result: 'Rejected', error_code: '8033' });
       const before = await ledgerState();
@@ -201,7 +201,7 @@ describe('the narrower permissions of other programs', () => {
       expect(override.status).toBe(403);
       expect(override.fields.message).toContain('transactions:write');
       expect(await ledgerState()).toEqual(before);
-      const written = await send(t.createKey(['transactions:write']), format, {
+      const written = await send(await t.createKey(['transactions:write']), format, {
         type: 'SALE',
         amount,
         ...card,
@@ -212,7 +212,7 @@ describe('the narrower permissions of other programs', () => {
   }
 
   it('a key with none of the transaction permissions is refused before its body is read', async () => {
-    const reader = t.createKey(['transactions:read']);
+    const reader = await t.createKey(['transactions:read']);
     const refused = await send(reader, 'json', { type: 'SALE', amount: '1.00', ...VISA });
     expect(refused.status).toBe(403);
   });
@@ -298,10 +298,10 @@ describe('a manager allows one request at the counter', () => {
         pin: CASHIER_PIN,
       }),
     ).toMatchObject({ code: 'wrong-pin', message: 'Cole is a cashier. A manager must enter their PIN.' });
-    const failures = t.gateway.engine.audit.recent(2);
+    const failures = await recentAudit(t, 2);
     expect(failures.map((entry) => entry.action)).toEqual(['pin_failed', 'pin_failed']);
     expect(failures[1]?.subject).toBe(`refund of $22.00 (transaction ${sale})`);
-    expect(JSON.stringify(t.gateway.engine.audit.recent(5))).not.toContain('9999');
+    expect(JSON.stringify(await recentAudit(t, 5))).not.toContain('9999');
     expect((await ledgerState()).newest).toBe(before.newest);
 
     const answer = (await bridge('counter:approved-transaction', {
@@ -312,7 +312,7 @@ describe('a manager allows one request at the counter', () => {
     expect(answer.result).toBe('Approved');
     const [item] = await t.client.listTransactions({ id: answer.id });
     expect(item?.cashier).toBe('Cole');
-    const entry = t.gateway.engine.audit.recent(1)[0];
+    const entry = (await recentAudit(t, 1))[0];
     expect(entry).toMatchObject({ action: 'refund', subject: `transaction ${answer.id}` });
     expect(entry?.actor).toMatch(
       /^Cole at Tender desktop app \(key [0-9a-f]{16}\), approved by manager Maya$/,
@@ -339,7 +339,7 @@ describe('a manager allows one request at the counter', () => {
       idempotencyKey: 'u1',
     })) as { result: string; id: string };
     expect(unmatched.result).toBe('Approved');
-    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toMatch(/^Maya at .*, approved by manager Maya$/);
+    expect((await recentAudit(t, 1))[0]?.actor).toMatch(/^Maya at .*, approved by manager Maya$/);
     await bridge('staff:sign-in', { pin: CASHIER_PIN });
   });
 
@@ -375,8 +375,8 @@ describe('a manager allows one request at the counter', () => {
       pin: MANAGER_PIN,
     })) as { outcome: string; batch: { id: string; status: string } };
     expect(closed).toMatchObject({ outcome: 'closed', batch: { id: open.id, status: 'CLOSED' } });
-    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({ action: 'batch_close' });
-    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toContain('approved by manager Maya');
+    expect((await recentAudit(t, 1))[0]).toMatchObject({ action: 'batch_close' });
+    expect((await recentAudit(t, 1))[0]?.actor).toContain('approved by manager Maya');
   });
 });
 
@@ -392,11 +392,11 @@ describe('staff accounts at the counter', () => {
       code: 'pin-required',
     });
     const nia = (await bridge('staff:create', { ...person, pin: MANAGER_PIN })) as { id: number };
-    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({
+    expect((await recentAudit(t, 1))[0]).toMatchObject({
       action: 'staff_create',
       subject: `staff ${nia.id} "Nia"`,
     });
-    expect(t.gateway.engine.audit.recent(1)[0]?.actor).toContain('approved by manager Maya');
+    expect((await recentAudit(t, 1))[0]?.actor).toContain('approved by manager Maya');
     expect(await bridgeRefusal('staff:create', { ...person, name: 'Nia B', pin: MANAGER_PIN })).toMatchObject(
       {
         code: 'invalid-input',
@@ -420,7 +420,7 @@ describe('cashiers in the lists', () => {
   it('name the person at the counter and the key of another program, and filter by either', async () => {
     await bridge('staff:sign-in', { pin: CASHIER_PIN });
     const fromCounter = await send(screensKey, 'json', { type: 'SALE', amount: '4.44', ...VISA });
-    const kitchen = t.gateway.engine.keys.create('Kitchen display', ['transactions:sale']).key;
+    const kitchen = (await t.gateway.engine.keys.create('Kitchen display', ['transactions:sale'])).key;
     const fromKitchen = await send(kitchen, 'xml', { type: 'SALE', amount: '4.45', ...VISA });
     const cole = await t.client.listTransactions({ cashier: 'Cole', page_size: 100 });
     expect(cole.map((item) => item.id)).toContain(fromCounter.fields.id);
@@ -455,7 +455,7 @@ describe("the counter's manager PIN of earlier versions", () => {
       ]);
       const signedIn = await dispatchInvoke(counter.handlers, 'staff:sign-in', { pin: '4826' });
       expect(signedIn).toMatchObject({ ok: true, value: { signedIn: { name: 'Manager', role: 'manager' } } });
-      expect(other.gateway.engine.audit.recent(5).map((entry) => entry.action)).toContain('staff_create');
+      expect((await recentAudit(other, 5)).map((entry) => entry.action)).toContain('staff_create');
     } finally {
       await counter.stop();
       await other.close();

@@ -1,14 +1,53 @@
-/** A real engine on loopback HTTPS over a fresh SQLite file, and clients that trust its certificate. */
+/**
+ * A real engine on loopback HTTPS over a fresh ledger, and clients that trust its certificate. The
+ * ledger is the data dir's SQLite file, or, when the run is on PostgreSQL (TENDER_TEST_STORE=postgres,
+ * as the api-postgres project sets it), a fresh database of the suite's store server.
+ */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
-import type { EngineOptions } from '../../electron/gateway/engine';
+import type { EngineOptions, StoreServerOptions } from '../../electron/gateway/engine';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import type { ServerLimits } from '../../electron/gateway/http/server';
+import type { AuditEntry } from '../../electron/gateway/store/audit';
+import { administer, TEMPLATE_DATABASE } from './postgres-server';
+
+export type TestStore = 'sqlite' | 'postgres';
+
+/** Where this run's test gateways keep their ledger: TENDER_TEST_STORE, SQLite unless it says postgres. */
+export const TEST_STORE: TestStore = process.env.TENDER_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The lane of a test gateway on the store server. */
+export const TEST_LANE = 'counter-1';
+
+/**
+ * A describe block about the SQLite file itself (its backups, integrity check, WAL, checkpoints, a
+ * damaged file in the data dir): on PostgreSQL it is skipped, and its name says why.
+ */
+export function describeSqliteOnly(name: string, reason: string, body: () => void): void {
+  if (TEST_STORE === 'postgres') describe.skip(`${name} (SQLite only: ${reason})`, body);
+  else describe(name, body);
+}
+
+/** A database of its own on the suite's store server, copied from the migrated template. */
+async function createStoreDatabase(): Promise<StoreServerOptions & { drop(): Promise<void> }> {
+  const adminUrl = inject('storeServerAdminUrl');
+  if (!adminUrl) throw new Error("TENDER_TEST_STORE=postgres needs the api-postgres project's store server");
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await administer(adminUrl, [`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`]);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    lane: TEST_LANE,
+    drop: () => administer(adminUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]),
+  };
+}
 
 export interface RawResponse {
   status: number;
@@ -30,12 +69,14 @@ export interface RawRequest {
 export interface TestGateway {
   gateway: RunningGateway;
   dataDir: string;
+  /** The store server database and lane of the ledger; undefined when the ledger is the data dir's file. */
+  store: StoreServerOptions | undefined;
   /** An API key with every permission. */
   key: string;
   client: TenderClient;
   /** A request with full control of method, headers and body; path is below /rest/v1 unless absolute. */
   request(path: string, options?: RawRequest): Promise<RawResponse>;
-  createKey(permissions: Permission[]): string;
+  createKey(permissions: Permission[]): Promise<string>;
   clientWith(key: string): TenderClient;
   close(): Promise<void>;
 }
@@ -56,18 +97,28 @@ export interface TestGatewayOptions {
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-test-'));
-  const gateway = await startGateway({
-    dataDir,
-    port: 0,
-    ...(options.engine && { engine: options.engine }),
-    ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
-    ...(options.limits && { limits: options.limits }),
-  });
-  if (options.tips) gateway.engine.settings.setFromText('tips_enabled', 'true');
+  const ownDatabase =
+    TEST_STORE === 'postgres' && !options.engine?.store ? await createStoreDatabase() : undefined;
+  const store = options.engine?.store ?? (ownDatabase && { url: ownDatabase.url, lane: ownDatabase.lane });
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway({
+      dataDir,
+      port: 0,
+      ...((options.engine || store) && { engine: { ...options.engine, ...(store && { store }) } }),
+      ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+      ...(options.limits && { limits: options.limits }),
+    });
+  } catch (error) {
+    await ownDatabase?.drop();
+    throw error;
+  }
+  // Awaited whether the services answer at once or from the store server.
+  if (options.tips) await gateway.engine.settings.setFromText('tips_enabled', 'true');
   const duplicateWindow = options.duplicateWindowMinutes ?? 0;
-  if (gateway.engine.settings.get('duplicate_window_minutes') !== duplicateWindow)
-    gateway.engine.settings.setFromText('duplicate_window_minutes', String(duplicateWindow));
-  const key = gateway.engine.keys.create('test suite').key;
+  if ((await gateway.engine.settings.get('duplicate_window_minutes')) !== duplicateWindow)
+    await gateway.engine.settings.setFromText('duplicate_window_minutes', String(duplicateWindow));
+  const key = (await gateway.engine.keys.create('test suite')).key;
   const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
 
   const request = (path: string, raw: RawRequest = {}): Promise<RawResponse> =>
@@ -117,15 +168,17 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   return {
     gateway,
     dataDir,
+    store,
     key,
     client: clientWith(key),
     request,
-    createKey: (permissions) => gateway.engine.keys.create('limited', permissions).key,
+    createKey: async (permissions) => (await gateway.engine.keys.create('limited', permissions)).key,
     clientWith,
     close: async () => {
       agent.destroy();
       await gateway.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await ownDatabase?.drop();
     },
   };
 }
@@ -156,6 +209,9 @@ export function useTestGateway(options: TestGatewayOptions = {}): TestGateway {
     get dataDir() {
       return current().dataDir;
     },
+    get store() {
+      return current().store;
+    },
     get key() {
       return current().key;
     },
@@ -183,6 +239,31 @@ export function useGatewayPerTest(): (options?: TestGatewayOptions) => Promise<T
     started.push(gateway);
     return gateway;
   };
+}
+
+/** The command line's options that put a command on the gateway's store server, when it is on one. */
+export function storeArguments(t: Pick<TestGateway, 'store'>): string[] {
+  return t.store ? ['--database', t.store.url, '--lane', t.store.lane] : [];
+}
+
+/**
+ * The audit log as the counter shows it, newest first: the entries of its data dir and, with the
+ * ledger on a store server, the store's with them, wherever each kind is kept.
+ */
+export async function recentAudit(t: Pick<TestGateway, 'gateway'>, limit = 20): Promise<AuditEntry[]> {
+  const { engine } = t.gateway;
+  const local = await Promise.resolve(engine.audit.recent(limit));
+  if (!engine.onStoreServer) return local;
+  const seen = new Set<string>();
+  return [...(await engine.reads.recentAudit(limit)), ...local]
+    .filter((entry) => {
+      const same = JSON.stringify(entry);
+      if (seen.has(same)) return false;
+      seen.add(same);
+      return true;
+    })
+    .sort((a, b) => b.at - a.at)
+    .slice(0, limit);
 }
 
 /** A card that approves, with an expiry comfortably in the future. */

@@ -2,7 +2,8 @@
  * A real PostgreSQL server for the tests: Debian's `postgresql` package, a cluster made in a temp dir
  * and started on a free loopback port, with fsync and synchronous_commit on as a store server runs.
  * PostgreSQL refuses to run as root, so when the tests do, the cluster belongs to `nobody` and the
- * server is started under that user. One server per test file; a fresh database per test.
+ * server is started under that user. One server per test file, or one for the API suite's run on
+ * PostgreSQL (postgres-setup.ts); a fresh database per test.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -20,6 +21,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 const POSTGRES_ROOT = '/usr/lib/postgresql';
+/** The migrated database the API suite's test databases are copied from (see postgres-setup.ts). */
+export const TEMPLATE_DATABASE = 'tender_template';
 const SUPERUSER = 'tender';
 /** The unprivileged account the cluster belongs to when the tests run as root. */
 const CLUSTER_OWNER = { name: 'nobody', uid: 65534, gid: 65534 };
@@ -32,14 +35,16 @@ export interface PostgresServerOptions {
    * listens on 127.0.0.2 too, an address its certificate may not name.
    */
   tls?: { certificatePem: string; privateKeyPem: string };
+  /** Connections the server accepts at once; 100 by default. */
+  maxConnections?: number;
 }
 
 export interface PostgresServer {
   readonly port: number;
   /** A connection URL for `database` as the cluster's superuser. */
   url(database: string): string;
-  /** Creates an empty database and returns its URL. */
-  createDatabase(name?: string): Promise<string>;
+  /** Creates a database, empty or a copy of `template`, and returns its URL. */
+  createDatabase(name?: string, template?: string): Promise<string>;
   /** Stops the server (a fast shutdown), leaving its files: `start` brings it back on the same port. */
   stop(): Promise<void>;
   /**
@@ -187,7 +192,7 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
         '-c',
         'synchronous_commit=on',
         '-c',
-        'max_connections=100',
+        `max_connections=${options.maxConnections ?? 100}`,
         '-c',
         'shared_buffers=32MB',
         ...tlsSettings,
@@ -267,15 +272,11 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       return port;
     },
     url,
-    async createDatabase(name = `ledger_${++databases}`) {
+    async createDatabase(name = `ledger_${++databases}`, template = 'template0') {
       // Over the socket in the temp dir, which needs no TLS.
-      const admin = new pg.Client({ host: dir, port, user: SUPERUSER, database: 'postgres' });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name} TEMPLATE template0`);
-      } finally {
-        await admin.end();
-      }
+      await administer({ host: dir, port, user: SUPERUSER, database: 'postgres' }, [
+        `CREATE DATABASE ${name} TEMPLATE ${template}`,
+      ]);
       return url(name);
     },
     stop,
@@ -286,4 +287,15 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs statements one after another on a server's `postgres` database, as its superuser. */
+export async function administer(connection: string | pg.ClientConfig, statements: string[]): Promise<void> {
+  const admin = new pg.Client(typeof connection === 'string' ? { connectionString: connection } : connection);
+  await admin.connect();
+  try {
+    for (const statement of statements) await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
 }
