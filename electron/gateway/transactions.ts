@@ -62,17 +62,33 @@ export class TransactionService {
     const fingerprint = requestFingerprint(body, this.cardHashKey);
     const scope = `${context.apiKeyId}\u0000${key}`;
     if (this.inFlight.has(scope)) throw new IdempotencyConflict('in_flight');
-    let stored: StoredAnswer | undefined;
-    let ledgerContext: SubmitContext & { apiKeyId: number };
-    try {
-      ledgerContext = { ...context, apiKeyId: await this.ledgerKeyId(context.apiKeyId) };
-      stored = await this.ledger.findAnswer(ledgerContext.apiKeyId, key);
-    } catch (error) {
-      if (!isStoreError(error)) throw error;
-      return { response: storeErrorAnswer(error), replayed: false };
-    }
-    if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
+    // Taken before the first wait for the ledger, so that a retry arriving during that wait finds it
+    // taken rather than charging the card a second time.
     this.inFlight.add(scope);
+    try {
+      let stored: StoredAnswer | undefined;
+      let ledgerContext: SubmitContext & { apiKeyId: number };
+      try {
+        ledgerContext = { ...context, apiKeyId: await this.ledgerKeyId(context.apiKeyId) };
+        stored = await this.ledger.findAnswer(ledgerContext.apiKeyId, key);
+      } catch (error) {
+        if (!isStoreError(error)) throw error;
+        return { response: storeErrorAnswer(error), replayed: false };
+      }
+      if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
+      return await this.answerOnce(body, ledgerContext, key, fingerprint);
+    } finally {
+      this.inFlight.delete(scope);
+    }
+  }
+
+  /** Processes a request with a key no answer is stored for yet, or replays one stored meanwhile. */
+  private async answerOnce(
+    body: unknown,
+    ledgerContext: SubmitContext & { apiKeyId: number },
+    key: string,
+    fingerprint: string,
+  ): Promise<{ response: TransactionResponse; replayed: boolean }> {
     try {
       const response = await this.submitAs(body, { ...ledgerContext, idempotency: { key, fingerprint } });
       return { response, replayed: false };
@@ -86,8 +102,6 @@ export class TransactionService {
       if (meanwhile === undefined) throw error;
       if (isStoreError(meanwhile)) return { response: storeErrorAnswer(meanwhile), replayed: false };
       return { response: this.replay(meanwhile, fingerprint), replayed: true };
-    } finally {
-      this.inFlight.delete(scope);
     }
   }
 
