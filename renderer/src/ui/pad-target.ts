@@ -81,14 +81,11 @@ export function usePadTarget(): PadTarget {
  * has the focus now, which the pad types into instead, as the keyboard would; null otherwise.
  */
 export function useFocusedPadField(): HTMLInputElement | null {
-  const [field, setField] = useState<HTMLInputElement | null>(null);
+  const [field, setField] = useState<HTMLInputElement | null>(() => padField(document.activeElement));
   useEffect(() => {
-    const padField = (node: EventTarget | null) =>
-      node instanceof HTMLInputElement && node.dataset.padField !== undefined && !node.readOnly ? node : null;
     const focusIn = (event: Event) => setField(padField(event.target));
     // Where the focus goes next; nowhere (a tap on the page) gives the keys back to the pad's value.
     const focusOut = (event: Event) => setField(padField((event as globalThis.FocusEvent).relatedTarget));
-    setField(padField(document.activeElement));
     document.addEventListener('focusin', focusIn);
     document.addEventListener('focusout', focusOut);
     return () => {
@@ -97,6 +94,12 @@ export function useFocusedPadField(): HTMLInputElement | null {
     };
   }, []);
   return field;
+}
+
+function padField(node: EventTarget | null): HTMLInputElement | null {
+  return node instanceof HTMLInputElement && node.dataset.padField !== undefined && !node.readOnly
+    ? node
+    : null;
 }
 
 /**
