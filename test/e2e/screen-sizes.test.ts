@@ -170,6 +170,11 @@ describe('every screen', () => {
           report.push(`end-of-day print: ${String(error).slice(0, 400)}`);
         }
         await cashier.page.emulateMedia({ media: 'screen' });
+        // The simulated reader's menu, open: its test cards are tapped like any other button.
+        await cashier.page.locator('summary', { hasText: 'Test swipes' }).click();
+        await cashier.page.getByRole('group', { name: 'Simulated card reader' }).waitFor();
+        for (const small of await smallTargets(cashier)) report.push(`test swipes menu: ${small}`);
+        await cashier.page.keyboard.press('Escape');
         expect(report).toEqual([]);
       },
     );
