@@ -609,6 +609,12 @@ describe('transaction list filters, ordering and item shape', () => {
       expect((await get(t, 'transactions?invoice=NOPE')).status).toBe(204);
     });
 
+    it('answers 204 to a filter holding a NUL character, which no stored text holds', async () => {
+      expect((await get(t, 'transactions?invoice=%00')).status).toBe(204);
+      expect((await get(t, 'transactions?last_name=Smith%00')).status).toBe(204);
+      expect((await get(t, 'batches?last_name=%00')).status).toBe(204);
+    });
+
     it.each([
       ['amount', '10'],
       ['amount', '10.5'],
