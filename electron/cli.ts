@@ -6,6 +6,7 @@
  *   npm run gateway -- keys create --name <name> [--permissions <list>] [--data-dir <dir>]
  *   npm run gateway -- keys list | keys revoke <key id>
  *   npm run gateway -- settings get [name] | settings set <name> <value>
+ *   (keys, settings, staff, audit and receipt take [--database <postgres URL> --lane <name>] too)
  *   npm run gateway -- staff list | staff create --name <name> --role cashier|manager [--server <nn>]
  *   npm run gateway -- staff change <id or name> [--name] [--role] [--server] [--new-pin] | staff retire <id or name>
  *   npm run gateway -- backup --to <file> | restore --from <file>
@@ -64,7 +65,8 @@ Commands:
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
                                 settings, newest first (default: the last 50)
-        [--database <url> --lane <name>]  with the store server's entries too
+  keys, staff, settings, audit [--database <url> --lane <name>]
+                                the store's, shared by its counters, on the store server
   receipt --id <id>             Write a transaction's receipt to standard output
           [--copy customer|merchant]  which copy (default: customer; merchant has a signature line)
           [--width 32|42|48]    characters per line (default: the receipt_width setting)
@@ -75,7 +77,8 @@ Commands:
                                 ledger is kept beside it as tender.db.before-restore-<time>)
 
 Options:
-  --data-dir <dir>   Where the ledger, keys and TLS certificate live (default: ${defaultDataDir()})
+  --data-dir <dir>   Where the ledger, keys and TLS certificate live (default: ${defaultDataDir()});
+                     with --database, only the TLS certificate and the lock
   --port <port>      serve: loopback port (default: ${DEFAULT_PORT})
 `;
 
@@ -194,8 +197,8 @@ function audit(
   return withEngine(
     dataDir,
     async (engine) => {
-      // On a store, the ledger's entries are on the store server and the counter's own (keys,
-      // settings, staff) in its data dir: both, newest first.
+      // On a store, the entries are the store server's; a data dir used before its counter joined
+      // the store keeps its earlier ones (keys, settings, staff): both, newest first.
       const entries = store
         ? [...engine.audit.recent(limit), ...(await engine.reads.recentAudit(limit))]
             .sort((a, b) => b.at - a.at)
@@ -312,43 +315,48 @@ function keys(
   action: string | undefined,
   args: string[],
   values: { name?: string; permissions?: string },
+  store: StoreServerOptions | undefined,
 ) {
-  return withEngine(dataDir, (engine) => {
-    switch (action) {
-      case 'create': {
-        if (!values.name) throw new UsageError('keys create needs --name <name>.');
-        const permissions =
-          values.permissions === undefined ? [...PERMISSIONS] : parsePermissions(values.permissions);
-        const { key, info } = engine.keys.create(values.name, permissions, COMMAND_LINE);
-        console.log(`Created API key ${info.id} "${info.name}" with ${info.permissions.join(', ')}.`);
-        console.log('Store it now: it is shown only this once.');
-        console.log(key);
-        return;
-      }
-      case 'list': {
-        const all = engine.keys.list();
-        if (all.length === 0) console.log('No API keys. Create one with: keys create --name <name>');
-        for (const key of all) {
-          const state = key.revoked ? `revoked ${formatTimestamp(key.revoked)}` : 'active';
-          const used = key.lastUsed ? formatTimestamp(key.lastUsed) : 'never';
-          console.log(
-            `${key.id}  ${key.name}  [${key.permissions.join(', ')}]  created ${formatTimestamp(key.created)}  last used ${used}  ${state}`,
-          );
+  return withEngine(
+    dataDir,
+    async (engine) => {
+      switch (action) {
+        case 'create': {
+          if (!values.name) throw new UsageError('keys create needs --name <name>.');
+          const permissions =
+            values.permissions === undefined ? [...PERMISSIONS] : parsePermissions(values.permissions);
+          const { key, info } = await engine.keys.create(values.name, permissions, COMMAND_LINE);
+          console.log(`Created API key ${info.id} "${info.name}" with ${info.permissions.join(', ')}.`);
+          console.log('Store it now: it is shown only this once.');
+          console.log(key);
+          return;
         }
-        return;
+        case 'list': {
+          const all = engine.keys.list();
+          if (all.length === 0) console.log('No API keys. Create one with: keys create --name <name>');
+          for (const key of all) {
+            const state = key.revoked ? `revoked ${formatTimestamp(key.revoked)}` : 'active';
+            const used = key.lastUsed ? formatTimestamp(key.lastUsed) : 'never';
+            console.log(
+              `${key.id}  ${key.name}  [${key.permissions.join(', ')}]  created ${formatTimestamp(key.created)}  last used ${used}  ${state}`,
+            );
+          }
+          return;
+        }
+        case 'revoke': {
+          const id = args[0];
+          if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
+          const revoked = await engine.keys.revoke(id, COMMAND_LINE);
+          if (!revoked) throw new UsageError(`No active key with id ${id}. See keys list.`);
+          console.log(`Revoked API key ${revoked.id} "${revoked.name}".`);
+          return;
+        }
+        default:
+          throw new UsageError('keys takes create, list or revoke.');
       }
-      case 'revoke': {
-        const id = args[0];
-        if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
-        const revoked = engine.keys.revoke(id, COMMAND_LINE);
-        if (!revoked) throw new UsageError(`No active key with id ${id}. See keys list.`);
-        console.log(`Revoked API key ${revoked.id} "${revoked.name}".`);
-        return;
-      }
-      default:
-        throw new UsageError('keys takes create, list or revoke.');
-    }
-  });
+    },
+    store,
+  );
 }
 
 /** A PIN never goes on the command line, where shell history and process lists keep it. */
@@ -373,31 +381,41 @@ async function staff(
   action: string | undefined,
   args: string[],
   values: { name?: string; role?: string; server?: string; 'new-pin'?: boolean },
+  store: StoreServerOptions | undefined,
 ): Promise<void> {
   const server = values.server === undefined ? undefined : values.server === 'none' ? null : values.server;
   switch (action) {
     case 'list':
-      return withEngine(dataDir, (engine) => {
-        const everyone = engine.staff.list();
-        if (everyone.length === 0) {
-          console.log('No staff yet. Add the first manager with: staff create --name <name> --role manager');
-        }
-        for (const member of everyone) console.log(describeMember(member));
-      });
+      return withEngine(
+        dataDir,
+        (engine) => {
+          const everyone = engine.staff.list();
+          if (everyone.length === 0) {
+            console.log(
+              'No staff yet. Add the first manager with: staff create --name <name> --role manager',
+            );
+          }
+          for (const member of everyone) console.log(describeMember(member));
+        },
+        store,
+      );
     case 'create': {
       if (!values.name || !values.role)
         throw new UsageError('staff create needs --name <name> and --role cashier|manager.');
       const pin = await readPin(`PIN for ${values.name} (4 to 8 digits): `);
-      const member = await withEngine(dataDir, (engine) =>
-        engine.staff.create(
-          {
-            name: values.name ?? '',
-            role: values.role ?? '',
-            pin,
-            ...(server !== undefined && { serverId: server }),
-          },
-          COMMAND_LINE,
-        ),
+      const member = await withEngine(
+        dataDir,
+        (engine) =>
+          engine.staff.create(
+            {
+              name: values.name ?? '',
+              role: values.role ?? '',
+              pin,
+              ...(server !== undefined && { serverId: server }),
+            },
+            COMMAND_LINE,
+          ),
+        store,
       );
       console.log(`Added ${describeMember(member)}.`);
       return;
@@ -406,17 +424,20 @@ async function staff(
       const who = args[0];
       if (!who) throw new UsageError('staff change needs the id or name of the person (see staff list).');
       const pin = values['new-pin'] ? await readPin(`New PIN for ${who} (4 to 8 digits): `) : undefined;
-      const member = await withEngine(dataDir, (engine) =>
-        engine.staff.change(
-          who,
-          {
-            ...(values.name !== undefined && { name: values.name }),
-            ...(values.role !== undefined && { role: values.role }),
-            ...(server !== undefined && { serverId: server }),
-            ...(pin !== undefined && { pin }),
-          },
-          COMMAND_LINE,
-        ),
+      const member = await withEngine(
+        dataDir,
+        (engine) =>
+          engine.staff.change(
+            who,
+            {
+              ...(values.name !== undefined && { name: values.name }),
+              ...(values.role !== undefined && { role: values.role }),
+              ...(server !== undefined && { serverId: server }),
+              ...(pin !== undefined && { pin }),
+            },
+            COMMAND_LINE,
+          ),
+        store,
       );
       console.log(`Changed: ${describeMember(member)}.`);
       return;
@@ -424,7 +445,7 @@ async function staff(
     case 'retire': {
       const who = args[0];
       if (!who) throw new UsageError('staff retire needs the id or name of the person (see staff list).');
-      const member = await withEngine(dataDir, (engine) => engine.staff.retire(who, COMMAND_LINE));
+      const member = await withEngine(dataDir, (engine) => engine.staff.retire(who, COMMAND_LINE), store);
       console.log(`Retired: ${describeMember(member)}.`);
       return;
     }
@@ -433,28 +454,39 @@ async function staff(
   }
 }
 
-function settings(dataDir: string, action: string | undefined, args: string[]) {
-  return withEngine(dataDir, (engine) => {
-    if (action === 'get') {
-      const all = engine.settings.all();
-      const names = args.length ? args : Object.keys(all);
-      for (const name of names) {
-        if (!(name in all))
-          throw new UnknownSettingError(`Unknown setting "${name}". Known: ${Object.keys(all).join(', ')}.`);
-        console.log(`${name}=${engine.settings.display(name as keyof typeof all)}`);
+function settings(
+  dataDir: string,
+  action: string | undefined,
+  args: string[],
+  store: StoreServerOptions | undefined,
+) {
+  return withEngine(
+    dataDir,
+    async (engine) => {
+      if (action === 'get') {
+        const all = engine.settings.all();
+        const names = args.length ? args : Object.keys(all);
+        for (const name of names) {
+          if (!(name in all))
+            throw new UnknownSettingError(
+              `Unknown setting "${name}". Known: ${Object.keys(all).join(', ')}.`,
+            );
+          console.log(`${name}=${engine.settings.display(name as keyof typeof all)}`);
+        }
+        return;
       }
-      return;
-    }
-    if (action === 'set') {
-      const [name, value] = args;
-      if (name === undefined || value === undefined)
-        throw new UsageError('settings set needs a name and a value.');
-      engine.settings.setFromText(name, value, COMMAND_LINE);
-      console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);
-      return;
-    }
-    throw new UsageError('settings takes get or set.');
-  });
+      if (action === 'set') {
+        const [name, value] = args;
+        if (name === undefined || value === undefined)
+          throw new UsageError('settings set needs a name and a value.');
+        await engine.settings.setFromText(name, value, COMMAND_LINE);
+        console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);
+        return;
+      }
+      throw new UsageError('settings takes get or set.');
+    },
+    store,
+  );
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -491,12 +523,9 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (
-    !['serve', 'receipt', 'audit'].includes(command) &&
-    (values.database !== undefined || values.lane !== undefined)
-  )
+  if (['backup', 'restore'].includes(command) && (values.database !== undefined || values.lane !== undefined))
     throw new UsageError(
-      `${command} works on the data dir, where API keys, settings and staff are kept; only serve, receipt and audit take --database and --lane.`,
+      `${command} works on the data dir's SQLite ledger; back up the store server's database with pg_dump or base backups (docs/operations.md).`,
     );
   switch (command) {
     case 'serve':
@@ -508,11 +537,11 @@ export async function main(argv: string[]): Promise<void> {
         storeServer(values),
       );
     case 'keys':
-      return keys(dataDir, action, rest, values);
+      return keys(dataDir, action, rest, values, storeServer(values));
     case 'settings':
-      return settings(dataDir, action, action === undefined ? [] : rest);
+      return settings(dataDir, action, action === undefined ? [] : rest, storeServer(values));
     case 'staff':
-      return staff(dataDir, action, rest, values);
+      return staff(dataDir, action, rest, values, storeServer(values));
     case 'audit':
       return audit(dataDir, values.limit, storeServer(values));
     case 'receipt':

@@ -16,6 +16,7 @@ import { ANSI_TEST_BDK, keyCheckValue } from '../gateway/crypto/dukpt';
 import type { Engine } from '../gateway/engine';
 import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
 import { dataDirLayout } from '../gateway/paths';
+import type { SettingName, SettingValues } from '../gateway/settings';
 import { ReadTimeoutError } from '../gateway/store/read-pool';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
@@ -121,53 +122,41 @@ export class CounterAdmin {
 
   handlers(): Pick<BridgeHandlers, AdminChannel> {
     const { engine, actor } = this.#options;
-    const audit = engine.audit;
     return {
       'terminal:connection': () => this.#connection(),
       'settings:get': () => this.settings(),
       'settings:update': async (input) => {
         await this.#requirePin(input.pin);
-        audit.atomically(() => {
-          // Only what changes is written: each write is an entry in the audit log.
-          if (input.tipsEnabled !== undefined && input.tipsEnabled !== engine.settings.get('tips_enabled')) {
-            engine.settings.setFromText('tips_enabled', String(input.tipsEnabled), actor);
-          }
-          if (
-            input.authExpiryDays !== undefined &&
-            input.authExpiryDays !== engine.settings.get('auth_expiry_days')
-          ) {
-            engine.settings.setFromText('auth_expiry_days', String(input.authExpiryDays), actor);
-          }
-          if (
-            input.tipWarnPercent !== undefined &&
-            input.tipWarnPercent !== engine.settings.get('tip_warn_percent')
-          ) {
-            engine.settings.setFromText('tip_warn_percent', String(input.tipWarnPercent), actor);
-          }
-          if (
-            input.duplicateWindowMinutes !== undefined &&
-            input.duplicateWindowMinutes !== engine.settings.get('duplicate_window_minutes')
-          ) {
-            engine.settings.setFromText(
-              'duplicate_window_minutes',
-              String(input.duplicateWindowMinutes),
-              actor,
-            );
-          }
-          if (
-            input.confirmAmountAboveCents !== undefined &&
-            input.confirmAmountAboveCents !== engine.settings.get('confirm_amount_above')
-          ) {
-            engine.settings.setFromText(
-              'confirm_amount_above',
-              formatMoney(input.confirmAmountAboveCents),
-              actor,
-            );
-          }
-          const before = this.#preferences.tipPercentages;
-          const after = input.tipPercentages;
-          if (after && after.join() !== before.join()) {
-            audit.append({
+        const settings = engine.settings;
+        // Only what changes is written: each write is an entry in the audit log.
+        const changes: [SettingName, string][] = [];
+        const change = <K extends SettingName>(
+          name: K,
+          value: SettingValues[K] | undefined,
+          text: string,
+        ) => {
+          if (value !== undefined && value !== settings.get(name)) changes.push([name, text]);
+        };
+        change('tips_enabled', input.tipsEnabled, String(input.tipsEnabled));
+        change('auth_expiry_days', input.authExpiryDays, String(input.authExpiryDays));
+        change('tip_warn_percent', input.tipWarnPercent, String(input.tipWarnPercent));
+        change(
+          'duplicate_window_minutes',
+          input.duplicateWindowMinutes,
+          String(input.duplicateWindowMinutes),
+        );
+        change(
+          'confirm_amount_above',
+          input.confirmAmountAboveCents,
+          formatMoney(input.confirmAmountAboveCents ?? 0),
+        );
+        const before = this.#preferences.tipPercentages;
+        const after = input.tipPercentages;
+        const percentagesChange = after && after.join() !== before.join();
+        if (changes.length > 0 || percentagesChange) {
+          await settings.change(changes, actor, async (tx) => {
+            if (!after || !percentagesChange) return;
+            await tx.appendAudit({
               at: this.#now(),
               actor,
               action: 'setting_change',
@@ -176,13 +165,13 @@ export class CounterAdmin {
             });
             // Last, so that a failed write rolls the engine settings and the audit entry back with it.
             this.#preferences.update({ tipPercentages: after });
-          }
-        });
+          });
+        }
         return this.#announce();
       },
       'settings:set-swipe-key': async (input) => {
         await this.#requirePin(input.pin);
-        engine.settings.setFromText('swipe_bdk', input.bdk, actor);
+        await engine.settings.setFromText('swipe_bdk', input.bdk, actor);
         return this.#announce();
       },
       'manager:set-pin': () => {
@@ -214,7 +203,7 @@ export class CounterAdmin {
       'keys:create': async (input) => {
         await this.#requirePin(input.pin);
         try {
-          const created = engine.keys.create(input.name, input.permissions, actor);
+          const created = await engine.keys.create(input.name, input.permissions, actor);
           return { key: created.key, info: shownKey(created.info, this.#options.ownKeyId()) };
         } catch (error) {
           if (error instanceof InvalidKeyRequestError) throw new BridgeError('invalid-input', error.message);
@@ -230,7 +219,7 @@ export class CounterAdmin {
             'This is the key these screens use themselves. It is replaced each time Tender starts.',
           );
         }
-        const revoked = engine.keys.revoke(input.id, actor);
+        const revoked = await engine.keys.revoke(input.id, actor);
         if (!revoked) throw new BridgeError('refused', 'No live key has that id: it may be revoked already.');
         return shownKey(revoked, own);
       },

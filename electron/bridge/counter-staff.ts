@@ -56,9 +56,13 @@ export class CounterStaff {
 
   constructor(options: CounterStaffOptions) {
     this.#options = options;
-    const { engine, earlierManagerPin, actor } = options;
-    if (earlierManagerPin) engine.staff.adoptManagerPin(earlierManagerPin, actor);
-    engine.staff.registerCounter(options.key.recordId);
+    options.engine.staff.registerCounter(options.key.recordId);
+  }
+
+  /** Makes the counter manager PIN of earlier versions the first manager, when there is one. */
+  async start(): Promise<void> {
+    const { engine, earlierManagerPin, actor } = this.#options;
+    if (earlierManagerPin) await engine.staff.adoptManagerPin(earlierManagerPin, actor);
   }
 
   /** Forgets the counter, so its key acts for no one; call when the screens' key is revoked. */
@@ -119,12 +123,15 @@ export class CounterStaff {
           if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
           throw error;
         }
-        staff.signIn(key.recordId, member, actor);
+        await staff.signIn(key.recordId, member, actor);
         return this.#announce();
       },
-      'staff:lock': () => {
-        staff.signOut(key.recordId, actor, 'locked');
-        return this.#announce();
+      'staff:lock': async () => {
+        // Locked at once, even when the entry saying so cannot be written.
+        const recorded = staff.signOut(key.recordId, actor, 'locked');
+        const session = this.#announce();
+        await recorded;
+        return session;
       },
       'staff:first-manager': (input) =>
         changing(async () => {
@@ -135,7 +142,7 @@ export class CounterStaff {
             { name: input.name, role: 'manager', pin: input.newPin, serverId: input.serverId ?? null },
             actor,
           );
-          staff.signIn(key.recordId, member, actor);
+          await staff.signIn(key.recordId, member, actor);
           return this.#announce();
         }),
       'staff:list': () => ({ staff: staff.list().map(shown) }),
@@ -167,13 +174,13 @@ export class CounterStaff {
       'staff:retire': (input) =>
         changing(async () => {
           const manager = await this.approve(input.pin, 'retire a staff account');
-          const member = staff.retire(String(input.id), this.#by(manager));
+          const member = await staff.retire(String(input.id), this.#by(manager));
           this.#announce();
           return shown(member);
         }),
       'staff:set-lock-minutes': async (input) => {
         const manager = await this.approve(input.pin, 'change when the counter locks itself');
-        engine.settings.setFromText('lock_after_minutes', String(input.minutes), this.#by(manager));
+        await engine.settings.setFromText('lock_after_minutes', String(input.minutes), this.#by(manager));
         return this.#announce();
       },
       'counter:approved-transaction': async (input) => {

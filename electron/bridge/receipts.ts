@@ -133,13 +133,13 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
         const refusal = value === undefined ? undefined : settings.refusal(name, value);
         if (refusal !== undefined) throw new BridgeError('invalid-input', refusal);
       }
-      engine.audit.atomically(() => {
-        for (const [name, value] of changes) {
-          if (value === undefined) continue;
-          // Only what changes is written: each write is an entry in the audit log.
-          if (settings.wouldChange(name, value)) settings.setFromText(name, value, actor);
-        }
-      });
+      // Only what changes is written: each write is an entry in the audit log.
+      await settings.change(
+        changes.flatMap(([name, value]) =>
+          value !== undefined && settings.wouldChange(name, value) ? [[name, value] as const] : [],
+        ),
+        actor,
+      );
       return receiptSettings(engine);
     },
     'receipts:preview': (input) =>

@@ -12,6 +12,7 @@ import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
+import { dataDirAdmin, SqliteAdminStore, type AdminStore, type DataDirAdmin } from './store/admin-store';
 import { AuditLog } from './store/audit';
 import { startCheckpointer, type Checkpointer } from './store/checkpoints';
 import {
@@ -21,16 +22,14 @@ import {
   type Connection,
   type IntegrityDepth,
 } from './store/database';
-import { KeyStore } from './store/keys';
 import { SqliteLedger } from './store/ledger';
 import type { LedgerStore } from './store/ledger-store';
 import { LedgerReads, LOCAL_LANE, type LedgerReadPort } from './store/ledger-reads';
+import { PostgresAdminStore } from './store/postgres/admin-store';
 import { PostgresLedger } from './store/postgres/ledger';
 import { PostgresLedgerReads } from './store/postgres/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
-import { SettingsStore } from './store/settings';
 import { StaffService } from './staff/staff';
-import { StaffStore } from './store/staff';
 import { TransactionService } from './transactions';
 
 export interface EngineOptions {
@@ -55,15 +54,17 @@ export interface StoreServerOptions {
   lane: string;
 }
 
-/** The ledger, its reads and the card-hash secret, from the data dir or from the store server. */
-interface LedgerParts {
+/**
+ * The ledger, its reads, the card-hash secret, and the keys, settings and staff with their audit
+ * entries, from the store server.
+ */
+interface StoreParts {
   ledger: LedgerStore;
   reads: LedgerReadPort;
+  admin: AdminStore;
   cardHashKey: Buffer;
   lane: string;
-  /** The ledger's id of each API key of the data dir. */
-  ledgerKeyId(keys: KeyStore): (apiKeyId: number) => Promise<number>;
-  /** Closes what the parts hold open beyond the data dir's file. */
+  /** Closes the ledger and its reads (the engine closes `admin`). */
   close(): Promise<void>;
 }
 
@@ -73,7 +74,13 @@ export class Engine {
   readonly settings: Settings;
   readonly transactions: TransactionService;
   readonly batches: BatchService;
+  /**
+   * The data dir's audit log. On a store server the entries of the ledger and of keys, settings and
+   * staff are the store's: read them with `reads.recentAudit`.
+   */
   readonly audit: AuditLog;
+  /** API keys, settings, staff and the PIN gate: the data dir's, or the store's on a store server. */
+  readonly admin: AdminStore;
   /** Cashiers and managers, their PINs, and who is signed in at each counter. */
   readonly staff: StaffService;
   /** Lists and the open batch, read on the reader threads or the store server's read pool. */
@@ -89,7 +96,7 @@ export class Engine {
     private readonly db: Connection,
     private readonly checkpointer: Checkpointer,
     private readonly readPool: ReadPool | undefined,
-    private readonly parts: LedgerParts | undefined,
+    private readonly parts: StoreParts | undefined,
     cardHashKey: Buffer,
     options: EngineOptions,
   ) {
@@ -99,17 +106,19 @@ export class Engine {
     if (parts) {
       this.ledger = parts.ledger;
       this.reads = parts.reads;
+      this.admin = parts.admin;
       this.lane = parts.lane;
     } else {
-      this.ledger = new SqliteLedger(db, this.audit);
+      const ledger = new SqliteLedger(db, this.audit);
+      this.ledger = ledger;
       this.reads = new LedgerReads(readPool as ReadPool);
+      this.admin = new SqliteAdminStore(db, this.audit, ledger.commits);
       this.lane = LOCAL_LANE;
     }
     this.onStoreServer = parts !== undefined;
-    const keyStore = new KeyStore(db);
-    this.keys = new ApiKeys(keyStore, this.audit, now);
-    this.settings = new Settings(new SettingsStore(db), this.audit, now);
-    this.staff = new StaffService(new StaffStore(db), this.audit, now);
+    this.keys = new ApiKeys(this.admin, now);
+    this.settings = new Settings(this.admin, now);
+    this.staff = new StaffService(this.admin, now);
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
     const swipes = options.swipes ?? {
       decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),
@@ -121,7 +130,6 @@ export class Engine {
       swipes,
       cardHashKey,
       now,
-      parts?.ledgerKeyId(keyStore),
     );
     this.batches = new BatchService(this.ledger, this.reads, now);
   }
@@ -147,22 +155,23 @@ export class Engine {
 
   /**
    * Opens the engine of a data dir: its own SQLite ledger, or, with `options.store`, the store
-   * server's ledger (brought up to the newest schema first), with the store's one card-hash secret.
-   * API keys, settings, staff and their audit entries stay in the data dir's file either way. Fails
-   * within seconds when the store server cannot be reached.
+   * server's (brought up to the newest schema first): its ledger, card-hash secret, API keys,
+   * settings, staff and audit log, shared by the store's counters. The data dir's keys, settings
+   * and staff are entered in the store at each start (store/postgres/admin-adopt.ts). Fails within
+   * seconds when the store server cannot be reached.
    */
   static async start(dataDir: string, options: EngineOptions = {}): Promise<Engine> {
     const { store, ...local } = options;
     if (!store) return Engine.open(dataDir, local);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const parts = await openStoreServer(store);
     const { database } = dataDirLayout(dataDir);
     const native = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
-    let db: Connection;
+    const db = openDatabase(database, native);
+    let parts: StoreParts;
     try {
-      db = openDatabase(database, native);
+      parts = await openStoreServer(store, dataDirAdmin(db));
     } catch (error) {
-      await parts.close();
+      db.close();
       throw error;
     }
     return new Engine(
@@ -191,42 +200,36 @@ export class Engine {
    */
   async close(): Promise<void> {
     await this.readPool?.close();
+    await this.admin.close();
     await this.parts?.close();
     await this.checkpointer.stop();
     this.db.close();
   }
 }
 
-async function openStoreServer(store: StoreServerOptions): Promise<LedgerParts> {
+async function openStoreServer(store: StoreServerOptions, dataDir: DataDirAdmin): Promise<StoreParts> {
   const ledger = await PostgresLedger.open({ url: store.url, lane: store.lane });
   let reads: PostgresLedgerReads | undefined;
+  let admin: PostgresAdminStore | undefined;
   try {
     reads = new PostgresLedgerReads({ url: store.url });
     const cardHashKey = await ledger.cardHashKey();
-    const opened = reads;
+    admin = await PostgresAdminStore.open({ url: store.url });
+    await admin.adopt(dataDir);
+    const [openedReads, openedAdmin] = [reads, admin];
     return {
       ledger,
-      reads: opened,
+      reads: openedReads,
+      admin: openedAdmin,
       cardHashKey,
       lane: store.lane,
-      ledgerKeyId: (keys) => {
-        const ids = new Map<number, number>();
-        return async (apiKeyId) => {
-          const known = ids.get(apiKeyId);
-          if (known !== undefined) return known;
-          const record = keys.list().find((key) => key.id === apiKeyId);
-          if (!record) throw new Error(`API key ${apiKeyId} is not in this data dir`);
-          const id = await ledger.storeKeyId(record);
-          ids.set(apiKeyId, id);
-          return id;
-        };
-      },
       close: async () => {
-        await opened.close();
+        await openedReads.close();
         await ledger.close();
       },
     };
   } catch (error) {
+    await admin?.close();
     await reads?.close();
     await ledger.close();
     throw error;

@@ -5,20 +5,23 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
-import type { AuditLog } from './store/audit';
-import type { ApiKeyRecord, KeyStore } from './store/keys';
+import type { AdminStore } from './store/admin-store';
+import type { ApiKeyRecord } from './store/keys';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
 export const LOCAL_ADMINISTRATOR = 'local administrator';
 
 const KEY_PATTERN = /^tender_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
-/** Last-used times are for people; writing one per request would cost a commit per read. */
+/**
+ * Last-used times are for people; writing one per request would cost a commit per read (the store
+ * server's gathers them further, see store/postgres/admin-store.ts).
+ */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface ApiKeyInfo {
   /** The public part of the key, which names it in lists and revocations. */
   id: string;
-  /** The ledger's row id, recorded with each transaction the key makes. */
+  /** The key's row id (the store's, on a store server), recorded with each transaction it makes. */
   recordId: number;
   name: string;
   permissions: Permission[];
@@ -61,31 +64,30 @@ function toInfo(record: ApiKeyRecord): ApiKeyInfo {
 
 export class ApiKeys {
   constructor(
-    private readonly store: KeyStore,
-    private readonly audit: AuditLog,
+    private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Creates a key and returns it in full: the only time it can be seen. */
-  create(
+  /** Creates a key and returns it in full, once committed: the only time it can be seen. */
+  async create(
     name: string,
     permissions: readonly Permission[] = PERMISSIONS,
     actor: string = LOCAL_ADMINISTRATOR,
-  ): { key: string; info: ApiKeyInfo } {
+  ): Promise<{ key: string; info: ApiKeyInfo }> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100)
       throw new InvalidKeyRequestError('A key needs a name of 1 to 100 characters.');
     const publicId = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');
-    const record = this.audit.atomically(() => {
-      const inserted = this.store.insert({
+    const record = await this.store.write(async (tx) => {
+      const inserted = await tx.insertKey({
         publicId,
         secretHash: hashSecret(secret),
         name: trimmed,
         permissions,
         createdAt: this.now(),
       });
-      this.audit.append({
+      await tx.appendAudit({
         at: inserted.createdAt,
         actor,
         action: 'key_create',
@@ -100,29 +102,29 @@ export class ApiKeys {
   /** The key's record when the presented text is a live key, otherwise undefined. */
   authenticate(presented: string): ApiKeyInfo | undefined {
     const match = KEY_PATTERN.exec(presented);
-    const record = match ? this.store.findByPublicId(match[1] as string) : undefined;
+    const record = match ? this.store.findKey(match[1] as string) : undefined;
     const expected = record?.secretHash ?? hashSecret('no such key');
     const matches = timingSafeEqual(expected, hashSecret(match?.[2] ?? presented));
     if (!record || !matches || record.revokedAt !== null) return undefined;
     const now = this.now();
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-      this.store.touch(record.id, now);
+      this.store.touchKey(record.id, now);
       return toInfo({ ...record, lastUsedAt: now });
     }
     return toInfo(record);
   }
 
   list(): ApiKeyInfo[] {
-    return this.store.list().map(toInfo);
+    return this.store.keys().map(toInfo);
   }
 
-  /** Revokes by public id (the middle part of the key) or by the whole key. */
-  revoke(idOrKey: string, actor: string = LOCAL_ADMINISTRATOR): ApiKeyInfo | undefined {
+  /** Revokes by public id (the middle part of the key) or by the whole key; settles once committed. */
+  async revoke(idOrKey: string, actor: string = LOCAL_ADMINISTRATOR): Promise<ApiKeyInfo | undefined> {
     const publicId = KEY_PATTERN.exec(idOrKey)?.[1] ?? idOrKey;
-    const record = this.audit.atomically(() => {
-      const revoked = this.store.revoke(publicId, this.now());
+    const record = await this.store.write(async (tx) => {
+      const revoked = await tx.revokeKey(publicId, this.now());
       if (revoked) {
-        this.audit.append({
+        await tx.appendAudit({
           at: revoked.revokedAt ?? this.now(),
           actor,
           action: 'key_revoke',

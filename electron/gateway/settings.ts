@@ -4,8 +4,7 @@ import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
 import { isReceiptWidth, type ReceiptWidth } from './receipts/receipt';
 import { PRINTER_PATTERN } from '../../shared/receipt-printer';
-import type { AuditLog } from './store/audit';
-import type { SettingsStore } from './store/settings';
+import type { AdminStore, AdminWrite } from './store/admin-store';
 
 interface SettingDefinition<T> {
   description: string;
@@ -246,18 +245,26 @@ function definitionOf(name: SettingName): SettingDefinition<unknown> {
   return SETTING_DEFINITIONS[name] as unknown as SettingDefinition<unknown>;
 }
 
+/** The value a stored text stands for: the default when there is none, or none that parses. */
+function valueOf(definition: SettingDefinition<unknown>, stored: string | undefined): unknown {
+  return (stored === undefined ? undefined : definition.parse(stored)) ?? definition.defaultValue;
+}
+
+function shown(definition: SettingDefinition<unknown>, value: unknown): string {
+  return definition.display ? definition.display(value) : definition.format(value);
+}
+
+/** Setting names with the text of their new values, as forms and the command line send them. */
+export type SettingChanges = readonly (readonly [name: string, text: string])[];
+
 export class Settings {
   constructor(
-    private readonly store: SettingsStore,
-    private readonly audit: AuditLog,
+    private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
   ) {}
 
   get<K extends SettingName>(name: K): SettingValues[K] {
-    const definition = definitionOf(name);
-    const stored = this.store.get(name);
-    return ((stored === undefined ? undefined : definition.parse(stored)) ??
-      definition.defaultValue) as SettingValues[K];
+    return valueOf(definitionOf(name), this.store.setting(name)) as SettingValues[K];
   }
 
   all(): SettingValues {
@@ -268,9 +275,7 @@ export class Settings {
 
   /** The value as people may see it: secrets are described (with a key check value), never shown. */
   display(name: SettingName): string {
-    const definition = definitionOf(name);
-    const value = this.get(name);
-    return definition.display ? definition.display(value) : definition.format(value);
+    return shown(definitionOf(name), this.get(name));
   }
 
   /** Why `text` is not a value for the setting, or undefined when it is one. */
@@ -291,22 +296,40 @@ export class Settings {
     return value === undefined || definition.format(value) !== definition.format(this.get(name));
   }
 
-  /** Sets a setting from text, as the CLI and the settings screen receive it. */
-  setFromText(name: string, text: string, actor: string = LOCAL_ADMINISTRATOR): void {
-    const refusal = this.refusal(name, text);
-    if (refusal !== undefined || !isSettingName(name)) throw new UnknownSettingError(refusal);
-    const definition = definitionOf(name);
-    const value = definition.parse(text);
-    this.audit.atomically(() => {
-      const before = this.display(name);
-      this.store.set(name, definition.format(value));
-      this.audit.append({
-        at: this.now(),
-        actor,
-        action: 'setting_change',
-        subject: name,
-        detail: `${before} → ${this.display(name)}`,
-      });
+  /** Sets a setting from text, as the CLI and the settings screen receive it; settles once committed. */
+  setFromText(name: string, text: string, actor: string = LOCAL_ADMINISTRATOR): Promise<void> {
+    return this.change([[name, text]], actor);
+  }
+
+  /**
+   * Sets several settings in one write, each with its audit entry. Every value is checked before any
+   * is written, so a bad one changes nothing. `also` runs last in the same write: when it throws,
+   * nothing is kept.
+   */
+  async change(
+    changes: SettingChanges,
+    actor: string = LOCAL_ADMINISTRATOR,
+    also?: (tx: AdminWrite) => Promise<void>,
+  ): Promise<void> {
+    const checked = changes.map(([name, text]) => {
+      const refusal = this.refusal(name, text);
+      if (refusal !== undefined || !isSettingName(name)) throw new UnknownSettingError(refusal);
+      const definition = definitionOf(name);
+      return { name, definition, value: definition.parse(text) };
+    });
+    await this.store.write(async (tx) => {
+      for (const { name, definition, value } of checked) {
+        const before = valueOf(definition, await tx.setting(name));
+        await tx.setSetting(name, definition.format(value));
+        await tx.appendAudit({
+          at: this.now(),
+          actor,
+          action: 'setting_change',
+          subject: name,
+          detail: `${shown(definition, before)} → ${shown(definition, value)}`,
+        });
+      }
+      await also?.(tx);
     });
   }
 }

@@ -22,7 +22,7 @@ describe('authorizations expire', () => {
   it('the expiry is a setting of the data dir', async () => {
     const clock = { now: Date.now() };
     const t = await startGatewayForTest({ engine: { now: () => clock.now } });
-    t.gateway.engine.settings.setFromText('auth_expiry_days', '30');
+    await t.gateway.engine.settings.setFromText('auth_expiry_days', '30');
     const auth = await t.client.createTransaction({ type: 'AUTH', amount: '40.00', ...VISA });
     clock.now += 8 * DAY;
     const capture = await t.client.createTransaction({ type: 'CAPTURE', id: auth.id ?? '', amount: '40.00' });

@@ -165,9 +165,9 @@ describe('what each list item says can be done with it', () => {
     expect(await capture(t, authId, '40.00')).toMatchObject({ result: 'Rejected', error_code: '8030' });
 
     // The expiry is the merchant's setting, read at each list.
-    t.gateway.engine.settings.setFromText('auth_expiry_days', '30');
+    await t.gateway.engine.settings.setFromText('auth_expiry_days', '30');
     expect(await followUpsOf(t, authId)).toEqual({ ...NOTHING, voidable: 'true', capturable: 'true' });
-    t.gateway.engine.settings.setFromText('auth_expiry_days', '7');
+    await t.gateway.engine.settings.setFromText('auth_expiry_days', '7');
 
     const voidId = approvedId(await voidOf(t, authId));
     expect(await followUpsOf(t, authId)).toEqual(NOTHING);

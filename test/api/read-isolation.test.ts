@@ -64,7 +64,7 @@ async function serve(
     ...(options.engine && { engine: options.engine }),
     ...(options.extend && { extend: options.extend }),
   });
-  const key = gateway.engine.keys.create('read isolation').key;
+  const key = (await gateway.engine.keys.create('read isolation')).key;
   const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
   const send = (method: string, path: string, accept: string, body?: string) =>
     new Promise<Answer>((resolve, reject) => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
     ['merchant_phone', '(207) 555-0142'],
     ['receipt_footer', 'Thank you!'],
   ] as const) {
-    engine.settings.setFromText(name, value);
+    await engine.settings.setFromText(name, value);
   }
   const sale = await api.client.createTransaction({
     type: 'SALE',
@@ -109,15 +109,15 @@ describe('a network printer', () => {
   });
 
   it('prints the test page from the settings', async () => {
-    api.gateway.engine.settings.setFromText('receipt_printer', printer.address);
-    api.gateway.engine.settings.setFromText('receipt_width', '32');
+    await api.gateway.engine.settings.setFromText('receipt_printer', printer.address);
+    await api.gateway.engine.settings.setFromText('receipt_width', '32');
     const job = printer.nextJob();
     await service.testPrint();
     const [page] = decodeEscPos(await job).copies;
     expect(page).toEqual(
       expect.arrayContaining(['Blue Door Bistro', 'TEST PRINT', '1234567890'.repeat(4).slice(0, 32)]),
     );
-    api.gateway.engine.settings.setFromText('receipt_width', '42');
+    await api.gateway.engine.settings.setFromText('receipt_width', '42');
   });
 });
 
@@ -262,12 +262,12 @@ describe('email', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     port = (smtp.server.address() as { port: number }).port;
     const { settings } = api.gateway.engine;
-    settings.setFromText('smtp_host', '127.0.0.1');
-    settings.setFromText('smtp_port', String(port));
-    settings.setFromText('smtp_security', 'none');
-    settings.setFromText('smtp_user', 'till');
-    settings.setFromText('smtp_password', 'correct horse');
-    settings.setFromText('smtp_from', 'receipts@bluedoor.test');
+    await settings.setFromText('smtp_host', '127.0.0.1');
+    await settings.setFromText('smtp_port', String(port));
+    await settings.setFromText('smtp_security', 'none');
+    await settings.setFromText('smtp_user', 'till');
+    await settings.setFromText('smtp_password', 'correct horse');
+    await settings.setFromText('smtp_from', 'receipts@bluedoor.test');
   });
   afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
@@ -308,7 +308,7 @@ describe('email', () => {
 
   it('a wrong password is reported without showing it', async () => {
     const { settings } = api.gateway.engine;
-    settings.setFromText('smtp_password', 'wrong');
+    await settings.setFromText('smtp_password', 'wrong');
     try {
       const error = await service.email(saleId).catch((e: unknown) => e);
       expect((error as Error).message).toBe(
@@ -316,19 +316,19 @@ describe('email', () => {
       );
       expect(settings.display('smtp_password')).toBe('set (hidden)');
     } finally {
-      settings.setFromText('smtp_password', 'correct horse');
+      await settings.setFromText('smtp_password', 'correct horse');
     }
   });
 
   it('a mail server that is not there is reported within a few seconds', async () => {
     const { settings } = api.gateway.engine;
-    settings.setFromText('smtp_port', String(await refusedPort()));
+    await settings.setFromText('smtp_port', String(await refusedPort()));
     try {
       const started = Date.now();
       await expect(service.email(saleId)).rejects.toThrow(/refused the connection/);
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
-      settings.setFromText('smtp_port', String(port));
+      await settings.setFromText('smtp_port', String(port));
     }
   });
 });

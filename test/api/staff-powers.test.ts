@@ -315,7 +315,7 @@ describe('a manager allows one request at the counter', () => {
     const entry = (await recentAudit(t, 1))[0];
     expect(entry).toMatchObject({ action: 'refund', subject: `transaction ${answer.id}` });
     expect(entry?.actor).toMatch(
-      /^Cole at Tender desktop app \(key [0-9a-f]{16}\), approved by manager Maya$/,
+      /^Cole at Tender desktop app( \([\w-]+\))? \(key [0-9a-f]{16}\), approved by manager Maya$/,
     );
     // The same request again is answered once, never refunded twice.
     const again = (await bridge('counter:approved-transaction', {

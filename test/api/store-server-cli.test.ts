@@ -91,10 +91,14 @@ describe('serve --database and --lane', () => {
     expect(result.stderr).toContain('Usage:');
   });
 
-  it('the data dir commands refuse --database, since keys, settings and staff stay on the counter', () => {
-    const result = run('keys', 'list', '--database', 'postgresql://tender@127.0.0.1/tender');
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/only serve, receipt and audit take --database and --lane/);
+  it("backup and restore refuse --database: they copy the data dir's SQLite ledger", () => {
+    const flags = ['--database', 'postgresql://tender@127.0.0.1/tender', '--lane', 'counter-1'];
+    const backup = run('backup', '--to', join(dataDir, 'copy.db'), ...flags);
+    expect(backup.status).toBe(2);
+    expect(backup.stderr).toMatch(/back up the store server's database with pg_dump/);
+    const keys = run('keys', 'list', '--database', 'postgresql://tender@127.0.0.1/tender');
+    expect(keys.status).toBe(2);
+    expect(keys.stderr).toMatch(/--database needs --lane/);
   });
 
   describe('against a real store server', () => {

@@ -148,12 +148,12 @@ describe('a swiped card', () => {
 
   it('reads with the BDK set for the data dir, from the next request on', async () => {
     const bdk = '00112233445566778899AABBCCDDEEFF';
-    t.gateway.engine.settings.setFromText('swipe_bdk', bdk);
+    await t.gateway.engine.settings.setFromText('swipe_bdk', bdk);
     try {
       const answer = await swipedTransaction('SALE', '1.00', swipe(PAT, { counter: counter++, bdk }));
       expect(answer.result).toBe('Approved');
     } finally {
-      t.gateway.engine.settings.setFromText('swipe_bdk', '0123456789ABCDEFFEDCBA9876543210');
+      await t.gateway.engine.settings.setFromText('swipe_bdk', '0123456789ABCDEFFEDCBA9876543210');
     }
   });
 

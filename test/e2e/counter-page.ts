@@ -90,7 +90,7 @@ export async function startCounter(): Promise<Counter> {
   // The tests of the lock, of sign-in and of approvals sign other people in.
   const { engine } = screens.running.gateway;
   await engine.staff.create({ name: OWNER.name, role: 'manager', pin: OWNER.pin }, 'test');
-  engine.settings.setFromText('lock_after_minutes', '0');
+  await engine.settings.setFromText('lock_after_minutes', '0');
   await reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
   const contexts: BrowserContext[] = [];
   mkdirSync(RESULTS_DIR, { recursive: true });

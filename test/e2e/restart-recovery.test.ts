@@ -38,7 +38,7 @@ async function start(port?: number): Promise<TestScreens> {
   const { engine } = screens.running.gateway;
   if (engine.staff.list().length === 0) {
     await engine.staff.create({ name: OWNER.name, role: 'manager', pin: OWNER.pin }, 'test');
-    engine.settings.setFromText('lock_after_minutes', '0');
+    await engine.settings.setFromText('lock_after_minutes', '0');
   }
   // Each start issues the screens a new key, which is signed in anew.
   const node = await screens.connectBridge();

@@ -25,7 +25,7 @@ afterEach(async () => {
   await counter.closePages();
   // Every test starts with the owner signed in, as the counter of the other tests is.
   await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
-  counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '0');
+  await counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '0');
 });
 afterAll(() => counter?.close());
 
@@ -70,7 +70,7 @@ describe('the lock', () => {
   });
 
   it('locks by itself after the idle time the settings give', async () => {
-    counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '1');
+    await counter.screens.running.gateway.engine.settings.setFromText('lock_after_minutes', '1');
     const cashier = await counter.open('staff');
     const { page } = cashier;
     // The page's clock from its start, so the idle timer runs on it.

@@ -14,8 +14,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await counter?.closePages();
   const settings = counter?.screens.running.gateway.engine.settings;
-  settings?.setFromText('duplicate_window_minutes', '0');
-  settings?.setFromText('tips_enabled', 'false');
+  await settings?.setFromText('duplicate_window_minutes', '0');
+  await settings?.setFromText('tips_enabled', 'false');
 });
 afterAll(() => counter?.close());
 
@@ -36,7 +36,7 @@ async function openTab(amount: string): Promise<string> {
 
 describe('the duplicate prompt', () => {
   it('names the earlier charge, charges nothing when declined, and charges again once confirmed', async () => {
-    counter.screens.running.gateway.engine.settings.setFromText('duplicate_window_minutes', '2');
+    await counter.screens.running.gateway.engine.settings.setFromText('duplicate_window_minutes', '2');
     const cashier = await counter.open('duplicates');
     await keyedSale(cashier, '3333');
     expect(await cashier.outcome()).toBe('approved');
@@ -73,7 +73,7 @@ describe('the duplicate prompt', () => {
 
 describe('tips', () => {
   it('Adjust tip voids the capture and captures the tab again with the new tip; both stay in history', async () => {
-    counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
     const tabId = await openTab('62.00');
     const first = await counter.screens.client.createTransaction({
       type: 'CAPTURE',
@@ -107,7 +107,7 @@ describe('tips', () => {
   });
 
   it('a tip above the set share of the check asks first, naming both amounts', async () => {
-    counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
     const tabId = await openTab('62.00');
     const cashier = await counter.open('large-tip');
     await cashier.goTo('Tabs');

@@ -69,7 +69,7 @@ export async function startTestScreens(options: {
     ...(options.engine && { engine: options.engine }),
     version: '0.1.0-test',
   });
-  running.gateway.engine.settings.setFromText(
+  await running.gateway.engine.settings.setFromText(
     'duplicate_window_minutes',
     String(options.duplicateWindowMinutes ?? 0),
   );
@@ -101,7 +101,7 @@ export async function startTestScreens(options: {
   const get = (path: string, headers: Record<string, string> = {}) => request(path, { headers });
   const client = new TenderClient({
     baseUrl: running.gateway.url,
-    apiKey: running.gateway.engine.keys.create('screens test checks').key,
+    apiKey: (await running.gateway.engine.keys.create('screens test checks')).key,
     fetch: async (url, init) => {
       const response = await request(new URL(url).pathname + new URL(url).search, init);
       return { status: response.status, text: async () => response.body };

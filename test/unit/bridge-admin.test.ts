@@ -32,8 +32,8 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
   rmSync(join(t.dataDir, COUNTER_SETTINGS_FILE), { force: true });
-  t.gateway.engine.settings.setFromText('tips_enabled', 'false');
-  t.gateway.engine.settings.setFromText('swipe_bdk', '0123456789ABCDEFFEDCBA9876543210');
+  await t.gateway.engine.settings.setFromText('tips_enabled', 'false');
+  await t.gateway.engine.settings.setFromText('swipe_bdk', '0123456789ABCDEFFEDCBA9876543210');
 });
 afterAll(() => t.close());
 
@@ -140,7 +140,7 @@ describe('settings', () => {
     await terminal.stop();
     const again = await start();
     expect(await invoke(again, 'settings:get')).toMatchObject({ tipPercentages: [18, 20, 25] });
-    t.gateway.engine.settings.setFromText('auth_expiry_days', '7');
+    await t.gateway.engine.settings.setFromText('auth_expiry_days', '7');
   });
 
   it('write only what changes, so the audit log holds no empty changes', async () => {

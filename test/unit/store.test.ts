@@ -171,7 +171,7 @@ describe('background checkpoints', () => {
 describe('API keys', () => {
   it('only a hash of the key is stored, and the key works until revoked', async () => {
     const engine = Engine.open(dir);
-    const { key, info } = engine.keys.create('kitchen display', ['transactions:read']);
+    const { key, info } = await engine.keys.create('kitchen display', ['transactions:read']);
     const db = new Database(join(dir, 'tender.db'), { readonly: true });
     const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
     // The secret is everything after the public id; base64url may put '_' inside it too.
@@ -181,21 +181,21 @@ describe('API keys', () => {
     db.close();
     expect(engine.keys.authenticate(key)?.permissions).toEqual(['transactions:read']);
     expect(engine.keys.authenticate(`${key.slice(0, -1)}x`)).toBeUndefined();
-    expect(engine.keys.revoke(info.id)?.revoked).not.toBeNull();
+    expect((await engine.keys.revoke(info.id))?.revoked).not.toBeNull();
     expect(engine.keys.authenticate(key)).toBeUndefined();
     await engine.close();
   });
 
   it('a key revoked by another process stops working at once, and one it creates works at once', async () => {
     const engine = Engine.open(dir);
-    const { key, info } = engine.keys.create('till 2');
+    const { key, info } = await engine.keys.create('till 2');
     // Twice: the first use also records when the key was last used.
     expect(engine.keys.authenticate(key)?.id).toBe(info.id);
     expect(engine.keys.authenticate(key)?.id).toBe(info.id);
     // The command line opens the ledger through its own connection while the engine serves.
     const commandLine = Engine.open(dir);
-    commandLine.keys.revoke(info.id);
-    const created = commandLine.keys.create('till 3');
+    await commandLine.keys.revoke(info.id);
+    const created = await commandLine.keys.create('till 3');
     await commandLine.close();
     expect(engine.keys.authenticate(key)).toBeUndefined();
     expect(engine.keys.authenticate(created.key)?.name).toBe('till 3');
@@ -205,7 +205,7 @@ describe('API keys', () => {
   it('records when a key was last used', async () => {
     let now = 1_000_000;
     const engine = Engine.open(dir, { now: () => now });
-    const { key } = engine.keys.create('script');
+    const { key } = await engine.keys.create('script');
     expect(engine.keys.list()[0]?.lastUsed).toBeNull();
     now += 5;
     engine.keys.authenticate(key);
@@ -219,7 +219,7 @@ describe('settings', () => {
     const engine = Engine.open(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);
     const commandLine = Engine.open(dir);
-    commandLine.settings.setFromText('tips_enabled', 'true');
+    await commandLine.settings.setFromText('tips_enabled', 'true');
     await commandLine.close();
     expect(engine.settings.get('tips_enabled')).toBe(true);
     await engine.close();
@@ -228,10 +228,10 @@ describe('settings', () => {
   it('tips are off until turned on, and bad values are refused', async () => {
     const engine = Engine.open(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);
-    engine.settings.setFromText('tips_enabled', 'TRUE');
+    await engine.settings.setFromText('tips_enabled', 'TRUE');
     expect(engine.settings.get('tips_enabled')).toBe(true);
-    expect(() => engine.settings.setFromText('tips_enabled', 'yes')).toThrow(/not a valid value/);
-    expect(() => engine.settings.setFromText('colour', 'red')).toThrow(/Unknown setting/);
+    await expect(engine.settings.setFromText('tips_enabled', 'yes')).rejects.toThrow(/not a valid value/);
+    await expect(engine.settings.setFromText('colour', 'red')).rejects.toThrow(/Unknown setting/);
     expect(engine.settings.get('tips_enabled')).toBe(true);
     await engine.close();
   });

@@ -2,88 +2,33 @@
  * Cashiers and managers. A PIN names its owner at the counter (sign-in and switching cashier take
  * one PIN), so no two people at work share one; every check goes through one gate with a lockout,
  * and every wrong PIN is in the audit log. Retired staff keep their rows, so history still names
- * them. Which staff member the counter's screens act for is kept here too, beside the engine that
- * records it with each transaction.
+ * them. On a store server, staff and the gate are the store's: a PIN works, and a pause after wrong
+ * ones holds, at every counter. Which staff member the counter's screens act for is kept here too,
+ * beside the engine that records it with each transaction.
  */
-import { hasControlCharacter } from '../settings';
-import type { AuditLog } from '../store/audit';
-import type { StaffRecord, StaffRole, StaffStore } from '../store/staff';
-import { hashPin, isStoredPin, PinGate, pinMatches, type StoredPin } from './pins';
+import { PIN_GATE_RULE, type AdminStore, type AdminWrite } from '../store/admin-store';
+import type { AuditEntry } from '../store/audit';
+import { foldCase, type StaffRecord } from '../store/staff';
+import { hashPin, type StoredPin } from './pins';
+import {
+  checkedName,
+  checkedPin,
+  checkedRole,
+  checkedServer,
+  holderOf,
+  InvalidStaffRequestError,
+  liveOf,
+  PIN_PATTERN,
+  PinRefusedError,
+  requireAnotherManager,
+  requireFreeName,
+  samePins,
+  toMember,
+  type StaffMember,
+} from './staff-rules';
 
 export type { StaffRole } from '../store/staff';
-
-export interface StaffMember {
-  id: number;
-  name: string;
-  role: StaffRole;
-  serverId: string | null;
-  created: number;
-  retired: number | null;
-}
-
-export class InvalidStaffRequestError extends Error {}
-
-/** A PIN that was not accepted: wrong, or the gate is closed for a while after too many. */
-export class PinRefusedError extends Error {
-  constructor(
-    readonly reason: 'wrong' | 'locked' | 'not-manager',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const STAFF_ROLES: readonly StaffRole[] = ['cashier', 'manager'];
-const PIN_PATTERN = /^\d{4,8}$/;
-const SERVER_PATTERN = /^\d{2}$/;
-
-function toMember(record: StaffRecord): StaffMember {
-  return {
-    id: record.id,
-    name: record.name,
-    role: record.role,
-    serverId: record.serverId,
-    created: record.createdAt,
-    retired: record.retiredAt,
-  };
-}
-
-function storedPinOf(record: StaffRecord): StoredPin | undefined {
-  try {
-    const parsed: unknown = JSON.parse(record.pinHash);
-    return isStoredPin(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function checkedName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 40 || hasControlCharacter(trimmed)) {
-    throw new InvalidStaffRequestError('A name has 1 to 40 characters.');
-  }
-  return trimmed;
-}
-
-function checkedPin(pin: string): string {
-  if (!PIN_PATTERN.test(pin)) throw new InvalidStaffRequestError('A PIN has 4 to 8 digits.');
-  return pin;
-}
-
-function checkedServer(serverId: string | null): string | null {
-  if (serverId === null || serverId === '') return null;
-  if (!SERVER_PATTERN.test(serverId)) {
-    throw new InvalidStaffRequestError('A server number has two digits, like 07.');
-  }
-  return serverId;
-}
-
-function checkedRole(role: string): StaffRole {
-  if (!(STAFF_ROLES as readonly string[]).includes(role)) {
-    throw new InvalidStaffRequestError('The role is cashier or manager.');
-  }
-  return role as StaffRole;
-}
+export { InvalidStaffRequestError, PinRefusedError, STAFF_ROLES, type StaffMember } from './staff-rules';
 
 export interface NewStaffMember {
   name: string;
@@ -98,29 +43,26 @@ export interface StaffMemberChange {
   pin?: string;
   serverId?: string | null;
 }
-
 export class StaffService {
-  readonly #gate: PinGate;
+  /** The PIN check in progress: the next waits for it, so guesses sent at once cannot all pass the gate. */
+  #previousCheck: Promise<unknown> = Promise.resolve();
   /** The staff member each counter key acts for, by the key's record id; none while it is locked. */
   readonly #counters = new Map<number, StaffMember>();
   /** The keys of counters' screens. */
   readonly #registered = new Set<number>();
 
   constructor(
-    private readonly store: StaffStore,
-    private readonly audit: AuditLog,
+    private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
-  ) {
-    this.#gate = new PinGate(now);
-  }
+  ) {}
 
   list(): StaffMember[] {
-    return this.store.list().map(toMember);
+    return this.store.staff().map(toMember);
   }
 
   /** Whether anyone may sign in: a first start has no staff and must create its first manager. */
   hasStaff(): boolean {
-    return this.store.counts().live > 0;
+    return this.#live().length > 0;
   }
 
   async create(member: NewStaffMember, actor: string): Promise<StaffMember> {
@@ -128,23 +70,25 @@ export class StaffService {
     const role = checkedRole(member.role);
     const pin = checkedPin(member.pin);
     const serverId = checkedServer(member.serverId ?? null);
-    this.#requireFreeName(name);
-    await this.#requireFreePin(pin);
-    const stored = await hashPin(pin);
-    return this.#insert({ name, role, serverId, pinHash: JSON.stringify(stored) }, actor, 'new');
+    requireFreeName(this.#live(), name);
+    const pinHash = JSON.stringify(await hashPin(pin));
+    return this.#withFreePin(pin, undefined, (tx, live) => {
+      requireFreeName(live, name);
+      return this.#insert(tx, { name, role, serverId, pinHash }, actor, 'new');
+    });
   }
 
   /**
    * The counter's manager PIN of earlier versions becomes the first manager, with the same PIN (its
    * hash is kept as it is). Does nothing once anyone has an account.
    */
-  adoptManagerPin(stored: StoredPin, actor: string): StaffMember | undefined {
-    if (this.store.list().length > 0) return undefined;
-    return this.#insert(
-      { name: 'Manager', role: 'manager', serverId: null, pinHash: JSON.stringify(stored) },
-      actor,
-      'from the counter manager PIN',
-    );
+  adoptManagerPin(stored: StoredPin, actor: string): Promise<StaffMember | undefined> {
+    return this.store.write(async (tx) => {
+      if ((await tx.staff()).length > 0) return undefined;
+      const pinHash = JSON.stringify(stored);
+      const member = { name: 'Manager', role: 'manager' as const, serverId: null, pinHash };
+      return this.#insert(tx, member, actor, 'from the counter manager PIN');
+    });
   }
 
   async change(who: string, change: StaffMemberChange, actor: string): Promise<StaffMember> {
@@ -153,29 +97,33 @@ export class StaffService {
     const said: string[] = [];
     if (change.name !== undefined && checkedName(change.name) !== current.name) {
       next.name = checkedName(change.name);
-      if (next.name.toLowerCase() !== current.name.toLowerCase()) this.#requireFreeName(next.name);
       said.push(`name ${current.name} → ${next.name}`);
     }
     if (change.role !== undefined && checkedRole(change.role) !== current.role) {
       next.role = checkedRole(change.role);
-      if (next.role === 'cashier') this.#requireAnotherManager(current);
       said.push(`role ${current.role} → ${next.role}`);
     }
     if (change.serverId !== undefined && checkedServer(change.serverId) !== current.serverId) {
       next.serverId = checkedServer(change.serverId);
       said.push(`server ${current.serverId ?? 'none'} → ${next.serverId ?? 'none'}`);
     }
-    if (change.pin !== undefined) {
-      const pin = checkedPin(change.pin);
-      await this.#requireFreePin(pin, current.id);
+    const pin = change.pin === undefined ? undefined : checkedPin(change.pin);
+    if (pin !== undefined) {
       next.pinHash = JSON.stringify(await hashPin(pin));
       said.push('PIN changed');
     }
     if (said.length === 0) return toMember(current);
-    const updated = this.audit.atomically(() => {
-      const row = this.store.update(current.id, current, next);
+    const checks = (live: StaffRecord[]) => {
+      if (next.name !== undefined && foldCase(next.name) !== foldCase(current.name))
+        requireFreeName(live, next.name);
+      if (next.role === 'cashier') requireAnotherManager(live, current);
+    };
+    checks(this.#live());
+    const write = async (tx: AdminWrite, live: StaffRecord[]) => {
+      checks(live);
+      const row = await tx.updateStaff(current.id, current, next);
       if (!row) throw new InvalidStaffRequestError(`${current.name} was retired meanwhile.`);
-      this.audit.append({
+      await tx.appendAudit({
         at: this.now(),
         actor,
         action: 'staff_change',
@@ -183,18 +131,22 @@ export class StaffService {
         detail: said.join(', '),
       });
       return row;
-    });
+    };
+    const updated = await (pin === undefined
+      ? this.store.write(async (tx) => write(tx, liveOf(await tx.staff())))
+      : this.#withFreePin(pin, current.id, write));
     this.#refreshCounters(updated);
     return toMember(updated);
   }
 
-  retire(who: string, actor: string): StaffMember {
+  async retire(who: string, actor: string): Promise<StaffMember> {
     const current = this.#find(who);
-    if (current.role === 'manager') this.#requireAnotherManager(current);
-    const retired = this.audit.atomically(() => {
-      const row = this.store.retire(current.id, this.now());
+    if (current.role === 'manager') requireAnotherManager(this.#live(), current);
+    const retired = await this.store.write(async (tx) => {
+      if (current.role === 'manager') requireAnotherManager(liveOf(await tx.staff()), current);
+      const row = await tx.retireStaff(current.id, this.now());
       if (!row) throw new InvalidStaffRequestError(`${current.name} is retired already.`);
-      this.audit.append({
+      await tx.appendAudit({
         at: this.now(),
         actor,
         action: 'staff_retire',
@@ -211,40 +163,17 @@ export class StaffService {
    * The live staff member whose PIN this is. A wrong PIN is written to the audit log with what it
    * was for (never the PIN itself); after five in a row every PIN is refused for a minute.
    */
-  async identify(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const candidates = PIN_PATTERN.test(pin)
-      ? this.store.live().flatMap((record) => {
-          const stored = storedPinOf(record);
-          return stored ? [{ record, stored }] : [];
-        })
-      : [];
-    let found: StaffRecord | undefined;
-    const check = await this.#gate.attempt(async () => {
-      const matches = await Promise.all(candidates.map(({ stored }) => pinMatches(pin, stored)));
-      found = candidates[matches.indexOf(true)]?.record;
-      return found !== undefined;
-    });
-    if (check.ok && found) return toMember(found);
-    const locked = !check.ok && check.reason === 'locked';
-    const message = locked
-      ? `Too many wrong PINs. Wait ${check.retryInSeconds ?? 60} seconds, then try again.`
-      : `Wrong PIN. ${this.#gate.attemptsLeft} more ${this.#gate.attemptsLeft === 1 ? 'try' : 'tries'} before a one-minute pause.`;
-    this.audit.append({
-      at: this.now(),
-      actor: where,
-      action: 'pin_failed',
-      subject: purpose,
-      detail: locked ? `refused: PIN entry paused for ${check.retryInSeconds ?? 60} s` : 'wrong PIN',
-    });
-    throw new PinRefusedError(locked ? 'locked' : 'wrong', message);
+  identify(pin: string, purpose: string, where: string): Promise<StaffMember> {
+    const result = this.#previousCheck.then(() => this.#identifyAlone(pin, purpose, where));
+    this.#previousCheck = result.catch(() => undefined);
+    return result;
   }
 
   /** The manager whose PIN this is, for one action; a cashier's PIN does not approve. */
   async approvingManager(pin: string, purpose: string, where: string): Promise<StaffMember> {
     const member = await this.identify(pin, purpose, where);
     if (member.role !== 'manager') {
-      this.audit.append({
-        at: this.now(),
+      await this.#record({
         actor: where,
         action: 'pin_failed',
         subject: purpose,
@@ -278,24 +207,24 @@ export class StaffService {
     this.#counters.delete(keyRecordId);
   }
 
-  signIn(keyRecordId: number, member: StaffMember, where: string): void {
+  /** Signs `member` in once the entry saying so is committed. */
+  async signIn(keyRecordId: number, member: StaffMember, where: string): Promise<void> {
     const previous = this.#counters.get(keyRecordId);
-    this.#counters.set(keyRecordId, member);
-    this.audit.append({
-      at: this.now(),
+    await this.#record({
       actor: where,
       action: 'sign_in',
       subject: `staff ${member.id} "${member.name}"`,
       detail: previous ? `after ${previous.name}` : '',
     });
+    this.#counters.set(keyRecordId, member);
   }
 
-  signOut(keyRecordId: number, where: string, reason: string): void {
+  /** Signs out at once; settles once the entry saying so is committed. */
+  async signOut(keyRecordId: number, where: string, reason: string): Promise<void> {
     const previous = this.#counters.get(keyRecordId);
     if (!previous) return;
     this.#counters.delete(keyRecordId);
-    this.audit.append({
-      at: this.now(),
+    await this.#record({
       actor: where,
       action: 'sign_out',
       subject: `staff ${previous.id} "${previous.name}"`,
@@ -303,65 +232,113 @@ export class StaffService {
     });
   }
 
-  #insert(
+  async #identifyAlone(pin: string, purpose: string, where: string): Promise<StaffMember> {
+    const refused = (detail: string) => ({
+      actor: where,
+      action: 'pin_failed' as const,
+      subject: purpose,
+      detail,
+    });
+    const gate = await this.store.pinGate();
+    if (this.now() < gate.pausedUntil) {
+      const seconds = Math.ceil((gate.pausedUntil - this.now()) / 1000);
+      await this.#record(refused(`refused: PIN entry paused for ${seconds} s`));
+      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+    }
+    const found = PIN_PATTERN.test(pin) ? await holderOf(pin, this.#live()) : undefined;
+    if (found) {
+      if (gate.failures > 0) await this.store.write((tx) => tx.clearWrongPins());
+      return toMember(found);
+    }
+    const now = this.now();
+    const after = await this.store.write(async (tx) => {
+      const state = await tx.recordWrongPin(now, PIN_GATE_RULE);
+      const paused = state.pausedUntil > now;
+      const detail = paused ? `refused: PIN entry paused for ${PIN_GATE_RULE.pauseMs / 1000} s` : 'wrong PIN';
+      await tx.appendAudit({ at: now, ...refused(detail) });
+      return state;
+    });
+    if (after.pausedUntil > now) {
+      const seconds = Math.ceil((after.pausedUntil - now) / 1000);
+      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+    }
+    const left = PIN_GATE_RULE.attempts - after.failures;
+    throw new PinRefusedError(
+      'wrong',
+      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a one-minute pause.`,
+    );
+  }
+
+  /** An audit entry of its own, stamped now. */
+  #record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
+    return this.store.write((tx) => tx.appendAudit({ at: this.now(), ...entry }));
+  }
+
+  /**
+   * Runs a write that gives someone `pin`, once no one else live holds it. The PIN is compared
+   * outside the write (each comparison takes tens of milliseconds); the write then checks that the
+   * live staff are still the ones compared, and when someone joined or changed meanwhile, compares
+   * again.
+   */
+  async #withFreePin<T>(
+    pin: string,
+    except: number | undefined,
+    write: (tx: AdminWrite, live: StaffRecord[]) => Promise<T>,
+  ): Promise<T> {
+    let compared = liveOf(this.store.staff());
+    for (;;) {
+      if (
+        await holderOf(
+          pin,
+          compared.filter((record) => record.id !== except),
+        )
+      ) {
+        throw new InvalidStaffRequestError('That PIN is taken: each person needs a PIN of their own.');
+      }
+      const seen = compared;
+      const outcome = await this.store.write(async (tx): Promise<{ done: T } | { again: StaffRecord[] }> => {
+        const live = liveOf(await tx.staff());
+        if (!samePins(live, seen)) return { again: live };
+        return { done: await write(tx, live) };
+      });
+      if ('done' in outcome) return outcome.done;
+      compared = outcome.again;
+    }
+  }
+
+  async #insert(
+    tx: AdminWrite,
     member: Pick<StaffRecord, 'name' | 'role' | 'serverId' | 'pinHash'>,
     actor: string,
     detail: string,
-  ): StaffMember {
-    const record = this.audit.atomically(() => {
-      const inserted = this.store.insert({ ...member, createdAt: this.now() });
-      this.audit.append({
-        at: inserted.createdAt,
-        actor,
-        action: 'staff_create',
-        subject: `staff ${inserted.id} "${inserted.name}"`,
-        detail: [inserted.role, inserted.serverId && `server ${inserted.serverId}`, detail]
-          .filter(Boolean)
-          .join(', '),
-      });
-      return inserted;
+  ): Promise<StaffMember> {
+    const inserted = await tx.insertStaff({ ...member, createdAt: this.now() });
+    await tx.appendAudit({
+      at: inserted.createdAt,
+      actor,
+      action: 'staff_create',
+      subject: `staff ${inserted.id} "${inserted.name}"`,
+      detail: [inserted.role, inserted.serverId && `server ${inserted.serverId}`, detail]
+        .filter(Boolean)
+        .join(', '),
     });
-    return toMember(record);
+    return toMember(inserted);
+  }
+
+  #live(): StaffRecord[] {
+    return liveOf(this.store.staff());
   }
 
   /** By id (digits) or by a live member's name. */
   #find(who: string): StaffRecord {
     const trimmed = who.trim();
     const record = /^\d+$/.test(trimmed)
-      ? this.store.findById(Number(trimmed))
-      : this.store.findLiveByName(trimmed);
+      ? this.store.staff().find((member) => member.id === Number(trimmed))
+      : this.#live().find((member) => foldCase(member.name) === foldCase(trimmed));
     if (!record || record.retiredAt !== null) {
       throw new InvalidStaffRequestError(`No staff member at work is called or numbered "${trimmed}".`);
     }
     return record;
-  }
-
-  #requireFreeName(name: string): void {
-    if (this.store.findLiveByName(name)) {
-      throw new InvalidStaffRequestError(`Someone is already called ${name}. Add a last initial.`);
-    }
-  }
-
-  async #requireFreePin(pin: string, except?: number): Promise<void> {
-    const others = this.store.live().filter((record) => record.id !== except);
-    const taken = await Promise.all(
-      others.map((record) => {
-        const stored = storedPinOf(record);
-        return stored ? pinMatches(pin, stored) : Promise.resolve(false);
-      }),
-    );
-    if (taken.includes(true)) {
-      throw new InvalidStaffRequestError('That PIN is taken: each person needs a PIN of their own.');
-    }
-  }
-
-  #requireAnotherManager(member: StaffRecord): void {
-    const others = this.store.live().filter((record) => record.role === 'manager' && record.id !== member.id);
-    if (others.length === 0) {
-      throw new InvalidStaffRequestError(
-        `${member.name} is the only manager. Make someone else a manager first.`,
-      );
-    }
   }
 
   #refreshCounters(record: StaffRecord): void {

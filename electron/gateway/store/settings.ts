@@ -11,6 +11,7 @@ export class SettingsStore {
     this.values = new ReadCache(db);
     this.statements = {
       get: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+      all: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings ORDER BY key'),
       set: db.prepare<[string, string]>(
         'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
       ),
@@ -19,6 +20,11 @@ export class SettingsStore {
 
   get(key: string): string | undefined {
     return this.values.get(key, (name) => this.statements.get.get(name)?.value);
+  }
+
+  /** Every stored setting, by name. */
+  all(): [name: string, value: string][] {
+    return this.statements.all.all().map((row) => [row.key, row.value]);
   }
 
   set(key: string, value: string): void {

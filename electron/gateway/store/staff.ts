@@ -3,6 +3,11 @@ import type { Connection } from './database';
 
 export type StaffRole = 'cashier' | 'manager';
 
+/** A name with letter case aside, as the stores compare names (SQLite's NOCASE): ASCII letters only. */
+export function foldCase(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
 export interface StaffRecord {
   id: number;
   name: string;

@@ -10,6 +10,7 @@ import { auditLog } from './0004-audit-log';
 import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
+import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 
 export type { Migration } from './migration';
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   cardHashAndLiveCaptures,
   staffAndCashiers,
   storeCardHashKey,
+  storeKeysSettingsStaff,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

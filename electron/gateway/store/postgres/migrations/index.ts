@@ -10,6 +10,7 @@ import { auditLog } from './0004-audit-log';
 import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
+import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -19,6 +20,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   cardHashAndLiveCaptures,
   staffAndCashiers,
   storeCardHashKey,
+  storeKeysSettingsStaff,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,303 @@
+/**
+ * API keys, settings, staff and the PIN gate on the store server, shared by its counters. Reads are
+ * answered from a snapshot in memory, loaded at start and kept current: each write announces what it
+ * changed (NOTIFY, sent at its commit), every counter listens and reloads that part, and a counter
+ * that lost the server reloads everything once it is back. Meanwhile it answers from the last
+ * snapshot. Writes run as one transaction with their audit entries and settle after the commit, with
+ * the writer's own snapshot already reloaded. The PIN gate is read from the server at each check, so
+ * a pause after wrong PINs holds at every counter at once.
+ */
+import type pg from 'pg';
+import type { AdminStore, AdminWrite, DataDirAdmin, PinGateRule, PinGateState } from '../admin-store';
+import type { ApiKeyRecord } from '../keys';
+import type { StaffRecord } from '../staff';
+import { adoptDataDir } from './admin-adopt';
+import {
+  ADMIN_CHANNEL,
+  ADMIN_PARTS,
+  ADMIN_SQL,
+  byStaffOrder,
+  STAFF_LOCK,
+  toKey,
+  toStaff,
+  type AdminPart,
+  type ApiKeyRow,
+  type StaffRow,
+} from './admin-sql';
+import { isConnectionFailure, openPool, type PostgresConnectionOptions } from './connection';
+import { asStoreError } from './store-error';
+
+/** How soon a counter that lost the server tries again to listen. */
+const RELISTEN_MS = 1000;
+/** Last-used stamps wait this long in memory and reach the server together. */
+const TOUCH_FLUSH_MS = 10_000;
+
+interface Snapshot {
+  keys: Map<string, ApiKeyRecord>;
+  settings: Map<string, string>;
+  staff: StaffRecord[];
+}
+
+export class PostgresAdminStore implements AdminStore {
+  private readonly snapshot: Snapshot = { keys: new Map(), settings: new Map(), staff: [] };
+  private listener: pg.PoolClient | undefined;
+  private relisten: NodeJS.Timeout | undefined;
+  private readonly touched = new Map<number, number>();
+  private touchTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Loads the snapshot and starts listening; fails within seconds when the server cannot be reached. */
+  static async open(options: PostgresConnectionOptions): Promise<PostgresAdminStore> {
+    const store = new PostgresAdminStore(openPool({ max: 3, ...options }));
+    try {
+      await store.listen();
+    } catch (error) {
+      await store.close();
+      throw asStoreError(error);
+    }
+    return store;
+  }
+
+  findKey(publicId: string): Readonly<ApiKeyRecord> | undefined {
+    return this.snapshot.keys.get(publicId);
+  }
+
+  keys(): ApiKeyRecord[] {
+    return [...this.snapshot.keys.values()].sort((a, b) => a.id - b.id).map((key) => ({ ...key }));
+  }
+
+  setting(name: string): string | undefined {
+    return this.snapshot.settings.get(name);
+  }
+
+  staff(): StaffRecord[] {
+    return this.snapshot.staff.map((member) => ({ ...member }));
+  }
+
+  async pinGate(): Promise<PinGateState> {
+    try {
+      const row = (await this.pool.query<GateRow>(ADMIN_SQL.pinGate())).rows[0];
+      return toGate(row);
+    } catch (error) {
+      throw asStoreError(error);
+    }
+  }
+
+  write<T>(work: (tx: AdminWrite) => Promise<T>): Promise<T> {
+    return this.inTransaction((client, changed) => work(writeSide(client, changed)));
+  }
+
+  /** Enters what a counter's data dir holds (admin-adopt.ts); settles with the snapshot reloaded. */
+  adopt(local: DataDirAdmin): Promise<void> {
+    return this.inTransaction(async (client, changed) => {
+      await adoptDataDir(client, local);
+      for (const part of ADMIN_PARTS) changed.add(part);
+    });
+  }
+
+  /**
+   * Runs `work` as one transaction, announcing the parts it changed at its commit; settles once
+   * committed, with this counter's snapshot of those parts reloaded.
+   */
+  private async inTransaction<T>(
+    work: (client: pg.ClientBase, changed: Set<AdminPart>) => Promise<T>,
+  ): Promise<T> {
+    if (this.closed) throw new Error('The store connection is closed.');
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+    let broken: Error | undefined;
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
+    const changed = new Set<AdminPart>();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+      const value = await work(client, changed);
+      for (const part of changed) await client.query(ADMIN_SQL.notify([ADMIN_CHANNEL, part]));
+      await client.query('COMMIT');
+      // Committed: the write is done whatever follows. A reload that fails is made up on reconnect.
+      await this.reload([...changed]).catch(() => undefined);
+      return value;
+    } catch (error) {
+      if (isConnectionFailure(error)) broken = error as Error;
+      else
+        await client.query('ROLLBACK').catch((failed: unknown) => {
+          broken = failed as Error;
+        });
+      throw asStoreError(error);
+    } finally {
+      client.off('error', onLost);
+      client.release(broken);
+    }
+  }
+
+  touchKey(id: number, at: number): void {
+    for (const [publicId, key] of this.snapshot.keys) {
+      if (key.id === id) this.snapshot.keys.set(publicId, { ...key, lastUsedAt: at });
+    }
+    this.touched.set(id, at);
+    this.touchTimer ??= setTimeout(() => {
+      this.touchTimer = undefined;
+      void this.flushTouches();
+    }, TOUCH_FLUSH_MS).unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.relisten);
+    clearTimeout(this.touchTimer);
+    await this.flushTouches();
+    this.listener?.release(true);
+    this.listener = undefined;
+    await this.pool.end();
+  }
+
+  /** Last-used stamps, one statement per key used since the last flush; kept for the next on failure. */
+  private async flushTouches(): Promise<void> {
+    const stamps = [...this.touched];
+    this.touched.clear();
+    for (const [id, at] of stamps) {
+      try {
+        await this.pool.query(ADMIN_SQL.touchKey([id, at]));
+      } catch {
+        if (!this.touched.has(id)) this.touched.set(id, at);
+      }
+    }
+  }
+
+  /** Listens for changes first, then loads everything, so that no change falls between the two. */
+  private async listen(): Promise<void> {
+    const client = await this.pool.connect();
+    const lost = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.release(true);
+      this.scheduleRelisten();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      const part = ADMIN_PARTS.find((name) => name === message.payload);
+      this.reload(part ? [part] : [...ADMIN_PARTS]).catch(() => lost());
+    });
+    try {
+      await client.query(`LISTEN ${ADMIN_CHANNEL}`);
+      this.listener = client;
+      await this.reload([...ADMIN_PARTS]);
+    } catch (error) {
+      if (this.listener === client) this.listener = undefined;
+      client.release(true);
+      throw error;
+    }
+  }
+
+  private scheduleRelisten(): void {
+    if (this.closed || this.relisten) return;
+    this.relisten = setTimeout(() => {
+      this.relisten = undefined;
+      if (this.closed) return;
+      this.listen().catch(() => this.scheduleRelisten());
+    }, RELISTEN_MS);
+    this.relisten.unref();
+  }
+
+  private async reload(parts: readonly AdminPart[]): Promise<void> {
+    for (const part of parts) {
+      if (part === 'keys') {
+        const rows = (await this.pool.query<ApiKeyRow>(ADMIN_SQL.keys())).rows;
+        this.snapshot.keys = new Map(rows.map((row) => [row.public_id, toKey(row)]));
+      } else if (part === 'settings') {
+        const rows = (await this.pool.query<{ key: string; value: string }>(ADMIN_SQL.settings())).rows;
+        this.snapshot.settings = new Map(rows.map((row) => [row.key, row.value]));
+      } else {
+        const rows = (await this.pool.query<StaffRow>(ADMIN_SQL.staff())).rows;
+        this.snapshot.staff = rows.map(toStaff).sort(byStaffOrder);
+      }
+    }
+  }
+}
+
+interface GateRow {
+  failures: number;
+  paused_until: number;
+}
+
+function toGate(row: GateRow | undefined): PinGateState {
+  return { failures: row?.failures ?? 0, pausedUntil: row?.paused_until ?? 0 };
+}
+
+/** One transaction's changes on `client`, noting which parts of the snapshot they touch. */
+function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
+  let staffLocked = false;
+  const lockStaff = async () => {
+    if (!staffLocked) await client.query(ADMIN_SQL.lockStaff([STAFF_LOCK]));
+    staffLocked = true;
+  };
+  const staffRow = async (query: pg.QueryConfig) => {
+    await lockStaff();
+    const row = (await client.query<StaffRow>(query)).rows[0];
+    if (row) changed.add('staff');
+    return row && toStaff(row);
+  };
+  return {
+    insertKey: async (key) => {
+      const { rows } = await client.query<ApiKeyRow>(
+        ADMIN_SQL.insertKey([
+          key.publicId,
+          key.secretHash,
+          key.name,
+          key.permissions.join(','),
+          key.createdAt,
+        ]),
+      );
+      changed.add('keys');
+      return toKey(rows[0] as ApiKeyRow);
+    },
+    revokeKey: async (publicId, at) => {
+      const row = (await client.query<ApiKeyRow>(ADMIN_SQL.revokeKey([at, publicId]))).rows[0];
+      if (row) changed.add('keys');
+      return row && toKey(row);
+    },
+    setting: async (name) =>
+      (await client.query<{ value: string }>(ADMIN_SQL.lockSetting([name]))).rows[0]?.value,
+    setSetting: async (name, value) => {
+      await client.query(ADMIN_SQL.setSetting([name, value]));
+      changed.add('settings');
+    },
+    staff: async () => {
+      await lockStaff();
+      return (await client.query<StaffRow>(ADMIN_SQL.staff())).rows.map(toStaff).sort(byStaffOrder);
+    },
+    insertStaff: async (member) => {
+      const row = await staffRow(
+        ADMIN_SQL.insertStaff([member.name, member.role, member.pinHash, member.serverId, member.createdAt]),
+      );
+      if (!row) throw new Error('the store did not add the staff member');
+      return row;
+    },
+    updateStaff: async (id, current, change) => {
+      const next = { ...current, ...change };
+      return staffRow(ADMIN_SQL.updateStaff([next.name, next.role, next.pinHash, next.serverId, id]));
+    },
+    retireStaff: async (id, at) => staffRow(ADMIN_SQL.retireStaff([at, id])),
+    recordWrongPin: async (now: number, rule: PinGateRule) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.wrongPin([now, rule.attempts, rule.pauseMs]));
+      return toGate(rows[0]);
+    },
+    clearWrongPins: async () => {
+      await client.query(ADMIN_SQL.clearPins());
+    },
+    appendAudit: async (entry) => {
+      await client.query(
+        ADMIN_SQL.appendAudit([entry.at, entry.actor, entry.action, entry.subject, entry.detail]),
+      );
+    },
+  };
+}
