@@ -80,10 +80,16 @@ export const SCREENS_PERMISSIONS: readonly Permission[] = [
   'batches:read',
 ];
 
-export function issueTerminalKey(engine: Engine, shell: TerminalShell): { key: string; info: ApiKeyInfo } {
-  const name = TERMINAL_KEY_NAMES[shell];
+export async function issueTerminalKey(
+  engine: Engine,
+  shell: TerminalShell,
+): Promise<{ key: string; info: ApiKeyInfo }> {
+  // On a store server the keys are the store's: each counter replaces its own screens' key only.
+  const name = engine.onStoreServer
+    ? `${TERMINAL_KEY_NAMES[shell]} (${engine.lane})`
+    : TERMINAL_KEY_NAMES[shell];
   for (const key of engine.keys.list()) {
-    if (key.name === name && key.revoked === null) engine.keys.revoke(key.id, CASHIER_APP);
+    if (key.name === name && key.revoked === null) await engine.keys.revoke(key.id, CASHIER_APP);
   }
   return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP);
 }
@@ -107,9 +113,8 @@ export class Terminal {
   #lastStatus: string;
   #stopped = false;
 
-  private constructor(options: TerminalOptions) {
+  private constructor(options: TerminalOptions, issued: { key: string; info: ApiKeyInfo }) {
     this.#options = options;
-    // First: a damaged counter settings file stops the start before a key is issued for nothing.
     this.#admin = new CounterAdmin({
       engine: options.gateway.engine,
       engineUrl: options.gateway.url,
@@ -121,7 +126,6 @@ export class Terminal {
       approve: (pin, purpose) => this.#staff.approve(pin, purpose),
       ...(options.documents && { documents: options.documents }),
     });
-    const issued = issueTerminalKey(options.gateway.engine, options.shell);
     this.#apiKey = issued.key;
     this.#staff = new CounterStaff({
       engine: options.gateway.engine,
@@ -149,7 +153,10 @@ export class Terminal {
 
   /** Issues the screens' key and starts the reader. */
   static async start(options: TerminalOptions): Promise<Terminal> {
-    const terminal = new Terminal(options);
+    // First: a damaged counter settings file stops the start before a key is issued for nothing.
+    CounterPreferences.open(options.dataDir);
+    const terminal = new Terminal(options, await issueTerminalKey(options.gateway.engine, options.shell));
+    await terminal.#staff.start();
     await terminal.#startReader();
     return terminal;
   }
@@ -164,7 +171,7 @@ export class Terminal {
     this.#stopped = true;
     await this.#readers?.stop();
     this.#staff.stop();
-    this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
+    await this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
   }
 
   async #startReader(): Promise<void> {
