@@ -166,9 +166,9 @@ async function main(): Promise<void> {
     });
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     const engine = Engine.open(dataDir);
-    const key = engine.keys.create('benchmark').key;
+    const key = (await engine.keys.create('benchmark')).key;
     // A kitchen display's key can read the list and nothing else.
-    const readerKey = engine.keys.create('kitchen display', ['transactions:read']).key;
+    const readerKey = (await engine.keys.create('kitchen display', ['transactions:read'])).key;
     await engine.close();
     console.log(`Seeded in ${seedSeconds.toFixed(1)} s.`);
     await ensureTlsIdentity(dataDir);
