@@ -40,6 +40,11 @@ function StoreTotals({ batch }: { batch: Batch }) {
   );
 }
 
+/** Refunds take away from the net: shown with a minus, except none at all. */
+function refundShown(cents: number): string {
+  return cents === 0 ? displayMoney(0) : `−${displayMoney(cents)}`;
+}
+
 /**
  * Each counter's share of a store's batch, when the ledger is on a store server: a counter that
  * keeps its own ledger has one share, the batch itself, and shows none.
@@ -76,7 +81,7 @@ function LaneTable({ batch }: { batch: Batch }) {
             <th scope="row">{share.lane}</th>
             <td className="numeric">{share.total_count}</td>
             <td className="numeric">{displayMoney(centsOf(share.sales_total))}</td>
-            <td className="numeric">−{displayMoney(centsOf(share.refund_total))}</td>
+            <td className="numeric">{refundShown(centsOf(share.refund_total))}</td>
             <td className="numeric">{displayMoney(centsOf(share.tip_total))}</td>
             <td className="numeric strong">{displayMoney(centsOf(share.net_amount))}</td>
           </tr>

@@ -1,0 +1,101 @@
+/**
+ * Two counters on one store server: each rings up sales in its own lane, and the end-of-day screen
+ * of either shows the store's one open batch with each counter's share beside it. The ledger is on
+ * a real PostgreSQL server (Debian's), started for this file.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { launchChromium, requireChromium, startTestScreens, type TestScreens } from '../support/screens';
+import { buildApp, CounterPage, OWNER } from './counter-page';
+
+let buildDir: string;
+let server: PostgresServer;
+let front: TestScreens;
+let bar: TestScreens;
+let browser: Browser;
+
+/** A counter of the store in `lane`, opened for the day by the owner. */
+async function counterIn(url: string, lane: string): Promise<TestScreens> {
+  const screens = await startTestScreens({
+    rendererDir: join(buildDir, 'renderer'),
+    engine: { store: { url, lane } },
+  });
+  const { bridge } = await screens.connectBridge();
+  const session = await bridge.invoke('staff:session');
+  if (session.needsFirstManager) {
+    await bridge.invoke('staff:first-manager', { name: OWNER.name, newPin: OWNER.pin });
+  } else {
+    await bridge.invoke('staff:sign-in', { pin: OWNER.pin });
+  }
+  await bridge.invoke('staff:set-lock-minutes', { minutes: 0 });
+  return screens;
+}
+
+beforeAll(async () => {
+  requireChromium();
+  buildDir = buildApp();
+  server = await startPostgresServer();
+  const url = await server.createDatabase('store');
+  front = await counterIn(url, 'front');
+  bar = await counterIn(url, 'bar');
+  browser = await launchChromium([front.running.gateway.certificatePem]);
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await front?.close();
+  await bar?.close();
+  await server?.close();
+  rmSync(buildDir, { recursive: true, force: true });
+});
+
+const CARD = { card: '4111111111111111', exp_date: '1230' } as const;
+
+describe('the end of day of a store', () => {
+  it('shows the one open batch of the store with each counter’s share', { timeout: 90_000 }, async () => {
+    expect((await front.client.createTransaction({ type: 'SALE', amount: '20.00', ...CARD })).result).toBe(
+      'Approved',
+    );
+    expect((await bar.client.createTransaction({ type: 'SALE', amount: '7.50', ...CARD })).result).toBe(
+      'Approved',
+    );
+    // A refund without a sale (a return): the store takes it in the bar's lane.
+    expect((await bar.client.createTransaction({ type: 'REFUND', amount: '4.00', ...CARD })).result).toBe(
+      'Approved',
+    );
+
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+    });
+    try {
+      const cashier = new CounterPage(await context.newPage(), 'lanes');
+      await cashier.page.goto(front.running.screensUrl);
+      await cashier.readerBadge('Card reader ready').waitFor();
+      await cashier.goTo('End of day');
+      const lanes = cashier.screen.getByTestId('by-lane');
+      await lanes.waitFor();
+      const row = async (lane: string) =>
+        (await lanes.getByTestId(`lane-${lane}`).locator('th, td').allTextContents()).map((cell) =>
+          cell.trim(),
+        );
+      expect(await row('front')).toEqual(['front', '1', '$20.00', '$0.00', '$0.00', '$20.00']);
+      expect(await row('bar')).toEqual(['bar', '2', '$7.50', '−$4.00', '$0.00', '$3.50']);
+      // The store's batch is the sum of its counters' shares.
+      await expect.poll(() => cashier.screen.getByTestId('batch-net').textContent()).toContain('$23.50');
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1024, height: 768 },
+        { width: 800, height: 600 },
+      ]) {
+        await cashier.page.setViewportSize(size);
+        await lanes.scrollIntoViewIfNeeded();
+        await cashier.check(`01-by-counter-${size.width}x${size.height}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
