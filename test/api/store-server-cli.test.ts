@@ -22,9 +22,16 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
+  return runIn(dataDir, ...args);
+}
+
+/** The command line on another data dir, with `input` on its standard input. */
+function runIn(dir: string, ...args: string[]) {
+  const input = args[0] === 'staff' && args[1] === 'create' ? '4826\n' : undefined;
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dir], {
     cwd: ROOT,
     encoding: 'utf8',
+    ...(input !== undefined && { input }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -176,5 +183,47 @@ describe('serve --database and --lane', () => {
       expect(audited.stdout).toMatch(/batch_close/);
       expect(audited.stdout).toMatch(/key_create/);
     }, 60_000);
+
+    it('keys, settings, staff and audit with them work on the store’s, as every counter sees them', async () => {
+      const url = await server.createDatabase();
+      const store = ['--database', url];
+      const created = run('keys', 'create', '--name', 'kitchen display', ...store, '--lane', 'counter-1');
+      expect(created.status).toBe(0);
+      const id = /Created API key ([0-9a-f]{16})/.exec(created.stdout)?.[1];
+      expect(run('settings', 'set', 'tips_enabled', 'true', ...store, '--lane', 'counter-1').status).toBe(0);
+      const added = run(
+        'staff',
+        'create',
+        '--name',
+        'Maya',
+        '--role',
+        'manager',
+        ...store,
+        '--lane',
+        'counter-1',
+      );
+      expect(added.stderr).toBe('');
+      expect(added.status).toBe(0);
+
+      // Another counter's data dir, on the same store.
+      const other = mkdtempSync(join(tmpdir(), 'tender-store-cli-other-'));
+      try {
+        const onOther = (...args: string[]) => runIn(other, ...args, ...store, '--lane', 'counter-2');
+        expect(onOther('keys', 'list').stdout).toContain(`${id}  kitchen display`);
+        expect(onOther('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=true');
+        expect(onOther('staff', 'list').stdout).toMatch(/Maya {2}manager/);
+        expect(onOther('keys', 'revoke', id ?? '').status).toBe(0);
+        const audit = onOther('audit', '--limit', '4').stdout.trim().split('\n');
+        expect(audit[0]).toContain(`key_revoke  key ${id} "kitchen display"`);
+        expect(audit[1]).toMatch(/staff_create {2}staff \d+ "Maya"/);
+        expect(audit[2]).toMatch(/setting_change {2}tips_enabled {2}false → true$/);
+        expect(audit[3]).toContain(`key_create  key ${id} "kitchen display"`);
+        // Nothing of it is in either data dir's file.
+        expect(run('keys', 'list').stdout).not.toContain('kitchen display');
+        expect(runIn(other, 'staff', 'list').stdout).not.toContain('Maya');
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    }, 120_000);
   });
 });

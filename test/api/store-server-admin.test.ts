@@ -1,0 +1,253 @@
+/**
+ * API keys, settings, staff and the PIN gate of a store with several counters, on a real PostgreSQL
+ * store server: what one counter changes holds at the others within about a second, wrong PINs
+ * pause PIN entry at every counter, every change is in the store's audit log, a data dir joining
+ * the store brings its keys along, and a store server that stops refuses changes while the counters
+ * keep answering from what they last read.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../../electron/gateway/engine';
+import { PinRefusedError } from '../../electron/gateway/staff/staff';
+import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
+import { migrateStore } from '../../electron/gateway/store/postgres/migrate';
+import { POSTGRES_MIGRATIONS } from '../../electron/gateway/store/postgres/migrations';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+
+let server: PostgresServer;
+const running: TestGateway[] = [];
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gateway) => gateway.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function counters(lanes: string[], url?: string): Promise<TestGateway[]> {
+  const database = url ?? (await server.createDatabase());
+  const started: TestGateway[] = [];
+  for (const lane of lanes) {
+    const gateway = await startTestGateway({ engine: { store: { url: database, lane } } });
+    running.push(gateway);
+    started.push(gateway);
+  }
+  return started;
+}
+
+/** Waits until `check` holds, and says how long it took; fails past `limitMs`. */
+async function within(limitMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > limitMs) throw new Error(`not seen within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now() - started;
+}
+
+/** 200, or 204 for an empty list, when the key opens the list; 401 when it is refused. */
+async function status(t: TestGateway, key: string): Promise<number> {
+  const { status: answered } = await t.request('transactions', {
+    headers: { api_key: key, accept: 'application/json' },
+  });
+  return answered === 204 ? 200 : answered;
+}
+
+const wrongPin = (engine: Engine, pin: string) =>
+  engine.staff.identify(pin, 'sign-in', 'test').then(
+    () => 'accepted',
+    (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
+  );
+
+describe('the store’s API keys', () => {
+  it('a key made at one counter works at another, and its revocation holds there within a second', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    const { key, info } = await a.gateway.engine.keys.create('kitchen display', ['transactions:read']);
+    // The writer's own snapshot is current when the write settles; the other's follows its NOTIFY.
+    expect(await status(a, key)).toBe(200);
+    await within(1000, async () => (await status(b, key)) === 200);
+    expect(b.gateway.engine.keys.list().map((listed) => listed.id)).toContain(info.id);
+
+    await a.gateway.engine.keys.revoke(info.id);
+    expect(await status(a, key)).toBe(401);
+    const took = await within(1000, async () => (await status(b, key)) === 401);
+    expect(took).toBeLessThan(1000);
+  });
+
+  it('a transaction made with a key names the same key at every counter', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    const { key, info } = await a.gateway.engine.keys.create('till');
+    await within(1000, () => b.gateway.engine.keys.list().some((listed) => listed.id === info.id));
+    const response = await b.request('transactions', {
+      method: 'POST',
+      headers: { api_key: key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'SALE', amount: '5.00', card: '4111111111111111', exp_date: '1230' }),
+    });
+    expect(response.status).toBe(200);
+    const id = response.json<{ id: string }>().id;
+    const row = await a.gateway.engine.ledger.find(Number(id));
+    expect(row?.apiKeyId).toBe(info.recordId);
+  });
+});
+
+describe('the store’s settings', () => {
+  it('a setting changed at one counter applies at another within a second, recorded once in the store', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    await a.gateway.engine.settings.setFromText('tips_enabled', 'true', 'manager at lane-a');
+    expect(a.gateway.engine.settings.get('tips_enabled')).toBe(true);
+    await within(1000, () => b.gateway.engine.settings.get('tips_enabled'));
+    const entries = await b.gateway.engine.reads.recentAudit(20);
+    const changes = entries.filter(
+      (entry) => entry.subject === 'tips_enabled' && entry.actor === 'manager at lane-a',
+    );
+    expect(changes).toMatchObject([{ action: 'setting_change', detail: 'false → true' }]);
+    // Nothing of it is in the data dirs' files.
+    expect(b.gateway.engine.audit.recent(50).filter((entry) => entry.subject === 'tips_enabled')).toEqual([]);
+  });
+
+  it('a bad value changes nothing anywhere', async () => {
+    const [a] = (await counters(['lane-a'])) as [TestGateway];
+    await expect(a.gateway.engine.settings.setFromText('auth_expiry_days', 'soon')).rejects.toThrow(
+      /not a valid value/,
+    );
+    expect(a.gateway.engine.settings.get('auth_expiry_days')).toBe(7);
+    const entries = await a.gateway.engine.reads.recentAudit(50);
+    expect(entries.filter((entry) => entry.subject === 'auth_expiry_days')).toEqual([]);
+  });
+});
+
+describe('the store’s staff', () => {
+  it('someone added at one counter signs in at another; names and PINs stay one person’s across counters', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    const maya = await a.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await within(1000, () => b.gateway.engine.staff.hasStaff());
+    expect((await b.gateway.engine.staff.identify('4826', 'sign-in', 'lane-b')).id).toBe(maya.id);
+    await expect(
+      b.gateway.engine.staff.create({ name: 'maya', role: 'cashier', pin: '1357' }, 'test'),
+    ).rejects.toThrow(/already called/);
+    await expect(
+      b.gateway.engine.staff.create({ name: 'Cole', role: 'cashier', pin: '4826' }, 'test'),
+    ).rejects.toThrow(/PIN is taken/);
+    // Two counters adding people with the same PIN at once: one is refused.
+    const outcomes = await Promise.allSettled([
+      a.gateway.engine.staff.create({ name: 'Ana', role: 'cashier', pin: '2468' }, 'test'),
+      b.gateway.engine.staff.create({ name: 'Ben', role: 'cashier', pin: '2468' }, 'test'),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const entries = await a.gateway.engine.reads.recentAudit(20);
+    expect(entries.filter((entry) => entry.action === 'staff_create')).toHaveLength(2);
+  });
+
+  it('five wrong PINs at one counter pause PIN entry at every counter, each in the store’s audit log', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    await a.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await within(1000, () => b.gateway.engine.staff.hasStaff());
+    const first = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) first.push(await wrongPin(a.gateway.engine, '1111'));
+    expect(first).toEqual(['wrong', 'wrong', 'wrong', 'wrong']);
+    // The fifth in a row, at the other counter, begins the pause.
+    expect(await wrongPin(b.gateway.engine, '2222')).toBe('locked');
+    expect(await wrongPin(a.gateway.engine, '4826')).toBe('locked');
+    expect(await wrongPin(b.gateway.engine, '4826')).toBe('locked');
+    const failures = (await a.gateway.engine.reads.recentAudit(20)).filter(
+      (entry) => entry.action === 'pin_failed',
+    );
+    expect(failures).toHaveLength(7);
+    expect(JSON.stringify(failures)).not.toMatch(/1111|2222|4826/);
+  });
+});
+
+describe('a counter joining the store', () => {
+  it('brings its data dir’s keys, settings and staff; a key it revoked stays revoked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tender-joining-'));
+    dirs.push(dataDir);
+    const own = Engine.open(dataDir);
+    const kept = await own.keys.create('kitchen display');
+    const revoked = await own.keys.create('old till');
+    await own.keys.revoke(revoked.info.id);
+    await own.settings.setFromText('merchant_name', 'Blue Door Bistro');
+    await own.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await own.close();
+
+    const url = await server.createDatabase();
+    const joined = await startTestGateway({ dataDir, engine: { store: { url, lane: 'lane-a' } } });
+    running.push(joined);
+    const [other] = (await counters(['lane-b'], url)) as [TestGateway];
+    expect(await status(other, kept.key)).toBe(200);
+    expect(await status(other, revoked.key)).toBe(401);
+    expect(other.gateway.engine.settings.get('merchant_name')).toBe('Blue Door Bistro');
+    expect((await other.gateway.engine.staff.identify('4826', 'sign-in', 'lane-b')).name).toBe('Maya');
+  });
+
+  it('a key the store copied before keys were the store’s opens nothing until its counter confirms it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tender-upgrade-'));
+    dirs.push(dataDir);
+    const own = Engine.open(dataDir);
+    const live = await own.keys.create('kitchen display');
+    const gone = await own.keys.create('old till');
+    await own.keys.revoke(gone.info.id);
+    const records = own.admin.keys();
+    await own.close();
+
+    // A store of the earlier schema, where the counter had used both keys while they were live.
+    const url = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    try {
+      await migrateStore(pool, POSTGRES_MIGRATIONS.slice(0, 7));
+      for (const record of records) {
+        await pool.query(
+          'INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [record.publicId, record.secretHash, record.name, record.permissions.join(','), record.createdAt],
+        );
+      }
+    } finally {
+      await pool.end();
+    }
+    const [other] = (await counters(['lane-b'], url)) as [TestGateway];
+    expect(await status(other, live.key)).toBe(401);
+    const joined = await startTestGateway({ dataDir, engine: { store: { url, lane: 'lane-a' } } });
+    running.push(joined);
+    await within(1000, async () => (await status(other, live.key)) === 200);
+    expect(await status(other, gone.key)).toBe(401);
+  });
+});
+
+describe('a store server that stops', () => {
+  it('refuses changes with a clear error, keeps answering from the last snapshot, and resumes by itself', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    const { key } = await a.gateway.engine.keys.create('kitchen display');
+    await within(1000, async () => (await status(b, key)) === 200);
+    await server.stop();
+    try {
+      await expect(a.gateway.engine.settings.setFromText('tips_enabled', 'true')).rejects.toBeInstanceOf(
+        StoreUnreachableError,
+      );
+      await expect(a.gateway.engine.keys.create('another')).rejects.toThrow(/store server cannot be reached/);
+      expect(a.gateway.engine.settings.get('tips_enabled')).toBe(false);
+      expect(b.gateway.engine.keys.list().some((listed) => listed.name === 'kitchen display')).toBe(true);
+    } finally {
+      await server.start();
+    }
+    await within(10_000, async () => {
+      try {
+        await a.gateway.engine.settings.setFromText('tips_enabled', 'true');
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    // The other counter listens again and hears the change.
+    await within(5000, () => b.gateway.engine.settings.get('tips_enabled'));
+  }, 60_000);
+});
