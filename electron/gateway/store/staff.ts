@@ -54,18 +54,11 @@ export class StaffStore {
       all: db.prepare<[], StaffRow>(
         'SELECT * FROM staff ORDER BY retired_at IS NOT NULL, name COLLATE NOCASE, id',
       ),
-      byId: db.prepare<[number], StaffRow>('SELECT * FROM staff WHERE id = ?'),
-      liveByName: db.prepare<[string], StaffRow>(
-        'SELECT * FROM staff WHERE name = ? COLLATE NOCASE AND retired_at IS NULL',
-      ),
       update: db.prepare<[string, string, string, string | null, number], StaffRow>(
         'UPDATE staff SET name = ?, role = ?, pin_hash = ?, server_id = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
       ),
       retire: db.prepare<[number, number], StaffRow>(
         'UPDATE staff SET retired_at = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
-      ),
-      count: db.prepare<[], { live: number; managers: number }>(
-        "SELECT count(*) AS live, count(*) FILTER (WHERE role = 'manager') AS managers FROM staff WHERE retired_at IS NULL",
       ),
     };
   }
@@ -87,20 +80,6 @@ export class StaffStore {
     return this.statements.all.all().map(toRecord);
   }
 
-  live(): StaffRecord[] {
-    return this.list().filter((member) => member.retiredAt === null);
-  }
-
-  findById(id: number): StaffRecord | undefined {
-    const row = this.statements.byId.get(id);
-    return row && toRecord(row);
-  }
-
-  findLiveByName(name: string): StaffRecord | undefined {
-    const row = this.statements.liveByName.get(name);
-    return row && toRecord(row);
-  }
-
   update(id: number, current: StaffRecord, change: StaffChange): StaffRecord | undefined {
     const next = { ...current, ...change };
     const row = this.statements.update.get(next.name, next.role, next.pinHash, next.serverId, id);
@@ -110,9 +89,5 @@ export class StaffStore {
   retire(id: number, at: number): StaffRecord | undefined {
     const row = this.statements.retire.get(at, id);
     return row && toRecord(row);
-  }
-
-  counts(): { live: number; managers: number } {
-    return this.statements.count.get() ?? { live: 0, managers: 0 };
   }
 }
