@@ -5,18 +5,27 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, storeArguments, type TestDatabase } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
 
 let dataDir: string;
-beforeEach(() => {
+/** The store server's database of the test when the suite runs on PostgreSQL. */
+let store: TestDatabase | undefined;
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-cli-'));
+  store = await createTestDatabase();
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await store?.drop();
+});
 
+/** A command on the data dir, and on the store server when the suite runs on one. */
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
+  const onStore = args[0] === 'launch' ? [] : storeArguments({ store });
+  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir, ...onStore], {
     cwd: ROOT,
     encoding: 'utf8',
   });
@@ -25,9 +34,11 @@ function run(...args: string[]) {
 
 /** Resolves with the serve process once it prints its ready line. */
 function serve(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port)], {
-    cwd: ROOT,
-  });
+  const child = spawn(
+    process.execPath,
+    [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port), ...storeArguments({ store })],
+    { cwd: ROOT },
+  );
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
@@ -67,7 +78,8 @@ function getOpenBatch(port: number, key: string): Promise<number> {
   });
 }
 
-describe('the headless command line', () => {
+// Each command starts Node and opens the ledger, a few seconds apiece on a busy machine.
+describe('the headless command line', { timeout: 60_000 }, () => {
   it('keys create prints the new key alone on the last line, and keys list never shows it', () => {
     const created = run(
       'keys',

@@ -5,27 +5,32 @@
  * twice, every batch must add up, and SQLite must find the file sound. The long version of the same
  * scenario, with hundreds of kills, is test/bench/crash-soak.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCrashScenario } from '../support/crash-harness';
+import { describeSqliteOnly } from '../support/gateway';
 
 const seed = Number(process.env.TENDER_CRASH_SEED ?? Date.now() % 2 ** 31);
 
-describe('a SIGKILL mid-load', () => {
-  it('loses no answered transaction, records none twice, keeps batches equal to their rows and the file sound', async () => {
-    const report = await runCrashScenario({
-      kills: 6,
-      workers: 12,
-      killAfterAnswers: [20, 300],
-      maxKillDelayMs: 15,
-      seed,
-      audit: 'full',
-    });
-    const context = `seed ${seed} (replay with TENDER_CRASH_SEED=${seed}): ${JSON.stringify({ ...report, problems: undefined })}`;
-    expect(report.problems, context).toEqual([]);
-    expect(report.integrity, context).toEqual([]);
-    expect(report.kills).toBe(6);
-    // The kills really came mid-load: answers were checked, and requests were cut off.
-    expect(report.approvedAnswered, context).toBeGreaterThan(50);
-    expect(report.cutOff, context).toBeGreaterThan(0);
-  }, 55_000);
-});
+describeSqliteOnly(
+  'a SIGKILL mid-load',
+  "kills an engine on the data dir's SQLite file; store-server-crash.test.ts kills engines and the server of a store",
+  () => {
+    it('loses no answered transaction, records none twice, keeps batches equal to their rows and the file sound', async () => {
+      const report = await runCrashScenario({
+        kills: 6,
+        workers: 12,
+        killAfterAnswers: [20, 300],
+        maxKillDelayMs: 15,
+        seed,
+        audit: 'full',
+      });
+      const context = `seed ${seed} (replay with TENDER_CRASH_SEED=${seed}): ${JSON.stringify({ ...report, problems: undefined })}`;
+      expect(report.problems, context).toEqual([]);
+      expect(report.integrity, context).toEqual([]);
+      expect(report.kills).toBe(6);
+      // The kills really came mid-load: answers were checked, and requests were cut off.
+      expect(report.approvedAnswered, context).toBeGreaterThan(50);
+      expect(report.cutOff, context).toBeGreaterThan(0);
+    }, 55_000);
+  },
+);

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { ApiError, Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import type { EngineOptions } from '../../electron/gateway/engine';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from '../bench/seed-ledger';
-import { VISA } from '../support/gateway';
+import { describeSqliteOnly, VISA } from '../support/gateway';
 
 const SEEDED = 200_000;
 /**
@@ -123,75 +123,83 @@ async function serve(
   return ledger;
 }
 
-describe('reads beside payments', () => {
-  it('a SALE is answered while a list query that steps over the whole ledger is still being read', async () => {
-    let listReached!: () => void;
-    const reached = new Promise<void>((resolve) => (listReached = resolve));
-    const ledger = await serve({
-      extend: (app) =>
-        app.addHook('preHandler', async (request) => {
-          if (request.method === 'GET' && request.url === SLOW_LIST) listReached();
-        }),
+describeSqliteOnly(
+  'reads beside payments',
+  "the reader threads over the data dir's SQLite file; store-server-lists.test.ts holds the store server's reads",
+  () => {
+    it('a SALE is answered while a list query that steps over the whole ledger is still being read', async () => {
+      let listReached!: () => void;
+      const reached = new Promise<void>((resolve) => (listReached = resolve));
+      const ledger = await serve({
+        extend: (app) =>
+          app.addHook('preHandler', async (request) => {
+            if (request.method === 'GET' && request.url === SLOW_LIST) listReached();
+          }),
+      });
+      await ledger.sale();
+      const finished: string[] = [];
+      const list = ledger.get(SLOW_LIST).then((answer) => {
+        finished.push('list');
+        return answer;
+      });
+      await reached;
+      expect((await ledger.sale()).result).toBe('Approved');
+      finished.push('sale');
+      const answer = await list;
+      expect(answer.status, answer.body).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual([]);
+      expect(finished).toEqual(['sale', 'list']);
     });
-    await ledger.sale();
-    const finished: string[] = [];
-    const list = ledger.get(SLOW_LIST).then((answer) => {
-      finished.push('list');
-      return answer;
+
+    it('every answered SALE is in the very next list and in the open batch', async () => {
+      const ledger = await serve();
+      const before = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
+      for (let i = 1; i <= 10; i++) {
+        const sale = await ledger.sale();
+        const [newest] = JSON.parse(
+          (await ledger.get('/rest/v1/transactions?page_size=1')).body,
+        ) as TransactionListItem[];
+        expect(newest?.id).toBe(sale.id);
+        const open = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
+        expect(Number(open.sales_count)).toBe(Number(before.sales_count) + i);
+      }
     });
-    await reached;
-    expect((await ledger.sale()).result).toBe('Approved');
-    finished.push('sale');
-    const answer = await list;
-    expect(answer.status, answer.body).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual([]);
-    expect(finished).toEqual(['sale', 'list']);
-  });
+  },
+);
 
-  it('every answered SALE is in the very next list and in the open batch', async () => {
-    const ledger = await serve();
-    const before = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
-    for (let i = 1; i <= 10; i++) {
-      const sale = await ledger.sale();
-      const [newest] = JSON.parse(
-        (await ledger.get('/rest/v1/transactions?page_size=1')).body,
-      ) as TransactionListItem[];
-      expect(newest?.id).toBe(sale.id);
-      const open = JSON.parse((await ledger.get('/rest/v1/batches/open')).body) as Batch;
-      expect(Number(open.sales_count)).toBe(Number(before.sales_count) + i);
-    }
-  });
-});
+describeSqliteOnly(
+  'the time limit of a read',
+  "the reader threads over the data dir's SQLite file; store-server-lists.test.ts holds the store server's reads",
+  () => {
+    const xml = new XMLParser({ parseTagValue: false });
 
-describe('the time limit of a read', () => {
-  const xml = new XMLParser({ parseTagValue: false });
+    it('a list read past its time limit is answered 503 query_timeout, in the format asked for', async () => {
+      const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
+      const json = await ledger.get(SLOW_LIST);
+      expect(json.status).toBe(503);
+      expect(json.contentType).toMatch(/^application\/json/);
+      const body = JSON.parse(json.body) as ApiError;
+      expect(body).toMatchObject({ status: '503', error: 'query_timeout' });
+      expect(body.message).toMatch(/narrow the filter/i);
+      expect(body.message).toMatch(/try again/i);
 
-  it('a list read past its time limit is answered 503 query_timeout, in the format asked for', async () => {
-    const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
-    const json = await ledger.get(SLOW_LIST);
-    expect(json.status).toBe(503);
-    expect(json.contentType).toMatch(/^application\/json/);
-    const body = JSON.parse(json.body) as ApiError;
-    expect(body).toMatchObject({ status: '503', error: 'query_timeout' });
-    expect(body.message).toMatch(/narrow the filter/i);
-    expect(body.message).toMatch(/try again/i);
+      const inXml = await ledger.get(SLOW_LIST, 'application/xml');
+      expect(inXml.status).toBe(503);
+      expect(inXml.contentType).toMatch(/^application\/xml/);
+      expect(xml.parse(inXml.body)).toMatchObject({ error: { status: '503', error: 'query_timeout' } });
+    });
 
-    const inXml = await ledger.get(SLOW_LIST, 'application/xml');
-    expect(inXml.status).toBe(503);
-    expect(inXml.contentType).toMatch(/^application\/xml/);
-    expect(xml.parse(inXml.body)).toMatchObject({ error: { status: '503', error: 'query_timeout' } });
-  });
-
-  it('reads are answered again once the reader stopped past its limit is replaced', async () => {
-    const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
-    expect((await ledger.get(SLOW_LIST)).status).toBe(503);
-    // The stopped reader's statement runs on inside SQLite until it returns; reads wait for its place.
-    let answer: Answer | undefined;
-    for (let attempt = 0; attempt < 200 && answer?.status !== 200; attempt++) {
-      answer = await ledger.get('/rest/v1/transactions?page_size=1');
-      if (answer.status !== 200) expect(answer.status, answer.body).toBe(503);
-    }
-    expect(answer?.status).toBe(200);
-    expect((await ledger.get('/rest/v1/batches/open')).status).toBe(200);
-  });
-});
+    it('reads are answered again once the reader stopped past its limit is replaced', async () => {
+      const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
+      expect((await ledger.get(SLOW_LIST)).status).toBe(503);
+      // The stopped reader's statement runs on inside SQLite until it returns; reads wait for its place.
+      let answer: Answer | undefined;
+      for (let attempt = 0; attempt < 200 && answer?.status !== 200; attempt++) {
+        answer = await ledger.get('/rest/v1/transactions?page_size=1');
+        if (answer.status !== 200) expect(answer.status, answer.body).toBe(503);
+      }
+      expect(answer?.status).toBe(200);
+      expect((await ledger.get('/rest/v1/batches/open')).status).toBe(200);
+    });
+  },
+);

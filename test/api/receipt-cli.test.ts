@@ -7,16 +7,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../electron/gateway/engine';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter } from '../support/fake-printer';
+import { createTestDatabase, storeArguments, type TestDatabase } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
 
 let dataDir: string;
+/** The store server's database when the suite runs on PostgreSQL. */
+let store: TestDatabase | undefined;
 let saleId: string;
 
 function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args, '--data-dir', dataDir], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      [...CLI, ...args, '--data-dir', dataDir, ...storeArguments({ store })],
+      {
+        cwd: ROOT,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -27,7 +36,8 @@ function run(...args: string[]): Promise<{ status: number | null; stdout: string
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-receipt-cli-'));
-  const engine = Engine.open(dataDir);
+  store = await createTestDatabase();
+  const engine = await Engine.start(dataDir, store && { store });
   try {
     const sale = await engine.transactions.submit(
       { type: 'SALE', amount: '12.34', card: '5454545454545454', exp_date: '1230', order_number: 'A77' },
@@ -45,7 +55,10 @@ beforeAll(async () => {
     expect((await run('settings', 'set', name ?? '', value ?? '')).status).toBe(0);
   }
 });
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await store?.drop();
+});
 
 describe('receipt', () => {
   it('writes the customer copy to standard output', async () => {

@@ -8,22 +8,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../electron/gateway/engine';
+import { createTestDatabase, recentAudit, storeArguments, type TestDatabase } from '../support/gateway';
+import { storedText } from '../support/ledger-rows';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
 
 let dataDir: string;
-beforeEach(() => {
+/** The store server's database when the suite runs on PostgreSQL. */
+let store: TestDatabase | undefined;
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-cli-'));
+  store = await createTestDatabase();
 });
-afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+afterEach(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await store?.drop();
+});
 
 function run(input: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    input,
-  });
+  const result = spawnSync(
+    process.execPath,
+    [...CLI, ...args, '--data-dir', dataDir, ...storeArguments({ store })],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      input,
+    },
+  );
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
@@ -64,7 +76,7 @@ describe('staff from the command line', () => {
       ]);
       for (const output of [added.out, listed.out]) expect(output).not.toMatch(/4826|1357|2468/);
 
-      const engine = Engine.open(dataDir);
+      const engine = await Engine.start(dataDir, store && { store });
       try {
         const wrong = await engine.staff.identify('2468', 'sign-in', 'test').then(
           () => 'signed in',
@@ -72,7 +84,9 @@ describe('staff from the command line', () => {
         );
         expect(wrong).toMatch(/^Wrong PIN/);
         expect((await engine.staff.identify('4826', 'sign-in', 'test')).name).toBe('Dana');
-        const actions = engine.audit.recent(20).map((entry) => `${entry.actor} ${entry.action}`);
+        const actions = (await recentAudit({ gateway: { engine } }, 20)).map(
+          (entry) => `${entry.actor} ${entry.action}`,
+        );
         expect(actions).toContain('command line staff_create');
         expect(actions).toContain('command line staff_retire');
       } finally {
@@ -81,6 +95,9 @@ describe('staff from the command line', () => {
       for (const file of readdirSync(dataDir).filter((name) => name.startsWith('tender.db'))) {
         expect(readFileSync(join(dataDir, file)).toString('latin1')).not.toMatch(/4826|1357|2468/);
       }
+      // The store server's rows as text hold numbers (times, ids) a PIN may be part of: a PIN kept
+      // would stand alone.
+      if (store) expect(await storedText({ dataDir, store })).not.toMatch(/\b(4826|1357|2468)\b/);
     },
   );
 });

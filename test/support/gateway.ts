@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
-import type { EngineOptions, StoreServerOptions } from '../../electron/gateway/engine';
+import type { Engine, EngineOptions, StoreServerOptions } from '../../electron/gateway/engine';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import type { ServerLimits } from '../../electron/gateway/http/server';
 import type { AuditEntry } from '../../electron/gateway/store/audit';
@@ -34,8 +34,21 @@ export function describeSqliteOnly(name: string, reason: string, body: () => voi
   else describe(name, body);
 }
 
+/** A database of the suite's store server for one test, and how to remove it after. */
+export interface TestDatabase extends StoreServerOptions {
+  drop(): Promise<void>;
+}
+
+/**
+ * For a test that starts engines or commands of its own: on PostgreSQL, a database of its own on the
+ * suite's store server (its ledger, to pass as `store` or with storeArguments); on SQLite, undefined.
+ */
+export function createTestDatabase(): Promise<TestDatabase | undefined> {
+  return TEST_STORE === 'postgres' ? createStoreDatabase() : Promise.resolve(undefined);
+}
+
 /** A database of its own on the suite's store server, copied from the migrated template. */
-async function createStoreDatabase(): Promise<StoreServerOptions & { drop(): Promise<void> }> {
+async function createStoreDatabase(): Promise<TestDatabase> {
   const adminUrl = inject('storeServerAdminUrl');
   if (!adminUrl) throw new Error("TENDER_TEST_STORE=postgres needs the api-postgres project's store server");
   const name = `test_${randomBytes(6).toString('hex')}`;
@@ -250,7 +263,7 @@ export function storeArguments(t: Pick<TestGateway, 'store'>): string[] {
  * The audit log as the counter shows it, newest first: the entries of its data dir and, with the
  * ledger on a store server, the store's with them, wherever each kind is kept.
  */
-export async function recentAudit(t: Pick<TestGateway, 'gateway'>, limit = 20): Promise<AuditEntry[]> {
+export async function recentAudit(t: { gateway: { engine: Engine } }, limit = 20): Promise<AuditEntry[]> {
   const { engine } = t.gateway;
   const local = await Promise.resolve(engine.audit.recent(limit));
   if (!engine.onStoreServer) return local;

@@ -65,19 +65,22 @@ export interface LedgerPlace {
 }
 
 /**
- * Runs one read of the ledger's own tables (`?` for each parameter) where the ledger is kept, and
- * returns its rows. The column names are the same in both stores; bigint columns come back as text
- * from PostgreSQL and as numbers from SQLite.
+ * Runs one statement on the ledger's own tables (`?` for each parameter) where the ledger is kept,
+ * and returns its rows. The column names are the same in both stores; bigint columns come back as
+ * text from PostgreSQL and as numbers from SQLite. Reads only, unless `write` (to show what the
+ * store itself refuses).
  */
 export async function queryLedger<T = Record<string, unknown>>(
   place: LedgerPlace,
   sql: string,
   params: unknown[] = [],
+  { write = false } = {},
 ): Promise<T[]> {
   if (!place.store) {
-    const db = new Database(dataDirLayout(place.dataDir).database, { readonly: true });
+    const db = new Database(dataDirLayout(place.dataDir).database, { readonly: !write });
     try {
-      return db.prepare(sql).all(...params) as T[];
+      const statement = db.prepare(sql);
+      return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
     } finally {
       db.close();
     }
