@@ -92,12 +92,6 @@ export const SQL = {
     'close_batch',
     "UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2 WHERE id = $3 RETURNING *",
   ),
-  // The update makes RETURNING answer for a key entered before too; its name is the newest.
-  enterApiKey: statement(
-    'enter_api_key',
-    `INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (public_id) DO UPDATE SET name = excluded.name RETURNING id`,
-  ),
   makeCardHashKey: statement(
     'make_card_hash_key',
     'INSERT INTO card_hash_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',

@@ -16,7 +16,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
-import type { ApiKeyRecord } from '../keys';
 import { type BatchRecord } from '../batch-rows';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 
@@ -71,8 +70,6 @@ export class PostgresLedger implements LedgerStore {
    * after a serialization failure or a deadlock.
    */
   readonly committed = { groups: 0, writes: 0, retries: 0 };
-  /** Store ids of the API keys of this counter's data dir, by public id. */
-  private readonly keyIds = new Map<string, number>();
   private queue: PendingWrite[] = [];
   private scheduled = false;
   private flushing: Promise<void> | null = null;
@@ -106,31 +103,10 @@ export class PostgresLedger implements LedgerStore {
   }
 
   /**
-   * The store's secret for keyed hashes of card numbers and of requests that carry card data: one
-   * for every counter, so a card or a request is known again whichever counter saw it first. The
-   * first counter to ask makes it; the others read the same one.
+   * The store's secret for keyed hashes of card numbers and of requests that carry card data: one for
+   * every counter, so a card or a request is known again whichever counter saw it first. The first
+   * counter to ask makes it; the others read the same one.
    */
-  /**
-   * The store's id of an API key kept in a counter's data dir: the key is entered in the store's
-   * list of keys by its public id the first time it makes a transaction there, so that its id is
-   * one key's at every counter (transactions and Idempotency-Keys name it). Only the public id, the
-   * hash of the secret, the name and the permissions are entered, never the key itself.
-   */
-  async storeKeyId(key: ApiKeyRecord): Promise<number> {
-    const known = this.keyIds.get(key.publicId);
-    if (known !== undefined) return known;
-    const id = await unreachableAsError(async () => {
-      const { rows } = await this.pool.query<{ id: number }>(
-        SQL.enterApiKey([key.publicId, key.secretHash, key.name, key.permissions.join(','), key.createdAt]),
-      );
-      const row = rows[0];
-      if (!row) throw new Error(`the store did not enter API key ${key.publicId}`);
-      return row.id;
-    });
-    this.keyIds.set(key.publicId, id);
-    return id;
-  }
-
   cardHashKey(): Promise<Buffer> {
     return unreachableAsError(async () => {
       await this.pool.query(SQL.makeCardHashKey([randomBytes(CARD_HASH_KEY_BYTES)]));
