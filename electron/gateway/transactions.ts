@@ -39,11 +39,6 @@ export class TransactionService {
     /** The data dir's (or the store's) key for hashes of requests that may carry card data. */
     private readonly cardHashKey: Buffer,
     private readonly now: () => number = Date.now,
-    /**
-     * The ledger's id of an API key of this engine: the same on a counter's own ledger, the store's
-     * id on a store server, whose keys the counters enter by public id.
-     */
-    private readonly ledgerKeyId: (apiKeyId: number) => Promise<number> = async (apiKeyId) => apiKeyId,
   ) {
     this.cards = new CardIntake(ledger, swipes, now, cardHashKey);
   }
@@ -67,16 +62,14 @@ export class TransactionService {
     this.inFlight.add(scope);
     try {
       let stored: StoredAnswer | undefined;
-      let ledgerContext: SubmitContext & { apiKeyId: number };
       try {
-        ledgerContext = { ...context, apiKeyId: await this.ledgerKeyId(context.apiKeyId) };
-        stored = await this.ledger.findAnswer(ledgerContext.apiKeyId, key);
+        stored = await this.ledger.findAnswer(context.apiKeyId, key);
       } catch (error) {
         if (!isStoreError(error)) throw error;
         return { response: storeErrorAnswer(error), replayed: false };
       }
       if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
-      return await this.answerOnce(body, ledgerContext, key, fingerprint);
+      return await this.answerOnce(body, context, key, fingerprint);
     } finally {
       this.inFlight.delete(scope);
     }
@@ -85,17 +78,17 @@ export class TransactionService {
   /** Processes a request with a key no answer is stored for yet, or replays one stored meanwhile. */
   private async answerOnce(
     body: unknown,
-    ledgerContext: SubmitContext & { apiKeyId: number },
+    context: SubmitContext & { apiKeyId: number },
     key: string,
     fingerprint: string,
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
     try {
-      const response = await this.submitAs(body, { ...ledgerContext, idempotency: { key, fingerprint } });
+      const response = await this.submit(body, { ...context, idempotency: { key, fingerprint } });
       return { response, replayed: false };
     } catch (error) {
       if (!(error instanceof AnswerStoredMeanwhileError)) throw error;
       // Another engine of the store answered the same key first; its answer stands.
-      const meanwhile = await this.ledger.findAnswer(ledgerContext.apiKeyId, key).catch((failed: unknown) => {
+      const meanwhile = await this.ledger.findAnswer(context.apiKeyId, key).catch((failed: unknown) => {
         if (isStoreError(failed)) return failed;
         throw failed;
       });
@@ -116,17 +109,6 @@ export class TransactionService {
    * the store's code: the same request may be sent again.
    */
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
-    try {
-      const apiKeyId = context.apiKeyId === null ? null : await this.ledgerKeyId(context.apiKeyId);
-      return await this.submitToLedger(body, { ...context, apiKeyId });
-    } catch (error) {
-      if (!isStoreError(error)) throw error;
-      return storeErrorAnswer(error);
-    }
-  }
-
-  /** submit() with the API key already named by its ledger id. */
-  private async submitAs(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
       return await this.submitToLedger(body, context);
     } catch (error) {
