@@ -32,6 +32,7 @@ import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
+import { readStoreServerFile } from './gateway/store-server-file';
 import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
@@ -168,10 +169,18 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** --database and --lane: the store server and this counter's lane in it, given together or not at all. */
-function storeServer(values: { database?: string; lane?: string }): StoreServerOptions | undefined {
+/**
+ * --database and --lane: the store server and this counter's lane in it, given together or not at
+ * all; without them, the store server saved in the desktop app's Settings, if any.
+ */
+function storeServer(
+  values: { database?: string; lane?: string },
+  dataDir: string,
+): StoreServerOptions | undefined {
   try {
-    return storeServerOptions(values, { database: '--database', lane: '--lane' });
+    return (
+      storeServerOptions(values, { database: '--database', lane: '--lane' }) ?? readStoreServerFile(dataDir)
+    );
   } catch (error) {
     if (error instanceof StoreServerSettingError) throw new UsageError(error.message);
     throw error;
@@ -239,6 +248,8 @@ async function serve(
   allowedOrigins: string[],
   screens: ScreensOptions | undefined,
   store: StoreServerOptions | undefined,
+  /** How `store` was given, when not by the saved setting. */
+  storeSetOutside: string | undefined,
 ): Promise<void> {
   const engine = store ? { store } : undefined;
   let gateway: {
@@ -259,6 +270,7 @@ async function serve(
       reader: await readerSetup(screens.reader),
       version: packageVersion(),
       ...(engine && { engine }),
+      ...(storeSetOutside !== undefined && { storeSetOutside }),
     });
     gateway = {
       url: running.gateway.url,
@@ -534,18 +546,19 @@ export async function main(argv: string[]): Promise<void> {
         parsePort(values.port),
         values['allow-origin'] ?? [],
         screensOptions(values),
-        storeServer(values),
+        storeServer(values, dataDir),
+        values.database === undefined ? undefined : '--database and --lane',
       );
     case 'keys':
-      return keys(dataDir, action, rest, values, storeServer(values));
+      return keys(dataDir, action, rest, values, storeServer(values, dataDir));
     case 'settings':
-      return settings(dataDir, action, action === undefined ? [] : rest, storeServer(values));
+      return settings(dataDir, action, action === undefined ? [] : rest, storeServer(values, dataDir));
     case 'staff':
-      return staff(dataDir, action, rest, values, storeServer(values));
+      return staff(dataDir, action, rest, values, storeServer(values, dataDir));
     case 'audit':
-      return audit(dataDir, values.limit, storeServer(values));
+      return audit(dataDir, values.limit, storeServer(values, dataDir));
     case 'receipt':
-      return receipt(dataDir, values, storeServer(values));
+      return receipt(dataDir, values, storeServer(values, dataDir));
     case 'backup': {
       if (!values.to) throw new UsageError('backup needs --to <file>.');
       const { problems } = await backupLedger(dataDir, resolve(values.to));

@@ -55,6 +55,7 @@ type AdminChannel = Exclude<
   | `staff:${string}`
   | `counter:${string}`
   | `attempts:${string}`
+  | `store-server:${string}`
 >;
 
 const REVOKED_SHOWN = 25;

@@ -23,6 +23,8 @@ export interface HeadlessScreensOptions {
   version: string;
   allowedOrigins?: readonly string[];
   engine?: EngineOptions;
+  /** How `engine.store` was given outside the screens ("--database and --lane"); none: the saved setting. */
+  storeSetOutside?: string;
 }
 
 export interface RunningHeadlessScreens {
@@ -57,6 +59,12 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
       shell: 'browser',
       version: options.version,
       reader: options.reader,
+      ...(options.engine?.store && {
+        store: {
+          options: options.engine.store,
+          ...(options.storeSetOutside !== undefined && { setOutside: options.storeSetOutside }),
+        },
+      }),
     });
   } catch (error) {
     await gateway.close();

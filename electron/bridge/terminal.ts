@@ -17,6 +17,7 @@ import { CounterStaff } from './counter-staff';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
 import { receiptHandlers } from './receipts';
+import { storeServerHandlers, type RunningStore } from './store-server-setting';
 import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
 import { simulatedSwipePlan } from './simulated-cards';
 
@@ -52,6 +53,8 @@ export interface TerminalOptions {
   reader: ReaderSetup;
   /** Only the desktop app can write the shown report to a PDF file. */
   documents?: ScreensDocuments;
+  /** The store server this run's ledger is on, if any, and how it was given. */
+  store?: RunningStore;
 }
 
 /**
@@ -241,6 +244,13 @@ export class Terminal {
       }),
       'reader:status': () => this.readerStatus(),
       ...this.#admin.handlers(),
+      ...storeServerHandlers({
+        dataDir: this.#options.dataDir,
+        engine: this.#options.gateway.engine,
+        running: this.#options.store,
+        actor: CASHIER_APP,
+        requirePin: (pin) => this.#admin.requireManagerPin(pin),
+      }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),
       ...receiptHandlers({

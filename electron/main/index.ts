@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'ele
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
+import { readStoreServerFile } from '../gateway/store-server-file';
 import { storeServerOptions } from '../gateway/store-server-options';
 import { keepEngineHeapSmall } from '../gateway/heap';
 import { nodeHidBackend } from '../reader/node-hid-backend';
@@ -97,11 +98,13 @@ async function start(): Promise<void> {
   if (!existsSync(nativeBinding)) throw new MissingElectronBuildError(nativeBinding);
 
   const dataDir = app.getPath('userData');
-  // A counter of a store with several keeps the ledger on the store server.
-  const store = storeServerOptions(
+  // A counter of a store with several keeps the ledger on the store server: as the environment
+  // says, or else as saved in Settings.
+  const fromEnvironment = storeServerOptions(
     { database: process.env.TENDER_DATABASE, lane: process.env.TENDER_LANE },
     { database: 'TENDER_DATABASE', lane: 'TENDER_LANE' },
   );
+  const store = fromEnvironment ?? readStoreServerFile(dataDir);
   const starting = startGateway({
     dataDir,
     port,
@@ -131,6 +134,12 @@ async function start(): Promise<void> {
     shell: 'desktop',
     version: app.getVersion(),
     reader,
+    ...(store && {
+      store: {
+        options: store,
+        ...(fromEnvironment && { setOutside: 'TENDER_DATABASE and TENDER_LANE' }),
+      },
+    }),
     documents: pdfDocuments(() => {
       const window = mainWindow;
       if (!window) return undefined;

@@ -12,6 +12,7 @@ import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 import { attemptChannels } from './attempts-contract';
 import { staffChannels, staffEvents } from './staff-contract';
+import { storeServerChannels } from './store-server-contract';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -388,6 +389,7 @@ export const invokeChannels = {
   'simulator:plug': { input: z.strictObject({ plugged: z.boolean() }), output: z.null() },
   ...staffChannels,
   ...attemptChannels,
+  ...storeServerChannels,
 } as const;
 
 /** Events from the host to the screens. */

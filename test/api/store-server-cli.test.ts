@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
+import { writeStoreServerFile } from '../../electron/gateway/store-server-file';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -182,6 +183,28 @@ describe('serve --database and --lane', () => {
       // The close from the store server, the key's creation from the data dir.
       expect(audited.stdout).toMatch(/batch_close/);
       expect(audited.stdout).toMatch(/key_create/);
+    }, 60_000);
+
+    it('a data dir whose Settings saved a store server uses it without the options, which still win', async () => {
+      const url = await server.createDatabase();
+      writeStoreServerFile(dataDir, { url, lane: 'bar' });
+      const created = run('keys', 'create', '--name', 'saved store');
+      expect(created.status).toBe(0);
+      // The key is the store's: another counter on the store lists it, this data dir's file does not.
+      const other = mkdtempSync(join(tmpdir(), 'tender-store-cli-other-'));
+      try {
+        expect(runIn(other, 'keys', 'list', '--database', url, '--lane', 'front').stdout).toContain(
+          'saved store',
+        );
+        expect(runIn(other, 'keys', 'list').stdout).not.toContain('saved store');
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+      // Options given on the command line win over the saved setting.
+      const elsewhere = await server.createDatabase();
+      expect(run('keys', 'list', '--database', elsewhere, '--lane', 'bar').stdout).not.toContain(
+        'saved store',
+      );
     }, 60_000);
 
     it('keys, settings, staff and audit with them work on the store’s, as every counter sees them', async () => {

@@ -107,6 +107,9 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'attempts:resolve': vi.fn(() => null),
     'attempts:interrupted': vi.fn(() => []),
     'attempts:earlier-answer': vi.fn(() => ({ state: 'never-reached' as const })),
+    'store-server:get': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
+    'store-server:set': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
+    'store-server:clear': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
     'attempts:dismiss': vi.fn(() => null),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,

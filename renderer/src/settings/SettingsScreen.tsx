@@ -1,7 +1,7 @@
 /**
  * The merchant's gateway settings: API keys for other programs, tips and tabs, receipts and the
- * printer, the card reader and its key, the address and certificate for integrators, the staff
- * and their PINs, and the audit log. Each is read and changed through the bridge, never the REST API.
+ * printer, the card reader and its key, the address and certificate for integrators, the store
+ * server, the staff and their PINs, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
 import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
@@ -10,6 +10,7 @@ import { ConnectionSection } from './ConnectionSection';
 import { ReaderSection } from './ReaderSection';
 import { ReceiptsSection } from './ReceiptsSection';
 import { StaffSection } from '../staff/StaffSection';
+import { StoreServerSection } from './StoreServerSection';
 import { TipsSection } from './TipsSection';
 
 const SECTIONS = [
@@ -18,6 +19,7 @@ const SECTIONS = [
   { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
   { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
+  { id: 'store-server', label: 'Store server', render: () => <StoreServerSection /> },
   { id: 'staff', label: 'Staff', render: () => <StaffSection /> },
   { id: 'audit', label: 'Audit log', render: () => <AuditLogSection /> },
 ] as const;
