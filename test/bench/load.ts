@@ -16,6 +16,8 @@ interface LoadOptions {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn instead of `body`: distinct requests, as different customers' cards make them. */
+  bodies?: string[];
   caFile: string;
   concurrency: number;
   /** Stop after this many requests... */
@@ -37,11 +39,18 @@ const agent = new Agent({
 });
 const target = new URL(options.url);
 
+let sent = 0;
+
+function nextBody(): string | undefined {
+  const { bodies } = options;
+  return bodies?.length ? bodies[sent++ % bodies.length] : options.body;
+}
+
 function once(warmup = false): Promise<{ ms: number; status: number; bytes: number }> {
   const started = process.hrtime.bigint();
   const method = warmup && options.warmupPath ? 'GET' : options.method;
   const path = warmup && options.warmupPath ? options.warmupPath : target.pathname + target.search;
-  const body = method === 'GET' ? undefined : options.body;
+  const body = method === 'GET' ? undefined : nextBody();
   return new Promise((resolve, reject) => {
     const outgoing = request(
       {

@@ -3,7 +3,10 @@
  * engine, then two engines on one PostgreSQL database, each a process of its own as a counter runs
  * it (`serve --database --lane`), each driven by its own load generator at concurrency 16. Every
  * answer counted is a SALE answered 200 after its commit was durable on its store (the duplicate
- * check is off, so each is approved).
+ * check is off, so each is approved). Each load generator sends sales of different amounts in turn,
+ * as different customers do: the engine runs sales of one card and one amount one after the other
+ * (so that the duplicate check, when on, sees each), and a bench of one repeated charge would
+ * measure that queue rather than the store.
  *
  * Run alone with `npx tsx test/bench/store-server.ts`; `npm run bench` runs it after its other
  * measures.
@@ -23,11 +26,13 @@ const CONCURRENCY = 16;
 const DURATION_MS = 8000;
 /** A first, unmeasured run: connections made, statements prepared, caches warm. */
 const WARMUP_MS = 2000;
+/** Different sales each load generator sends in turn: more than it has in flight at once. */
+const DISTINCT_SALES = 4 * CONCURRENCY;
 
 /** A timed run as load.ts reports it, with the count of each answer status. */
-type LoadRun = Measure & { statuses?: Record<string, number> };
+export type LoadRun = Measure & { statuses?: Record<string, number> };
 
-interface Counter {
+export interface Counter {
   api: string;
   key: string;
   caFile: string;
@@ -44,11 +49,22 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startCounter(store?: { url: string; lane: string }): Promise<Counter> {
+export async function startCounter(store?: { url: string; lane: string }): Promise<Counter> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-bench-store-'));
+  // A store's keys and settings are kept on its server, beside its ledger.
+  const storeArgs = store ? ['--database', store.url, '--lane', store.lane] : [];
   const created = spawnSync(
     process.execPath,
-    [...CLI, 'keys', 'create', '--name', 'bench', '--data-dir', dataDir],
+    [
+      ...CLI,
+      'keys',
+      'create',
+      '--name',
+      `bench ${store?.lane ?? 'local'}`,
+      '--data-dir',
+      dataDir,
+      ...storeArgs,
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
@@ -56,12 +72,11 @@ async function startCounter(store?: { url: string; lane: string }): Promise<Coun
   // The same card and amount again and again: the duplicate check would refuse all but the first.
   const window = spawnSync(
     process.execPath,
-    [...CLI, 'settings', 'set', 'duplicate_window_minutes', '0', '--data-dir', dataDir],
+    [...CLI, 'settings', 'set', 'duplicate_window_minutes', '0', '--data-dir', dataDir, ...storeArgs],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (window.status !== 0) throw new Error(`settings set failed: ${window.stderr}`);
   const port = await freePort();
-  const storeArgs = store ? ['--database', store.url, '--lane', store.lane] : [];
   const child = spawn(
     process.execPath,
     [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port), ...storeArgs],
@@ -85,26 +100,15 @@ async function startCounter(store?: { url: string; lane: string }): Promise<Coun
   };
 }
 
-async function stopCounter(counter: Counter): Promise<void> {
+export async function stopCounter(counter: Counter): Promise<void> {
   const exited = new Promise((resolve) => counter.child.once('exit', resolve));
   counter.child.kill('SIGTERM');
   await exited;
   rmSync(counter.dataDir, { recursive: true, force: true });
 }
 
-/** SALE at concurrency 16 for a fixed time against one counter, from a load process of its own. */
-function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<LoadRun> {
-  const options = {
-    url: `${counter.api}/transactions`,
-    method: 'POST',
-    headers: { api_key: counter.key, accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'SALE', amount: '12.34', card: '4111111111111111', exp_date: '1230' }),
-    caFile: counter.caFile,
-    concurrency: CONCURRENCY,
-    durationMs,
-    warmupRequests: 64,
-    warmupPath: '/rest/v1/batches/open',
-  };
+/** A run of the load generator (load.ts) in a process of its own, with its options. */
+export function runLoad(options: Record<string, unknown>): Promise<LoadRun> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(ROOT, 'test/bench/load.ts'), JSON.stringify(options)],
@@ -119,6 +123,28 @@ function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<LoadRun> 
         : reject(new Error(`load exited with ${code}: ${output}`)),
     ),
   );
+}
+
+/** SALE at concurrency 16 for a fixed time against one counter, from a load process of its own. */
+function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<LoadRun> {
+  return runLoad({
+    url: `${counter.api}/transactions`,
+    method: 'POST',
+    headers: { api_key: counter.key, accept: 'application/json', 'content-type': 'application/json' },
+    bodies: Array.from({ length: DISTINCT_SALES }, (_, index) =>
+      JSON.stringify({
+        type: 'SALE',
+        amount: (12 + index / 100).toFixed(2),
+        card: '4111111111111111',
+        exp_date: '1230',
+      }),
+    ),
+    caFile: counter.caFile,
+    concurrency: CONCURRENCY,
+    durationMs,
+    warmupRequests: 64,
+    warmupPath: '/rest/v1/batches/open',
+  });
 }
 
 function onlyApproved(run: { statuses?: Record<string, number> }, what: string): void {
