@@ -42,6 +42,7 @@ export class PostgresAdminStore implements AdminStore {
   private readonly snapshot: Snapshot = { keys: new Map(), settings: new Map(), staff: [] };
   private listener: pg.PoolClient | undefined;
   private relisten: NodeJS.Timeout | undefined;
+  private readonly reloads = new Map<AdminPart, Promise<void>>();
   private readonly touched = new Map<number, number>();
   private touchTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -117,14 +118,12 @@ export class PostgresAdminStore implements AdminStore {
     };
     client.on('error', onLost);
     const changed = new Set<AdminPart>();
+    let value: T;
     try {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-      const value = await work(client, changed);
+      value = await work(client, changed);
       for (const part of changed) await client.query(ADMIN_SQL.notify([ADMIN_CHANNEL, part]));
       await client.query('COMMIT');
-      // Committed: the write is done whatever follows. A reload that fails is made up on reconnect.
-      await this.reload([...changed]).catch(() => undefined);
-      return value;
     } catch (error) {
       if (isConnectionFailure(error)) broken = error as Error;
       else
@@ -136,6 +135,10 @@ export class PostgresAdminStore implements AdminStore {
       client.off('error', onLost);
       client.release(broken);
     }
+    // Committed: the write is done whatever follows. When the reload fails, the counter listens
+    // afresh, which reloads everything.
+    await this.reload([...changed]).catch(() => this.dropListener());
+    return value;
   }
 
   touchKey(id: number, at: number): void {
@@ -159,43 +162,55 @@ export class PostgresAdminStore implements AdminStore {
     await this.pool.end();
   }
 
-  /** Last-used stamps, one statement per key used since the last flush; kept for the next on failure. */
+  /**
+   * Last-used stamps, one statement per key used since the last flush. Without the server they wait
+   * for the next flush; at close, they are given up.
+   */
   private async flushTouches(): Promise<void> {
-    const stamps = [...this.touched];
-    this.touched.clear();
-    for (const [id, at] of stamps) {
+    for (const [id, at] of [...this.touched]) {
       try {
         await this.pool.query(ADMIN_SQL.touchKey([id, at]));
       } catch {
-        if (!this.touched.has(id)) this.touched.set(id, at);
+        return;
       }
+      if (this.touched.get(id) === at) this.touched.delete(id);
     }
   }
 
   /** Listens for changes first, then loads everything, so that no change falls between the two. */
   private async listen(): Promise<void> {
     const client = await this.pool.connect();
+    let dropped = false;
     const lost = () => {
       if (this.listener !== client) return;
-      this.listener = undefined;
-      client.release(true);
-      this.scheduleRelisten();
+      dropped = true;
+      this.dropListener();
     };
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', (message) => {
       const part = ADMIN_PARTS.find((name) => name === message.payload);
-      this.reload(part ? [part] : [...ADMIN_PARTS]).catch(() => lost());
+      this.reload(part ? [part] : [...ADMIN_PARTS]).catch(lost);
     });
     try {
       await client.query(`LISTEN ${ADMIN_CHANNEL}`);
       this.listener = client;
       await this.reload([...ADMIN_PARTS]);
     } catch (error) {
-      if (this.listener === client) this.listener = undefined;
-      client.release(true);
+      if (!dropped) {
+        if (this.listener === client) this.listener = undefined;
+        client.release(true);
+      }
       throw error;
     }
+  }
+
+  /** Closes the listening connection and listens again shortly, reloading everything then. */
+  private dropListener(): void {
+    const client = this.listener;
+    this.listener = undefined;
+    client?.release(true);
+    this.scheduleRelisten();
   }
 
   private scheduleRelisten(): void {
@@ -208,18 +223,32 @@ export class PostgresAdminStore implements AdminStore {
     this.relisten.unref();
   }
 
+  /**
+   * Reloads each part, one reload of a part after another: a reload started later reads a later
+   * state, and no earlier one can finish after it and put an older state back.
+   */
   private async reload(parts: readonly AdminPart[]): Promise<void> {
-    for (const part of parts) {
-      if (part === 'keys') {
-        const rows = (await this.pool.query<ApiKeyRow>(ADMIN_SQL.keys())).rows;
-        this.snapshot.keys = new Map(rows.map((row) => [row.public_id, toKey(row)]));
-      } else if (part === 'settings') {
-        const rows = (await this.pool.query<{ key: string; value: string }>(ADMIN_SQL.settings())).rows;
-        this.snapshot.settings = new Map(rows.map((row) => [row.key, row.value]));
-      } else {
-        const rows = (await this.pool.query<StaffRow>(ADMIN_SQL.staff())).rows;
-        this.snapshot.staff = rows.map(toStaff).sort(byStaffOrder);
-      }
+    await Promise.all(
+      parts.map((part) => {
+        const next = (this.reloads.get(part) ?? Promise.resolve())
+          .catch(() => undefined)
+          .then(() => this.load(part));
+        this.reloads.set(part, next);
+        return next;
+      }),
+    );
+  }
+
+  private async load(part: AdminPart): Promise<void> {
+    if (part === 'keys') {
+      const rows = (await this.pool.query<ApiKeyRow>(ADMIN_SQL.keys())).rows;
+      this.snapshot.keys = new Map(rows.map((row) => [row.public_id, toKey(row)]));
+    } else if (part === 'settings') {
+      const rows = (await this.pool.query<{ key: string; value: string }>(ADMIN_SQL.settings())).rows;
+      this.snapshot.settings = new Map(rows.map((row) => [row.key, row.value]));
+    } else {
+      const rows = (await this.pool.query<StaffRow>(ADMIN_SQL.staff())).rows;
+      this.snapshot.staff = rows.map(toStaff).sort(byStaffOrder);
     }
   }
 }
