@@ -12,6 +12,7 @@ import {
   type InvokeOutput,
   type InvokeResult,
 } from '../../shared/ipc/contract';
+import { isStoreError } from '../gateway/store/store-errors';
 
 /** What the host does for each request, given its validated input. */
 export type BridgeHandlers = {
@@ -63,6 +64,8 @@ export async function dispatchInvoke(
     return { ok: true, value: output };
   } catch (error) {
     if (error instanceof BridgeError) return bridgeFailure(error.code, error.message);
+    // The store server is down or busy: said as it is, since the counter resumes by itself.
+    if (isStoreError(error)) return bridgeFailure('unavailable', error.message);
     (options.onUnexpectedError ?? reportUnexpected)(channel, error);
     return bridgeFailure(
       'failed',

@@ -7,6 +7,7 @@ import { invokeChannels, type AppSettings, type InvokeResult } from '../../share
 import { BridgeCallError, createBridge } from '../../shared/ipc/facade';
 import { BridgeError, dispatchInvoke, type BridgeHandlers } from '../../electron/bridge/dispatch';
 import { BridgeEventHub } from '../../electron/bridge/events';
+import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
 import {
   forwardBridgeEvents,
   frameOrigin,
@@ -278,6 +279,19 @@ describe('the contract validates every request on the host side', () => {
     expect(failed).toMatchObject({ ok: false, error: { code: 'failed' } });
     expect(JSON.stringify(failed)).not.toContain('SQLITE_BUSY');
     expect(onUnexpectedError).toHaveBeenCalledOnce();
+  });
+
+  it('says that the store server cannot be reached, rather than to restart Tender', async () => {
+    const onUnexpectedError = vi.fn();
+    const handlers = fakeHandlers({
+      'settings:get': () => {
+        throw new StoreUnreachableError(new Error('connect ECONNREFUSED 10.0.0.5:5432'));
+      },
+    });
+    const failed = await dispatchInvoke(handlers, 'settings:get', undefined, { onUnexpectedError });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(JSON.stringify(failed)).toMatch(/store server cannot be reached.*resumes by itself/);
+    expect(onUnexpectedError).not.toHaveBeenCalled();
   });
 });
 
