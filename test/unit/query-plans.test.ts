@@ -70,6 +70,12 @@ describe('list query plans', () => {
     },
   );
 
+  it("a cashier's page is read in id order from the cashier's index, without sorting all their rows", () => {
+    const steps = plan({ cashier: 'Dana' });
+    expect(steps).toContain('SEARCH transactions USING COVERING INDEX transactions_by_cashier (cashier=?)');
+    expect(steps).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+  });
+
   it('the default order reads the newest rows first and stops at the page', () => {
     expect(plan({})).toContain('SCAN transactions');
     expect(plan({})).not.toContain('USE TEMP B-TREE FOR ORDER BY');

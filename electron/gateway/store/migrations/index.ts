@@ -11,6 +11,7 @@ import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
+import { cashierListIndex } from './0009-cashier-list-index';
 
 export type { Migration } from './migration';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   staffAndCashiers,
   storeCardHashKey,
   storeKeysSettingsStaff,
+  cashierListIndex,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

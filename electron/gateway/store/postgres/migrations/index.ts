@@ -11,6 +11,7 @@ import { cardHashAndLiveCaptures } from './0005-card-hash-and-live-captures';
 import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
+import { cashierListIndex } from './0009-cashier-list-index';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -21,6 +22,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   staffAndCashiers,
   storeCardHashKey,
   storeKeysSettingsStaff,
+  cashierListIndex,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
