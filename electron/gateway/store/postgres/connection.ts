@@ -66,6 +66,9 @@ export function openPool(options: PostgresConnectionOptions): pg.Pool {
     // The server's own timeout cannot fire when the network is gone: the driver gives up a little later.
     query_timeout: statementTimeout + 1000,
     application_name: 'tender',
+    // Statements are sent without waiting for the answer to the one before (write-transaction.ts);
+    // the server still runs them one after another, in the order sent.
+    pipeline: true,
   });
   // A connection that breaks while idle in the pool is dropped by the pool; the next request makes a
   // new one. Without a listener the event would end the process.
