@@ -180,8 +180,11 @@ export class PostgresLedger implements LedgerStore {
     };
     client.on('error', onLost);
     try {
-      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-      const locked = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
+      // Sent together (the connection pipelines): one round trip to begin and take the lock.
+      const [, locked] = await Promise.all([
+        client.query('BEGIN ISOLATION LEVEL READ COMMITTED'),
+        client.query<{ last_transaction_id: number }>(SQL.lockHead()),
+      ]);
       const start = locked.rows[0]?.last_transaction_id ?? 0;
       let head = start;
       const outcomes: Outcome[] = [];
@@ -190,8 +193,13 @@ export class PostgresLedger implements LedgerStore {
         if (outcome.ok) head = outcome.head;
         outcomes.push(outcome);
       }
-      if (head !== start) await client.query(SQL.moveHead([head]));
-      await client.query('COMMIT');
+      const [, committed] = await Promise.all([
+        head === start ? undefined : client.query(SQL.moveHead([head])),
+        client.query('COMMIT'),
+      ]);
+      // A transaction that failed answers COMMIT with ROLLBACK: nothing of it was committed.
+      if (committed.command !== 'COMMIT')
+        throw new Error(`the group was not committed (${committed.command})`);
       this.committed.groups += 1;
       this.committed.writes += outcomes.filter((outcome) => outcome.ok).length;
       group.forEach((pending, index) => {
@@ -222,17 +230,15 @@ export class PostgresLedger implements LedgerStore {
     work: (ledger: LedgerWrite) => Promise<unknown>,
   ): Promise<Outcome> {
     for (let attempt = 1; ; attempt += 1) {
-      await client.query('SAVEPOINT one_write');
-      const ledger = new WriteTransaction(client, this.lane, head);
+      const ledger = WriteTransaction.begin(client, this.lane, head);
       try {
         const value = await work(ledger);
-        await client.query('RELEASE SAVEPOINT one_write');
+        await ledger.settled();
         return { ok: true, value, head: ledger.lastTransactionId };
       } catch (error) {
         // Without the connection, the group cannot go on.
         if (isConnectionFailure(error)) throw error;
-        await client.query('ROLLBACK TO SAVEPOINT one_write');
-        await client.query('RELEASE SAVEPOINT one_write');
+        await ledger.undo();
         if (!isRetryable(error) || attempt === WRITE_ATTEMPTS) return { ok: false, error };
         this.committed.retries += 1;
       }
