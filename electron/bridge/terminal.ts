@@ -87,12 +87,14 @@ export async function issueTerminalKey(
   engine: Engine,
   shell: TerminalShell,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
-  // On a store server the keys are the store's: each counter replaces its own screens' key only.
+  // On a store server the keys are the store's: each counter replaces its own screens' key only,
+  // and a screens' key its data dir brought from before it joined the store.
   const name = engine.onStoreServer
     ? `${TERMINAL_KEY_NAMES[shell]} (${engine.lane})`
     : TERMINAL_KEY_NAMES[shell];
+  const replaced = new Set([name, TERMINAL_KEY_NAMES[shell]]);
   for (const key of engine.keys.list()) {
-    if (key.name === name && key.revoked === null) await engine.keys.revoke(key.id, CASHIER_APP);
+    if (replaced.has(key.name) && key.revoked === null) await engine.keys.revoke(key.id, CASHIER_APP);
   }
   return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP);
 }
