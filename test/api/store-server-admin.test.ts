@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { issueTerminalKey, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
 import { Engine } from '../../electron/gateway/engine';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
 import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
@@ -98,6 +99,26 @@ describe('the store’s API keys', () => {
     const id = response.json<{ id: string }>().id;
     const row = await a.gateway.engine.ledger.find(Number(id));
     expect(row?.apiKeyId).toBe(info.recordId);
+  });
+
+  it('each counter’s start replaces its own screens’ key, and not another counter’s', async () => {
+    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+    // A screens' key named as a single counter names it, brought by a data dir joining the store.
+    const brought = await a.gateway.engine.keys.create(TERMINAL_KEY_NAMES.desktop);
+    const first = await issueTerminalKey(a.gateway.engine, 'desktop');
+    const other = await issueTerminalKey(b.gateway.engine, 'desktop');
+    expect([first.info.name, other.info.name]).toEqual([
+      `${TERMINAL_KEY_NAMES.desktop} (lane-a)`,
+      `${TERMINAL_KEY_NAMES.desktop} (lane-b)`,
+    ]);
+    await within(1000, () => a.gateway.engine.keys.list().some((key) => key.id === other.info.id));
+    const again = await issueTerminalKey(a.gateway.engine, 'desktop');
+    const live = a.gateway.engine.keys
+      .list()
+      .filter((key) => key.revoked === null && key.name.startsWith(TERMINAL_KEY_NAMES.desktop))
+      .map((key) => key.id);
+    expect(live.sort()).toEqual([again.info.id, other.info.id].sort());
+    expect(live).not.toContain(brought.info.id);
   });
 });
 
