@@ -190,7 +190,7 @@ describe('what the cashier is told', () => {
       kind: 'refused',
       status: 401,
       message: 'The API key is not valid, or was revoked.',
-      nextStep: expect.stringMatching(/^Restart Tender/),
+      nextStep: expect.stringMatching(/^Nothing was done\. If Tender just restarted, wait/),
     });
     expect(outcomeOfFailure(new DOMException('timed out', 'TimeoutError'))).toMatchObject({
       kind: 'unknown',
