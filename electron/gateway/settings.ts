@@ -317,6 +317,7 @@ export class Settings {
       const definition = definitionOf(name);
       return { name, definition, value: definition.parse(text) };
     });
+    if (checked.length === 0 && also === undefined) return;
     await this.store.write(async (tx) => {
       for (const { name, definition, value } of checked) {
         const before = valueOf(definition, await tx.setting(name));
