@@ -1,0 +1,145 @@
+/**
+ * The port of keys, settings, staff and the PIN gate (store/admin-store.ts), held by both stores: the
+ * data dir's SQLite file and a real PostgreSQL store server. The same scenarios run against each.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PIN_GATE_RULE, SqliteAdminStore, type AdminStore } from '../../electron/gateway/store/admin-store';
+import { AuditLog, type AuditEntry } from '../../electron/gateway/store/audit';
+import { openDatabase } from '../../electron/gateway/store/database';
+import { SqliteLedger } from '../../electron/gateway/store/ledger';
+import { PostgresAdminStore } from '../../electron/gateway/store/postgres/admin-store';
+import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
+import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+
+interface StoreUnderTest {
+  admin: AdminStore;
+  auditEntries(): Promise<AuditEntry[]>;
+  close(): Promise<void>;
+}
+
+let server: PostgresServer;
+beforeAll(async () => {
+  server = await startPostgresServer();
+});
+afterAll(() => server?.close());
+
+const STORES: Record<string, () => Promise<StoreUnderTest>> = {
+  SQLite: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tender-admin-conformance-'));
+    const db = openDatabase(join(dir, 'ledger.db'));
+    const audit = new AuditLog(db);
+    const admin = new SqliteAdminStore(db, audit, new SqliteLedger(db, audit).commits);
+    return {
+      admin,
+      auditEntries: async () => audit.recent(100),
+      close: async () => {
+        db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  PostgreSQL: async () => {
+    const url = await server.createDatabase();
+    // The ledger brings the database to the newest schema.
+    await (await PostgresLedger.open({ url, lane: 'counter-1' })).close();
+    const admin = await PostgresAdminStore.open({ url });
+    const reads = new PostgresLedgerReads({ url });
+    return {
+      admin,
+      auditEntries: () => reads.recentAudit(100),
+      close: async () => {
+        await Promise.all([admin.close(), reads.close()]);
+      },
+    };
+  },
+};
+
+const KEY = {
+  publicId: '0123456789abcdef',
+  secretHash: Buffer.alloc(32, 7),
+  name: 'kitchen display',
+  permissions: ['transactions:read'],
+  createdAt: 1_700_000_000_000,
+};
+const ENTRY = {
+  at: 1_700_000_000_000,
+  actor: 'test',
+  action: 'key_create',
+  subject: 'key',
+  detail: '',
+} as const;
+
+describe.each(Object.keys(STORES))('the %s keys, settings and staff', (storeName) => {
+  let store: StoreUnderTest;
+  let admin: AdminStore;
+  beforeEach(async () => {
+    store = await (STORES[storeName] as () => Promise<StoreUnderTest>)();
+    admin = store.admin;
+  });
+  afterEach(() => store.close());
+
+  it('reads a committed write at once, the record and its audit entry together', async () => {
+    const inserted = await admin.write(async (tx) => {
+      const key = await tx.insertKey(KEY);
+      await tx.appendAudit(ENTRY);
+      return key;
+    });
+    expect(admin.findKey(KEY.publicId)).toMatchObject({ id: inserted.id, name: 'kitchen display' });
+    expect(admin.keys().map((key) => key.permissions)).toEqual([['transactions:read']]);
+    expect(await store.auditEntries()).toMatchObject([{ action: 'key_create' }]);
+    expect((await admin.write((tx) => tx.revokeKey(KEY.publicId, 5)))?.revokedAt).toBe(5);
+    expect(admin.findKey(KEY.publicId)?.revokedAt).toBe(5);
+    expect(await admin.write((tx) => tx.revokeKey(KEY.publicId, 6))).toBeUndefined();
+  });
+
+  it('keeps nothing of a write that throws, its audit entry included', async () => {
+    await expect(
+      admin.write(async (tx) => {
+        await tx.setSetting('tips_enabled', 'true');
+        await tx.insertStaff({ name: 'Maya', role: 'manager', pinHash: '{}', serverId: null, createdAt: 1 });
+        await tx.appendAudit({ ...ENTRY, action: 'setting_change' });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(admin.setting('tips_enabled')).toBeUndefined();
+    expect(admin.staff()).toEqual([]);
+    expect(await store.auditEntries()).toEqual([]);
+  });
+
+  it('lists staff as SQLite does: the live first, by name with letter case aside, then id', async () => {
+    await admin.write(async (tx) => {
+      for (const name of ['cole', 'Ana', 'bea', 'Dan']) {
+        const member = await tx.insertStaff({
+          name,
+          role: 'cashier',
+          pinHash: '{}',
+          serverId: null,
+          createdAt: 1,
+        });
+        if (name === 'bea') await tx.updateStaff(member.id, member, { serverId: '07' });
+        if (name === 'Ana') await tx.retireStaff(member.id, 2);
+      }
+    });
+    expect(admin.staff().map((member) => `${member.name}${member.serverId ?? ''}`)).toEqual([
+      'bea07',
+      'cole',
+      'Dan',
+      'Ana',
+    ]);
+  });
+
+  it('pauses PIN entry at the fifth wrong PIN in a row, and starts counting again after a right one', async () => {
+    const wrong = () => admin.write((tx) => tx.recordWrongPin(1000, PIN_GATE_RULE));
+    await wrong();
+    await wrong();
+    await admin.write((tx) => tx.clearWrongPins());
+    expect(await admin.pinGate()).toEqual({ failures: 0, pausedUntil: 0 });
+    for (let attempt = 1; attempt < PIN_GATE_RULE.attempts; attempt += 1) await wrong();
+    expect(await admin.pinGate()).toEqual({ failures: PIN_GATE_RULE.attempts - 1, pausedUntil: 0 });
+    expect(await wrong()).toEqual({ failures: 0, pausedUntil: 1000 + PIN_GATE_RULE.pauseMs });
+  });
+});
