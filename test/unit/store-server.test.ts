@@ -421,6 +421,30 @@ describe('counters racing on one store', () => {
     await expectDenseIds(client);
   });
 
+  it('a write whose statement the schema refuses after the write returned is undone alone, and the writes after it in its group stand without it', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    const groupsBefore = ledger.committed.groups;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        // The insert is sent without waiting for it: the schema refuses write 5's amount only after
+        // that write has returned and the next ones have begun.
+        ledger.write(async (write) => (await addRow(write, { amount: i === 5 ? -1 : 100 + i })).id),
+      ),
+    );
+    expect(outcomes[5]).toMatchObject({ status: 'rejected', reason: { code: '23514' } });
+    expect(outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))).toEqual(
+      Array.from({ length: 19 }, (_, i) => i + 1),
+    );
+    expect(ledger.committed.groups - groupsBefore).toBe(1);
+    const client = await inspect(url);
+    expect(await count(client, 'SELECT sales_count AS n FROM batches')).toBe(19);
+    expect(await count(client, 'SELECT sales_total AS n FROM batches')).toBe(
+      Array.from({ length: 20 }, (_, i) => 100 + i).reduce((sum, amount) => sum + amount, 0) - 105,
+    );
+    await expectDenseIds(client);
+  });
+
   it('behind the lock, the schema itself refuses a second live capture and a second void', async () => {
     const url = await server.createDatabase();
     const ledger = await openLedger(url, 'lane-1');

@@ -36,11 +36,12 @@ export class WriteTransaction implements LedgerWrite {
    */
   private deltaLane: string;
 
-  /** A write whose savepoint the caller has made; begin() makes both. */
-  constructor(
+  /** Made by begin(), which makes its savepoint too. */
+  private constructor(
     private readonly client: pg.ClientBase,
     private readonly lane: string,
     head: number,
+    private readonly savepoint: string,
   ) {
     this.last = head;
     this.deltaLane = lane;
@@ -48,34 +49,36 @@ export class WriteTransaction implements LedgerWrite {
 
   /**
    * A write after the ones before it in the group (their last id is `head`), in a savepoint of its
-   * own. A write that succeeds keeps its savepoint until the group commits, nested in the one
-   * before: only a failed write needs it again, to be undone alone.
+   * own, named for its place in the group. A write that succeeds keeps its savepoint until the group
+   * commits, nested in the one before: rolling back to it undoes this write and every write after it.
    */
-  static begin(client: pg.ClientBase, lane: string, head: number): WriteTransaction {
-    const write = new WriteTransaction(client, lane, head);
-    write.send('SAVEPOINT one_write');
+  static begin(client: pg.ClientBase, lane: string, head: number, savepoint: string): WriteTransaction {
+    const write = new WriteTransaction(client, lane, head, savepoint);
+    write.send(`SAVEPOINT ${savepoint}`);
     return write;
+  }
+
+  /** Waits for every statement sent; the error of the first that failed, if one did. */
+  async failure(): Promise<unknown> {
+    const outcomes = await Promise.allSettled(this.sent.splice(0));
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    return failed?.reason;
   }
 
   /** Waits for every statement sent; throws the error of the first that failed. */
   async settled(): Promise<void> {
-    const outcomes = await Promise.allSettled(this.sent.splice(0));
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    const failure = await this.failure();
+    if (failure !== undefined) throw failure;
   }
 
-  /** Undoes everything this write did, once every statement it sent has been answered. */
-  async undo(): Promise<void> {
-    await this.settled().catch(() => undefined);
-    await Promise.all([
-      this.client.query('ROLLBACK TO SAVEPOINT one_write'),
-      this.client.query('RELEASE SAVEPOINT one_write'),
-    ]);
+  /** Undoes this write and every write after it in the group. */
+  async rollBack(): Promise<void> {
+    await this.client.query(`ROLLBACK TO SAVEPOINT ${this.savepoint}`);
   }
 
   /** Sends a statement without waiting for it; `check` throws when its answer fails the write. */
   private send(query: string | pg.QueryConfig, check?: (result: pg.QueryResult) => void): void {
-    const answered = this.client.query(query).then(check);
+    const answered = this.client.query(query).then((result) => check?.(result));
     // Seen by settled(); until then, a failure must not count as a rejection nobody handles.
     answered.catch(() => undefined);
     this.sent.push(answered);
