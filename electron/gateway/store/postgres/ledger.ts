@@ -23,7 +23,6 @@ import { type LedgerTransaction } from '../transaction-rows';
 import {
   isConnectionFailure,
   isPastTimeLimit,
-  isRetryable,
   openPool,
   StoreBusyError,
   StoreUnreachableError,
@@ -31,7 +30,7 @@ import {
 } from './connection';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
-import { WriteTransaction } from './write-transaction';
+import { runGroup, type WriteOutcome } from './write-group';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -56,8 +55,6 @@ interface PendingWrite {
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
-
-type Outcome = { ok: true; value: unknown; head: number } | { ok: false; error: unknown };
 
 export interface PostgresLedgerOptions extends PostgresConnectionOptions {
   /** This counter's lane, stamped on every transaction it writes. */
@@ -186,13 +183,10 @@ export class PostgresLedger implements LedgerStore {
         client.query<{ last_transaction_id: number }>(SQL.lockHead()),
       ]);
       const start = locked.rows[0]?.last_transaction_id ?? 0;
-      let head = start;
-      const outcomes: Outcome[] = [];
-      for (const pending of group) {
-        const outcome = await this.inSavepoint(client, head, pending.work);
-        if (outcome.ok) head = outcome.head;
-        outcomes.push(outcome);
-      }
+      const works = group.map((pending) => pending.work);
+      const { outcomes, retries } = await runGroup(client, this.lane, start, works, WRITE_ATTEMPTS);
+      this.committed.retries += retries;
+      const head = outcomes.reduce((last, outcome) => (outcome.ok ? outcome.head : last), start);
       const [, committed] = await Promise.all([
         head === start ? undefined : client.query(SQL.moveHead([head])),
         client.query('COMMIT'),
@@ -203,7 +197,7 @@ export class PostgresLedger implements LedgerStore {
       this.committed.groups += 1;
       this.committed.writes += outcomes.filter((outcome) => outcome.ok).length;
       group.forEach((pending, index) => {
-        const outcome = outcomes[index] as Outcome;
+        const outcome = outcomes[index] as WriteOutcome;
         if (outcome.ok) pending.resolve(outcome.value);
         else pending.reject(outcome.error);
       });
@@ -220,28 +214,6 @@ export class PostgresLedger implements LedgerStore {
       client.off('error', onLost);
       // A connection that broke is closed, not handed to the next group.
       client.release(broken);
-    }
-  }
-
-  /** One write in its own savepoint, run again after a serialization failure or a deadlock. */
-  private async inSavepoint(
-    client: pg.ClientBase,
-    head: number,
-    work: (ledger: LedgerWrite) => Promise<unknown>,
-  ): Promise<Outcome> {
-    for (let attempt = 1; ; attempt += 1) {
-      const ledger = WriteTransaction.begin(client, this.lane, head);
-      try {
-        const value = await work(ledger);
-        await ledger.settled();
-        return { ok: true, value, head: ledger.lastTransactionId };
-      } catch (error) {
-        // Without the connection, the group cannot go on.
-        if (isConnectionFailure(error)) throw error;
-        await ledger.undo();
-        if (!isRetryable(error) || attempt === WRITE_ATTEMPTS) return { ok: false, error };
-        this.committed.retries += 1;
-      }
     }
   }
 }
