@@ -8,16 +8,18 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Engine } from '../../electron/gateway/engine';
 import { ensureTlsIdentity } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from './seed-ledger';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/list-sql';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
+import { postgresBinDir } from '../support/postgres-server';
 import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';
 import { measureRenderer } from './renderer';
 import { measureStartChecks } from './start-checks';
+import { measureStoreServerLists } from './store-lists';
 import { measureStoreServerSales } from './store-server';
 import { median, type BenchRow, type Measure as TimedRun, type RunningEngine } from './stats';
 
@@ -623,15 +625,18 @@ async function main(): Promise<void> {
 
     console.log('Measuring SALE on the store server...');
     rows.push(...(await measureStoreServerSales()));
+    console.log('Measuring the lists of a million-row store server ledger...');
+    const store = await measureStoreServerLists();
+    rows.push(...store.rows);
 
-    report(seedSeconds);
+    report(seedSeconds, store.seedSeconds);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(baselineDir, { recursive: true, force: true });
   }
 }
 
-function report(seedSeconds: number): void {
+function report(seedSeconds: number, storeSeedSeconds: number): void {
   const header = ['Measure', 'Engine', 'Baseline', 'Ratio', 'Target', ''];
   const lines = rows.map((row) => [
     row.what,
@@ -648,14 +653,15 @@ function report(seedSeconds: number): void {
     cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
   console.log(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const line of lines) console.log(format(line));
-  console.log(`\nSeeding 1,000,000 transactions took ${seedSeconds.toFixed(1)} s.`);
+  const seeding = `Seeding 1,000,000 transactions: ${seedSeconds.toFixed(1)} s in SQLite, ${storeSeedSeconds.toFixed(1)} s on the store server`;
+  console.log(`\n${seeding}.`);
 
   const markdown = [
     `| ${header.slice(0, 5).join(' | ')} | |`,
     `|${header.map(() => '---').join('|')}|`,
     ...lines.map((line) => `| ${line.join(' | ')} |`),
     '',
-    `Seeding 1,000,000 transactions: ${seedSeconds.toFixed(1)} s. Machine: ${describeMachine()}. Run ${new Date().toISOString().slice(0, 10)}.`,
+    `${seeding}. Machine: ${describeMachine()}. Run ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   const file = join(ROOT, 'BENCHMARKS.md');
   const current = readFileSync(file, 'utf8');
@@ -673,7 +679,12 @@ function report(seedSeconds: number): void {
 
 function describeMachine(): string {
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-  return `${cpu.trim()}, Node ${process.versions.node}, SQLite via better-sqlite3`;
+  return `${cpu.trim()}, Node ${process.versions.node}, SQLite via better-sqlite3, PostgreSQL ${postgresVersion()}`;
+}
+
+/** The major version of the PostgreSQL server the store-server measures started. */
+function postgresVersion(): string {
+  return basename(dirname(postgresBinDir()));
 }
 
 main().catch((error: unknown) => {

@@ -39,6 +39,16 @@ export const POSTGRES_LIST_DIALECT: ListDialect = {
 
 export type { LaneTotals };
 
+/** The SQL of one page of the transaction list on a store server: the reads run it, and so does its benchmark. */
+export function postgresTransactionListQuery(
+  filter: TransactionFilter & StoreFilter,
+  page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+): { sql: string; params: unknown[] } {
+  // Ids run without a gap on a store server by construction (the ledger head hands them out), so
+  // a deep page of the id order is one seek on its first id.
+  return transactionListQuery(filter, page, { dense: true }, POSTGRES_LIST_DIALECT);
+}
+
 interface LaneRowShape {
   lane: string;
   sales_count: number;
@@ -78,9 +88,7 @@ export class PostgresLedgerReads implements LedgerReadPort {
     page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ): Promise<LedgerTransaction[]> {
     if (asksForNul(filter)) return [];
-    // Ids run without a gap on a store server by construction (the ledger head hands them out), so
-    // a deep page of the id order is one seek on its first id.
-    const { sql, params } = transactionListQuery(filter, page, { dense: true }, POSTGRES_LIST_DIALECT);
+    const { sql, params } = postgresTransactionListQuery(filter, page);
     return (await this.all<TransactionRowShape & { lane: string }>(sql, params)).map((row) => ({
       ...toTransaction(row),
       lane: row.lane,
