@@ -25,6 +25,7 @@ import {
 } from '../../electron/gateway/store/postgres/migrations';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
 import type { LedgerTransaction } from '../../electron/gateway/store/transaction-rows';
+import type { LedgerWrite } from '../../electron/gateway/store/ledger-store';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
@@ -442,6 +443,50 @@ describe('counters racing on one store', () => {
     expect(await count(client, 'SELECT sales_total AS n FROM batches')).toBe(
       Array.from({ length: 20 }, (_, i) => 100 + i).reduce((sum, amount) => sum + amount, 0) - 105,
     );
+    await expectDenseIds(client);
+  });
+
+  it('within one group, each write sees the open batch as the writes before it left it, a closed one and a new one, and never what an undone write did', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    const groupsBefore = ledger.committed.groups;
+    const openCounts = (write: LedgerWrite) =>
+      write
+        .openBatch()
+        .then((batch) => batch && { id: batch.id, sales: batch.salesCount, total: batch.salesTotal });
+    const outcomes = await Promise.allSettled([
+      ledger.write((write) => addRow(write, { amount: 100 })),
+      ledger.write(async (write) => {
+        const open = await write.openBatch();
+        return open && write.closeBatch(open.id, T0, 'C1');
+      }),
+      ledger.write(openCounts),
+      ledger.write((write) => addRow(write, { amount: 200 })),
+      ledger.write((write) => addRow(write, { amount: -1 })),
+      ledger.write(async (write) => {
+        await addRow(write, { amount: 400 });
+        throw new Error('the processor answered nothing');
+      }),
+      ledger.write((write) => addRow(write, { amount: 300 })),
+      ledger.write(openCounts),
+    ]);
+    expect(ledger.committed.groups - groupsBefore).toBe(1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(outcomes[1]).toMatchObject({ value: { id: 1, status: 'CLOSED', salesCount: 1, salesTotal: 100 } });
+    expect(outcomes[2]).toMatchObject({ value: undefined });
+    expect(outcomes[7]).toMatchObject({ value: { id: 2, sales: 2, total: 500 } });
+    const client = await inspect(url);
+    expect(await count(client, 'SELECT sales_total AS n FROM batches WHERE id = 2')).toBe(500);
+    expect(await count(client, "SELECT count(*) AS n FROM batches WHERE status = 'OPEN'")).toBe(1);
     await expectDenseIds(client);
   });
 

@@ -13,7 +13,7 @@
 import type pg from 'pg';
 import type { LedgerWrite } from '../ledger-store';
 import { isConnectionFailure, isRetryable } from './connection';
-import { WriteTransaction } from './write-transaction';
+import { GroupBatch, WriteTransaction } from './write-transaction';
 
 export type WriteOutcome = { ok: true; value: unknown; head: number } | { ok: false; error: unknown };
 
@@ -39,10 +39,19 @@ export async function runGroup(
 ): Promise<{ outcomes: WriteOutcome[]; retries: number }> {
   const outcomes: WriteOutcome[] = [];
   const tries = works.map(() => 0);
+  const batch = new GroupBatch();
   let retries = 0;
   while (outcomes.length < works.length) {
     const from = outcomes.length;
-    const runs = await runFrom(client, lane, headAfter(start, outcomes), works.slice(from), from, tries);
+    const runs = await runFrom(
+      client,
+      lane,
+      headAfter(start, outcomes),
+      works.slice(from),
+      from,
+      tries,
+      batch,
+    );
     for (const [offset, run] of runs.entries()) {
       const index = from + offset;
       if (run.thrown) await run.thrown.undone;
@@ -81,12 +90,13 @@ async function runFrom(
   works: readonly Work[],
   from: number,
   tries: number[],
+  batch: GroupBatch,
 ): Promise<Run[]> {
   const runs: Run[] = [];
   for (const [offset, work] of works.entries()) {
     const index = from + offset;
     tries[index] = (tries[index] ?? 0) + 1;
-    const write = WriteTransaction.begin(client, lane, head, `write_${index}`);
+    const write = WriteTransaction.begin(client, lane, head, `write_${index}`, batch);
     try {
       runs.push({ write, value: await work(write) });
       head = write.lastTransactionId;

@@ -5,12 +5,12 @@
  *
  * The connection pipelines (connection.ts): a statement whose answer the write does not need to go
  * on (an insert, a counter's update, a check of how many rows changed) is sent without waiting for
- * it, and the write waits only where it reads, and once at its end for every statement it sent.
- * Every round trip is time the head is locked for every counter of the store, so a SALE takes two
- * (the open batch, then its row and the batch's counters together) instead of five. The server runs
- * the statements in the order sent, so each still sees the ones before it. The first that fails
- * fails the write, with its own error, at the read after it or at its end, and the whole savepoint
- * is undone: exactly what its failing at once would have done, as no write catches a ledger error.
+ * it, and the write waits only where it reads; what it sent is checked after it returns
+ * (write-group.ts). Every round trip is time the head is locked for every counter of the store: a
+ * SALE, whose open batch the group already knows (GroupBatch), waits for none. The server runs the
+ * statements in the order sent, so each still sees the ones before it. The first that fails fails
+ * the write with its own error, at the read after it or once the write returns, and the whole
+ * savepoint is undone: what its failing at once would have done, as no write catches a ledger error.
  */
 import type pg from 'pg';
 import type { BatchDelta } from '../../domain/batch';
@@ -22,6 +22,17 @@ import { insertParams, type LedgerTransaction, type NewTransaction } from '../tr
 
 import { AnswerStoredMeanwhileError } from '../store-errors';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
+
+/**
+ * The open batch as the group's writes have left it. Under the head lock only the group's own writes
+ * change the batches, so the open batch is read once a group and then kept by the writes that
+ * open, count into and close it (and put back when one is undone): a SALE reads nothing, and costs
+ * the locked head no round trip of its own.
+ */
+export class GroupBatch {
+  /** Not read yet in this group (undefined), none open (null), or the open batch. */
+  open: BatchRecord | null | undefined = undefined;
+}
 
 /** One write inside the group's transaction, which holds the head lock from its first statement. */
 export class WriteTransaction implements LedgerWrite {
@@ -37,14 +48,19 @@ export class WriteTransaction implements LedgerWrite {
   private deltaLane: string;
 
   /** Made by begin(), which makes its savepoint too. */
+  /** The open batch as the writes before this one left it: what undoing this one puts back. */
+  private readonly batchBefore: BatchRecord | null | undefined;
+
   private constructor(
     private readonly client: pg.ClientBase,
     private readonly lane: string,
     head: number,
     private readonly savepoint: string,
+    private readonly batch: GroupBatch,
   ) {
     this.last = head;
     this.deltaLane = lane;
+    this.batchBefore = batch.open;
   }
 
   /**
@@ -52,8 +68,14 @@ export class WriteTransaction implements LedgerWrite {
    * own, named for its place in the group. A write that succeeds keeps its savepoint until the group
    * commits, nested in the one before: rolling back to it undoes this write and every write after it.
    */
-  static begin(client: pg.ClientBase, lane: string, head: number, savepoint: string): WriteTransaction {
-    const write = new WriteTransaction(client, lane, head, savepoint);
+  static begin(
+    client: pg.ClientBase,
+    lane: string,
+    head: number,
+    savepoint: string,
+    batch: GroupBatch,
+  ): WriteTransaction {
+    const write = new WriteTransaction(client, lane, head, savepoint, batch);
     write.send(`SAVEPOINT ${savepoint}`);
     return write;
   }
@@ -73,6 +95,7 @@ export class WriteTransaction implements LedgerWrite {
 
   /** Undoes this write and every write after it in the group. */
   async rollBack(): Promise<void> {
+    this.batch.open = this.batchBefore;
     await this.client.query(`ROLLBACK TO SAVEPOINT ${this.savepoint}`);
   }
 
@@ -154,8 +177,11 @@ export class WriteTransaction implements LedgerWrite {
   }
 
   async openBatch(): Promise<BatchRecord | undefined> {
-    const row = (await this.read(() => this.client.query<BatchRowShape>(SQL.openBatch()))).rows[0];
-    return row && toBatch(row);
+    if (this.batch.open === undefined) {
+      const row = (await this.read(() => this.client.query<BatchRowShape>(SQL.openBatch()))).rows[0];
+      this.batch.open = row ? toBatch(row) : null;
+    }
+    return this.batch.open ? { ...this.batch.open } : undefined;
   }
 
   async openBatchForWrite(now: number): Promise<BatchRecord> {
@@ -163,7 +189,8 @@ export class WriteTransaction implements LedgerWrite {
     if (open) return open;
     const created = (await this.read(() => this.client.query<BatchRowShape>(SQL.createBatch([now])))).rows[0];
     if (!created) throw new Error('the batch was not opened');
-    return toBatch(created);
+    this.batch.open = toBatch(created);
+    return { ...this.batch.open };
   }
 
   /** The batch's counters and the share of the lane of the transaction the delta is about. */
@@ -182,6 +209,16 @@ export class WriteTransaction implements LedgerWrite {
         if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
       },
     );
+    const open = this.batch.open;
+    if (open?.id === batchId)
+      this.batch.open = {
+        ...open,
+        salesCount: open.salesCount + delta.salesCount,
+        salesTotal: open.salesTotal + delta.salesTotal,
+        refundCount: open.refundCount + delta.refundCount,
+        refundTotal: open.refundTotal + delta.refundTotal,
+        tipTotal: open.tipTotal + delta.tipTotal,
+      };
   }
 
   async closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord> {
@@ -191,6 +228,7 @@ export class WriteTransaction implements LedgerWrite {
       )
     ).rows[0];
     if (!row) throw new Error(`batch ${batchId} does not exist`);
+    if (this.batch.open?.id === batchId) this.batch.open = null;
     return toBatch(row);
   }
 
