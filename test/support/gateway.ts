@@ -36,6 +36,7 @@ export function describeSqliteOnly(name: string, reason: string, body: () => voi
 
 /** A database of the suite's store server for one test, and how to remove it after. */
 export interface TestDatabase extends StoreServerOptions {
+  /** Drops it beside the tests that follow; the end of the test file waits for the drop. */
   drop(): Promise<void>;
 }
 
@@ -44,7 +45,31 @@ export interface TestDatabase extends StoreServerOptions {
  * suite's store server (its ledger, to pass as `store` or with storeArguments); on SQLite, undefined.
  */
 export function createTestDatabase(): Promise<TestDatabase | undefined> {
-  return TEST_STORE === 'postgres' ? createStoreDatabase() : Promise.resolve(undefined);
+  return TEST_STORE === 'postgres' ? takeStoreDatabase() : Promise.resolve(undefined);
+}
+
+/**
+ * Making and dropping a database each flush the server's log, up to a second on a busy disk. So they
+ * happen beside the tests: the next database is made while the current one serves, drops are not
+ * waited for, and the test file's end waits for all of them.
+ */
+let spare: Promise<TestDatabase> | undefined;
+const dropping = new Set<Promise<void>>();
+
+if (TEST_STORE === 'postgres')
+  afterAll(async () => {
+    const unused = spare;
+    spare = undefined;
+    await (await unused?.catch(() => undefined))?.drop();
+    await Promise.all(dropping);
+  });
+
+function takeStoreDatabase(): Promise<TestDatabase> {
+  const taken = spare ?? createStoreDatabase();
+  spare = createStoreDatabase();
+  // A failure to make the spare is reported by the test that takes it.
+  spare.catch(() => undefined);
+  return taken;
 }
 
 /** A database of its own on the suite's store server, copied from the migrated template. */
@@ -58,7 +83,12 @@ async function createStoreDatabase(): Promise<TestDatabase> {
   return {
     url: url.toString(),
     lane: TEST_LANE,
-    drop: () => administer(adminUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]),
+    drop: async () => {
+      const dropped = administer(adminUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]).finally(() =>
+        dropping.delete(dropped),
+      );
+      dropping.add(dropped);
+    },
   };
 }
 
@@ -111,7 +141,7 @@ export interface TestGatewayOptions {
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-test-'));
   const ownDatabase =
-    TEST_STORE === 'postgres' && !options.engine?.store ? await createStoreDatabase() : undefined;
+    TEST_STORE === 'postgres' && !options.engine?.store ? await takeStoreDatabase() : undefined;
   const store = options.engine?.store ?? (ownDatabase && { url: ownDatabase.url, lane: ownDatabase.lane });
   let gateway: RunningGateway;
   try {
