@@ -24,7 +24,13 @@ import { Engine } from '../../electron/gateway/engine';
 import { LedgerDamagedError, startGateway } from '../../electron/gateway/gateway';
 import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { freePort, startEngineProcess } from '../support/engine-process';
-import { describeSqliteOnly, useGatewayPerTest, VISA, type TestGateway } from '../support/gateway';
+import {
+  createTestDatabase,
+  describeSqliteOnly,
+  useGatewayPerTest,
+  VISA,
+  type TestGateway,
+} from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let scratch: string;
@@ -272,17 +278,22 @@ describeSqliteOnly(
       expect(second.ledgerCheck).toBe('full');
       await second.close();
     });
-
-    it('two engines never serve one data dir', async () => {
-      const first = await startGateway({ dataDir: scratch, port: 0 });
-      try {
-        await expect(startGateway({ dataDir: scratch, port: 0 })).rejects.toBeInstanceOf(DataDirInUseError);
-      } finally {
-        await first.close();
-      }
-    });
   },
 );
+
+describe('one data dir, one engine', () => {
+  it('two engines never serve one data dir', async () => {
+    const store = await createTestDatabase();
+    const options = { dataDir: scratch, port: 0, ...(store && { engine: { store } }) };
+    const first = await startGateway(options);
+    try {
+      await expect(startGateway(options)).rejects.toBeInstanceOf(DataDirInUseError);
+    } finally {
+      await first.close();
+      await store?.drop();
+    }
+  });
+});
 
 describeSqliteOnly('a ledger damaged while no engine served', "damages the data dir's SQLite file", () => {
   it('a damaged page of the swipe-KSN index is refused at the next start, with what to do', async () => {
