@@ -13,7 +13,8 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
 }
 
-interface ApiKeyRow {
+/** An API key as both stores keep it. */
+export interface ApiKeyRow {
   id: number;
   public_id: string;
   secret_hash: Buffer;
@@ -24,7 +25,7 @@ interface ApiKeyRow {
   revoked_at: number | null;
 }
 
-function toRecord(row: ApiKeyRow): ApiKeyRecord {
+export function keyFromRow(row: ApiKeyRow): ApiKeyRecord {
   return {
     id: row.id,
     publicId: row.public_id,
@@ -65,7 +66,7 @@ export class KeyStore {
     createdAt: number;
   }) {
     this.byPublicId.clear();
-    return toRecord(
+    return keyFromRow(
       this.statements.insert.get(
         key.publicId,
         key.secretHash,
@@ -80,18 +81,18 @@ export class KeyStore {
   findByPublicId(publicId: string): Readonly<ApiKeyRecord> | undefined {
     return this.byPublicId.get(publicId, (id) => {
       const row = this.statements.byPublicId.get(id);
-      return row && toRecord(row);
+      return row && keyFromRow(row);
     });
   }
 
   list(): ApiKeyRecord[] {
-    return this.statements.all.all().map(toRecord);
+    return this.statements.all.all().map(keyFromRow);
   }
 
   revoke(publicId: string, at: number): ApiKeyRecord | undefined {
     this.byPublicId.clear();
     const row = this.statements.revoke.get(at, publicId);
-    return row && toRecord(row);
+    return row && keyFromRow(row);
   }
 
   touch(id: number, at: number): void {

@@ -19,7 +19,8 @@ export interface StaffRecord {
   retiredAt: number | null;
 }
 
-interface StaffRow {
+/** A person of the staff as both stores keep them. */
+export interface StaffRow {
   id: number;
   name: string;
   role: StaffRole;
@@ -29,7 +30,7 @@ interface StaffRow {
   retired_at: number | null;
 }
 
-function toRecord(row: StaffRow): StaffRecord {
+export function staffFromRow(row: StaffRow): StaffRecord {
   return {
     id: row.id,
     name: row.name,
@@ -64,7 +65,7 @@ export class StaffStore {
   }
 
   insert(member: Omit<StaffRecord, 'id' | 'retiredAt'>): StaffRecord {
-    return toRecord(
+    return staffFromRow(
       this.statements.insert.get(
         member.name,
         member.role,
@@ -77,17 +78,17 @@ export class StaffStore {
 
   /** Everyone, the live first, by name. */
   list(): StaffRecord[] {
-    return this.statements.all.all().map(toRecord);
+    return this.statements.all.all().map(staffFromRow);
   }
 
   update(id: number, current: StaffRecord, change: StaffChange): StaffRecord | undefined {
     const next = { ...current, ...change };
     const row = this.statements.update.get(next.name, next.role, next.pinHash, next.serverId, id);
-    return row && toRecord(row);
+    return row && staffFromRow(row);
   }
 
   retire(id: number, at: number): StaffRecord | undefined {
     const row = this.statements.retire.get(at, id);
-    return row && toRecord(row);
+    return row && staffFromRow(row);
   }
 }

@@ -1,6 +1,5 @@
 /** The store server's statements for API keys, settings, staff and the PIN gate, and their rows. */
-import type { ApiKeyRecord } from '../keys';
-import { foldCase, type StaffRecord, type StaffRole } from '../staff';
+import { foldCase, type StaffRecord } from '../staff';
 import { statement } from './ledger-sql';
 
 /** The channel every change of keys, settings or staff is announced on, naming what changed. */
@@ -10,52 +9,6 @@ export type AdminPart = (typeof ADMIN_PARTS)[number];
 
 /** Staff writes take this lock (transaction-scoped) before reading, so their checks hold at commit. */
 export const STAFF_LOCK = 0x73746166; // "staf"
-
-export interface ApiKeyRow {
-  id: number;
-  public_id: string;
-  secret_hash: Buffer;
-  name: string;
-  permissions: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-export interface StaffRow {
-  id: number;
-  name: string;
-  role: StaffRole;
-  pin_hash: string;
-  server_id: string | null;
-  created_at: number;
-  retired_at: number | null;
-}
-
-export function toKey(row: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    publicId: row.public_id,
-    secretHash: row.secret_hash,
-    name: row.name,
-    permissions: row.permissions ? row.permissions.split(',') : [],
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-export function toStaff(row: StaffRow): StaffRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    pinHash: row.pin_hash,
-    serverId: row.server_id,
-    createdAt: row.created_at,
-    retiredAt: row.retired_at,
-  };
-}
 
 /** The live first, by name letter case aside, then id: SQLite's order of the staff list. */
 export function byStaffOrder(a: StaffRecord, b: StaffRecord): number {

@@ -9,21 +9,10 @@
  */
 import type pg from 'pg';
 import type { AdminStore, AdminWrite, DataDirAdmin, PinGateRule, PinGateState } from '../admin-store';
-import type { ApiKeyRecord } from '../keys';
-import type { StaffRecord } from '../staff';
+import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../keys';
+import { staffFromRow, type StaffRecord, type StaffRow } from '../staff';
 import { adoptDataDir } from './admin-adopt';
-import {
-  ADMIN_CHANNEL,
-  ADMIN_PARTS,
-  ADMIN_SQL,
-  byStaffOrder,
-  STAFF_LOCK,
-  toKey,
-  toStaff,
-  type AdminPart,
-  type ApiKeyRow,
-  type StaffRow,
-} from './admin-sql';
+import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, byStaffOrder, STAFF_LOCK, type AdminPart } from './admin-sql';
 import { isConnectionFailure, openPool, type PostgresConnectionOptions } from './connection';
 import { asStoreError } from './store-error';
 
@@ -242,13 +231,13 @@ export class PostgresAdminStore implements AdminStore {
   private async load(part: AdminPart): Promise<void> {
     if (part === 'keys') {
       const rows = (await this.pool.query<ApiKeyRow>(ADMIN_SQL.keys())).rows;
-      this.snapshot.keys = new Map(rows.map((row) => [row.public_id, toKey(row)]));
+      this.snapshot.keys = new Map(rows.map((row) => [row.public_id, keyFromRow(row)]));
     } else if (part === 'settings') {
       const rows = (await this.pool.query<{ key: string; value: string }>(ADMIN_SQL.settings())).rows;
       this.snapshot.settings = new Map(rows.map((row) => [row.key, row.value]));
     } else {
       const rows = (await this.pool.query<StaffRow>(ADMIN_SQL.staff())).rows;
-      this.snapshot.staff = rows.map(toStaff).sort(byStaffOrder);
+      this.snapshot.staff = rows.map(staffFromRow).sort(byStaffOrder);
     }
   }
 }
@@ -273,7 +262,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
     await lockStaff();
     const row = (await client.query<StaffRow>(query)).rows[0];
     if (row) changed.add('staff');
-    return row && toStaff(row);
+    return row && staffFromRow(row);
   };
   return {
     insertKey: async (key) => {
@@ -287,12 +276,12 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
         ]),
       );
       changed.add('keys');
-      return toKey(rows[0] as ApiKeyRow);
+      return keyFromRow(rows[0] as ApiKeyRow);
     },
     revokeKey: async (publicId, at) => {
       const row = (await client.query<ApiKeyRow>(ADMIN_SQL.revokeKey([at, publicId]))).rows[0];
       if (row) changed.add('keys');
-      return row && toKey(row);
+      return row && keyFromRow(row);
     },
     setting: async (name) =>
       (await client.query<{ value: string }>(ADMIN_SQL.lockSetting([name]))).rows[0]?.value,
@@ -302,7 +291,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
     },
     staff: async () => {
       await lockStaff();
-      return (await client.query<StaffRow>(ADMIN_SQL.staff())).rows.map(toStaff).sort(byStaffOrder);
+      return (await client.query<StaffRow>(ADMIN_SQL.staff())).rows.map(staffFromRow).sort(byStaffOrder);
     },
     insertStaff: async (member) => {
       const row = await staffRow(
