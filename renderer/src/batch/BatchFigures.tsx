@@ -3,6 +3,7 @@ import type { Batch } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { centsOf, counted } from '../transactions/present';
 import type { BatchSummary } from './batch-summary';
+import { FiguresTable } from './FiguresTable';
 
 export function BatchTotals({ batch }: { batch: Batch }) {
   return (
@@ -53,121 +54,68 @@ function LaneTable({ batch }: { batch: Batch }) {
   const lanes = batch.lanes ?? [];
   if (lanes.length === 0 || (lanes.length === 1 && lanes[0]?.lane === 'local')) return null;
   return (
-    <table className="table table-compact" data-testid="by-lane">
-      <caption>By counter</caption>
-      <thead>
-        <tr>
-          <th scope="col">Counter</th>
-          <th scope="col" className="numeric">
-            Count
-          </th>
-          <th scope="col" className="numeric">
-            Sales
-          </th>
-          <th scope="col" className="numeric">
-            Refunds
-          </th>
-          <th scope="col" className="numeric">
-            Tips
-          </th>
-          <th scope="col" className="numeric">
-            Net
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lanes.map((share) => (
-          <tr key={share.lane} data-testid={`lane-${share.lane}`}>
-            <th scope="row">{share.lane}</th>
-            <td className="numeric">{share.total_count}</td>
-            <td className="numeric">{displayMoney(centsOf(share.sales_total))}</td>
-            <td className="numeric">{refundShown(centsOf(share.refund_total))}</td>
-            <td className="numeric">{displayMoney(centsOf(share.tip_total))}</td>
-            <td className="numeric strong">{displayMoney(centsOf(share.net_amount))}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FiguresTable
+      caption="By counter"
+      testId="by-lane"
+      columns={['Counter', 'Count', 'Sales', 'Refunds', 'Tips', 'Net']}
+      lines={lanes.map((share) => ({
+        key: share.lane,
+        testId: `lane-${share.lane}`,
+        name: share.lane,
+        figures: [
+          share.total_count,
+          displayMoney(centsOf(share.sales_total)),
+          refundShown(centsOf(share.refund_total)),
+          displayMoney(centsOf(share.tip_total)),
+          displayMoney(centsOf(share.net_amount)),
+        ],
+      }))}
+    />
   );
 }
 
 export function TypeTable({ summary }: { summary: BatchSummary }) {
   return (
-    <table className="table table-compact" data-testid="by-type">
-      <caption>By type</caption>
-      <thead>
-        <tr>
-          <th scope="col">Type</th>
-          <th scope="col" className="numeric">
-            Count
-          </th>
-          <th scope="col" className="numeric">
-            Tips
-          </th>
-          <th scope="col" className="numeric">
-            Total
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {summary.types.map((line) => (
-          <tr key={line.type}>
-            <th scope="row">{line.type === 'Capture' ? 'Captured tabs' : `${line.type}s`}</th>
-            <td className="numeric">{line.count}</td>
-            <td className="numeric">{line.type === 'Refund' ? '—' : displayMoney(line.tipCents)}</td>
-            <td className="numeric">
-              {line.type === 'Refund' ? `−${displayMoney(line.totalCents)}` : displayMoney(line.totalCents)}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">Net</th>
-          <td className="numeric">{summary.salesCount + summary.refundCount}</td>
-          <td className="numeric">{displayMoney(summary.tipCents)}</td>
-          <td className="numeric">{displayMoney(summary.salesCents - summary.refundCents)}</td>
-        </tr>
-      </tfoot>
-    </table>
+    <FiguresTable
+      caption="By type"
+      testId="by-type"
+      columns={['Type', 'Count', 'Tips', 'Total']}
+      stressLast={false}
+      lines={summary.types.map((line) => ({
+        key: line.type,
+        name: line.type === 'Capture' ? 'Captured tabs' : `${line.type}s`,
+        figures: [
+          line.count,
+          line.type === 'Refund' ? '—' : displayMoney(line.tipCents),
+          line.type === 'Refund' ? refundShown(line.totalCents) : displayMoney(line.totalCents),
+        ],
+      }))}
+      total={{
+        key: 'net',
+        name: 'Net',
+        figures: [
+          summary.salesCount + summary.refundCount,
+          displayMoney(summary.tipCents),
+          displayMoney(summary.salesCents - summary.refundCents),
+        ],
+      }}
+    />
   );
 }
 
 export function ServerTable({ summary }: { summary: BatchSummary }) {
   return (
-    <table className="table table-compact" data-testid="by-server">
-      <caption>Tips by server</caption>
-      <thead>
-        <tr>
-          <th scope="col">Server</th>
-          <th scope="col" className="numeric">
-            Sales
-          </th>
-          <th scope="col" className="numeric">
-            Total
-          </th>
-          <th scope="col" className="numeric">
-            Tips
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {summary.servers.length === 0 && (
-          <tr>
-            <td colSpan={4} className="muted">
-              No sales yet.
-            </td>
-          </tr>
-        )}
-        {summary.servers.map((line) => (
-          <tr key={line.server || 'none'} data-testid={`server-${line.server || 'none'}`}>
-            <th scope="row">{line.server ? `Server ${line.server}` : 'No server'}</th>
-            <td className="numeric">{line.count}</td>
-            <td className="numeric">{displayMoney(line.salesCents)}</td>
-            <td className="numeric strong">{displayMoney(line.tipCents)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FiguresTable
+      caption="Tips by server"
+      testId="by-server"
+      columns={['Server', 'Sales', 'Total', 'Tips']}
+      empty="No sales yet."
+      lines={summary.servers.map((line) => ({
+        key: line.server || 'none',
+        testId: `server-${line.server || 'none'}`,
+        name: line.server ? `Server ${line.server}` : 'No server',
+        figures: [line.count, displayMoney(line.salesCents), displayMoney(line.tipCents)],
+      }))}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { brandLabel } from '../../../shared/cards';
 import type { CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
 import { centsOf } from '../transactions/present';
+import { FiguresTable } from './FiguresTable';
 
 interface BrandLine {
   brand: string;
@@ -28,37 +29,18 @@ export function brandLines(counted: readonly TransactionListItem[]): BrandLine[]
 }
 
 export function BrandTable({ counted }: { counted: readonly TransactionListItem[] }) {
-  const lines = brandLines(counted);
   return (
-    <table className="table table-compact" data-testid="by-brand">
-      <caption>Totals by card brand</caption>
-      <thead>
-        <tr>
-          <th scope="col">Brand</th>
-          <th scope="col" className="numeric">
-            Count
-          </th>
-          <th scope="col" className="numeric">
-            Net
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.length === 0 && (
-          <tr>
-            <td colSpan={3} className="muted">
-              No sales yet.
-            </td>
-          </tr>
-        )}
-        {lines.map((line) => (
-          <tr key={line.brand} data-testid={`brand-${line.brand}`}>
-            <th scope="row">{line.brand}</th>
-            <td className="numeric">{line.count}</td>
-            <td className="numeric strong">{displayMoney(line.netCents)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FiguresTable
+      caption="Totals by card brand"
+      testId="by-brand"
+      columns={['Brand', 'Count', 'Net']}
+      empty="No sales yet."
+      lines={brandLines(counted).map((line) => ({
+        key: line.brand,
+        testId: `brand-${line.brand}`,
+        name: line.brand,
+        figures: [line.count, displayMoney(line.netCents)],
+      }))}
+    />
   );
 }
