@@ -19,7 +19,7 @@ import {
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { passesLuhn } from '../../shared/cards';
 import { parseMoney } from '../../shared/money';
-import { ERROR_CODES, type ErrorCode } from './domain/codes';
+import { ERROR_CODES, type AnswerCode, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/transaction-rows';
 
 /**
@@ -61,7 +61,7 @@ export type TransactionCommand =
 /** A refusal: answered as Rejected and recorded with whatever safe detail the request gave. */
 export class Rejection {
   constructor(
-    readonly errorCode: ErrorCode,
+    readonly errorCode: AnswerCode,
     readonly message: string,
     readonly detail: Partial<NewTransaction> = {},
   ) {}

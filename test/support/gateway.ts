@@ -136,12 +136,19 @@ export interface TestGatewayOptions {
   duplicateWindowMinutes?: number;
   /** A data dir made beforehand (a copy of another counter's, say); a fresh one by default. Removed at close. */
   dataDir?: string;
+  /**
+   * Keeps the ledger in the data dir's SQLite file whatever the run's store: for an engine the tests
+   * talk to as someone else's system (the merchant's hosted gateway), not the engine under test.
+   */
+  ownLedger?: boolean;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-test-'));
   const ownDatabase =
-    TEST_STORE === 'postgres' && !options.engine?.store ? await takeStoreDatabase() : undefined;
+    TEST_STORE === 'postgres' && !options.engine?.store && !options.ownLedger
+      ? await takeStoreDatabase()
+      : undefined;
   const store = options.engine?.store ?? (ownDatabase && { url: ownDatabase.url, lane: ownDatabase.lane });
   let gateway: RunningGateway;
   try {

@@ -32,8 +32,24 @@ export const ERROR_CODES = {
   PROCESSOR_UNAVAILABLE: '9000',
   STORE_UNREACHABLE: '9001',
   STORE_BUSY: '9002',
+  GATEWAY_UNREACHABLE: '9003',
+  GATEWAY_OUTCOME_UNKNOWN: '9004',
+  GATEWAY_REFUSED: '9005',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * A code the merchant's gateway answered with, passed on as it came: the engine answers what the
+ * gateway decided, in the gateway's own codes. Made only by `gatewayCode`.
+ */
+export type GatewayCode = string & { readonly fromGateway: unique symbol };
+
+/** An error_code in an answer: one of the engine's own, or one the gateway gave. */
+export type AnswerCode = ErrorCode | GatewayCode;
+
+export function gatewayCode(code: string): GatewayCode {
+  return code as GatewayCode;
+}
 
 /** What each code means: docs/api.md's code catalogue, word for word (test/unit/api-doc-codes.test.ts). */
 export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
@@ -71,6 +87,12 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
     'The store server cannot be reached (result Error, no `id`): nothing was recorded; send the request again once it is back.',
   '9002':
     'The store server did not take the write within its time limit, another counter holding the ledger (result Error, no `id`): nothing was recorded; try again.',
+  '9003':
+    "The merchant's gateway could not be reached (`processor` `upstream`): no connection could be made, so the request was never sent and nothing was charged; try again, or take another form of payment.",
+  '9004':
+    "The gateway's outcome could not be learned: the request was sent, no answer came back, and the gateway's transaction list did not show it within `upstream_timeout_seconds`. Nothing was recorded as charged; should the gateway show it later, Tender voids it there and the audit log says so. Send it again as a new request.",
+  '9005':
+    "The merchant's gateway refused the request before acting on it (its HTTP status is in `display_message`: 401 for a key it does not accept, 403 for a key without the permission): nothing was charged. A manager checks `upstream_api_key`.",
 };
 
 /** result_code values: 0000 approves; the rest follow the ISO 8583 response codes they echo. */

@@ -42,6 +42,19 @@ function cscFor(card: CardDetails): CscCode {
   return card.csc === CSC_MISMATCH ? 'N' : 'M';
 }
 
+/**
+ * The simulator reads cards the engine decrypted; a swipe still in the reader's encryption is only
+ * ever made for a gateway, so reaching here means the processor setting changed mid-request.
+ */
+function unreadableSwipe(): ProcessorDecision {
+  return {
+    outcome: 'error',
+    resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
+    errorCode: ERROR_CODES.PROCESSOR_UNAVAILABLE,
+    message: 'Processor error: the swipe could not be read. Swipe the card again.',
+  };
+}
+
 function processorError(): ProcessorDecision {
   return {
     outcome: 'error',
@@ -65,6 +78,7 @@ export class SimulatedProcessor implements Processor {
 
   async authorize(request: { kind: 'sale' | 'auth'; amountCents: number; card: CardDetails }) {
     const { card } = request;
+    if (card.pan === undefined) return unreadableSwipe();
     if (card.pan === TEST_CARDS.PROCESSOR_ERROR) return processorError();
     const avs = avsFor(card);
     const csc = cscFor(card);
@@ -95,7 +109,19 @@ export class SimulatedProcessor implements Processor {
     return approved(avs, csc);
   }
 
+  async forcedSale(request: { authorizationCode: string; card: CardDetails }): Promise<ProcessorDecision> {
+    // The issuer approved it by voice: the simulated network posts it with the code it was given.
+    if (request.card.pan === undefined) return unreadableSwipe();
+    return {
+      outcome: 'approved',
+      authorizationCode: request.authorizationCode.toUpperCase(),
+      resultCode: RESULT_CODES.APPROVED,
+      message: 'Approved',
+    };
+  }
+
   async credit(request: { amountCents: number; card: CardDetails }) {
+    if (request.card.pan === undefined) return unreadableSwipe();
     if (request.card.pan === TEST_CARDS.PROCESSOR_ERROR) return processorError();
     return approved(avsFor(request.card), cscFor(request.card));
   }
