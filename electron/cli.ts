@@ -63,7 +63,9 @@ Commands:
                [--server <nn>|none] [--new-pin] (the new PIN is read from standard input)
   staff retire <id or name>     Retire a person: they can no longer sign in; history keeps their name
   settings get [name]           Show settings
-  settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')}
+  settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')};
+                                a value of - is read from standard input (for upstream_api_key and
+                                smtp_password, which then stay out of shell history)
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
                                 settings, newest first (default: the last 50)
   keys, staff, settings, audit [--database <url> --lane <name>]
@@ -373,13 +375,18 @@ function keys(
 
 /** A PIN never goes on the command line, where shell history and process lists keep it. */
 async function readPin(prompt: string): Promise<string> {
+  return (await readLine(prompt)).trim();
+}
+
+/** The first line of standard input, after a prompt when a person types it. */
+async function readLine(prompt: string): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write(prompt);
   let text = '';
   for await (const chunk of process.stdin) {
     text += String(chunk);
     if (text.includes('\n')) break;
   }
-  return text.split(/\r?\n/)[0]?.trim() ?? '';
+  return text.split(/\r?\n/)[0] ?? '';
 }
 
 function describeMember(member: StaffMember): string {
@@ -488,9 +495,12 @@ function settings(
         return;
       }
       if (action === 'set') {
-        const [name, value] = args;
-        if (name === undefined || value === undefined)
+        const [name, given] = args;
+        if (name === undefined || given === undefined)
           throw new UsageError('settings set needs a name and a value.');
+        // `-` reads the value from standard input, so that a secret stays out of shell history and
+        // process lists.
+        const value = given === '-' ? await readLine(`${name}: `) : given;
         await engine.settings.setFromText(name, value, COMMAND_LINE);
         console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);
         return;

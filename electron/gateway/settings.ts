@@ -1,4 +1,7 @@
 /** The gateway settings a merchant can change, with their defaults and the forms they accept. */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
@@ -13,6 +16,11 @@ interface SettingDefinition<T> {
   format(value: T): string;
   /** How the value is shown to people; a secret is never shown, only described. */
   display?(value: T): string;
+  /**
+   * Why a well-formed value cannot be used now (a file that is not there), checked when it is set;
+   * a stored value is not checked again each time it is read.
+   */
+  check?(value: T): string | undefined;
 }
 
 const booleanSetting = (description: string, defaultValue: boolean): SettingDefinition<boolean> => ({
@@ -114,6 +122,78 @@ const amountSetting = (description: string, defaultValue: number): SettingDefini
   format: formatMoney,
 });
 
+/** Dollars with two decimals, more than zero, held in cents. */
+const positiveAmountSetting = (description: string, defaultValue: number): SettingDefinition<number> => ({
+  description,
+  defaultValue,
+  parse: (text) => {
+    const parsed = parseMoney(text.trim(), { allowZero: false });
+    return parsed.ok ? parsed.cents : undefined;
+  },
+  format: formatMoney,
+});
+
+/**
+ * The merchant's gateway: an https address ending in /rest/v1, with no user name or password in it
+ * (the key is a setting of its own, kept secret) and no query or fragment. An empty value clears it.
+ */
+const gatewayAddressSetting: SettingDefinition<string> = {
+  description:
+    "The merchant's gateway: its https:// address ending in /rest/v1, such as https://gateway.example.com/rest/v1.",
+  defaultValue: '',
+  parse: (text) => {
+    const value = text.trim().replace(/\/+$/, '');
+    if (value === '') return '';
+    if (value.length > 2000 || hasControlCharacter(value)) return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return undefined;
+    if (url.search !== '' || url.hash !== '' || !url.pathname.endsWith('/rest/v1')) return undefined;
+    return `${url.origin}${url.pathname}`;
+  },
+  format: String,
+};
+
+/** A PEM file of certificates, named by its absolute path; read when set to check it holds one. */
+const certificateFileSetting: SettingDefinition<string> = {
+  description:
+    "A PEM file of certificates to trust for the gateway besides the system's, for a private gateway: its full path, or empty for none. The gateway's certificate is always verified.",
+  defaultValue: '',
+  parse: (text) => {
+    const value = text.trim();
+    if (value === '') return '';
+    if (value.length > 4096 || hasControlCharacter(value) || !isAbsolute(value)) return undefined;
+    return value;
+  },
+  format: String,
+  check: (value) => (value === '' ? undefined : certificateFileProblem(value)),
+};
+
+/** Why `path` is not a PEM file of certificates, or undefined when it is one. */
+export function certificateFileProblem(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `${path} cannot be read${code === undefined ? '' : ` (${code})`}.`;
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return `${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`;
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      return `${path} holds a certificate that cannot be read.`;
+    }
+  }
+  return undefined;
+}
+
 /** A password for a server: kept to be sent, never shown back. */
 const secretSetting = (description: string): SettingDefinition<string> => ({
   description,
@@ -127,6 +207,8 @@ export const CUSTOMER_COPY_CHOICES = ['always', 'ask', 'never'] as const;
 export const MERCHANT_COPY_CHOICES = ['always', 'above', 'never'] as const;
 export const CHECK_CHOICES = ['always', 'never'] as const;
 export const SMTP_SECURITY_CHOICES = ['starttls', 'tls', 'none'] as const;
+export const PROCESSOR_CHOICES = ['simulator', 'upstream'] as const;
+export type ProcessorChoice = (typeof PROCESSOR_CHOICES)[number];
 
 export const SETTING_DEFINITIONS = {
   tips_enabled: booleanSetting('Accept tip_amount on CAPTURE and FORCED SALE (true or false).', false),
@@ -229,6 +311,38 @@ export const SETTING_DEFINITIONS = {
     max: 254,
     pattern: /^[^\s@<>]+@[^\s@<>]+$/,
   }),
+  processor: choiceSetting(
+    "Who approves payments: simulator (the built-in test issuer, for trying Tender out) or upstream (the merchant's hosted gateway at upstream_url).",
+    PROCESSOR_CHOICES,
+    'simulator',
+  ),
+  upstream_url: gatewayAddressSetting,
+  upstream_api_key: secretSetting(
+    "The API key of the merchant's gateway account; kept to sign each request, never shown back.",
+  ),
+  upstream_ca_file: certificateFileSetting,
+  upstream_timeout_seconds: wholeNumberSetting(
+    'Seconds (2 to 120) the gateway has to answer a request; the same again is spent looking up a request whose answer was lost.',
+    20,
+    { min: 2, max: 120 },
+  ),
+  offline_enabled: booleanSetting(
+    'Store and forward (true or false): while the gateway cannot be reached at all, approve swiped sales within the offline limits and send them on when it is back.',
+    false,
+  ),
+  offline_max_amount: positiveAmountSetting(
+    'The largest sale (dollars, like 50.00) approved offline.',
+    5_000,
+  ),
+  offline_max_total: positiveAmountSetting(
+    'The most (dollars, like 500.00) that offline sales not yet forwarded may add up to, store-wide on a store server.',
+    50_000,
+  ),
+  offline_max_hours: wholeNumberSetting(
+    'Hours (1 to 168): no sale is approved offline while a sale waiting to be forwarded is older than this.',
+    24,
+    { min: 1, max: 168 },
+  ),
 };
 
 export type SettingName = keyof typeof SETTING_DEFINITIONS;
@@ -284,9 +398,29 @@ export class Settings {
       return `Unknown setting "${name}". Known: ${Object.keys(SETTING_DEFINITIONS).join(', ')}.`;
     }
     const definition = definitionOf(name);
-    if (definition.parse(text) !== undefined) return undefined;
+    const value = definition.parse(text);
+    if (value !== undefined) return definition.check?.(value);
     const shown = definition.display ? 'That value' : `"${text}"`;
     return `${shown} is not a valid value for ${name}: ${definition.description}`;
+  }
+
+  /**
+   * Why settings that are each valid cannot stand together once `changes` are made: the gateway
+   * chosen without its address or key, an offline sale allowed above the offline total.
+   */
+  togetherRefusal(changes: ReadonlyMap<SettingName, unknown>): string | undefined {
+    const after = <K extends SettingName>(name: K): SettingValues[K] =>
+      (changes.has(name) ? changes.get(name) : this.get(name)) as SettingValues[K];
+    if (after('processor') === 'upstream') {
+      const missing = (['upstream_url', 'upstream_api_key'] as const).filter((name) => after(name) === '');
+      if (missing.length > 0) {
+        return `processor upstream needs ${missing.join(' and ')} set first: Tender sends each payment to that gateway with that key.`;
+      }
+    }
+    if (after('offline_max_amount') > after('offline_max_total')) {
+      return `offline_max_amount (${formatMoney(after('offline_max_amount'))}) cannot be above offline_max_total (${formatMoney(after('offline_max_total'))}).`;
+    }
+    return undefined;
   }
 
   /** Whether setting `text` would change what is stored (a value already in place is not written again). */
@@ -317,6 +451,10 @@ export class Settings {
       const definition = definitionOf(name);
       return { name, definition, value: definition.parse(text) };
     });
+    const together = this.togetherRefusal(
+      new Map(checked.map(({ name, value }) => [name, value] as [SettingName, unknown])),
+    );
+    if (together !== undefined) throw new UnknownSettingError(together);
     if (checked.length === 0 && also === undefined) return;
     await this.store.write(async (tx) => {
       for (const { name, definition, value } of checked) {

@@ -24,10 +24,16 @@ afterEach(async () => {
 
 /** A command on the data dir, and on the store server when the suite runs on one. */
 function run(...args: string[]) {
-  const onStore = args[0] === 'launch' ? [] : storeArguments({ store });
+  return runWithInput(undefined, ...args);
+}
+
+/** A command given `input` on its standard input. */
+function runWithInput(input: string | undefined, ...args: string[]) {
+  const onStore = args[0] === 'launch' || args[0] === 'backup' ? [] : storeArguments({ store });
   const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', dataDir, ...onStore], {
     cwd: ROOT,
     encoding: 'utf8',
+    ...(input !== undefined && { input }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -135,6 +141,31 @@ describe('the headless command line', { timeout: 60_000 }, () => {
     const bad = run('settings', 'set', 'swipe_bdk', 'SECRETSECRETSECRET');
     expect(bad.status).toBe(2);
     expect(bad.stderr).not.toContain('SECRETSECRETSECRET');
+  });
+
+  it("the gateway's key, read from standard input, is never shown again: not by settings, audit or backup", () => {
+    const key = 'gw_live_Q4n8Vx2Lp7Rk1Zt5Mc9Hb3Wd';
+    const refused = run('settings', 'set', 'processor', 'upstream');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('processor upstream needs upstream_url and upstream_api_key set first');
+    const set = runWithInput(`${key}\n`, 'settings', 'set', 'upstream_api_key', '-');
+    expect(set.status, set.stderr).toBe(0);
+    expect(set.stdout.trim()).toBe('upstream_api_key=set (hidden)');
+    expect(run('settings', 'set', 'upstream_url', 'https://gateway.example.com/rest/v1').status).toBe(0);
+    expect(run('settings', 'set', 'processor', 'upstream').status).toBe(0);
+    const outputs = [
+      set,
+      run('settings', 'get'),
+      run('settings', 'get', 'upstream_api_key'),
+      run('settings', 'set', 'upstream_api_key', `${key}\u0007`),
+      run('audit'),
+      ...(store ? [] : [run('backup', '--to', join(dataDir, 'copy.db'))]),
+    ];
+    expect(outputs[1]?.stdout).toContain('upstream_api_key=set (hidden)');
+    expect(outputs[1]?.stdout).toContain('processor=upstream');
+    expect(outputs[3]?.status).toBe(2);
+    expect(outputs[4]?.stdout).toContain('upstream_api_key');
+    for (const output of outputs) expect(output.stdout + output.stderr).not.toContain(key);
   });
 
   it('an unknown command says so and shows the usage', () => {

@@ -1,0 +1,135 @@
+/** The payment processor's settings: their defaults, the forms they take, and what they take together. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
+import { Engine } from '../../electron/gateway/engine';
+
+let dir: string;
+let engine: Engine;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tender-processor-settings-'));
+  engine = Engine.open(dir);
+});
+afterEach(async () => {
+  await engine.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const KEY = 'gw_live_8f3Kq2Xw9pLm4Rt7Zc1Vb6Nd';
+
+describe('the payment processor settings', () => {
+  it('start as the simulator, with the offline limits of the documentation', () => {
+    const { settings } = engine;
+    expect(settings.get('processor')).toBe('simulator');
+    expect(settings.get('upstream_url')).toBe('');
+    expect(settings.get('upstream_api_key')).toBe('');
+    expect(settings.get('upstream_ca_file')).toBe('');
+    expect(settings.get('upstream_timeout_seconds')).toBe(20);
+    expect(settings.get('offline_enabled')).toBe(false);
+    expect(settings.display('offline_max_amount')).toBe('50.00');
+    expect(settings.display('offline_max_total')).toBe('500.00');
+    expect(settings.get('offline_max_hours')).toBe(24);
+  });
+
+  it('take the gateway address over https only, ending in /rest/v1, without credentials', async () => {
+    const { settings } = engine;
+    await settings.setFromText('upstream_url', ' https://gateway.example.com:8443/rest/v1/ ');
+    expect(settings.get('upstream_url')).toBe('https://gateway.example.com:8443/rest/v1');
+    for (const bad of [
+      'http://gateway.example.com/rest/v1',
+      'https://gateway.example.com/api',
+      'https://user:secret@gateway.example.com/rest/v1',
+      'https://gateway.example.com/rest/v1?key=1',
+      'https://gateway.example.com/rest/v1#x',
+      'gateway.example.com/rest/v1',
+      'ftp://gateway.example.com/rest/v1',
+    ]) {
+      await expect(settings.setFromText('upstream_url', bad), bad).rejects.toThrow(
+        /not a valid value for upstream_url: .*https:\/\//,
+      );
+    }
+    expect(settings.get('upstream_url')).toBe('https://gateway.example.com:8443/rest/v1');
+  });
+
+  it('keep the gateway key like a password: set, described, never shown or written in the audit log', async () => {
+    const { settings } = engine;
+    await settings.setFromText('upstream_api_key', KEY);
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+    expect(settings.display('upstream_api_key')).toBe('set (hidden)');
+    const refusal = settings.refusal('upstream_api_key', `${KEY}\n`);
+    expect(refusal).toMatch(/^That value is not a valid value for upstream_api_key/);
+    expect(refusal).not.toContain(KEY);
+    const audit = JSON.stringify(engine.audit.recent(10));
+    expect(audit).toContain('upstream_api_key');
+    expect(audit).not.toContain(KEY);
+  });
+
+  it('take a CA file only when it holds PEM certificates', async () => {
+    const { settings } = engine;
+    const pem = join(dir, 'gateway-ca.pem');
+    writeFileSync(pem, (await createLoopbackCertificate()).certificatePem);
+    await settings.setFromText('upstream_ca_file', pem);
+    expect(settings.get('upstream_ca_file')).toBe(pem);
+    const notPem = join(dir, 'notes.txt');
+    writeFileSync(notPem, 'not a certificate');
+    await expect(settings.setFromText('upstream_ca_file', notPem)).rejects.toThrow(
+      /holds no PEM certificate/,
+    );
+    await expect(settings.setFromText('upstream_ca_file', join(dir, 'missing.pem'))).rejects.toThrow(
+      /cannot be read \(ENOENT\)/,
+    );
+    await expect(settings.setFromText('upstream_ca_file', 'relative/ca.pem')).rejects.toThrow(/full path/);
+    expect(settings.get('upstream_ca_file')).toBe(pem);
+    await settings.setFromText('upstream_ca_file', '');
+    expect(settings.get('upstream_ca_file')).toBe('');
+  });
+
+  it('take a timeout of 2 to 120 seconds and offline hours of 1 to 168', async () => {
+    const { settings } = engine;
+    for (const bad of ['1', '121', '2.5', 'twenty']) {
+      await expect(settings.setFromText('upstream_timeout_seconds', bad), bad).rejects.toThrow(/2 to 120/);
+    }
+    await settings.setFromText('upstream_timeout_seconds', '2');
+    expect(settings.get('upstream_timeout_seconds')).toBe(2);
+    await expect(settings.setFromText('offline_max_hours', '0')).rejects.toThrow(/1 to 168/);
+    await expect(settings.setFromText('offline_max_hours', '169')).rejects.toThrow(/1 to 168/);
+    await settings.setFromText('offline_max_hours', '72');
+    expect(settings.get('offline_max_hours')).toBe(72);
+  });
+
+  it('take offline limits in dollars above zero, a sale never above the total', async () => {
+    const { settings } = engine;
+    await expect(settings.setFromText('offline_max_amount', '0.00')).rejects.toThrow(/not a valid value/);
+    await expect(settings.setFromText('offline_max_amount', '50')).rejects.toThrow(/not a valid value/);
+    await expect(settings.setFromText('offline_max_amount', '600.00')).rejects.toThrow(
+      /offline_max_amount \(600\.00\) cannot be above offline_max_total \(500\.00\)/,
+    );
+    await settings.change([
+      ['offline_max_total', '1000.00'],
+      ['offline_max_amount', '600.00'],
+    ]);
+    expect(settings.get('offline_max_amount')).toBe(60_000);
+    await expect(settings.setFromText('offline_max_total', '100.00')).rejects.toThrow(/cannot be above/);
+    expect(settings.get('offline_max_total')).toBe(100_000);
+  });
+
+  it('choose the gateway only once its address and key are set, and keep them while it is chosen', async () => {
+    const { settings } = engine;
+    await expect(settings.setFromText('processor', 'upstream')).rejects.toThrow(
+      /processor upstream needs upstream_url and upstream_api_key set first/,
+    );
+    await settings.change([
+      ['upstream_url', 'https://gateway.example.com/rest/v1'],
+      ['upstream_api_key', KEY],
+      ['processor', 'UPSTREAM'],
+    ]);
+    expect(settings.get('processor')).toBe('upstream');
+    await expect(settings.setFromText('upstream_api_key', '')).rejects.toThrow(/needs upstream_api_key/);
+    await expect(settings.setFromText('processor', 'gateway')).rejects.toThrow(/simulator .* or upstream/);
+    await settings.setFromText('processor', 'simulator');
+    await settings.setFromText('upstream_api_key', '');
+    expect(settings.get('upstream_api_key')).toBe('');
+  });
+});
