@@ -10,7 +10,7 @@ import type { CardDetails } from './processor/processor';
 import type { LedgerLookups } from './store/ledger-store';
 import type { NewTransaction } from './store/transaction-rows';
 import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
-import type { SwipeDecoder } from './swipe/swipe-decoder';
+import type { MaskedCard, SwipeDecoder } from './swipe/swipe-decoder';
 import { FIELD_VALIDATION, Rejection, type CardEntry } from './validation';
 
 /** A card read and checked: what the processor needs, and what the ledger keeps of it. */
@@ -35,7 +35,8 @@ export class CardIntake {
 
   /** Reads the entry, or throws the Rejection that says what is wrong with the card. */
   async read(entry: CardEntry): Promise<CardInput> {
-    let pan: string;
+    /** The whole number (keyed, or decrypted here), or a swipe left encrypted and its masked card. */
+    let card: { pan: string } | { masked: MaskedCard; trackData: string };
     let expMmyy: string;
     let names: CardInput['names'] = {};
     let swipeKsn: string | null = null;
@@ -54,28 +55,40 @@ export class CardIntake {
       }
       const swipe = this.swipes.decode(entry.trackData);
       if (!swipe.ok) throw new Rejection(swipe.errorCode, swipe.message);
-      ({ pan, expMmyy } = swipe);
+      card =
+        swipe.pan === undefined ? { masked: swipe.masked, trackData: entry.trackData } : { pan: swipe.pan };
+      expMmyy = swipe.expMmyy;
       swipeKsn = swipe.ksn;
       names = {
         ...(swipe.firstName && { firstName: swipe.firstName }),
         ...(swipe.lastName && { lastName: swipe.lastName }),
       };
     } else {
-      pan = entry.pan;
+      card = { pan: entry.pan };
       if (entry.expDate === undefined)
         throw new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}exp_date is required with card`);
       expMmyy = entry.expDate;
     }
     const entryMode = entry.entry;
-    const brand = cardBrand(pan);
-    const row = {
-      cardBin: pan.slice(0, 6),
-      cardLastFour: pan.slice(-4),
-      cardLength: pan.length,
-      cardBrand: brand,
-      entryMode,
-    };
-    if (!passesLuhn(pan)) {
+    const brand = cardBrand('pan' in card ? card.pan : card.masked.leadingDigits);
+    const row =
+      'pan' in card
+        ? {
+            cardBin: card.pan.slice(0, 6),
+            cardLastFour: card.pan.slice(-4),
+            cardLength: card.pan.length,
+            cardBrand: brand,
+            entryMode,
+          }
+        : {
+            // Masking hides the BIN's last digits; the brand comes from the first four.
+            cardBin: null,
+            cardLastFour: card.masked.lastFour,
+            cardLength: card.masked.length,
+            cardBrand: brand,
+            entryMode,
+          };
+    if ('pan' in card && !passesLuhn(card.pan)) {
       throw new Rejection(
         ERROR_CODES.INVALID_CARD,
         `${FIELD_VALIDATION}card number is not valid (check digit). Check the number and key it again.`,
@@ -95,21 +108,34 @@ export class CardIntake {
         row,
       );
     }
-    const details: CardDetails = {
-      pan,
+    const facts = {
       expiry: expiry.expiry,
-      entryMode,
       ...(entry.csc !== undefined && { csc: entry.csc }),
       ...(entry.billing?.street !== undefined && { billingStreet: entry.billing.street }),
       ...(entry.billing?.zip !== undefined && { billingZip: entry.billing.zip }),
     };
-    const card = {
+    const details: CardDetails =
+      'pan' in card
+        ? { ...facts, pan: card.pan, entryMode }
+        : {
+            ...facts,
+            entryMode: 'swiped',
+            encryptedSwipe: { trackData: card.trackData, trackFormat: 'MAGTEK' },
+          };
+    const input = {
       details,
-      row: { ...row, swipeKsn, cardHash: cardNumberHash(pan, this.cardHashKey) },
+      row: {
+        ...row,
+        swipeKsn,
+        cardHash:
+          'pan' in card
+            ? cardNumberHash(card.pan, this.cardHashKey)
+            : cardNumberHash(maskedCardIdentity(card.masked, expMmyy, names), this.cardHashKey),
+      },
       names,
     };
-    await this.rejectReplayedSwipe(this.ledger, card);
-    return card;
+    await this.rejectReplayedSwipe(this.ledger, input);
+    return input;
   }
 
   /** A swipe's KSN is new every time; one the ledger has seen is a replay. Checked again in the write. */
@@ -123,4 +149,21 @@ export class CardIntake {
       );
     }
   }
+}
+
+/**
+ * What stands for a swipe's card in the duplicate check when the engine does not decrypt it: the
+ * digits its masked tracks show, its length, expiry and name. Two cards that agree on all of these
+ * are taken for the same one; a keyed entry of the same card is not matched with its swipe.
+ */
+function maskedCardIdentity(masked: MaskedCard, expMmyy: string, names: CardInput['names']): string {
+  return [
+    'masked swipe',
+    masked.leadingDigits,
+    masked.lastFour,
+    masked.length,
+    expMmyy,
+    names.lastName ?? '',
+    names.firstName ?? '',
+  ].join('|');
 }

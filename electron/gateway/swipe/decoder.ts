@@ -11,7 +11,13 @@ import {
   type TrackKeyVariant,
 } from '../crypto/dukpt';
 import { SWIPE_DISPLAY_MESSAGES, SWIPE_ERROR_CODES, type SwipeErrorCode } from './codes';
-import { ENCRYPTION_STATUS, isEncrypting, parseSwipeString, type SwipeStringFailure } from './format';
+import {
+  ENCRYPTION_STATUS,
+  isEncrypting,
+  parseSwipeString,
+  type SwipeStringFailure,
+  type SwipeStringFields,
+} from './format';
 import type { SwipeDecoder } from './swipe-decoder';
 import {
   parseTrack1,
@@ -101,6 +107,26 @@ function matchesMaskedTracks(maskedTracks: string, pan: string): boolean {
   return shown.every((card) => card === undefined || card.pan.slice(-4) === pan.slice(-4));
 }
 
+/**
+ * What can be checked of a swipe string without the reader's key: its form and CRC, that the reader
+ * encrypts with keys left and a valid KSN, and that it read track 1 or 2.
+ */
+export function checkSwipeString(
+  encryptedTrackData: string,
+): { ok: true; fields: SwipeStringFields } | Failure {
+  const parsed = parseSwipeString(encryptedTrackData);
+  if (!parsed.ok) return refuse(STRING_FAILURES[parsed.failure]);
+  const { fields } = parsed;
+  const status = fields.encryptionStatus;
+  if (status & ENCRYPTION_STATUS.KEYS_EXHAUSTED) return refuse(SWIPE_ERROR_CODES.SWIPE_KEYS_EXHAUSTED);
+  if (!isEncrypting(status) || fields.ksn.length === 0 || isAllZero(fields.ksn))
+    return refuse(SWIPE_ERROR_CODES.SWIPE_NOT_ENCRYPTED);
+  if (!isValidKsnCounter(ksnCounter(fields.ksn))) return refuse(SWIPE_ERROR_CODES.SWIPE_INVALID_KSN);
+  const [track1Cipher, track2Cipher] = fields.encryptedTracks;
+  if (track1Cipher.length === 0 && track2Cipher.length === 0) return refuse(SWIPE_ERROR_CODES.SWIPE_BAD_READ);
+  return { ok: true, fields };
+}
+
 export class MagtekSwipeDecoder implements SwipeDecoder {
   // A private field, so that the key never shows in util.inspect, JSON or a debugger's summary.
   readonly #bdk: Buffer;
@@ -113,19 +139,10 @@ export class MagtekSwipeDecoder implements SwipeDecoder {
   }
 
   decode(encryptedTrackData: string): SwipeDecodeResult {
-    const parsed = parseSwipeString(encryptedTrackData);
-    if (!parsed.ok) return refuse(STRING_FAILURES[parsed.failure]);
-    const { fields } = parsed;
+    const checked = checkSwipeString(encryptedTrackData);
+    if (!checked.ok) return checked;
+    const { fields } = checked;
     const status = fields.encryptionStatus;
-    if (status & ENCRYPTION_STATUS.KEYS_EXHAUSTED) return refuse(SWIPE_ERROR_CODES.SWIPE_KEYS_EXHAUSTED);
-    if (!isEncrypting(status) || fields.ksn.length === 0 || isAllZero(fields.ksn))
-      return refuse(SWIPE_ERROR_CODES.SWIPE_NOT_ENCRYPTED);
-    if (!isValidKsnCounter(ksnCounter(fields.ksn))) return refuse(SWIPE_ERROR_CODES.SWIPE_INVALID_KSN);
-
-    const [track1Cipher, track2Cipher] = fields.encryptedTracks;
-    if (track1Cipher.length === 0 && track2Cipher.length === 0)
-      return refuse(SWIPE_ERROR_CODES.SWIPE_BAD_READ);
-
     const keyVariant: TrackKeyVariant = status & ENCRYPTION_STATUS.DATA_VARIANT ? 'data' : 'pin';
     const key = tdesTrackKey(this.#bdk, fields.ksn, keyVariant);
     let tracks: TrackRead[];

@@ -1,0 +1,152 @@
+/**
+ * A request of the engine as the gateway's interface takes it, and the gateway's answer as the
+ * engine's decision. Each type sends the fields the interface lists for it: the caller's own fields
+ * as they came (invoice, billing, description, ...), the amounts, the card as keyed or as the reader
+ * encrypted it, a follow-up's original by the gateway's id, and in `order_number` the reference that
+ * finds the request again in the gateway's list.
+ */
+import { randomInt } from 'node:crypto';
+import type { TransactionRequest } from '../../../shared/api/schemas';
+import type { TransactionType } from '../../../shared/api/transaction-types';
+import { formatMoney } from '../../../shared/money';
+import { ERROR_CODES, gatewayCode, RESULT_CODES } from '../domain/codes';
+import type { GatewayAnswer, GatewayListItem } from './gateway-account';
+import type { CardDetails, ProcessorDecision } from './processor';
+
+/** What the engine asks the gateway for, by type. */
+export type UpstreamRequest =
+  | { type: 'SALE' | 'AUTH'; amountCents: number; card: CardDetails }
+  | {
+      type: 'FORCED SALE';
+      /** Before the tip. */
+      amountCents: number;
+      tipCents: number;
+      authorizationCode: string;
+      card: CardDetails;
+    }
+  | { type: 'CAPTURE'; amountCents: number; tipCents: number; originalUpstreamId: string }
+  | { type: 'REFUND'; amountCents: number; originalUpstreamId: string }
+  | { type: 'REFUND'; amountCents: number; card: CardDetails }
+  | { type: 'VOID'; originalUpstreamId: string };
+
+const REFERENCE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** `order_number`'s form: up to 18 characters 0-9 and A-Z. */
+export const REFERENCE_PATTERN = /^T[0-9A-Z]{17}$/;
+
+/**
+ * A reference for one request: `T` and 17 random characters of 0-9 and A-Z (about 88 bits), so
+ * that no two requests of any counter ever share one.
+ */
+export function newReference(): string {
+  let reference = 'T';
+  for (let i = 0; i < 17; i++) reference += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return reference;
+}
+
+/** The caller's fields the interface takes, and the types it takes each for. */
+const CALLER_FIELDS: readonly (readonly [keyof TransactionRequest, readonly TransactionType[]])[] = [
+  ['invoice', ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND']],
+  ['purchase_order', ['SALE', 'FORCED SALE', 'AUTH']],
+  ['email', ['SALE', 'FORCED SALE', 'AUTH']],
+  ['customer_id', ['SALE', 'FORCED SALE', 'AUTH']],
+  ['client_ip', ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND', 'VOID']],
+  ['description', ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND', 'VOID']],
+  ['comments', ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND', 'VOID']],
+  ['server_id', ['AUTH', 'CAPTURE']],
+  ['billing_is_shipping', ['SALE', 'FORCED SALE', 'AUTH']],
+  ['billing', ['SALE', 'FORCED SALE', 'AUTH']],
+  ['shipping', ['SALE', 'FORCED SALE', 'AUTH']],
+];
+
+function expiryMmyy(card: CardDetails): string {
+  const { month, year } = card.expiry;
+  return `${String(month).padStart(2, '0')}${String(year % 100).padStart(2, '0')}`;
+}
+
+/** A keyed card as its number and expiry; a swipe exactly as the reader encrypted it. */
+function cardFields(card: CardDetails): Record<string, string> {
+  if (card.pan === undefined) {
+    return {
+      encrypted_track_data: card.encryptedSwipe.trackData,
+      track_format: card.encryptedSwipe.trackFormat,
+    };
+  }
+  return {
+    card: card.pan,
+    exp_date: expiryMmyy(card),
+    ...(card.csc !== undefined && { csc: card.csc }),
+  };
+}
+
+/** The body of POST {upstream_url}/transactions for `request`. */
+export function upstreamForm(
+  request: UpstreamRequest,
+  caller: TransactionRequest,
+  reference: string,
+): Record<string, unknown> {
+  const form: Record<string, unknown> = { type: request.type };
+  if ('originalUpstreamId' in request) form.id = request.originalUpstreamId;
+  if ('card' in request) Object.assign(form, cardFields(request.card));
+  if ('amountCents' in request) form.amount = formatMoney(request.amountCents);
+  // The interface refuses a tip where tip support is off, so none is sent unless there is one.
+  if ('tipCents' in request && request.tipCents > 0) form.tip_amount = formatMoney(request.tipCents);
+  if (request.type === 'FORCED SALE') form.authorization_code = request.authorizationCode;
+  for (const [field, types] of CALLER_FIELDS) {
+    const value = caller[field];
+    if (value !== undefined && types.includes(request.type)) form[field] = value;
+  }
+  form.order_number = reference;
+  return form;
+}
+
+const DEFAULT_MESSAGES = {
+  Approved: 'Approved',
+  Declined: 'Declined by the card issuer. Ask for another card.',
+  Error: 'The payment gateway could not complete the request. Try again.',
+  Rejected: 'The payment gateway refused the request.',
+} as const;
+
+/** The gateway's answer, or the list item of a request whose answer was lost, as the engine's decision. */
+export function decisionOf(answer: GatewayAnswer | GatewayListItem, reference: string): ProcessorDecision {
+  const upstreamId = answer.id;
+  const marks = { reference, ...(upstreamId !== undefined && upstreamId !== '' && { upstreamId }) };
+  const message = answer.display_message || DEFAULT_MESSAGES[answer.result];
+  const verification = (item: GatewayAnswer | GatewayListItem) => ({
+    ...('avs_result_code' in item && item.avs_result_code && { avs: item.avs_result_code }),
+    ...('csc_result_code' in item && item.csc_result_code && { csc: item.csc_result_code }),
+  });
+  switch (answer.result) {
+    case 'Approved':
+      return {
+        ...marks,
+        outcome: 'approved',
+        authorizationCode: answer.authorization_code ?? '',
+        resultCode: answer.result_code || RESULT_CODES.APPROVED,
+        message,
+        ...verification(answer),
+      };
+    case 'Declined':
+      return {
+        ...marks,
+        outcome: 'declined',
+        resultCode: answer.result_code ?? '',
+        message,
+        ...verification(answer),
+      };
+    case 'Error':
+      return {
+        ...marks,
+        outcome: 'error',
+        resultCode: answer.result_code || RESULT_CODES.SYSTEM_MALFUNCTION,
+        errorCode: answer.error_code ? gatewayCode(answer.error_code) : ERROR_CODES.PROCESSOR_UNAVAILABLE,
+        message,
+      };
+    case 'Rejected':
+      return {
+        reference,
+        outcome: 'rejected',
+        errorCode: answer.error_code ? gatewayCode(answer.error_code) : ERROR_CODES.INVALID_FIELD,
+        message,
+      };
+  }
+}
