@@ -56,6 +56,7 @@ type AdminChannel = Exclude<
   | `counter:${string}`
   | `attempts:${string}`
   | `store-server:${string}`
+  | `processor:${string}`
 >;
 
 const REVOKED_SHOWN = 25;

@@ -16,6 +16,7 @@ import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
+import { paymentProcessorHandlers } from './payment-processor';
 import { receiptHandlers } from './receipts';
 import { storeServerHandlers, type RunningStore } from './store-server-setting';
 import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
@@ -250,6 +251,11 @@ export class Terminal {
         dataDir: this.#options.dataDir,
         engine: this.#options.gateway.engine,
         running: this.#options.store,
+        actor: CASHIER_APP,
+        requirePin: (pin) => this.#admin.requireManagerPin(pin),
+      }),
+      ...paymentProcessorHandlers({
+        engine: this.#options.gateway.engine,
         actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
       }),

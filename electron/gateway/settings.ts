@@ -359,6 +359,14 @@ function definitionOf(name: SettingName): SettingDefinition<unknown> {
   return SETTING_DEFINITIONS[name] as unknown as SettingDefinition<unknown>;
 }
 
+/** The value `text` stands for as a setting, or undefined when it is not one (checked as when set). */
+export function parseSetting<K extends SettingName>(name: K, text: string): SettingValues[K] | undefined {
+  const definition = definitionOf(name);
+  const value = definition.parse(text);
+  if (value === undefined || definition.check?.(value) !== undefined) return undefined;
+  return value as SettingValues[K];
+}
+
 /** The value a stored text stands for: the default when there is none, or none that parses. */
 function valueOf(definition: SettingDefinition<unknown>, stored: string | undefined): unknown {
   return (stored === undefined ? undefined : definition.parse(stored)) ?? definition.defaultValue;

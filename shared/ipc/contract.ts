@@ -12,6 +12,7 @@ import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 import { attemptChannels } from './attempts-contract';
 import { staffChannels, staffEvents } from './staff-contract';
+import { processorChannels } from './processor-contract';
 import { storeServerChannels } from './store-server-contract';
 
 // ---------------------------------------------------------------------------------------------
@@ -390,6 +391,7 @@ export const invokeChannels = {
   ...staffChannels,
   ...attemptChannels,
   ...storeServerChannels,
+  ...processorChannels,
 } as const;
 
 /** Events from the host to the screens. */

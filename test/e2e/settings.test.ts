@@ -1,14 +1,16 @@
 /**
  * Settings in Debian's Chromium against a real engine: an API key created here and used by another
  * program, revoked again; tips and tabs; the card reader with its key; the connection details; a
- * manager's approval of a cashier's change; and the audit log of it all. Screenshots are saved as
- * test-results/settings-*.png and every state is checked with axe.
+ * manager's approval of a cashier's change; the payment processor and its connection test; and the
+ * audit log of it all. Screenshots are saved as test-results/settings-*.png and every state is
+ * checked with axe.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TenderClient, TenderApiError } from '../../shared/api/client';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
 import { readStoreServerFile } from '../../electron/gateway/store-server-file';
 import { startPostgresServer } from '../support/postgres-server';
+import { useUpstreamGateway } from '../support/upstream-gateway';
 import { OWNER, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
@@ -317,6 +319,87 @@ describe('the store server', () => {
       } finally {
         await server.close();
       }
+    },
+  );
+});
+
+describe('the payment processor', () => {
+  const upstream = useUpstreamGateway();
+  afterEach(async () => {
+    await upstream().proxy.line('up');
+    await counter.screens.running.gateway.engine.settings.change([
+      ['processor', 'simulator'],
+      ['upstream_url', ''],
+      ['upstream_api_key', ''],
+      ['upstream_ca_file', ''],
+    ]);
+  });
+
+  it(
+    'a manager tests the gateway in words (key refused, certificate not trusted, unreachable, fine) and chooses it; its key is never shown',
+    { timeout: 90_000 },
+    async () => {
+      const cashier = await settings('Payment processor');
+      const { page } = cashier;
+      const result = page.getByTestId('processor-test-result');
+      const test = async (words: RegExp) => {
+        await page.getByRole('button', { name: 'Test connection' }).click();
+        await expect.poll(() => result.textContent()).toMatch(words);
+      };
+      await cashier.check('30-processor');
+      for (const size of [
+        { width: 1024, height: 768 },
+        { width: 800, height: 600 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.screenshot({
+          path: `test-results/settings-30-processor-${size.width}.png`,
+          fullPage: true,
+        });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      await page.getByRole('textbox', { name: 'Gateway address' }).fill(upstream().url);
+      await page.getByLabel('API key').fill('tender_0000000000000000_not-the-key');
+      await page.getByRole('textbox', { name: 'CA file' }).fill(upstream().caFile);
+      await test(/^Key refused \(401\)/);
+      await cashier.check('31-processor-key-refused');
+
+      await page.getByLabel('API key').fill(upstream().key);
+      await page.getByRole('textbox', { name: 'CA file' }).fill('');
+      await test(/^Certificate not trusted: the certificate 127\.0\.0\.1:\d+ presented is not trusted/);
+
+      await page.getByRole('textbox', { name: 'CA file' }).fill(upstream().caFile);
+      await upstream().proxy.line('refuse');
+      await test(/^Unreachable: 127\.0\.0\.1:\d+ refused the connection/);
+      await upstream().proxy.line('up');
+      await test(/^Connected: 127\.0\.0\.1:\d+ answered over a verified connection/);
+      await cashier.check('32-processor-connected');
+      cashier.problems.length = 0;
+
+      await page.getByRole('combobox', { name: 'Payments approved by' }).selectOption('upstream');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await expect
+        .poll(() => page.getByTestId('upstream-key-state').textContent())
+        .toMatch(/^A key is kept; it is never shown/);
+      expect(await page.getByLabel('API key').inputValue()).toBe('');
+      const { settings: engineSettings } = counter.screens.running.gateway.engine;
+      expect(engineSettings.get('processor')).toBe('upstream');
+      expect(engineSettings.get('upstream_api_key')).toBe(upstream().key);
+      expect(engineSettings.get('upstream_url')).toBe(upstream().url);
+
+      await page.reload();
+      await cashier.goTo('Settings');
+      await page
+        .getByRole('navigation', { name: 'Settings' })
+        .getByRole('button', { name: 'Payment processor' })
+        .click();
+      await page.getByTestId('upstream-key-state').waitFor();
+      expect(await page.content()).not.toContain(upstream().key);
+      // The kept key is tested against the kept address.
+      await test(/^Connected: /);
+      await cashier.check('33-processor-saved');
     },
   );
 });

@@ -62,6 +62,17 @@ const RECEIPT_SETTINGS = {
   checkAtAuth: 'always' as const,
   smtp: { host: '', port: 587, security: 'starttls' as const, user: '', from: '', passwordSet: false },
 };
+const PROCESSOR_SETTINGS = {
+  processor: 'simulator' as const,
+  upstreamUrl: '',
+  apiKeySet: false,
+  caFile: '',
+  timeoutSeconds: 20,
+  offlineEnabled: false,
+  offlineMaxAmountCents: 5000,
+  offlineMaxTotalCents: 50000,
+  offlineMaxHours: 24,
+};
 const KEY_INFO = {
   id: '0123456789abcdef',
   name: 'Kitchen display',
@@ -112,6 +123,9 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'store-server:set': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
     'store-server:clear': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
     'attempts:dismiss': vi.fn(() => null),
+    'processor:get': vi.fn(() => PROCESSOR_SETTINGS),
+    'processor:update': vi.fn(() => PROCESSOR_SETTINGS),
+    'processor:test': vi.fn(() => ({ ok: true, message: 'Connected.' })),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
       certificate: {

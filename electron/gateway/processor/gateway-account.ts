@@ -263,7 +263,7 @@ export class GatewayAccount {
             ok: false,
             problem: 'key refused',
             message:
-              'Key refused (401): the gateway does not accept this API key. Check it and save it again.',
+              'Key refused (401): the gateway does not accept this API key. Check it in the gateway account and type it again.',
           };
         }
         if (failure.status === 403) {

@@ -25,3 +25,40 @@ export function SettingRow({
     </div>
   );
 }
+
+/** A setting typed as a whole number, digits only, with its unit beside it. */
+export function WholeNumberRow({
+  id,
+  label,
+  help,
+  digits,
+  suffix,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  help: string;
+  digits: number;
+  suffix: string;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <SettingRow id={id} label={label} help={help}>
+      <span className="input-affix input-affix-wide">
+        <input
+          id={id}
+          className="input"
+          inputMode="numeric"
+          maxLength={digits}
+          value={value}
+          onChange={(event) => onChange(event.target.value.replace(/\D/g, '').slice(0, digits))}
+        />
+        <span className="input-suffix" aria-hidden="true">
+          {suffix}
+        </span>
+      </span>
+    </SettingRow>
+  );
+}

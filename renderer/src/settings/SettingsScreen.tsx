@@ -1,5 +1,5 @@
 /**
- * The merchant's gateway settings: API keys for other programs, tips and tabs, receipts and the
+ * The merchant's gateway settings: API keys for other programs, the payment processor, tips and tabs, receipts and the
  * printer, the card reader and its key, the address and certificate for integrators, the store
  * server, the staff and their PINs, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { AuditLogSection } from './AuditLogSection';
 import { ConnectionSection } from './ConnectionSection';
+import { ProcessorSection } from './ProcessorSection';
 import { ReaderSection } from './ReaderSection';
 import { ReceiptsSection } from './ReceiptsSection';
 import { StaffSection } from '../staff/StaffSection';
@@ -15,6 +16,7 @@ import { TipsSection } from './TipsSection';
 
 const SECTIONS = [
   { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
+  { id: 'processor', label: 'Payment processor', render: () => <ProcessorSection /> },
   { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
   { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },

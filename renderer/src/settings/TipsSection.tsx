@@ -9,7 +9,7 @@ import { MoneyInput } from '../ui/MoneyInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
-import { SettingRow } from './SettingRow';
+import { SettingRow, WholeNumberRow } from './SettingRow';
 
 function readPercentages(texts: readonly string[]): number[] | string {
   const values = texts.map((text) => text.trim()).filter(Boolean);
@@ -205,42 +205,5 @@ export function TipsSection() {
         </div>
       </form>
     </section>
-  );
-}
-
-/** A setting typed as a whole number, digits only, with its unit beside it. */
-function WholeNumberRow({
-  id,
-  label,
-  help,
-  digits,
-  suffix,
-  value,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  help: string;
-  digits: number;
-  suffix: string;
-  value: string;
-  onChange: (text: string) => void;
-}) {
-  return (
-    <SettingRow id={id} label={label} help={help}>
-      <span className="input-affix input-affix-wide">
-        <input
-          id={id}
-          className="input"
-          inputMode="numeric"
-          maxLength={digits}
-          value={value}
-          onChange={(event) => onChange(event.target.value.replace(/\D/g, '').slice(0, digits))}
-        />
-        <span className="input-suffix" aria-hidden="true">
-          {suffix}
-        </span>
-      </span>
-    </SettingRow>
   );
 }

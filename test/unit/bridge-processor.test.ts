@@ -1,0 +1,164 @@
+/**
+ * The payment processor settings on the bridge, through the dispatcher as the screens reach them,
+ * on a real counter with a real gateway behind the fault proxy: the key never comes back, every
+ * change and test needs a manager, and Test connection says what is wrong in words.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchInvoke } from '../../electron/bridge/dispatch';
+import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { useUpstreamGateway } from '../support/upstream-gateway';
+import { recentAudit } from '../support/gateway';
+
+const upstream = useUpstreamGateway();
+let t: TestGateway;
+const running: Terminal[] = [];
+const MANAGER_PIN = '2580';
+const CASHIER_PIN = '1470';
+
+beforeAll(async () => {
+  t = await startTestGateway({ ownLedger: true });
+  await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: MANAGER_PIN }, 'test');
+  await t.gateway.engine.staff.create({ name: 'Cal', role: 'cashier', pin: CASHIER_PIN }, 'test');
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
+  await t.gateway.engine.settings.change([
+    ['processor', 'simulator'],
+    ['upstream_url', ''],
+    ['upstream_api_key', ''],
+    ['upstream_ca_file', ''],
+  ]);
+  await upstream().proxy.line('up');
+});
+afterAll(() => t.close());
+
+async function counter(signIn: string) {
+  const terminal = await Terminal.start({
+    gateway: t.gateway,
+    dataDir: t.dataDir,
+    shell: 'browser',
+    version: '0.1.0',
+    reader: { kind: 'none' },
+  });
+  running.push(terminal);
+  await invoke(terminal, 'staff:sign-in', { pin: signIn });
+  return terminal;
+}
+
+async function invoke(terminal: Terminal, channel: string, input?: unknown) {
+  const result = await dispatchInvoke(terminal.handlers, channel, input);
+  if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+  return result.value as Record<string, unknown>;
+}
+
+const SECRET = () => upstream().key;
+
+describe('the payment processor settings on the bridge', () => {
+  it('a manager sets the gateway and chooses it; the key is told as set, never sent back', async () => {
+    const terminal = await counter(MANAGER_PIN);
+    expect(await invoke(terminal, 'processor:get')).toMatchObject({
+      processor: 'simulator',
+      apiKeySet: false,
+    });
+    const saved = await invoke(terminal, 'processor:update', {
+      upstreamUrl: upstream().url,
+      apiKey: SECRET(),
+      caFile: upstream().caFile,
+      timeoutSeconds: 10,
+      offlineEnabled: true,
+      offlineMaxAmountCents: 7500,
+      processor: 'upstream',
+    });
+    expect(saved).toEqual({
+      processor: 'upstream',
+      upstreamUrl: upstream().url,
+      apiKeySet: true,
+      caFile: upstream().caFile,
+      timeoutSeconds: 10,
+      offlineEnabled: true,
+      offlineMaxAmountCents: 7500,
+      offlineMaxTotalCents: 50_000,
+      offlineMaxHours: 24,
+    });
+    expect(JSON.stringify(await invoke(terminal, 'processor:get'))).not.toContain(SECRET());
+    const audit = await recentAudit(t, 20);
+    expect(audit.map((entry) => entry.subject)).toEqual(
+      expect.arrayContaining(['processor', 'upstream_url', 'upstream_api_key', 'offline_max_amount']),
+    );
+    expect(JSON.stringify(audit)).not.toContain(SECRET());
+    expect(audit.find((entry) => entry.subject === 'processor')?.actor).toContain(CASHIER_APP);
+  });
+
+  it('a bad value changes nothing and says why', async () => {
+    const terminal = await counter(MANAGER_PIN);
+    await expect(
+      invoke(terminal, 'processor:update', {
+        upstreamUrl: 'http://gateway.example.com/rest/v1',
+        apiKey: 'k',
+      }),
+    ).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/upstream_url.*https:\/\//),
+    });
+    await expect(invoke(terminal, 'processor:update', { processor: 'upstream' })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/needs upstream_url and upstream_api_key/),
+    });
+    expect(await invoke(terminal, 'processor:get')).toMatchObject({
+      processor: 'simulator',
+      upstreamUrl: '',
+      apiKeySet: false,
+    });
+  });
+
+  it('a cashier can neither change nor test it', async () => {
+    const terminal = await counter(CASHIER_PIN);
+    await expect(invoke(terminal, 'processor:update', { offlineEnabled: true })).rejects.toMatchObject({
+      code: 'pin-required',
+    });
+    await expect(invoke(terminal, 'processor:test', {})).rejects.toMatchObject({ code: 'pin-required' });
+  });
+
+  it('Test connection says in words: fine, key refused, certificate not trusted, unreachable', async () => {
+    const terminal = await counter(MANAGER_PIN);
+    const entered = { upstreamUrl: upstream().url, caFile: upstream().caFile };
+    const fine = await invoke(terminal, 'processor:test', { ...entered, apiKey: SECRET() });
+    expect(fine).toMatchObject({ ok: true, message: expect.stringMatching(/^Connected: /) });
+
+    const refused = await invoke(terminal, 'processor:test', {
+      ...entered,
+      apiKey: 'tender_0000000000000000_x',
+    });
+    expect(refused).toMatchObject({ ok: false, problem: 'key refused' });
+    expect(refused.message).toMatch(/Key refused \(401\)/);
+
+    const untrusted = await invoke(terminal, 'processor:test', {
+      upstreamUrl: upstream().url,
+      apiKey: SECRET(),
+    });
+    expect(untrusted).toMatchObject({ ok: false, problem: 'certificate' });
+
+    await upstream().proxy.line('refuse');
+    const down = await invoke(terminal, 'processor:test', { ...entered, apiKey: SECRET() });
+    expect(down).toMatchObject({ ok: false, problem: 'unreachable' });
+    expect(down.message).toMatch(/^Unreachable: .* refused the connection/);
+  });
+
+  it('tests the kept key only against the kept address', async () => {
+    const terminal = await counter(MANAGER_PIN);
+    await invoke(terminal, 'processor:update', {
+      upstreamUrl: upstream().url,
+      apiKey: SECRET(),
+      caFile: upstream().caFile,
+    });
+    expect(await invoke(terminal, 'processor:test', {})).toMatchObject({ ok: true });
+    const before = upstream().proxy.seen.length;
+    const elsewhere = await invoke(terminal, 'processor:test', {
+      upstreamUrl: 'https://attacker.example/rest/v1',
+    });
+    expect(elsewhere).toMatchObject({ ok: false, problem: 'not set' });
+    expect(elsewhere.message).toMatch(/kept key is only ever sent to the kept address/);
+    expect(upstream().proxy.seen.length).toBe(before);
+  });
+});
