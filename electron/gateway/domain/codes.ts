@@ -35,6 +35,11 @@ export const ERROR_CODES = {
   GATEWAY_UNREACHABLE: '9003',
   GATEWAY_OUTCOME_UNKNOWN: '9004',
   GATEWAY_REFUSED: '9005',
+  OFFLINE_KEYED_CARD: '9010',
+  OFFLINE_NOT_A_SALE: '9011',
+  OFFLINE_OVER_AMOUNT: '9012',
+  OFFLINE_OVER_TOTAL: '9013',
+  OFFLINE_TOO_LONG: '9014',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -93,6 +98,16 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
     "The gateway's outcome could not be learned: the request was sent, no answer came back, and the gateway's transaction list did not show it within `upstream_timeout_seconds`. Nothing was recorded as charged; should the gateway show it later, Tender voids it there and the audit log says so. Send it again as a new request.",
   '9005':
     "The merchant's gateway refused the request before acting on it (its HTTP status is in `display_message`: 401 for a key it does not accept, 403 for a key without the permission): nothing was charged. A manager checks `upstream_api_key`.",
+  '9010':
+    'The gateway cannot be reached and a keyed card is never approved offline: nothing was charged. Swipe the card, or take another form of payment.',
+  '9011':
+    'The gateway cannot be reached and only a swiped SALE is approved offline (not AUTH, FORCED SALE or an unmatched REFUND): nothing was charged. Take another form of payment.',
+  '9012':
+    'The gateway cannot be reached and the sale is above `offline_max_amount`: nothing was charged. Take another form of payment.',
+  '9013':
+    'The gateway cannot be reached and the offline sales not yet forwarded, with this one, would come to more than `offline_max_total` (store-wide on a store server): nothing was charged. Take another form of payment.',
+  '9014':
+    'The gateway cannot be reached and a sale has waited to be forwarded longer than `offline_max_hours`: no more are approved offline until the gateway is back. Nothing was charged. Take another form of payment.',
 };
 
 /** result_code values: 0000 approves; the rest follow the ISO 8583 response codes they echo. */
