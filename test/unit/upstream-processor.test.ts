@@ -334,9 +334,12 @@ describe('when the line fails', () => {
     expect(await upstream().gateway.client.listTransactions({ order_id: sent.reference })).toEqual([]);
   });
 
-  it('a line that cannot be reached answers at once that nothing was sent', async () => {
+  it('a line that cannot be reached answers at once that nothing was sent, and is offline until it answers again', async () => {
+    const line = relay();
+    const changes: string[] = [];
+    line.line.on('changed', (state) => changes.push(state));
     await upstream().proxy.line('refuse');
-    const decision = await relay().authorize({
+    const decision = await line.authorize({
       kind: 'sale',
       amountCents: 100,
       card: keyed(),
@@ -345,6 +348,13 @@ describe('when the line fails', () => {
     expect(decision).toMatchObject({ outcome: 'error', errorCode: '9003', line: 'unreachable' });
     if (decision.outcome === 'error')
       expect(decision.message).toMatch(/^The card network is down: .* refused/);
+    expect(line.line.state).toBe('offline');
+    await upstream().proxy.line('up');
+    expect((await line.authorize({ kind: 'sale', amountCents: 100, card: keyed() })).outcome).toBe(
+      'approved',
+    );
+    expect(line.line.state).toBe('online');
+    expect(changes).toEqual(['offline', 'online']);
   });
 
   it('a key the gateway refuses is an error saying so, and not a line that is down', async () => {

@@ -8,6 +8,8 @@ import { readFileSync, statSync } from 'node:fs';
 import type { TransactionRequest } from '../../../shared/api/schemas';
 import { ERROR_CODES, RESULT_CODES } from '../domain/codes';
 import { GatewayAccount, type GatewayFailure } from './gateway-account';
+import { GatewayLine } from './gateway-line';
+import { noteDecided, noteSent } from './gateway-timing';
 import type { CardDetails, Forwarding, Processor, ProcessorDecision } from './processor';
 import type { UpstreamEndpoint } from './upstream-client';
 import { decisionOf, newReference, upstreamForm, type UpstreamRequest } from './upstream-forms';
@@ -35,6 +37,8 @@ export class UpstreamProcessor implements Processor {
   constructor(
     private readonly settings: () => UpstreamSettings,
     private readonly now: () => number = Date.now,
+    /** Told of each exchange's reach, so that the screens and the forwarder know the line's state. */
+    readonly line: GatewayLine = new GatewayLine(),
   ) {}
 
   /** The gateway account of the current settings, made again when they (or the CA file) change. */
@@ -141,12 +145,19 @@ export class UpstreamProcessor implements Processor {
   async forward(request: UpstreamRequest, forwarding?: Forwarding): Promise<ProcessorDecision> {
     const reference = forwarding?.reference ?? newReference();
     const account = this.account();
+    noteSent();
     const sent = await account.postTransaction(
       upstreamForm(request, forwarding?.request ?? NO_CALLER_FIELDS, reference),
     );
-    if (sent.kind === 'answered') return decisionOf(sent.value, reference);
-    if (sent.kind !== 'no answer') return failureDecision(sent, reference);
-    return this.lookUp(account, reference);
+    this.#noteReach(sent.kind);
+    const decision =
+      sent.kind === 'answered'
+        ? decisionOf(sent.value, reference)
+        : sent.kind === 'no answer'
+          ? await this.lookUp(account, reference)
+          : failureDecision(sent, reference);
+    noteDecided();
+    return decision;
   }
 
   /**
@@ -162,6 +173,7 @@ export class UpstreamProcessor implements Processor {
       const left = deadline - this.now();
       if (left <= 0) break;
       const lookup = await account.findByReference(reference, { timeoutMs: left });
+      this.#noteReach(lookup.kind);
       if (lookup.kind === 'answered' && lookup.value.found) return decisionOf(lookup.value.found, reference);
     }
     return {
@@ -174,6 +186,11 @@ export class UpstreamProcessor implements Processor {
         'The payment gateway did not answer and its outcome could not be learned. Nothing was recorded as ' +
         'charged: if the gateway shows it later, Tender voids it there. Try again, or take another form of payment.',
     };
+  }
+
+  #noteReach(kind: 'answered' | GatewayFailure['kind']): void {
+    if (kind === 'unreachable') this.line.unreachable();
+    else if (kind === 'answered' || kind === 'refused') this.line.reached();
   }
 
   close(): void {
