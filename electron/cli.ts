@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../shared/api/permissions';
 import { startHeadlessScreens } from './bridge/headless';
@@ -260,6 +261,7 @@ async function serve(
     close(): Promise<void>;
   };
   let screensUrl: string | undefined;
+  let launchPage: string | undefined;
   keepEngineHeapSmall();
   if (screens) {
     const running = await startHeadlessScreens({
@@ -280,6 +282,7 @@ async function serve(
       close: running.close,
     };
     screensUrl = running.screensUrl;
+    launchPage = running.launchPage;
   } else {
     gateway = await startGateway({ dataDir, port, allowedOrigins, ...(engine && { engine }) });
   }
@@ -302,8 +305,10 @@ async function serve(
   if (screensUrl) {
     const reader = screens?.reader ?? 'none';
     console.log(`Card reader: ${reader === 'none' ? 'none (key cards in)' : reader}`);
-    // The fragment holds this run's bridge token: open the address as printed, on this computer only.
+    // Neither line holds a credential: the launch page's ticket is in the file, which only this
+    // computer's user of the data dir can read.
     console.log(`Cashier screens: ${screensUrl}`);
+    console.log(`To open them in a browser on this computer, open ${pathToFileURL(launchPage ?? '').href}`);
   }
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);
