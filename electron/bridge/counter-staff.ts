@@ -12,7 +12,12 @@ import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shar
 import type { Engine } from '../gateway/engine';
 import { presentBatch } from '../gateway/presenters';
 import { approvedActor } from '../gateway/staff/actors';
-import { InvalidStaffRequestError, PinRefusedError, type StaffMember } from '../gateway/staff/staff';
+import {
+  InvalidStaffRequestError,
+  PinRefusedError,
+  THIS_COUNTER,
+  type StaffMember,
+} from '../gateway/staff/staff';
 import { IdempotencyConflict } from '../gateway/idempotency';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
@@ -95,7 +100,7 @@ export class CounterStaff {
       );
     }
     try {
-      return await engine.staff.approvingManager(pin, purpose, actor);
+      return await engine.staff.approvingManager(pin, purpose, actor, this.#counter);
     } catch (error) {
       if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
       throw error;
@@ -118,7 +123,7 @@ export class CounterStaff {
       'staff:sign-in': async (input) => {
         let member: StaffMember;
         try {
-          member = await staff.identify(input.pin, 'sign-in', actor);
+          member = await staff.identify(input.pin, 'sign-in', actor, this.#counter);
         } catch (error) {
           if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
           throw error;
@@ -233,6 +238,12 @@ export class CounterStaff {
         }
       },
     };
+  }
+
+  /** Where the gate counts this counter's wrong PINs: its lane on a store server. */
+  get #counter(): string {
+    const { engine } = this.#options;
+    return engine.onStoreServer ? engine.lane : THIS_COUNTER;
   }
 
   /** Who works at the counter now; nothing is done for no one. */

@@ -66,7 +66,7 @@ async function status(t: TestGateway, key: string): Promise<number> {
 }
 
 const wrongPin = (engine: Engine, pin: string) =>
-  engine.staff.identify(pin, 'sign-in', 'test').then(
+  engine.staff.identify(pin, 'sign-in', 'test', engine.lane).then(
     () => 'accepted',
     (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
   );
@@ -170,21 +170,26 @@ describe('the store’s staff', () => {
     expect(entries.filter((entry) => entry.action === 'staff_create')).toHaveLength(2);
   });
 
-  it('five wrong PINs at one counter pause PIN entry at every counter, each in the store’s audit log', async () => {
-    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+  it('five wrong PINs at one counter pause PIN entry there alone, as the store keeps it, each in its audit log', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
     await a.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
     await within(1000, () => b.gateway.engine.staff.hasStaff());
     const first = [];
     for (let attempt = 0; attempt < 4; attempt += 1) first.push(await wrongPin(a.gateway.engine, '1111'));
     expect(first).toEqual(['wrong', 'wrong', 'wrong', 'wrong']);
-    // The fifth in a row, at the other counter, begins the pause.
-    expect(await wrongPin(b.gateway.engine, '2222')).toBe('locked');
+    // Four at one counter and one at the other: neither is paused, each counts its own.
+    expect(await wrongPin(b.gateway.engine, '2222')).toBe('wrong');
+    expect(await wrongPin(a.gateway.engine, '2222')).toBe('locked');
     expect(await wrongPin(a.gateway.engine, '4826')).toBe('locked');
-    expect(await wrongPin(b.gateway.engine, '4826')).toBe('locked');
+    expect(await wrongPin(b.gateway.engine, '4826')).toBe('accepted');
+    // The pause is the store's record of that counter, whichever engine serves it next.
+    const again = (await counters(['lane-a'], url)) as [TestGateway];
+    expect(await wrongPin(again[0].gateway.engine, '4826')).toBe('locked');
     const failures = (await a.gateway.engine.reads.recentAudit(20)).filter(
       (entry) => entry.action === 'pin_failed',
     );
-    expect(failures).toHaveLength(7);
+    expect(failures).toHaveLength(6);
     expect(JSON.stringify(failures)).not.toMatch(/1111|2222|4826/);
   });
 });

@@ -1,14 +1,16 @@
 /**
  * Cashiers and managers. A PIN names its owner at the counter (sign-in and switching cashier take
- * one PIN), so no two people at work share one; every check goes through one gate with a lockout,
- * and every wrong PIN is in the audit log. Retired staff keep their rows, so history still names
- * them. On a store server, staff and the gate are the store's: a PIN works, and a pause after wrong
- * ones holds, at every counter. Which staff member the counter's screens act for is kept here too,
+ * one PIN), so no two people at work share one; every check goes through a gate that counts wrong
+ * PINs where they were typed and for what (pin-gate.ts), and every wrong PIN is in the audit log.
+ * Retired staff keep their rows, so history still names them. On a store server, staff and the
+ * gates are the store's: a PIN works at every counter, and a counter's pause holds whichever of the
+ * store's engines it talks to. Which staff member the counter's screens act for is kept here too,
  * beside the engine that records it with each transaction.
  */
-import { PIN_GATE_RULE, type AdminStore, type AdminWrite } from '../store/admin-store';
+import { PIN_GATE_RULE, wornPinGate, type AdminStore, type AdminWrite } from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
 import { foldCase, type StaffRecord } from '../store/staff';
+import { PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
 import { hashPin, type StoredPin } from './pins';
 import {
   checkedName,
@@ -28,6 +30,9 @@ import {
 } from './staff-rules';
 
 export type { StaffRole } from '../store/staff';
+export type { PinTarget } from './pin-gate';
+/** Where PINs are typed when no counter is named: a single counter's own screens. */
+export const THIS_COUNTER = 'this counter';
 export { InvalidStaffRequestError, PinRefusedError, STAFF_ROLES, type StaffMember } from './staff-rules';
 
 export interface NewStaffMember {
@@ -43,6 +48,18 @@ export interface StaffMemberChange {
   pin?: string;
   serverId?: string | null;
 }
+/** One PIN typed at a counter: what for, who the audit log names, and what the PIN had to be. */
+interface PinGuess {
+  purpose: string;
+  where: string;
+  counter: string;
+  target: PinTarget;
+}
+
+function pausedMessage(ms: number): string {
+  return `Too many wrong PINs at this counter. Wait ${waitInWords(ms)}, then try again.`;
+}
+
 export class StaffService {
   /** The PIN check in progress: the next waits for it, so guesses sent at once cannot all pass the gate. */
   #previousCheck: Promise<unknown> = Promise.resolve();
@@ -50,11 +67,16 @@ export class StaffService {
   readonly #counters = new Map<number, StaffMember>();
   /** The keys of counters' screens. */
   readonly #registered = new Set<number>();
+  /** Wrong PINs of the last moments, in memory only, by scope: a PIN typed right next forgives its slips. */
+  readonly #slips = pinSlips();
+  readonly #refusals: PinRefusals;
 
   constructor(
     private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#refusals = new PinRefusals((entry) => this.#record(entry), now);
+  }
 
   list(): StaffMember[] {
     return this.store.staff().map(toMember);
@@ -160,31 +182,30 @@ export class StaffService {
   }
 
   /**
-   * The live staff member whose PIN this is. A wrong PIN is written to the audit log with what it
-   * was for (never the PIN itself); after five in a row every PIN is refused for a minute.
+   * The live staff member whose PIN this is, signing in at `counter`. A wrong PIN is written to the
+   * audit log with what it was for (never the PIN itself) and counted at that counter.
    */
-  identify(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const result = this.#previousCheck.then(() => this.#identifyAlone(pin, purpose, where));
-    this.#previousCheck = result.catch(() => undefined);
-    return result;
+  identify(pin: string, purpose: string, where: string, counter = THIS_COUNTER): Promise<StaffMember> {
+    return this.#gated(pin, { purpose, where, counter, target: 'sign-in' });
   }
 
-  /** The manager whose PIN this is, for one action; a cashier's PIN does not approve. */
-  async approvingManager(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const member = await this.identify(pin, purpose, where);
-    if (member.role !== 'manager') {
-      await this.#record({
-        actor: where,
-        action: 'pin_failed',
-        subject: purpose,
-        detail: `refused: ${member.name} is a cashier`,
-      });
-      throw new PinRefusedError(
-        'not-manager',
-        `${member.name} is a cashier. A manager must enter their PIN.`,
-      );
-    }
-    return member;
+  /**
+   * The manager whose PIN this is, for one action at `counter`. Any other PIN, a cashier's included,
+   * is a wrong guess at a manager's PIN and counted as one.
+   */
+  approvingManager(
+    pin: string,
+    purpose: string,
+    where: string,
+    counter = THIS_COUNTER,
+  ): Promise<StaffMember> {
+    return this.#gated(pin, { purpose, where, counter, target: 'approval' });
+  }
+
+  #gated(pin: string, guess: PinGuess): Promise<StaffMember> {
+    const result = this.#previousCheck.then(() => this.#checkAlone(pin, guess));
+    this.#previousCheck = result.catch(() => undefined);
+    return result;
   }
 
   /** The staff member a counter's key now acts for, or none while the counter is locked. */
@@ -232,40 +253,46 @@ export class StaffService {
     });
   }
 
-  async #identifyAlone(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const refused = (detail: string) => ({
-      actor: where,
-      action: 'pin_failed' as const,
-      subject: purpose,
-      detail,
-    });
-    const gate = await this.store.pinGate();
+  async #checkAlone(pin: string, guess: PinGuess): Promise<StaffMember> {
+    const scope = pinScope(guess.counter, guess.target);
+    const gate = wornPinGate(await this.store.pinGate(scope), this.now(), PIN_GATE_RULE);
     if (this.now() < gate.pausedUntil) {
-      const seconds = Math.ceil((gate.pausedUntil - this.now()) / 1000);
-      await this.#record(refused(`refused: PIN entry paused for ${seconds} s`));
-      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+      this.#refusals.refused(scope, guess, gate.pausedUntil);
+      throw new PinRefusedError('locked', pausedMessage(gate.pausedUntil - this.now()));
     }
+    await this.#refusals.flush(scope);
     const found = PIN_PATTERN.test(pin) ? await holderOf(pin, this.#live()) : undefined;
-    if (found) {
-      if (gate.failures > 0) await this.store.write((tx) => tx.clearWrongPins());
+    if (found && (guess.target === 'sign-in' || found.role === 'manager')) {
+      const slips = this.#slips.typedRight(scope, pin, this.now());
+      if (slips > 0) await this.store.write((tx) => tx.forgiveWrongPins(scope, slips));
       return toMember(found);
     }
+    // Every guess that is not what the target needs counts, a cashier's own PIN at an approval too:
+    // otherwise a cashier could slip their own PIN between guesses at a manager's.
     const now = this.now();
     const after = await this.store.write(async (tx) => {
-      const state = await tx.recordWrongPin(now, PIN_GATE_RULE);
-      const paused = state.pausedUntil > now;
-      const detail = paused ? `refused: PIN entry paused for ${PIN_GATE_RULE.pauseMs / 1000} s` : 'wrong PIN';
-      await tx.appendAudit({ at: now, ...refused(detail) });
+      const state = await tx.recordWrongPin(scope, now, PIN_GATE_RULE);
+      const why = found ? `${found.name} is a cashier` : 'wrong PIN';
+      const paused =
+        state.pausedUntil > now ? `; PIN entry here paused for ${waitInWords(state.pausedUntil - now)}` : '';
+      await tx.appendAudit({
+        at: now,
+        actor: guess.where,
+        action: 'pin_failed',
+        subject: guess.purpose,
+        detail: `${why} at ${guess.counter}${paused}`,
+      });
       return state;
     });
-    if (after.pausedUntil > now) {
-      const seconds = Math.ceil((after.pausedUntil - now) / 1000);
-      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+    if (!found) this.#slips.wrong(scope, pin, now);
+    if (after.pausedUntil > now) throw new PinRefusedError('locked', pausedMessage(after.pausedUntil - now));
+    if (found) {
+      throw new PinRefusedError('not-manager', `${found.name} is a cashier. A manager must enter their PIN.`);
     }
     const left = PIN_GATE_RULE.attempts - after.failures;
     throw new PinRefusedError(
       'wrong',
-      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a one-minute pause.`,
+      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a pause.`,
     );
   }
 

@@ -8,7 +8,16 @@
  * a pause after wrong PINs holds at every counter at once.
  */
 import type pg from 'pg';
-import type { AdminStore, AdminWrite, DataDirAdmin, PinGateRule, PinGateState } from '../admin-store';
+import {
+  forgivenPinGate,
+  nextPinGate,
+  OPEN_PIN_GATE,
+  type AdminStore,
+  type AdminWrite,
+  type DataDirAdmin,
+  type PinGateRule,
+  type PinGateState,
+} from '../admin-store';
 import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../keys';
 import { staffFromRow, type StaffRecord, type StaffRow } from '../staff';
 import { adoptDataDir } from './admin-adopt';
@@ -66,9 +75,9 @@ export class PostgresAdminStore implements AdminStore {
     return this.snapshot.staff.map((member) => ({ ...member }));
   }
 
-  async pinGate(): Promise<PinGateState> {
+  async pinGate(scope: string): Promise<PinGateState> {
     try {
-      const row = (await this.pool.query<GateRow>(ADMIN_SQL.pinGate())).rows[0];
+      const row = (await this.pool.query<GateRow>(ADMIN_SQL.pinGate([scope]))).rows[0];
       return toGate(row);
     } catch (error) {
       throw asStoreError(error);
@@ -245,10 +254,17 @@ export class PostgresAdminStore implements AdminStore {
 interface GateRow {
   failures: number;
   paused_until: number;
+  last_failure_at: number;
 }
 
 function toGate(row: GateRow | undefined): PinGateState {
-  return { failures: row?.failures ?? 0, pausedUntil: row?.paused_until ?? 0 };
+  return row
+    ? {
+        failures: row.failures,
+        pausedUntil: Number(row.paused_until),
+        lastFailureAt: Number(row.last_failure_at),
+      }
+    : OPEN_PIN_GATE;
 }
 
 /** One transaction's changes on `client`, noting which parts of the snapshot they touch. */
@@ -305,12 +321,16 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       return staffRow(ADMIN_SQL.updateStaff([next.name, next.role, next.pinHash, next.serverId, id]));
     },
     retireStaff: async (id, at) => staffRow(ADMIN_SQL.retireStaff([at, id])),
-    recordWrongPin: async (now: number, rule: PinGateRule) => {
-      const { rows } = await client.query<GateRow>(ADMIN_SQL.wrongPin([now, rule.attempts, rule.pauseMs]));
-      return toGate(rows[0]);
+    recordWrongPin: async (scope: string, now: number, rule: PinGateRule) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
+      const next = nextPinGate(toGate(rows[0]), now, rule);
+      await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
+      return next;
     },
-    clearWrongPins: async () => {
-      await client.query(ADMIN_SQL.clearPins());
+    forgiveWrongPins: async (scope: string, count: number) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
+      const next = forgivenPinGate(toGate(rows[0]), count);
+      await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
     },
     appendAudit: async (entry) => {
       await client.query(
