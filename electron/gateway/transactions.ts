@@ -167,6 +167,7 @@ export class TransactionService {
     work: (ledger: LedgerWrite) => Promise<TransactionResponse>,
   ): Promise<TransactionResponse> {
     return this.ledger.write(async (ledger) => {
+      if (context.apiKeyId !== null) await ledger.requireLiveKey(context.apiKeyId);
       const response = await work(ledger);
       const once = context.idempotency;
       if (once && context.apiKeyId !== null) {

@@ -14,6 +14,7 @@ import { issueTerminalKey, TERMINAL_KEY_NAMES } from '../../electron/bridge/term
 import { Engine } from '../../electron/gateway/engine';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
 import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
+import { STALE_AFTER_MS } from '../../electron/gateway/store/postgres/admin-store';
 import { migrateStore } from '../../electron/gateway/store/postgres/migrate';
 import { POSTGRES_MIGRATIONS } from '../../electron/gateway/store/postgres/migrations';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -191,6 +192,69 @@ describe('the store’s staff', () => {
     );
     expect(failures).toHaveLength(6);
     expect(JSON.stringify(failures)).not.toMatch(/1111|2222|4826/);
+  });
+});
+
+describe('a counter whose listener has stalled', () => {
+  /** A REFUND to a card with `key` at `t`: its HTTP status, and what was recorded. */
+  async function refund(t: TestGateway, key: string, amount: string) {
+    const response = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'REFUND', amount, card: '4111111111111111', exp_date: '1230' }),
+    });
+    return { status: response.status, body: response.body };
+  }
+
+  it('refuses a key revoked at another counter, at once for money and within the bound for the rest', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    const { key, info } = await b.gateway.engine.keys.create('till script', [
+      'transactions:write',
+      'transactions:read',
+    ]);
+    await within(1000, async () => (await status(a, key)) === 200);
+
+    // The attack: counter a's LISTEN backend is frozen, so no NOTIFY reaches it.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    let frozen: number | undefined;
+    try {
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = 'tender lane-a listener'",
+      );
+      expect(rows).toHaveLength(1);
+      frozen = rows[0]?.pid;
+      process.kill(frozen ?? 0, 'SIGSTOP');
+
+      await b.gateway.engine.keys.revoke(info.id);
+      const revokedAt = Date.now();
+      // Money never moves with it: the write itself checks the key in the store.
+      const refused = await refund(a, key, '321.00');
+      expect(refused.status).toBe(401);
+      expect(refused.body).toContain('not valid, or was revoked');
+      const kept = await a.gateway.engine.ledger.find(1);
+      expect(kept).toBeUndefined();
+
+      // Everything else is refused once the bound has passed since the revocation, and every answer
+      // to a request sent after it is a refusal.
+      for (;;) {
+        const sentAt = Date.now();
+        const answered = await status(a, key);
+        if (sentAt > revokedAt + STALE_AFTER_MS) {
+          expect(answered).not.toBe(200);
+          break;
+        }
+        if (answered !== 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+      await admin.end();
+    }
+    // The counter replaced the stalled listener and is current again: the key stays refused, others work.
+    await within(10_000, async () => (await status(a, key)) === 401);
+    expect(await status(a, a.key)).toBe(200);
   });
 });
 

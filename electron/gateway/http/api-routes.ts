@@ -192,7 +192,7 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
   serve(closeOpenBatch, async (request, reply) => {
     const key = authenticate(request, closeOpenBatch.permission);
     const expected = readCloseBatchQuery(request.query as Record<string, unknown>);
-    const close = await engine.batches.closeOpen(actorOf(key), expected);
+    const close = await engine.batches.closeOpen(actorOf(key), expected, key.recordId);
     switch (close.outcome) {
       case 'closed':
         return send(

@@ -75,6 +75,7 @@ export const ADMIN_SQL = {
        paused_until = excluded.paused_until, last_failure_at = excluded.last_failure_at`,
   ),
   notify: statement('admin_notify', 'SELECT pg_notify($1, $2)'),
+  nameSession: statement('admin_name_session', "SELECT set_config('application_name', $1, false)"),
   appendAudit: statement(
     'admin_append_audit',
     'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',
