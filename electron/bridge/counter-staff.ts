@@ -15,6 +15,7 @@ import { approvedActor } from '../gateway/staff/actors';
 import {
   InvalidStaffRequestError,
   PinRefusedError,
+  StaffExistError,
   THIS_COUNTER,
   type StaffMember,
 } from '../gateway/staff/staff';
@@ -114,6 +115,7 @@ export class CounterStaff {
       try {
         return await work();
       } catch (error) {
+        if (error instanceof StaffExistError) throw new BridgeError('refused', error.message);
         if (error instanceof InvalidStaffRequestError) throw new BridgeError('invalid-input', error.message);
         throw error;
       }
@@ -131,6 +133,7 @@ export class CounterStaff {
         await staff.signIn(key.recordId, member, actor);
         return this.#announce();
       },
+      'staff:active': () => null,
       'staff:lock': async () => {
         // Locked at once, even when the entry saying so cannot be written.
         const recorded = staff.signOut(key.recordId, actor, 'locked');
@@ -140,11 +143,8 @@ export class CounterStaff {
       },
       'staff:first-manager': (input) =>
         changing(async () => {
-          if (staff.hasStaff()) {
-            throw new BridgeError('refused', 'Tender already has a manager. Sign in with your PIN.');
-          }
-          const member = await staff.create(
-            { name: input.name, role: 'manager', pin: input.newPin, serverId: input.serverId ?? null },
+          const member = await staff.createFirstManager(
+            { name: input.name, pin: input.newPin, serverId: input.serverId ?? null },
             actor,
           );
           await staff.signIn(key.recordId, member, actor);

@@ -153,7 +153,25 @@ export class Terminal {
     this.#readers = backend ? new MagtekReaders({ backend }) : undefined;
     this.#tracker = new ReaderStatusTracker(this.#simulator !== undefined);
     this.#lastStatus = JSON.stringify(this.readerStatus());
-    this.handlers = this.#createHandlers();
+    this.handlers = this.#usedByTheCounter(this.#createHandlers(), issued.info.recordId);
+  }
+
+  /**
+   * Every request from the screens is use of the counter, which holds off its idle lock; the lock is
+   * checked first, so a page that comes back after the counter went unused finds it locked.
+   */
+  #usedByTheCounter(handlers: BridgeHandlers, keyRecordId: number): BridgeHandlers {
+    const staff = this.#options.gateway.engine.staff;
+    const wrapped: Record<string, (input: never) => unknown> = {};
+    for (const [channel, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
+      wrapped[channel] = (input) => {
+        staff.signedInAt(keyRecordId);
+        staff.noteUse(keyRecordId);
+        return handler(input);
+      };
+    }
+    // Each handler keeps its own channel's type; a map over every channel cannot say so.
+    return wrapped as unknown as BridgeHandlers;
   }
 
   /** Issues the screens' key and starts the reader. */

@@ -491,4 +491,78 @@ describe("the counter's manager PIN of earlier versions", () => {
       await other.close();
     }
   });
+
+  it('makes one first manager of two asked for at once', async () => {
+    const other = await startTestGateway();
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    try {
+      const both = await Promise.all([
+        dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Owner', newPin: '8642' }),
+        dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Mallory', newPin: '1357' }),
+      ]);
+      expect(both.filter((result) => result.ok)).toHaveLength(1);
+      expect(both.find((result) => !result.ok)).toMatchObject({ ok: false, error: { code: 'refused' } });
+      expect(other.gateway.engine.staff.list()).toHaveLength(1);
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
+});
+
+describe('the idle lock, kept by the host', () => {
+  it('signs out whoever was signed in once the counter went unused, so a client coming later acts for no one', async () => {
+    let now = Date.now();
+    const other = await startTestGateway({ engine: { now: () => now } });
+    await other.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+    await other.gateway.engine.settings.setFromText('lock_after_minutes', '1');
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    const call = (channel: string, input?: unknown) => dispatchInvoke(counter.handlers, channel, input);
+    try {
+      await call('staff:sign-in', { pin: MANAGER_PIN });
+      // A screen in use keeps it signed in, each use starting the minute again.
+      now += 50_000;
+      expect(await call('staff:active')).toEqual({ ok: true, value: null });
+      now += 50_000;
+      expect(await call('staff:session')).toMatchObject({ ok: true, value: { signedIn: { name: 'Maya' } } });
+
+      // The page goes away; 70 s later another client of the bridge finds the counter locked.
+      now += 70_000;
+      expect(await call('staff:session')).toMatchObject({ ok: true, value: { signedIn: null } });
+      const { apiKey } = ((await call('terminal:session')) as { value: { apiKey: string } }).value;
+      const sale = await other.request('transactions', {
+        method: 'POST',
+        headers: { api_key: apiKey, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ type: 'SALE', amount: '6.00', ...VISA }),
+      });
+      expect(sale.status).toBe(403);
+      expect(
+        await call('counter:approved-transaction', {
+          request: { type: 'REFUND', amount: '750.00', ...VISA },
+          idempotencyKey: 'idle-lock-refund',
+        }),
+      ).toMatchObject({ ok: false, error: { code: 'refused' } });
+      expect(await call('keys:create', { name: 'x', permissions: ['transactions:write'] })).toMatchObject({
+        ok: false,
+        error: { code: 'pin-required' },
+      });
+      const signedOut = (await recentAudit(other, 10)).find((entry) => entry.action === 'sign_out');
+      expect(signedOut?.detail).toBe('locked after 1 min unused');
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
 });

@@ -23,6 +23,7 @@ import {
   PIN_PATTERN,
   PinRefusedError,
   requireAnotherManager,
+  StaffExistError,
   requireFreeName,
   samePins,
   toMember,
@@ -33,7 +34,13 @@ export type { StaffRole } from '../store/staff';
 export type { PinTarget } from './pin-gate';
 /** Where PINs are typed when no counter is named: a single counter's own screens. */
 export const THIS_COUNTER = 'this counter';
-export { InvalidStaffRequestError, PinRefusedError, STAFF_ROLES, type StaffMember } from './staff-rules';
+export {
+  InvalidStaffRequestError,
+  PinRefusedError,
+  STAFF_ROLES,
+  StaffExistError,
+  type StaffMember,
+} from './staff-rules';
 
 export interface NewStaffMember {
   name: string;
@@ -60,11 +67,16 @@ function pausedMessage(ms: number): string {
   return `Too many wrong PINs at this counter. Wait ${waitInWords(ms)}, then try again.`;
 }
 
+/** How the audit log names the counter's screens, which the idle lock signs out for. */
+const SCREENS_ACTOR = 'cashier app';
+
 export class StaffService {
   /** The PIN check in progress: the next waits for it, so guesses sent at once cannot all pass the gate. */
   #previousCheck: Promise<unknown> = Promise.resolve();
   /** The staff member each counter key acts for, by the key's record id; none while it is locked. */
   readonly #counters = new Map<number, StaffMember>();
+  /** When each counter was last used, by its key's record id: its idle lock is kept here, not in the page. */
+  readonly #lastUsed = new Map<number, number>();
   /** The keys of counters' screens. */
   readonly #registered = new Set<number>();
   /** Wrong PINs of the last moments, in memory only, by scope: a PIN typed right next forgives its slips. */
@@ -74,6 +86,8 @@ export class StaffService {
   constructor(
     private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
+    /** lock_after_minutes: how long a counter may go unused before it locks; 0 never. */
+    private readonly lockAfterMinutes: () => number = () => 0,
   ) {
     this.#refusals = new PinRefusals((entry) => this.#record(entry), now);
   }
@@ -87,7 +101,20 @@ export class StaffService {
     return this.#live().length > 0;
   }
 
-  async create(member: NewStaffMember, actor: string): Promise<StaffMember> {
+  /**
+   * The first manager of a counter (or store) that has no one yet. Whether there is no one is decided
+   * inside the write that adds them, so of two first managers asked for at once only one is made.
+   */
+  async createFirstManager(member: Omit<NewStaffMember, 'role'>, actor: string): Promise<StaffMember> {
+    if (this.hasStaff()) throw new StaffExistError();
+    return this.#create({ ...member, role: 'manager' }, actor, true);
+  }
+
+  create(member: NewStaffMember, actor: string): Promise<StaffMember> {
+    return this.#create(member, actor, false);
+  }
+
+  async #create(member: NewStaffMember, actor: string, first: boolean): Promise<StaffMember> {
     const name = checkedName(member.name);
     const role = checkedRole(member.role);
     const pin = checkedPin(member.pin);
@@ -95,6 +122,7 @@ export class StaffService {
     requireFreeName(this.#live(), name);
     const pinHash = JSON.stringify(await hashPin(pin));
     return this.#withFreePin(pin, undefined, (tx, live) => {
+      if (first && live.length > 0) throw new StaffExistError();
       requireFreeName(live, name);
       return this.#insert(tx, { name, role, serverId, pinHash }, actor, 'new');
     });
@@ -208,9 +236,27 @@ export class StaffService {
     return result;
   }
 
-  /** The staff member a counter's key now acts for, or none while the counter is locked. */
+  /**
+   * The staff member a counter's key now acts for, or none while the counter is locked. A counter
+   * unused for lock_after_minutes is locked here, whatever its page did or did not do.
+   */
   signedInAt(keyRecordId: number): StaffMember | undefined {
-    return this.#counters.get(keyRecordId);
+    const member = this.#counters.get(keyRecordId);
+    if (!member) return undefined;
+    const minutes = this.lockAfterMinutes();
+    const idleMs = this.now() - (this.#lastUsed.get(keyRecordId) ?? 0);
+    if (minutes > 0 && idleMs >= minutes * 60_000) {
+      void this.signOut(keyRecordId, SCREENS_ACTOR, `locked after ${minutes} min unused`).catch(
+        () => undefined,
+      );
+      return undefined;
+    }
+    return member;
+  }
+
+  /** The counter is in use now: its idle lock starts again. Call after signedInAt, never before. */
+  noteUse(keyRecordId: number): void {
+    if (this.#counters.has(keyRecordId)) this.#lastUsed.set(keyRecordId, this.now());
   }
 
   /** Whether the key is a counter's own, whose transactions need someone signed in. */
@@ -238,6 +284,7 @@ export class StaffService {
       detail: previous ? `after ${previous.name}` : '',
     });
     this.#counters.set(keyRecordId, member);
+    this.#lastUsed.set(keyRecordId, this.now());
   }
 
   /** Signs out at once; settles once the entry saying so is committed. */
