@@ -108,6 +108,11 @@ export class CounterStaff {
     }
   }
 
+  /** Who the audit log names for a change `purpose` that a manager allowed: the signed-in one, or by PIN. */
+  async approvedActor(pin: string | undefined, purpose: string): Promise<string> {
+    return this.#by(await this.approve(pin, purpose));
+  }
+
   handlers(): Pick<BridgeHandlers, StaffChannel> {
     const { engine, key, actor } = this.#options;
     const staff = engine.staff;

@@ -128,7 +128,7 @@ export class Terminal {
       events: this.events,
       actor: CASHIER_APP,
       ownKeyId: () => publicIdOf(this.#apiKey),
-      approve: (pin, purpose) => this.#staff.approve(pin, purpose),
+      approve: (pin, purpose) => this.#staff.approvedActor(pin, purpose),
       ...(options.documents && { documents: options.documents }),
     });
     this.#apiKey = issued.key;
@@ -268,14 +268,12 @@ export class Terminal {
         dataDir: this.#options.dataDir,
         engine: this.#options.gateway.engine,
         running: this.#options.store,
-        actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
       }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),
       ...receiptHandlers({
         engine: this.#options.gateway.engine,
-        actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
         tipPercentages: () => this.#admin.tipPercentages(),
       }),

@@ -32,10 +32,10 @@ beforeEach(() => {
     dataDir,
     engine,
     running: undefined,
-    actor: 'cashier app',
     requirePin: async (pin) => {
       if (pin === undefined) throw new BridgeError('pin-required', 'A manager must allow this.');
       if (pin !== MANAGER_PIN) throw new BridgeError('wrong-pin', 'That PIN is not a manager’s.');
+      return 'Cal at Tender browser screens (key abc), approved by manager Maya';
     },
   }) as BridgeHandlers;
 });
@@ -71,7 +71,11 @@ describe('the store-server setting', () => {
     expect(readStoreServerFile(dataDir)).toEqual({ url, lane: 'counter-2' });
 
     const [entry] = engine.audit.recent(1);
-    expect(entry).toMatchObject({ action: 'setting_change', subject: 'store_server', actor: 'cashier app' });
+    expect(entry).toMatchObject({
+      action: 'setting_change',
+      subject: 'store_server',
+      actor: 'Cal at Tender browser screens (key abc), approved by manager Maya',
+    });
     expect(entry?.detail).toContain('as lane counter-2');
     expect(entry?.detail).not.toContain('s3cret');
 

@@ -122,7 +122,7 @@ describe('settings', () => {
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
   });
 
-  it('change together, reach every screen, and are recorded in the audit log as the cashier app', async () => {
+  it('change together, reach every screen, and are recorded in the audit log with the manager who allowed them', async () => {
     const terminal = await start();
     const seen = settingsEvents(terminal);
     const changed = (await invoke(terminal, 'settings:update', {
@@ -135,14 +135,17 @@ describe('settings', () => {
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
     expect(t.gateway.engine.settings.get('auth_expiry_days')).toBe(3);
     const [percentages, days, tips] = t.gateway.engine.audit.recent(3);
+    const approved = expect.stringMatching(
+      /^Olga at Tender browser screens \(key \w+\), approved by manager Olga$/,
+    );
     expect(percentages).toMatchObject({
-      actor: CASHIER_APP,
+      actor: approved,
       action: 'setting_change',
       subject: 'tip_percentages',
       detail: '15, 18, 20 → 18, 20, 25',
     });
-    expect(days).toMatchObject({ actor: CASHIER_APP, subject: 'auth_expiry_days' });
-    expect(tips).toMatchObject({ actor: CASHIER_APP, subject: 'tips_enabled' });
+    expect(days).toMatchObject({ actor: approved, subject: 'auth_expiry_days' });
+    expect(tips).toMatchObject({ actor: approved, subject: 'tips_enabled' });
 
     // The percentages live in the data dir, so the next start (or the other shell) has them.
     await terminal.stop();
@@ -172,7 +175,10 @@ describe('settings', () => {
     expect(JSON.stringify(changed)).not.toContain(bdk);
     expect(t.gateway.engine.settings.get('swipe_bdk')).toBe(bdk);
     const [entry] = t.gateway.engine.audit.recent(1);
-    expect(entry).toMatchObject({ actor: CASHIER_APP, subject: 'swipe_bdk' });
+    expect(entry).toMatchObject({
+      actor: expect.stringMatching(/, approved by manager Olga$/),
+      subject: 'swipe_bdk',
+    });
     expect(JSON.stringify(entry)).not.toContain(bdk);
   });
 
@@ -221,7 +227,21 @@ describe('manager approval of settings changes', () => {
       tipsEnabled: true,
     });
     const change = t.gateway.engine.audit.recent(1)[0];
-    expect(change).toMatchObject({ action: 'setting_change', subject: 'tips_enabled' });
+    // Named as the cashier who asked and the manager whose PIN allowed it, not "cashier app".
+    expect(change).toMatchObject({
+      action: 'setting_change',
+      subject: 'tips_enabled',
+      actor: expect.stringMatching(/^Cal at Tender browser screens \(key \w+\), approved by manager Olga$/),
+    });
+    await invoke(terminal, 'keys:create', {
+      name: 'till',
+      permissions: ['transactions:read'],
+      pin: OWNER_PIN,
+    });
+    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({
+      action: 'key_create',
+      actor: expect.stringMatching(/approved by manager Olga$/),
+    });
     const failures = t.gateway.engine.audit.recent(20).filter((entry) => entry.action === 'pin_failed');
     expect(failures.length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(t.gateway.engine.audit.recent(30))).not.toMatch(/9999|1111"/);
@@ -428,7 +448,10 @@ describe('API keys for other programs', () => {
       code: 'refused',
     });
     const [entry] = t.gateway.engine.audit.recent(1);
-    expect(entry).toMatchObject({ actor: CASHIER_APP, action: 'key_revoke' });
+    expect(entry).toMatchObject({
+      actor: expect.stringMatching(/, approved by manager Olga$/),
+      action: 'key_revoke',
+    });
   });
 });
 
