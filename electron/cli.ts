@@ -33,7 +33,11 @@ import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
-import { readStoreServerFile } from './gateway/store-server-file';
+import {
+  readStoreServerFile,
+  shownStoreServer,
+  storeServerUrlHasPassword,
+} from './gateway/store-server-file';
 import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
@@ -178,6 +182,13 @@ function storeServer(
   values: { database?: string; lane?: string },
   dataDir: string,
 ): StoreServerOptions | undefined {
+  // A command line is readable by every user of the computer (ps, /proc): no password on it.
+  if (values.database !== undefined && storeServerUrlHasPassword(values.database)) {
+    throw new UsageError(
+      `--database must not hold the password (${shownStoreServer(values.database)}): every user of this computer can read a command line. ` +
+        'Give it in PGPASSWORD, or in a password file (~/.pgpass or PGPASSFILE, readable by you only).',
+    );
+  }
   try {
     return (
       storeServerOptions(values, { database: '--database', lane: '--lane' }) ?? readStoreServerFile(dataDir)

@@ -79,6 +79,21 @@ describe('the store-server setting', () => {
     expect(entry?.detail).toContain('as lane counter-2');
     expect(entry?.detail).not.toContain('s3cret');
 
+    // A password given as a parameter of the URL is hidden as well, in the answer and the log.
+    const withParameter = `${await server.createDatabase()}?password=s3cret&sslmode=disable`;
+    const again = await invoke('store-server:set', {
+      database: withParameter,
+      lane: 'counter-2',
+      pin: MANAGER_PIN,
+    });
+    expect(again).toMatchObject({
+      ok: true,
+      value: { saved: { server: expect.stringContaining('password=hidden') } },
+    });
+    expect(JSON.stringify(again)).not.toContain('s3cret');
+    expect(JSON.stringify(await invoke('store-server:get'))).not.toContain('s3cret');
+    expect(engine.audit.recent(1)[0]?.detail).not.toContain('s3cret');
+
     expect(await invoke('store-server:clear', { pin: MANAGER_PIN })).toMatchObject({
       ok: true,
       value: { saved: null },
