@@ -10,6 +10,7 @@ import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '.
 import { parseTransactionType } from '../../../shared/api/transaction-types';
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
+import { cardNumberInText, holdsCardNumber } from '../validation';
 import type { ApiKeyInfo } from '../keys';
 import type { SubmitContext } from '../operations/operation';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
@@ -105,6 +106,15 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
     requirePermissionFor(key, body);
     const context = submitContext(key);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+    // The key is stored with its answer: one that holds a card number is refused before it is kept.
+    if (idempotencyKey !== undefined && holdsCardNumber(idempotencyKey)) {
+      return send(
+        reply,
+        200,
+        createTransaction.answer.xmlRoot,
+        await engine.transactions.refuse(body, context, cardNumberInText('Idempotency-Key')),
+      );
+    }
     if (idempotencyKey === undefined) {
       return send(
         reply,
