@@ -7,7 +7,7 @@
  */
 import { needsManager } from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
-import { formatMoney, parseMoney } from '../../shared/money';
+import { formatMoney, parseMoney, parseNetCents } from '../../shared/money';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
 import { presentBatch } from '../gateway/presenters';
@@ -222,16 +222,17 @@ export class CounterStaff {
       },
       'counter:approved-close': async (input): Promise<ApprovedClose> => {
         const cashier = this.#signedIn();
-        const amount = parseMoney(input.expectedNetAmount.replace(/^-/, ''), { allowZero: true });
+        // The contract's pattern has let the text through; every net it allows is compared, however large.
+        const netAmount = parseNetCents(input.expectedNetAmount);
+        if (netAmount === undefined)
+          throw new BridgeError('invalid-input', 'The net to close must be dollars and cents.');
         const manager = await this.approve(
           input.pin,
           `close the batch of ${input.expectedTotalCount} transactions`,
         );
         const close = await engine.batches.closeOpen(approvedActor(cashier.name, manager.name, key), {
           totalCount: input.expectedTotalCount,
-          ...(amount.ok && {
-            netAmount: input.expectedNetAmount.startsWith('-') ? -amount.cents : amount.cents,
-          }),
+          netAmount,
         });
         switch (close.outcome) {
           case 'closed':

@@ -363,6 +363,14 @@ describe('a manager allows one request at the counter', () => {
       pin: MANAGER_PIN,
     })) as { outcome: string };
     expect(stale.outcome).toBe('changed');
+    // A net above what one transaction may be is still compared, as the REST route does: not closed.
+    const large = (await bridge('counter:approved-close', {
+      expectedTotalCount: Number(open.total_count),
+      expectedNetAmount: '123456789.00',
+      pin: MANAGER_PIN,
+    })) as { outcome: string };
+    expect(large.outcome).toBe('changed');
+    expect((await t.client.openBatch())?.id).toBe(open.id);
     expect(
       await bridgeRefusal('counter:approved-close', {
         expectedTotalCount: Number(open.total_count),
