@@ -211,6 +211,21 @@ describe('the narrower permissions of other programs', () => {
     });
   }
 
+  it('a type given twice in XML needs the permission of each: 403, and nothing recorded', async () => {
+    const sales = await t.createKey(['transactions:sale']);
+    const before = await ledgerState();
+    for (const types of ['<type>REFUND</type><type>SALE</type>', '<type>SALE</type><type>REFUND</type>']) {
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: { api_key: sales, 'content-type': 'application/xml', accept: 'application/xml' },
+        body: `<transaction>${types}<amount>75.00</amount><card>4111111111111111</card><exp_date>1230</exp_date></transaction>`,
+      });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain('transactions:refund');
+    }
+    expect(await ledgerState()).toEqual(before);
+  });
+
   it('a key with none of the transaction permissions is refused before its body is read', async () => {
     const reader = await t.createKey(['transactions:read']);
     const refused = await send(reader, 'json', { type: 'SALE', amount: '1.00', ...VISA });
