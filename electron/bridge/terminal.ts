@@ -143,9 +143,8 @@ export class Terminal {
       file: join(options.dataDir, ATTEMPT_JOURNAL_FILE),
       ledger: options.gateway.engine.ledger,
       apiKeyId: () => issued.info.recordId,
-      earlierScreensKey: (publicId) =>
-        options.gateway.engine.keys.list().find((key) => key.id === publicId && key.name === issued.info.name)
-          ?.recordId,
+      keyRecordId: (publicId) =>
+        options.gateway.engine.keys.list().find((key) => key.id === publicId)?.recordId,
     });
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
