@@ -45,8 +45,8 @@ const TITLES = {
 
 const NO_BRIDGE = (
   <>
-    This page is not paired with the counter. On the counter’s computer, run <code>npm start</code>, or
-    open the pairing page that <code>npm run gateway -- serve --renderer</code> names when it starts
-    (<code>screens/open-screens.html</code> in Tender’s data folder).
+    This page is not paired with the counter. On the counter’s computer, run <code>npm start</code>, or open
+    the launch page that <code>npm run gateway -- serve --renderer</code> names when it starts (
+    <code>screens/open-screens.html</code> in Tender’s data folder).
   </>
 );
