@@ -110,17 +110,18 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
         const credential =
           message.type === 'pair'
             ? pairing.redeem(message.ticket)
-            : message.type === 'hello' && pairing.pageOf(message.credential) !== undefined
+            : message.type === 'hello'
               ? message.credential
               : undefined;
-        if (credential === undefined) {
+        const page = credential === undefined ? undefined : pairing.pageOf(credential);
+        if (page === undefined) {
           return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'This page is not paired with the counter.');
         }
         clearTimeout(hello);
-        pageId = pairing.pageOf(credential);
+        pageId = page;
         // The newest socket of a page wins: a reload's socket may arrive before the old one's close.
-        const earlier = pageId === undefined ? undefined : pages.get(pageId);
-        if (pageId !== undefined) pages.set(pageId, ws);
+        const earlier = pages.get(page);
+        pages.set(page, ws);
         earlier?.close(SOCKET_CLOSE_CODES.REPLACED, 'This screen was opened again in another window.');
         unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
         return send(message.type === 'pair' ? { type: 'ready', credential } : { type: 'ready' });
