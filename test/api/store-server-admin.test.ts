@@ -256,6 +256,50 @@ describe('a counter whose listener has stalled', () => {
     await within(10_000, async () => (await status(a, key)) === 401);
     expect(await status(a, a.key)).toBe(200);
   });
+
+  it('refuses a manager retired at another counter within the bound', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    await b.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await b.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
+    await within(1000, () => a.gateway.engine.staff.list().length === 2);
+    const approve = () =>
+      a.gateway.engine.staff.approvingManager('4826', 'refund', 'test', 'lane-a').then(
+        (member) => member.name,
+        (error: unknown) => (error instanceof Error ? error.constructor.name : String(error)),
+      );
+    expect(await approve()).toBe('Maya');
+
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    let frozen: number | undefined;
+    try {
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = 'tender lane-a listener'",
+      );
+      frozen = rows[0]?.pid;
+      process.kill(frozen ?? 0, 'SIGSTOP');
+      await b.gateway.engine.staff.retire('Maya', 'test');
+      const retiredAt = Date.now();
+      for (;;) {
+        const sentAt = Date.now();
+        const answered = await approve();
+        if (sentAt > retiredAt + STALE_AFTER_MS) {
+          expect(answered).not.toBe('Maya');
+          break;
+        }
+        if (answered !== 'Maya') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+      await admin.end();
+    }
+    await within(10_000, async () => (await approve()) === 'PinRefusedError');
+    expect((await a.gateway.engine.staff.approvingManager('2580', 'refund', 'test', 'lane-a')).name).toBe(
+      'Olga',
+    );
+  });
 });
 
 describe('a counter joining the store', () => {
