@@ -33,9 +33,10 @@ type JournalEntry = z.infer<typeof journalEntrySchema>;
 
 const journalFileSchema = z.object({
   version: z.literal(1),
-  attempts: z.array(journalEntrySchema).max(ATTEMPTS_KEPT),
+  // Read whole, however long an earlier version let it grow: none of its payments is dropped.
+  attempts: z.array(journalEntrySchema),
   /** The record ids of the keys this host issued to its screens, the latest last. */
-  screensKeys: z.array(z.number().int().positive()).max(SCREENS_KEYS_KEPT).optional(),
+  screensKeys: z.array(z.number().int().positive()).optional(),
 });
 type JournalFile = z.infer<typeof journalFileSchema>;
 
