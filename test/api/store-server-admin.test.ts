@@ -195,6 +195,28 @@ describe('the store’s staff', () => {
   });
 });
 
+/**
+ * Stops the backend of `lane`'s listening connection (SIGSTOP), found in pg_stat_activity by the
+ * name the counter gives it, as a stalled network or a hung server process would leave it: it
+ * neither answers nor closes. `thaw` lets it go on.
+ */
+async function freezeListener(url: string, lane: string): Promise<{ thaw(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [`tender ${lane} listener`],
+    );
+    expect(rows).toHaveLength(1);
+    const pid = rows[0]?.pid ?? 0;
+    process.kill(pid, 'SIGSTOP');
+    return { thaw: async () => void process.kill(pid, 'SIGCONT') };
+  } finally {
+    await admin.end();
+  }
+}
+
 describe('a counter whose listener has stalled', () => {
   /** A REFUND to a card with `key` at `t`: its HTTP status, and what was recorded. */
   async function refund(t: TestGateway, key: string, amount: string) {
@@ -216,17 +238,8 @@ describe('a counter whose listener has stalled', () => {
     await within(1000, async () => (await status(a, key)) === 200);
 
     // The attack: counter a's LISTEN backend is frozen, so no NOTIFY reaches it.
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    let frozen: number | undefined;
+    const frozen = await freezeListener(url, 'lane-a');
     try {
-      const { rows } = await admin.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE application_name = 'tender lane-a listener'",
-      );
-      expect(rows).toHaveLength(1);
-      frozen = rows[0]?.pid;
-      process.kill(frozen ?? 0, 'SIGSTOP');
-
       await b.gateway.engine.keys.revoke(info.id);
       const revokedAt = Date.now();
       // Money never moves with it: the write itself checks the key in the store.
@@ -249,8 +262,7 @@ describe('a counter whose listener has stalled', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
-      await admin.end();
+      await frozen.thaw();
     }
     // The counter replaced the stalled listener and is current again: the key stays refused, others work.
     await within(10_000, async () => (await status(a, key)) === 401);
@@ -270,15 +282,8 @@ describe('a counter whose listener has stalled', () => {
       );
     expect(await approve()).toBe('Maya');
 
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    let frozen: number | undefined;
+    const frozen = await freezeListener(url, 'lane-a');
     try {
-      const { rows } = await admin.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE application_name = 'tender lane-a listener'",
-      );
-      frozen = rows[0]?.pid;
-      process.kill(frozen ?? 0, 'SIGSTOP');
       await b.gateway.engine.staff.retire('Maya', 'test');
       const retiredAt = Date.now();
       for (;;) {
@@ -292,8 +297,7 @@ describe('a counter whose listener has stalled', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
-      await admin.end();
+      await frozen.thaw();
     }
     await within(10_000, async () => (await approve()) === 'PinRefusedError');
     expect((await a.gateway.engine.staff.approvingManager('2580', 'refund', 'test', 'lane-a')).name).toBe(
