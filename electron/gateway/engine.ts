@@ -118,7 +118,7 @@ export class Engine {
     this.onStoreServer = parts !== undefined;
     this.keys = new ApiKeys(this.admin, now);
     this.settings = new Settings(this.admin, now);
-    this.staff = new StaffService(this.admin, now);
+    this.staff = new StaffService(this.admin, now, () => this.settings.get('lock_after_minutes'));
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
     const swipes = options.swipes ?? {
       decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),
@@ -208,13 +208,15 @@ export class Engine {
 }
 
 async function openStoreServer(store: StoreServerOptions, dataDir: DataDirAdmin): Promise<StoreParts> {
-  const ledger = await PostgresLedger.open({ url: store.url, lane: store.lane });
+  // The server's activity view names each counter's connections by its lane.
+  const applicationName = `tender ${store.lane}`;
+  const ledger = await PostgresLedger.open({ url: store.url, lane: store.lane, applicationName });
   let reads: PostgresLedgerReads | undefined;
   let admin: PostgresAdminStore | undefined;
   try {
-    reads = new PostgresLedgerReads({ url: store.url });
+    reads = new PostgresLedgerReads({ url: store.url, applicationName });
     const cardHashKey = await ledger.cardHashKey();
-    admin = await PostgresAdminStore.open({ url: store.url });
+    admin = await PostgresAdminStore.open({ url: store.url, applicationName });
     await admin.adopt(dataDir);
     const [openedReads, openedAdmin] = [reads, admin];
     return {

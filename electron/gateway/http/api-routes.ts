@@ -7,9 +7,10 @@ import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastif
 import { asksDuplicateOverride, mayRun, type Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
-import { parseTransactionType } from '../../../shared/api/transaction-types';
+import { parseTransactionType, type TransactionType } from '../../../shared/api/transaction-types';
 import type { Engine } from '../engine';
 import { IdempotencyConflict } from '../idempotency';
+import { cardNumberInText, holdsCardNumber } from '../validation';
 import type { ApiKeyInfo } from '../keys';
 import type { SubmitContext } from '../operations/operation';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
@@ -74,11 +75,20 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
     return { apiKeyId: key.recordId, actor: staffActor(member.name, key), cashier: member.name };
   };
 
-  /** The body's type and duplicate_override, when they can be read: what the key must allow. */
+  /**
+   * The body's type and duplicate_override, when they can be read: what the key must allow. An XML
+   * element given twice arrives as a list: the key must allow every type it names, so a request it
+   * could not send is refused here, with nothing recorded, rather than as a malformed body.
+   */
   const requirePermissionFor = (key: ApiKeyInfo, body: Record<string, unknown>) => {
-    const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
-    if (type === undefined) return;
-    const override = asksDuplicateOverride(body.duplicate_override);
+    const sent = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : [value]);
+    const override = sent(body.duplicate_override).some(asksDuplicateOverride);
+    for (const given of sent(body.type)) {
+      const type = typeof given === 'string' ? parseTransactionType(given) : undefined;
+      if (type !== undefined) requireAllowed(key, type, override);
+    }
+  };
+  const requireAllowed = (key: ApiKeyInfo, type: TransactionType, override: boolean) => {
     const allowed = mayRun(key.permissions, type, override);
     if (!allowed.ok) {
       throw problems.forbidden(
@@ -105,6 +115,15 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
     requirePermissionFor(key, body);
     const context = submitContext(key);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+    // The key is stored with its answer: one that holds a card number is refused before it is kept.
+    if (idempotencyKey !== undefined && holdsCardNumber(idempotencyKey)) {
+      return send(
+        reply,
+        200,
+        createTransaction.answer.xmlRoot,
+        await engine.transactions.refuse(body, context, cardNumberInText('Idempotency-Key')),
+      );
+    }
     if (idempotencyKey === undefined) {
       return send(
         reply,
@@ -192,7 +211,7 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
   serve(closeOpenBatch, async (request, reply) => {
     const key = authenticate(request, closeOpenBatch.permission);
     const expected = readCloseBatchQuery(request.query as Record<string, unknown>);
-    const close = await engine.batches.closeOpen(actorOf(key), expected);
+    const close = await engine.batches.closeOpen(actorOf(key), expected, key.recordId);
     switch (close.outcome) {
       case 'closed':
         return send(
@@ -204,6 +223,14 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
       case 'none open':
         return reply.code(204).send();
       case 'changed': {
+        // The figures are the batch's: a key that may close but not read batches is not shown them.
+        if (!key.permissions.includes('batches:read')) {
+          throw new ApiProblem(
+            409,
+            'batch_changed',
+            'The open batch no longer has what was expected. Nothing was closed: review the batch and close it again.',
+          );
+        }
         const open = await withinReadLimit(withLanes(close.open));
         throw new ApiProblem(
           409,

@@ -9,6 +9,7 @@ import type { AuditEntry, AuditLog } from './audit';
 import type { Connection } from './database';
 import type { GroupCommit } from './group-commit';
 import { KeyStore, type ApiKeyRecord } from './keys';
+import { PinGateStore } from './pin-gates';
 import { SettingsStore } from './settings';
 import { StaffStore, type StaffChange, type StaffRecord } from './staff';
 
@@ -27,20 +28,61 @@ export interface DataDirAdmin {
   staff: StaffRecord[];
 }
 
-/** Wrong PINs in a row, and until when (epoch ms) every PIN is refused; 0 when PIN entry is open. */
+/**
+ * The wrong PINs counted in one scope (a counter, and what its PINs were for), until when PIN entry
+ * there is paused (epoch ms, 0 when open), and when the last wrong one came.
+ */
 export interface PinGateState {
   failures: number;
   pausedUntil: number;
+  lastFailureAt: number;
 }
 
-/** How many wrong PINs pause PIN entry, and for how long. */
+/**
+ * The rule of both stores. The first `attempts - 1` wrong PINs in a scope are free; each one from
+ * the `attempts`-th on pauses the scope, for `pauseMs` and then twice as long each time. A correct
+ * PIN forgives nothing: the count falls by one for each `forgetMs` without a wrong PIN.
+ */
 export interface PinGateRule {
   attempts: number;
   pauseMs: number;
+  forgetMs: number;
 }
 
-/** The rule of both stores: five wrong PINs in a row pause PIN entry for a minute. */
-export const PIN_GATE_RULE: PinGateRule = { attempts: 5, pauseMs: 60_000 };
+export const PIN_GATE_RULE: PinGateRule = { attempts: 5, pauseMs: 60_000, forgetMs: 7 * 24 * 3_600_000 };
+
+/** A scope nobody has typed a wrong PIN in. */
+export const OPEN_PIN_GATE: PinGateState = { failures: 0, pausedUntil: 0, lastFailureAt: 0 };
+
+/** The count as time has worn it down by `now`. */
+export function wornPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
+  if (state.failures === 0) return state;
+  const forgotten = Math.floor(Math.max(0, now - state.lastFailureAt) / rule.forgetMs);
+  const failures = Math.max(0, state.failures - forgotten);
+  return {
+    failures,
+    pausedUntil: state.pausedUntil,
+    // The time still counting towards the next one forgotten is kept.
+    lastFailureAt: failures === 0 ? 0 : state.lastFailureAt + forgotten * rule.forgetMs,
+  };
+}
+
+/** The gate after one more wrong PIN at `now`. */
+export function nextPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
+  const failures = wornPinGate(state, now, rule).failures + 1;
+  const doublings = Math.min(failures - rule.attempts, 40);
+  return {
+    failures,
+    pausedUntil: doublings >= 0 ? now + rule.pauseMs * 2 ** doublings : state.pausedUntil,
+    lastFailureAt: now,
+  };
+}
+
+/** The gate after `count` wrong PINs were found to be typing slips of a correct one. */
+export function forgivenPinGate(state: PinGateState, count: number): PinGateState {
+  const failures = Math.max(0, state.failures - count);
+  return { ...state, failures, lastFailureAt: failures === 0 ? 0 : state.lastFailureAt };
+}
 
 /**
  * The changes of one write, committed together. Its methods are valid only while the write runs, and
@@ -57,9 +99,10 @@ export interface AdminWrite {
   insertStaff(member: Omit<StaffRecord, 'id' | 'retiredAt'>): Promise<StaffRecord>;
   updateStaff(id: number, current: StaffRecord, change: StaffChange): Promise<StaffRecord | undefined>;
   retireStaff(id: number, at: number): Promise<StaffRecord | undefined>;
-  /** Counts a wrong PIN at `now`; the last allowed one pauses PIN entry and starts the count again. */
-  recordWrongPin(now: number, rule: PinGateRule): Promise<PinGateState>;
-  clearWrongPins(): Promise<void>;
+  /** Counts a wrong PIN in `scope` at `now`, pausing the scope as the rule says. */
+  recordWrongPin(scope: string, now: number, rule: PinGateRule): Promise<PinGateState>;
+  /** Takes `count` wrong PINs off the scope's count: typing slips of a PIN then typed right. */
+  forgiveWrongPins(scope: string, count: number): Promise<void>;
   appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
 }
 
@@ -70,21 +113,13 @@ export interface AdminStore {
   setting(name: string): string | undefined;
   /** Everyone, the live first, by name (letter case aside), then id. */
   staff(): StaffRecord[];
-  /** The PIN gate now: the store's, shared by its counters, on a store server. */
-  pinGate(): Promise<PinGateState>;
+  /** The PIN gate of one scope now, as stored (the store's on a store server). */
+  pinGate(scope: string): Promise<PinGateState>;
   /** Runs `work` as one transaction; settles with its value once it is committed. */
   write<T>(work: (tx: AdminWrite) => Promise<T>): Promise<T>;
   /** Notes when a key was last used; kept for people, so it may be written later and in batches. */
   touchKey(id: number, at: number): void;
   close(): Promise<void>;
-}
-
-/** Wrong PINs in the engine's memory, as one counter keeps them: its SQLite file does not. */
-export function nextPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
-  const failures = state.failures + 1;
-  return failures >= rule.attempts
-    ? { failures: 0, pausedUntil: now + rule.pauseMs }
-    : { failures, pausedUntil: state.pausedUntil };
 }
 
 /** Everything a data dir's file holds of keys, settings and staff, for a store server to take over. */
@@ -101,7 +136,7 @@ export class SqliteAdminStore implements AdminStore {
   private readonly keyStore: KeyStore;
   private readonly settingsStore: SettingsStore;
   private readonly staffStore: StaffStore;
-  private gate: PinGateState = { failures: 0, pausedUntil: 0 };
+  private readonly gates: PinGateStore;
   private readonly inWrite: AdminWrite;
 
   constructor(
@@ -112,6 +147,7 @@ export class SqliteAdminStore implements AdminStore {
     this.keyStore = new KeyStore(db);
     this.settingsStore = new SettingsStore(db);
     this.staffStore = new StaffStore(db);
+    this.gates = new PinGateStore(db);
     const keys = this.keyStore;
     const staff = this.staffStore;
     this.inWrite = {
@@ -123,12 +159,22 @@ export class SqliteAdminStore implements AdminStore {
       insertStaff: async (member) => staff.insert(member),
       updateStaff: async (id, current, change) => staff.update(id, current, change),
       retireStaff: async (id, at) => staff.retire(id, at),
-      recordWrongPin: async (now, rule) => {
-        this.gate = nextPinGate(this.gate, now, rule);
-        return this.gate;
+      recordWrongPin: async (scope, now, rule) => {
+        const next = nextPinGate(this.gateOf(scope), now, rule);
+        this.gates.put(scope, {
+          failures: next.failures,
+          paused_until: next.pausedUntil,
+          last_failure_at: next.lastFailureAt,
+        });
+        return next;
       },
-      clearWrongPins: async () => {
-        this.gate = { ...this.gate, failures: 0 };
+      forgiveWrongPins: async (scope, count) => {
+        const next = forgivenPinGate(this.gateOf(scope), count);
+        this.gates.put(scope, {
+          failures: next.failures,
+          paused_until: next.pausedUntil,
+          last_failure_at: next.lastFailureAt,
+        });
       },
       appendAudit: async (entry) => this.audit.append(entry),
     };
@@ -150,8 +196,15 @@ export class SqliteAdminStore implements AdminStore {
     return this.staffStore.list();
   }
 
-  async pinGate(): Promise<PinGateState> {
-    return this.gate;
+  async pinGate(scope: string): Promise<PinGateState> {
+    return this.gateOf(scope);
+  }
+
+  private gateOf(scope: string): PinGateState {
+    const row = this.gates.get(scope);
+    return row
+      ? { failures: row.failures, pausedUntil: row.paused_until, lastFailureAt: row.last_failure_at }
+      : OPEN_PIN_GATE;
   }
 
   write<T>(work: (tx: AdminWrite) => Promise<T>): Promise<T> {

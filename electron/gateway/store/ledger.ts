@@ -4,6 +4,7 @@
  * together by group commit. Rules about what may happen live in ../domain. The lists are read
  * elsewhere, on the reader threads (ledger-reads.ts, with the SQL of list-sql.ts).
  */
+import { KeyRevokedError } from './store-errors';
 import type { BatchDelta } from '../domain/batch';
 import type { AuditLog } from './audit';
 import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
@@ -35,6 +36,9 @@ export class SqliteLedger implements LedgerStore {
     this.statements = {
       find: db.prepare<[number], TransactionRowShape>('SELECT * FROM transactions WHERE id = ?'),
       nextId: db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM transactions'),
+      liveKey: db.prepare<[number], { id: number }>(
+        'SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL',
+      ),
       insert: db.prepare(INSERT_TRANSACTION_SQL),
       findAnswer: db.prepare<[number, string], { fingerprint: string; response: string }>(
         'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
@@ -169,6 +173,9 @@ export class SqliteLedger implements LedgerStore {
         sql.forgetAnswers.run(before);
       },
       appendAudit: async (entry) => this.audit.append(entry),
+      requireLiveKey: async (apiKeyId) => {
+        if (sql.liveKey.get(apiKeyId) === undefined) throw new KeyRevokedError();
+      },
     };
   }
 }

@@ -12,6 +12,7 @@ import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
+import { pinGates } from './0010-pin-gates';
 
 export type { Migration } from './migration';
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   storeCardHashKey,
   storeKeysSettingsStaff,
   cashierListIndex,
+  pinGates,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -58,16 +58,24 @@ export const ADMIN_SQL = {
     'admin_retire_staff',
     'UPDATE staff SET retired_at = $1 WHERE id = $2 AND retired_at IS NULL RETURNING *',
   ),
-  pinGate: statement('admin_pin_gate', 'SELECT failures, paused_until FROM pin_gate'),
-  wrongPin: statement(
-    'admin_wrong_pin',
-    `UPDATE pin_gate SET
-       failures = CASE WHEN failures + 1 >= $2::integer THEN 0 ELSE failures + 1 END,
-       paused_until = CASE WHEN failures + 1 >= $2::integer THEN $1::bigint + $3::bigint ELSE paused_until END
-     RETURNING failures, paused_until`,
+  pinGate: statement(
+    'admin_pin_gate',
+    'SELECT failures, paused_until, last_failure_at FROM pin_gates WHERE scope = $1',
   ),
-  clearPins: statement('admin_clear_pins', 'UPDATE pin_gate SET failures = 0 WHERE failures <> 0'),
+  /** The scope's row, made when missing, locked until the transaction ends. */
+  lockPinGate: statement(
+    'admin_lock_pin_gate',
+    `INSERT INTO pin_gates (scope) VALUES ($1) ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope
+     RETURNING failures, paused_until, last_failure_at`,
+  ),
+  putPinGate: statement(
+    'admin_put_pin_gate',
+    `INSERT INTO pin_gates (scope, failures, paused_until, last_failure_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (scope) DO UPDATE SET failures = excluded.failures,
+       paused_until = excluded.paused_until, last_failure_at = excluded.last_failure_at`,
+  ),
   notify: statement('admin_notify', 'SELECT pg_notify($1, $2)'),
+  nameSession: statement('admin_name_session', "SELECT set_config('application_name', $1, false)"),
   appendAudit: statement(
     'admin_append_audit',
     'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',

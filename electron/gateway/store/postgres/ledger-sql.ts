@@ -39,6 +39,10 @@ export const SQL = {
   ),
   forgetAnswers: statement('forget_answers', 'DELETE FROM idempotency_keys WHERE created_at < $1'),
   swipeSeen: statement('swipe_seen', 'SELECT id FROM transactions WHERE swipe_ksn = $1'),
+  liveKey: statement(
+    'live_key',
+    'SELECT id FROM api_keys WHERE id = $1 AND revoked_at IS NULL AND NOT awaiting_counter',
+  ),
   sameCardCharge: statement(
     'same_card_charge',
     `SELECT * FROM transactions

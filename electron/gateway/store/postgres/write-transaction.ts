@@ -20,7 +20,7 @@ import type { LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store'
 
 import { insertParams, type LedgerTransaction, type NewTransaction } from '../transaction-rows';
 
-import { AnswerStoredMeanwhileError } from '../store-errors';
+import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 
 /**
@@ -123,6 +123,13 @@ export class WriteTransaction implements LedgerWrite {
   /** The last id taken so far, by the writes before this one and by this one. */
   get lastTransactionId(): number {
     return this.last;
+  }
+
+  async requireLiveKey(apiKeyId: number): Promise<void> {
+    // Sent without waiting, like an insert: a revoked key fails the write when it is checked.
+    this.send(SQL.liveKey([apiKeyId]), ({ rowCount }) => {
+      if (rowCount !== 1) throw new KeyRevokedError();
+    });
   }
 
   find(id: number): Promise<LedgerTransaction | undefined> {
