@@ -16,9 +16,8 @@ export type ProcessorChannel = 'processor:get' | 'processor:update' | 'processor
 
 export interface PaymentProcessorOptions {
   engine: Pick<Engine, 'settings'>;
-  /** Who the audit log names for changes made here. */
-  actor: string;
-  requirePin: (pin: string | undefined) => Promise<void>;
+  /** Refuses unless a manager allows it (signed in, or by this PIN); says who, as the audit log names them. */
+  requirePin: (pin: string | undefined) => Promise<string>;
 }
 
 export function processorSettings(engine: Pick<Engine, 'settings'>): ProcessorSettings {
@@ -41,7 +40,7 @@ const notSet = (message: string): ConnectionTest => ({ ok: false, problem: 'not 
 export function paymentProcessorHandlers(
   options: PaymentProcessorOptions,
 ): Pick<BridgeHandlers, ProcessorChannel> {
-  const { engine, actor } = options;
+  const { engine } = options;
   const { settings } = engine;
 
   /** The value of a field as entered, or the refusal in words; undefined when it was not entered. */
@@ -55,7 +54,7 @@ export function paymentProcessorHandlers(
   return {
     'processor:get': () => processorSettings(engine),
     'processor:update': async (input) => {
-      await options.requirePin(input.pin);
+      const actor = await options.requirePin(input.pin);
       const changes: [SettingName, string | undefined][] = [
         ['upstream_url', input.upstreamUrl],
         ['upstream_api_key', input.apiKey],

@@ -272,7 +272,6 @@ export class Terminal {
       }),
       ...paymentProcessorHandlers({
         engine: this.#options.gateway.engine,
-        actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
       }),
       ...this.#staff.handlers(),

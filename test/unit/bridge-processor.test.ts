@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
+import { Terminal } from '../../electron/bridge/terminal';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { useUpstreamGateway } from '../support/upstream-gateway';
 import { recentAudit } from '../support/gateway';
@@ -87,7 +87,7 @@ describe('the payment processor settings on the bridge', () => {
       expect.arrayContaining(['processor', 'upstream_url', 'upstream_api_key', 'offline_max_amount']),
     );
     expect(JSON.stringify(audit)).not.toContain(SECRET());
-    expect(audit.find((entry) => entry.subject === 'processor')?.actor).toContain(CASHIER_APP);
+    expect(audit.find((entry) => entry.subject === 'processor')?.actor).toContain('Olga');
   });
 
   it('a bad value changes nothing and says why', async () => {
