@@ -79,6 +79,9 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     voidable: flag(followUps.voidable),
     refundable_amount: formatMoney(followUps.refundable),
     capturable: flag(followUps.capturable),
+    upstream_id: text(t.upstreamId),
+    offline: flag(t.offline),
+    forward_state: t.forwardState ?? '',
   };
 }
 

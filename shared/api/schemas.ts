@@ -161,6 +161,10 @@ export const transactionResponseSchema = z.object({
     description:
       'On a possible duplicate (error_code 8033): the id of the earlier transaction on the same card for the same amount.',
   }),
+  offline: z.literal('true').optional().meta({
+    description:
+      "Present, true, on an approval given while the merchant's gateway could not be reached (store and forward): the sale is sent to the gateway when it is back, which may still decline it. Its authorization_code starts with OFL.",
+  }),
 });
 export type TransactionResponse = z.infer<typeof transactionResponseSchema>;
 
@@ -222,6 +226,18 @@ export const transactionListItemSchema = z.object({
     description:
       'true when a CAPTURE of it would be accepted now: an approved AUTH not captured, voided or expired (auth_expiry_days).',
   }),
+  upstream_id: wireText.meta({
+    description:
+      "The merchant's gateway's id of this transaction, when the gateway decided it (processor upstream); empty otherwise, or while it waits to be forwarded.",
+  }),
+  offline: flagText.meta({
+    description:
+      'true when it was approved (or, for a CAPTURE, REFUND or VOID, accepted) while the gateway could not be reached, to be forwarded when it is back.',
+  }),
+  forward_state: z.enum(['', 'waiting', 'forwarded', 'declined', 'cancelled']).meta({
+    description:
+      'For a transaction made offline: waiting to be forwarded, forwarded (the gateway approved it), declined (the gateway refused it once forwarded: it left the batch), or cancelled (voided before it was forwarded, never sent). Empty for every other transaction.',
+  }),
 });
 export type TransactionListItem = z.infer<typeof transactionListItemSchema>;
 
@@ -250,6 +266,24 @@ export const batchSchema = z.object({
   opened: wireText,
   settled: wireText.optional().meta({ description: 'Closed batches only.' }),
   confirmation_code: wireText.optional().meta({ description: 'Closed batches only.' }),
+  upstream_batch_id: wireText.optional().meta({
+    description:
+      "Closed batches closed with the merchant's gateway (processor upstream): the gateway's id of the batch it closed with this one. confirmation_code is then the gateway's.",
+  }),
+  upstream_sales_count: wireText.optional().meta({ description: "The gateway's sales_count of its batch." }),
+  upstream_sales_total: wireText.optional().meta({ description: "The gateway's sales_total of its batch." }),
+  upstream_refund_count: wireText
+    .optional()
+    .meta({ description: "The gateway's refund_count of its batch." }),
+  upstream_refund_total: wireText
+    .optional()
+    .meta({ description: "The gateway's refund_total of its batch." }),
+  upstream_total_count: wireText.optional().meta({ description: "The gateway's total_count of its batch." }),
+  upstream_net_amount: wireText.optional().meta({ description: "The gateway's net_amount of its batch." }),
+  reconciled: flagText.optional().meta({
+    description:
+      "Closed with the gateway: true when the gateway's counts and totals are the batch's own, false when any differs (the audit log records it).",
+  }),
   lanes: z.array(batchLaneSchema).optional().meta({
     description:
       "Each counter's share of the batch, in lane order: the transactions made at that counter (a void takes a sale back from the counter that made it). The shares add up to the batch's own counts and totals. One `local` lane on a counter that keeps its own ledger; in XML, one `<lanes>` element per lane. Always sent.",
@@ -353,6 +387,13 @@ export const transactionListQuerySchema = z.strictObject({
     .optional()
     .meta({
       description: 'Only the transactions made at this counter, as the lane field of the items shows it.',
+    }),
+  offline: text(5)
+    .refine((v) => /^(true|false)$/i.test(v), 'must be true or false')
+    .optional()
+    .meta({
+      description:
+        'true: only the transactions made while the gateway could not be reached (store and forward); false: only the others.',
     }),
 });
 export type TransactionListQuery = z.infer<typeof transactionListQuerySchema>;

@@ -34,6 +34,9 @@ function item(fields: Partial<TransactionListItem>): TransactionListItem {
     voidable: 'false',
     refundable_amount: '0.00',
     capturable: 'false',
+    upstream_id: '',
+    offline: 'false',
+    forward_state: '',
     ...fields,
   };
 }

@@ -37,6 +37,8 @@ const SALE: ReceiptTransaction = {
   lastName: 'Lovelace',
   originalId: null,
   createdAt: Date.UTC(2026, 10, 24, 14, 5, 9),
+  offline: false,
+  forwardState: null,
 };
 
 const at = (lines: string[], text: string) => lines.find((line) => line.includes(text));
@@ -174,6 +176,27 @@ describe('receipt document', () => {
     );
     expect(lines.some((line) => line.includes('Signature'))).toBe(false);
     expect(lines.some((line) => line.includes('Auth code'))).toBe(false);
+  });
+
+  it('an offline approval says so, with its OFL code, and once declined when forwarded says that', () => {
+    const offline: ReceiptTransaction = {
+      ...SALE,
+      authorizationCode: 'OFL7K2',
+      offline: true,
+      forwardState: 'waiting',
+    };
+    const lines = renderReceipt(receiptDocument(offline, { copy: 'customer', merchant: MERCHANT }), 42);
+    const trimmed = lines.map((line) => line.trim());
+    expect(trimmed).toContain('APPROVED OFFLINE');
+    expect(trimmed.join(' ')).toContain('Approved while the card network was down');
+    expect(at(lines, 'Auth code')).toMatch(/OFL7K2$/);
+    const declined = renderReceipt(
+      receiptDocument({ ...offline, forwardState: 'declined' }, { copy: 'customer', merchant: MERCHANT }),
+      42,
+    ).map((line) => line.trim());
+    expect(declined).toContain('DECLINED');
+    expect(declined.join(' ')).toContain('Approved offline, then declined by the card network');
+    expect(declined).not.toContain('APPROVED OFFLINE');
   });
 
   it('a keyed card says Keyed, and a receipt without merchant settings still prints', () => {

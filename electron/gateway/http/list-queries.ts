@@ -112,6 +112,7 @@ export function readTransactionListQuery(query: Query): {
   if (parsed.batch_id !== undefined) filter.batchId = Number(parsed.batch_id);
   if (parsed.cashier !== undefined) filter.cashier = parsed.cashier;
   if (parsed.lane !== undefined) filter.lane = parsed.lane;
+  if (parsed.offline !== undefined) filter.offline = parsed.offline.toLowerCase() === 'true';
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
 }
 

@@ -62,6 +62,10 @@ export function blankRow(
     cardHash: null,
     cashier,
     createdAt,
+    upstreamId: null,
+    upstreamReference: null,
+    offline: false,
+    forwardState: null,
   };
 }
 

@@ -8,6 +8,7 @@
 import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
+import type { ForwardState } from '../store/transaction-rows';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
 export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
@@ -40,6 +41,9 @@ export interface ReceiptTransaction {
   lastName: string | null;
   originalId: number | null;
   createdAt: number;
+  /** Approved while the gateway could not be reached, to be forwarded. */
+  offline: boolean;
+  forwardState: ForwardState | null;
 }
 
 export interface MerchantDetails {
@@ -71,7 +75,7 @@ export interface ReceiptDocument {
   fields: ReceiptField[];
   /** Amount, tip and total as the copy prints them; on a check TIP and TOTAL are blank lines to fill in. */
   amounts: ReceiptField[];
-  /** APPROVED, DECLINED, REJECTED, ERROR. */
+  /** APPROVED, APPROVED OFFLINE, DECLINED, REJECTED, ERROR. */
   result: string;
   /** The engine's message on a transaction that was not approved. */
   message?: string;
@@ -107,6 +111,29 @@ const COPY_LABELS: Record<ReceiptCopy, string> = {
 };
 
 const ENTRY_MODES: Record<string, string> = { swiped: 'Swiped', keyed: 'Keyed' };
+
+/**
+ * The result line, and the words under it: an offline approval says so, and, once the card network
+ * has declined it, that it was declined after all.
+ */
+function resultWords(t: ReceiptTransaction): Pick<ReceiptDocument, 'result' | 'message'> {
+  if (t.offline && t.result === 'Approved') {
+    if (t.forwardState === 'declined') {
+      return {
+        result: 'DECLINED',
+        message: 'Approved offline, then declined by the card network when it was sent.',
+      };
+    }
+    return {
+      result: 'APPROVED OFFLINE',
+      message: 'Approved while the card network was down; sent to it when it is back.',
+    };
+  }
+  return {
+    result: t.result.toUpperCase(),
+    ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
+  };
+}
 
 const BRANDS = new Set<string>(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay']);
 
@@ -193,8 +220,7 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
     title,
     fields,
     amounts,
-    result: t.result.toUpperCase(),
-    ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
+    ...resultWords(t),
     suggestedTips,
     signature: copy !== 'customer' && t.result === 'Approved',
     copyLabel: COPY_LABELS[copy],

@@ -19,6 +19,8 @@ export interface TransactionFilter {
   serverId?: string;
   cashier?: string;
   batchId?: number;
+  /** Made while the gateway could not be reached (store and forward), or not. */
+  offline?: boolean;
   /** Inclusive lower bound, epoch ms. */
   from?: number;
   /** Exclusive upper bound, epoch ms. */
@@ -77,6 +79,7 @@ const FILTER_COLUMNS: Record<keyof TransactionFilter & string, string> = {
   serverId: TRANSACTION_COLUMNS.serverId.name,
   cashier: TRANSACTION_COLUMNS.cashier.name,
   batchId: TRANSACTION_COLUMNS.batchId.name,
+  offline: TRANSACTION_COLUMNS.offline.name,
   from: TRANSACTION_COLUMNS.createdAt.name,
   before: TRANSACTION_COLUMNS.createdAt.name,
 };
@@ -135,7 +138,8 @@ function transactionConditions(
     if (key === 'from') sql.push(`${column} >= ?`);
     else if (key === 'before') sql.push(`${column} < ?`);
     else sql.push(`${column} = ?`);
-    params.push(key === 'firstName' || key === 'lastName' ? nameKey(value as string) : value);
+    if (key === 'offline') params.push(value === true ? 1 : 0);
+    else params.push(key === 'firstName' || key === 'lastName' ? nameKey(value as string) : value);
   }
   return { sql, params };
 }

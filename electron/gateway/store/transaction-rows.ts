@@ -6,6 +6,12 @@
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 
+/**
+ * A transaction made offline: waiting to be forwarded, forwarded (the gateway approved it), declined
+ * by the gateway once forwarded, or cancelled (voided before it was sent).
+ */
+export type ForwardState = 'waiting' | 'forwarded' | 'declined' | 'cancelled';
+
 export interface LedgerTransaction {
   id: number;
   type: TransactionTypeLabel | null;
@@ -51,6 +57,14 @@ export interface LedgerTransaction {
   /** Who made it: the staff member's name at the counter, the API key's name for another program. */
   cashier: string | null;
   createdAt: number;
+  /** The merchant's gateway's id of it, when the gateway decided it (processor upstream). */
+  upstreamId: string | null;
+  /** The reference it went to the gateway with (order_number), which finds it again in the gateway's list. */
+  upstreamReference: string | null;
+  /** Made while the gateway could not be reached, to be forwarded when it is back. */
+  offline: boolean;
+  /** What became of a transaction made offline; null for every other. */
+  forwardState: ForwardState | null;
   /**
    * The counter that made it, on a store server (read with lists; a single counter's ledger keeps
    * none, its items show LOCAL_LANE).
@@ -117,6 +131,14 @@ export const TRANSACTION_COLUMNS = {
   cardHash: { name: 'card_hash' },
   cashier: { name: 'cashier' },
   createdAt: { name: 'created_at' },
+  upstreamId: { name: 'upstream_id' },
+  upstreamReference: { name: 'upstream_reference' },
+  offline: {
+    name: 'offline',
+    toStored: (value: boolean): number => (value ? 1 : 0),
+    fromStored: (stored: number): boolean => stored === 1,
+  },
+  forwardState: { name: 'forward_state' },
 } as const satisfies { readonly [Field in keyof LedgerTransaction]: Column<LedgerTransaction[Field]> };
 
 type Columns = typeof TRANSACTION_COLUMNS;
