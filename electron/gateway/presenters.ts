@@ -136,6 +136,16 @@ export function presentBatch(b: BatchRecord, lanes: readonly LaneTotals[] = []):
     opened: formatTimestamp(b.openedAt),
     ...(b.settledAt !== null && { settled: formatTimestamp(b.settledAt) }),
     ...(b.confirmationCode !== null && { confirmation_code: b.confirmationCode }),
+    ...(b.upstream && {
+      upstream_batch_id: b.upstream.batchId,
+      upstream_sales_count: String(b.upstream.salesCount),
+      upstream_sales_total: formatMoney(b.upstream.salesTotal),
+      upstream_refund_count: String(b.upstream.refundCount),
+      upstream_refund_total: formatMoney(b.upstream.refundTotal),
+      upstream_total_count: String(b.upstream.totalCount),
+      upstream_net_amount: formatMoney(b.upstream.netAmount),
+      reconciled: flag(b.upstream.reconciled),
+    }),
     lanes: lanes.map(presentLane),
   };
 }

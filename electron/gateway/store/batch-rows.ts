@@ -11,6 +11,20 @@ export interface BatchRecord {
   refundCount: number;
   refundTotal: number;
   tipTotal: number;
+  /** Closed with the merchant's gateway: its batch and figures, and whether they were the batch's own. */
+  upstream: UpstreamBatch | null;
+}
+
+/** The gateway's batch closed with one of the ledger's, in cents and counts. */
+export interface UpstreamBatch {
+  batchId: string;
+  salesCount: number;
+  salesTotal: number;
+  refundCount: number;
+  refundTotal: number;
+  totalCount: number;
+  netAmount: number;
+  reconciled: boolean;
 }
 
 /** One lane's (counter's) share of a batch's counters. */
@@ -34,6 +48,25 @@ export interface BatchRowShape {
   refund_count: number;
   refund_total: number;
   tip_total: number;
+  upstream_batch_id: string | null;
+  /** The gateway's figures as JSON (UpstreamBatch without batchId and reconciled). */
+  upstream_totals: string | null;
+  reconciled: number | null;
+}
+
+/** The gateway's figures as the batches table keeps them. */
+export function upstreamColumns(
+  upstream: UpstreamBatch | null,
+): [string | null, string | null, number | null] {
+  if (!upstream) return [null, null, null];
+  const { batchId, reconciled, ...totals } = upstream;
+  return [batchId, JSON.stringify(totals), reconciled ? 1 : 0];
+}
+
+function upstreamOf(row: BatchRowShape): UpstreamBatch | null {
+  if (row.upstream_batch_id === null || row.upstream_totals === null) return null;
+  const totals = JSON.parse(row.upstream_totals) as Omit<UpstreamBatch, 'batchId' | 'reconciled'>;
+  return { batchId: row.upstream_batch_id, ...totals, reconciled: row.reconciled === 1 };
 }
 
 export function toBatch(row: BatchRowShape): BatchRecord {
@@ -48,5 +81,6 @@ export function toBatch(row: BatchRowShape): BatchRecord {
     refundCount: row.refund_count,
     refundTotal: row.refund_total,
     tipTotal: row.tip_total,
+    upstream: upstreamOf(row),
   };
 }

@@ -8,7 +8,8 @@
  */
 import type { BatchDelta } from '../domain/batch';
 import type { AuditEntry } from './audit';
-import type { BatchRecord } from './batch-rows';
+import type { BatchRecord, UpstreamBatch } from './batch-rows';
+import type { ForwardQueueReads, ForwardQueueWrite } from './forward-queue';
 import type { LedgerTransaction, NewTransaction } from './transaction-rows';
 
 /** The answer kept under an Idempotency-Key, with the fingerprint of the request it answered. */
@@ -51,10 +52,14 @@ export interface LedgerStore extends LedgerLookups {
   write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T>;
   /** The answer stored under an Idempotency-Key of this API key. */
   findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined>;
+  /** The store-and-forward queue and the lookups still to make, read outside any write. */
+  readonly forwards: ForwardQueueReads;
 }
 
 /** The ledger inside one write transaction. */
 export interface LedgerWrite extends LedgerLookups {
+  /** The store-and-forward queue and the lookups still to make, written with the rest of the write. */
+  readonly forwards: ForwardQueueWrite;
   /**
    * The id the next insert will get. Every insert takes it, so ids run without a gap, which deep
    * pages of the list rely on.
@@ -74,7 +79,13 @@ export interface LedgerWrite extends LedgerLookups {
   openBatchForWrite(now: number): Promise<BatchRecord>;
   /** Adds to the counters of an open batch; fails when the batch is not open. */
   applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void>;
-  closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord>;
+  /** Closes a batch; with `upstream`, as closed at the merchant's gateway too, with its figures there. */
+  closeBatch(
+    batchId: number,
+    settledAt: number,
+    confirmationCode: string,
+    upstream?: UpstreamBatch,
+  ): Promise<BatchRecord>;
 
   /** Keeps an answer under its Idempotency-Key, in the commit that made it. */
   rememberAnswer(apiKeyId: number, key: string, answer: StoredAnswer, at: number): Promise<void>;

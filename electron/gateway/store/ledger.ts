@@ -7,11 +7,12 @@
 import { KeyRevokedError } from './store-errors';
 import type { BatchDelta } from '../domain/batch';
 import type { AuditLog } from './audit';
-import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
+import { toBatch, upstreamColumns, type BatchRecord, type BatchRowShape } from './batch-rows';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from './ledger-store';
 import { OPEN_BATCH_SQL } from './list-sql';
+import { SqliteForwardQueue } from './sqlite-forward-queue';
 import {
   INSERT_TRANSACTION_SQL,
   insertParams,
@@ -28,11 +29,14 @@ export class SqliteLedger implements LedgerStore {
   /** The ledger inside the group's transaction; its methods are valid only while a write runs. */
   private readonly inWrite: LedgerWrite;
 
+  readonly forwards: SqliteForwardQueue;
+
   constructor(
     db: Connection,
     private readonly audit: AuditLog,
   ) {
     this.commits = new GroupCommit(db);
+    this.forwards = new SqliteForwardQueue(db);
     this.statements = {
       find: db.prepare<[number], TransactionRowShape>('SELECT * FROM transactions WHERE id = ?'),
       nextId: db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM transactions'),
@@ -72,8 +76,13 @@ export class SqliteLedger implements LedgerStore {
       reopenCapture: db.prepare(
         'UPDATE transactions SET captured_by = NULL WHERE id = ? AND captured_by = ?',
       ),
-      closeBatch: db.prepare<[number, string, number], BatchRowShape>(
-        "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
+      closeBatch: db.prepare<
+        [number, string, string | null, string | null, number | null, number],
+        BatchRowShape
+      >(
+        `UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ?,
+           upstream_batch_id = ?, upstream_totals = ?, reconciled = ?
+         WHERE id = ? RETURNING *`,
       ),
     };
     this.inWrite = this.writeSide();
@@ -139,6 +148,7 @@ export class SqliteLedger implements LedgerStore {
       if (changes !== 1) throw new Error(failure);
     };
     return {
+      forwards: this.forwards.inWrite,
       find: async (id) => this.findNow(id),
       findBatch: async (id) => this.findBatchNow(id),
       isSwipeKsnUsed: async (ksn) => sql.swipeSeen.get(ksn) !== undefined,
@@ -164,8 +174,15 @@ export class SqliteLedger implements LedgerStore {
         this.openBatchNow() ?? toBatch(sql.createBatch.get(now) as BatchRowShape),
       applyBatchDelta: async (batchId: number, delta: BatchDelta) =>
         changedOne(sql.applyDelta.run({ batchId, ...delta }).changes, `batch ${batchId} is not open`),
-      closeBatch: async (batchId, settledAt, confirmationCode) =>
-        toBatch(sql.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape),
+      closeBatch: async (batchId, settledAt, confirmationCode, upstream) =>
+        toBatch(
+          sql.closeBatch.get(
+            settledAt,
+            confirmationCode,
+            ...upstreamColumns(upstream ?? null),
+            batchId,
+          ) as BatchRowShape,
+        ),
       rememberAnswer: async (apiKeyId, key, answer, at) => {
         sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
       },

@@ -94,7 +94,9 @@ export const SQL = {
   ),
   closeBatch: statement(
     'close_batch',
-    "UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2 WHERE id = $3 RETURNING *",
+    `UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2,
+       upstream_batch_id = $4, upstream_totals = $5, reconciled = $6
+     WHERE id = $3 RETURNING *`,
   ),
   makeCardHashKey: statement(
     'make_card_hash_key',

@@ -28,6 +28,7 @@ import {
   StoreUnreachableError,
   type PostgresConnectionOptions,
 } from './connection';
+import { PostgresForwardQueue } from './forward-queue';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
 import { runGroup, type WriteOutcome } from './write-group';
@@ -71,10 +72,14 @@ export class PostgresLedger implements LedgerStore {
   private scheduled = false;
   private flushing: Promise<void> | null = null;
 
+  readonly forwards: PostgresForwardQueue;
+
   private constructor(
     private readonly pool: pg.Pool,
     readonly lane: string,
-  ) {}
+  ) {
+    this.forwards = new PostgresForwardQueue(pool);
+  }
 
   /**
    * Connects to the store database and brings its schema up to date (several counters may do so at

@@ -15,12 +15,19 @@
 import type pg from 'pg';
 import type { BatchDelta } from '../../domain/batch';
 import type { AuditEntry } from '../audit';
-import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
+import {
+  toBatch,
+  upstreamColumns,
+  type BatchRecord,
+  type BatchRowShape,
+  type UpstreamBatch,
+} from '../batch-rows';
 import type { LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 
 import { insertParams, type LedgerTransaction, type NewTransaction } from '../transaction-rows';
 
 import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
+import { forwardQueueWrite } from './forward-queue';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 
 /**
@@ -37,6 +44,8 @@ export class GroupBatch {
 /** One write inside the group's transaction, which holds the head lock from its first statement. */
 export class WriteTransaction implements LedgerWrite {
   private last: number;
+  /** The queue's statements wait for their answers: offline transactions are few, and rarely grouped. */
+  readonly forwards = forwardQueueWrite((text, values) => this.read(() => this.client.query(text, values)));
   /** The statements sent and not yet answered, in the order sent; each has its checks attached. */
   private sent: Promise<unknown>[] = [];
   /**
@@ -228,10 +237,17 @@ export class WriteTransaction implements LedgerWrite {
       };
   }
 
-  async closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord> {
+  async closeBatch(
+    batchId: number,
+    settledAt: number,
+    confirmationCode: string,
+    upstream?: UpstreamBatch,
+  ): Promise<BatchRecord> {
     const row = (
       await this.read(() =>
-        this.client.query<BatchRowShape>(SQL.closeBatch([settledAt, confirmationCode, batchId])),
+        this.client.query<BatchRowShape>(
+          SQL.closeBatch([settledAt, confirmationCode, batchId, ...upstreamColumns(upstream ?? null)]),
+        ),
       )
     ).rows[0];
     if (!row) throw new Error(`batch ${batchId} does not exist`);
