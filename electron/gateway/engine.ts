@@ -8,7 +8,11 @@ import { loadCardHashKey } from './crypto/card-hash-key';
 import { ApiKeys } from './keys';
 import { dataDirLayout } from './paths';
 import type { Processor } from './processor/processor';
+import { ProcessorBySetting } from './processor/by-setting';
 import { SimulatedProcessor } from './processor/simulated';
+import { UpstreamProcessor } from './processor/upstream';
+import { Forwarder } from './forwarder';
+import { readMaskedSwipe } from './swipe/masked';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
@@ -91,6 +95,10 @@ export class Engine {
   readonly onStoreServer: boolean;
   /** The clock every rule reads (epoch ms). */
   readonly now: () => number;
+  /** The merchant's gateway, when the processor setting names it; its line says whether it can be reached. */
+  readonly upstream: UpstreamProcessor;
+  /** Sends what was made offline on to the gateway; started by a serving engine (gateway.ts). */
+  readonly forwarder: Forwarder;
 
   private constructor(
     private readonly db: Connection,
@@ -119,18 +127,36 @@ export class Engine {
     this.keys = new ApiKeys(this.admin, now);
     this.settings = new Settings(this.admin, now);
     this.staff = new StaffService(this.admin, now, () => this.settings.get('lock_after_minutes'));
-    // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
+    const settings = this.settings;
+    // Read at each request, so that a change in the settings applies from the next request on.
+    this.upstream = new UpstreamProcessor(
+      () => ({
+        url: settings.get('upstream_url'),
+        apiKey: settings.get('upstream_api_key'),
+        caFile: settings.get('upstream_ca_file'),
+        timeoutSeconds: settings.get('upstream_timeout_seconds'),
+      }),
+      now,
+    );
+    // A decoder per swipe, so a BDK changed in the settings applies from the next request on. For the
+    // merchant's gateway a swipe is not decrypted here at all: it goes up as the reader encrypted it.
     const swipes = options.swipes ?? {
-      decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),
+      decode: (swipe: string) =>
+        settings.get('processor') === 'upstream'
+          ? readMaskedSwipe(swipe)
+          : new MagtekSwipeDecoder(settings.get('swipe_bdk')).decode(swipe),
     };
     this.transactions = new TransactionService(
       this.ledger,
       this.settings,
-      options.processor ?? new SimulatedProcessor(),
+      options.processor ??
+        new ProcessorBySetting(new SimulatedProcessor(), this.upstream, () => settings.get('processor')),
       swipes,
       cardHashKey,
       now,
     );
+    this.forwarder = new Forwarder(this.ledger, this.upstream, now);
+    this.transactions.onSwipesDeleted = () => this.forwarder.swipesDeleted();
     this.batches = new BatchService(this.ledger, this.reads, now);
   }
 
@@ -199,6 +225,8 @@ export class Engine {
    * what is left).
    */
   async close(): Promise<void> {
+    await this.forwarder.stop();
+    this.upstream.close();
     await this.readPool?.close();
     await this.admin.close();
     await this.parts?.close();

@@ -157,6 +157,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // caps this at net.core.somaxconn (4096 on current Linux).
     await server.listen({ host: '127.0.0.1', port: options.port, backlog: LISTEN_BACKLOG });
     const port = (server.server.address() as AddressInfo).port;
+    // Whatever was made offline goes on to the merchant's gateway by itself once it answers.
+    engine.forwarder.start();
     let closing: Promise<void> | undefined;
     return {
       url: `https://127.0.0.1:${port}${API_PREFIX}`,

@@ -30,6 +30,8 @@ export class TransactionService {
   /** Charges the duplicate check compares, one at a time per card and amount. */
   private readonly charges = new KeyedQueue();
   private readonly cards: CardIntake;
+  /** Called after a write that deleted a swipe kept to be forwarded (the forwarder erases its remnants). */
+  onSwipesDeleted: () => void = () => undefined;
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -171,6 +173,7 @@ export class TransactionService {
       context,
       commit: (work) => this.commit(context, work),
       oneAtATime: (key, work) => this.charges.run(key, work),
+      swipesDeleted: () => this.onSwipesDeleted(),
     };
   }
 

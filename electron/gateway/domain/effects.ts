@@ -61,3 +61,14 @@ export function voidEffects(target: Affected, voidId: number): LedgerEffect[] {
     effects.push({ effect: 'uncaptured', authId: target.originalId, captureId: target.id });
   return effects;
 }
+
+/**
+ * A transaction made offline that the merchant's gateway refused once it was forwarded: it leaves
+ * its batch's counts, and a refund or a capture gives back what it took, as a void would; but it is
+ * not voided, so its history keeps the offline approval. A refused VOID changes nothing here: the
+ * manager is told that what it voided still stands at the gateway.
+ */
+export function declinedForwardEffects(target: Affected): LedgerEffect[] {
+  if (target.type === 'Void') return [];
+  return voidEffects(target, 0).filter((each) => each.effect !== 'voided');
+}

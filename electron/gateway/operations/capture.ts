@@ -5,8 +5,9 @@ import { captureEffects } from '../domain/effects';
 import { checkCapture, notFound } from '../domain/rules';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import type { TransactionCommand } from '../validation';
+import { commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
 import { copiedFrom, enforce, findChecked, type OperationRun } from './operation';
-import { applyEffects, newRow, recordAudit, recordDecision } from './recording';
+import { applyEffects, newRow, recordAudit } from './recording';
 
 export async function capture(
   run: OperationRun,
@@ -22,12 +23,17 @@ export async function capture(
     );
   const auth = await run.ledger.find(authId);
   await check(auth);
+  const forwarding = forwardingOf(request);
+  const originalUpstreamId = auth?.upstreamId ?? null;
   const decision = await run.processor.followUp({
     kind: 'capture',
     amountCents: amount + tip,
+    tipCents: tip,
     originalAuthorizationCode: auth?.authorizationCode ?? '',
+    originalUpstreamId,
+    forwarding,
   });
-  return run.commit(async (ledger) => {
+  return commitDecided(run, decision, async (ledger) => {
     const current = await findChecked(ledger, authId, check);
     const row = await newRow(run, ledger, 'CAPTURE', request, {
       ...copiedFrom(current, request),
@@ -37,8 +43,18 @@ export async function capture(
       invoice: request.invoice ?? current.invoice,
       authorizationCode: current.authorizationCode,
     });
-    const response = await recordDecision(ledger, row, decision, true, current.authorizationCode);
-    if (decision.outcome === 'approved') await applyEffects(ledger, captureEffects(authId, row.id));
+    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+      settles: true,
+      forwarding,
+      authorizationCode: current.authorizationCode,
+      ...(originalUpstreamId !== null && {
+        offline: {
+          kind: 'follow-up',
+          upstream: { type: 'CAPTURE', amountCents: amount, tipCents: tip, originalUpstreamId },
+        },
+      }),
+    });
+    if (response.result === 'Approved') await applyEffects(ledger, captureEffects(authId, row.id));
     await recordAudit(
       run,
       ledger,

@@ -6,8 +6,9 @@ import { checkRefund, notFound } from '../domain/rules';
 import type { LedgerLookups } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import type { TransactionCommand } from '../validation';
+import { commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
 import { copiedFrom, enforce, findChecked, isSettled, type OperationRun } from './operation';
-import { applyEffects, newRow, recordAudit, recordDecision } from './recording';
+import { applyEffects, newRow, recordAudit } from './recording';
 
 export async function matchedRefund(
   run: OperationRun,
@@ -23,16 +24,29 @@ export async function matchedRefund(
     );
   const original = await run.ledger.find(originalId);
   await check(run.ledger)(original);
+  const forwarding = forwardingOf(request);
+  const originalUpstreamId = original?.upstreamId ?? null;
   const decision = await run.processor.followUp({
     kind: 'refund',
     amountCents: amount,
     originalAuthorizationCode: original?.authorizationCode ?? '',
+    originalUpstreamId,
+    forwarding,
   });
-  return run.commit(async (ledger) => {
+  return commitDecided(run, decision, async (ledger) => {
     const current = await findChecked(ledger, originalId, check(ledger));
     const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
-    const response = await recordDecision(ledger, row, decision, true);
-    if (decision.outcome === 'approved') await applyEffects(ledger, refundEffects(originalId, amount));
+    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+      settles: true,
+      forwarding,
+      ...(originalUpstreamId !== null && {
+        offline: {
+          kind: 'follow-up',
+          upstream: { type: 'REFUND', amountCents: amount, originalUpstreamId },
+        },
+      }),
+    });
+    if (response.result === 'Approved') await applyEffects(ledger, refundEffects(originalId, amount));
     await recordAudit(
       run,
       ledger,

@@ -7,7 +7,7 @@ import type { TransactionRequest, TransactionResponse } from '../../../shared/ap
 import type { CardIntake, CardInput } from '../card-intake';
 import { ERROR_CODES } from '../domain/codes';
 import type { RuleCheck } from '../domain/rules';
-import type { Processor } from '../processor/processor';
+import type { CardDetails, Processor } from '../processor/processor';
 import type { Settings } from '../settings';
 import type { LedgerLookups, LedgerStore, LedgerWrite } from '../store/ledger-store';
 import type { LedgerTransaction, NewTransaction } from '../store/transaction-rows';
@@ -40,6 +40,8 @@ export interface OperationRun {
    * stored in the same commit. Settles once the commit is on disk.
    */
   commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
+  /** Tells the forwarder that a swipe kept to be forwarded was deleted, so it erases what is left of it. */
+  swipesDeleted(): void;
   /** Runs `work` after any other work under the same key has finished (see KeyedQueue). */
   oneAtATime(key: string | undefined, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
 }
@@ -73,6 +75,11 @@ export async function isSettled(ledger: LedgerLookups, batchId: number | null): 
 
 export async function isInOpenBatch(ledger: LedgerLookups, batchId: number | null): Promise<boolean> {
   return batchId !== null && (await ledger.findBatch(batchId))?.status === 'OPEN';
+}
+
+/** The reader's encrypted swipe, when the card goes to a gateway that decrypts it itself. */
+export function swipeOf(card: CardDetails): string | null {
+  return card.pan === undefined ? card.encryptedSwipe.trackData : null;
 }
 
 /** The cardholder's name: as billing gives it, else as the swipe read it. */

@@ -2,8 +2,9 @@
 import type { TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import type { TransactionCommand } from '../validation';
-import { namesOf, type OperationRun } from './operation';
-import { newRow, recordAudit, recordDecision } from './recording';
+import { commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
+import { namesOf, swipeOf, type OperationRun } from './operation';
+import { newRow, recordAudit } from './recording';
 
 export async function unmatchedRefund(
   run: OperationRun,
@@ -11,15 +12,25 @@ export async function unmatchedRefund(
 ): Promise<TransactionResponse> {
   const { request, amount } = command;
   const card = await run.cards.read(command.card);
-  const decision = await run.processor.credit({ amountCents: amount, card: card.details });
-  return run.commit(async (ledger) => {
+  const forwarding = forwardingOf(request);
+  const decision = await run.processor.credit({ amountCents: amount, card: card.details, forwarding });
+  return commitDecided(run, decision, async (ledger) => {
     await run.cards.rejectReplayedSwipe(ledger, card);
     const row = await newRow(run, ledger, 'REFUND', request, {
       amount,
       ...card.row,
       ...namesOf(request, card),
     });
-    const response = await recordDecision(ledger, row, decision, true);
+    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+      settles: true,
+      forwarding,
+      offline: {
+        kind: 'charge',
+        check: { type: 'REFUND', entryMode: card.details.entryMode, amountCents: amount },
+        upstream: { type: 'REFUND', amountCents: amount, card: card.details },
+        swipe: swipeOf(card.details),
+      },
+    });
     await recordAudit(
       run,
       ledger,

@@ -1,4 +1,8 @@
-/** VOID: takes back a transaction of the open batch, whole; what that undoes is in domain/effects. */
+/**
+ * VOID: takes back a transaction of the open batch, whole; what that undoes is in domain/effects. A
+ * transaction still waiting to be forwarded is cancelled instead of sent: the gateway never sees it,
+ * and an offline sale's swipe is deleted with it.
+ */
 import type { TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
 import { voidEffects } from '../domain/effects';
@@ -6,8 +10,9 @@ import { checkVoid, notFound } from '../domain/rules';
 import type { LedgerLookups } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import type { TransactionCommand } from '../validation';
+import { cancelledDecision, commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
 import { copiedFrom, enforce, findChecked, isInOpenBatch, type OperationRun } from './operation';
-import { applyEffects, newRow, recordAudit, recordDecision } from './recording';
+import { applyEffects, newRow, recordAudit } from './recording';
 
 export async function voidTransaction(
   run: OperationRun,
@@ -21,12 +26,19 @@ export async function voidTransaction(
     );
   const target = await run.ledger.find(targetId);
   await check(run.ledger)(target);
-  const decision = await run.processor.followUp({
-    kind: 'void',
-    amountCents: target?.amount ?? 0,
-    originalAuthorizationCode: target?.authorizationCode ?? '',
-  });
-  return run.commit(async (ledger) => {
+  const forwarding = forwardingOf(request);
+  const waiting = target?.forwardState === 'waiting';
+  const originalUpstreamId = target?.upstreamId ?? null;
+  const decision = waiting
+    ? cancelledDecision(target.authorizationCode)
+    : await run.processor.followUp({
+        kind: 'void',
+        amountCents: target?.amount ?? 0,
+        originalAuthorizationCode: target?.authorizationCode ?? '',
+        originalUpstreamId,
+        forwarding,
+      });
+  return commitDecided(run, decision, async (ledger) => {
     const current = await findChecked(ledger, targetId, check(ledger));
     const row = await newRow(run, ledger, 'VOID', request, {
       ...copiedFrom(current, request),
@@ -34,14 +46,32 @@ export async function voidTransaction(
       tipAmount: current.tipAmount,
       batchId: current.batchId,
     });
-    const response = await recordDecision(ledger, row, decision, false);
-    if (decision.outcome !== 'approved') return response;
+    const cancels = current.forwardState === 'waiting';
+    if (cancels !== waiting) throw new Error(`transaction ${targetId} was forwarded meanwhile`);
+    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+      settles: false,
+      forwarding,
+      ...(originalUpstreamId !== null &&
+        !cancels && {
+          offline: { kind: 'follow-up', upstream: { type: 'VOID', originalUpstreamId } },
+        }),
+    });
+    if (response.result !== 'Approved') return response;
+    if (cancels) {
+      await ledger.forwards.settle(targetId, {
+        state: 'cancelled',
+        upstreamId: null,
+        answer: JSON.stringify({ cancelled_by: String(row.id) }),
+        at: run.now(),
+      });
+      run.swipesDeleted();
+    }
     await recordAudit(
       run,
       ledger,
       'void',
       response,
-      `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}`,
+      `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}${cancels ? ', cancelled before it was forwarded' : ''}`,
     );
     await applyEffects(ledger, voidEffects(current, row.id));
     return response;

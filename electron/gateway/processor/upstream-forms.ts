@@ -29,6 +29,47 @@ export type UpstreamRequest =
   | { type: 'REFUND'; amountCents: number; card: CardDetails }
   | { type: 'VOID'; originalUpstreamId: string };
 
+type WithoutCard<T> = T extends { card: CardDetails } ? Omit<T, 'card'> & { swiped: true } : T;
+
+/**
+ * A request kept in the store-and-forward queue: all of it but the card, which for an offline sale
+ * is the reader's encrypted swipe, kept beside it in a table of its own and erased once answered.
+ */
+export interface QueuedForm {
+  request: WithoutCard<UpstreamRequest>;
+  caller: TransactionRequest;
+  reference: string;
+}
+
+/** The form to keep for `request`; a keyed card is never kept, so only swipes may be queued. */
+export function queuedForm(
+  request: UpstreamRequest,
+  caller: TransactionRequest,
+  reference: string,
+): QueuedForm {
+  if ('card' in request) {
+    if (request.card.pan !== undefined) throw new Error('a keyed card is never kept to be forwarded');
+    const { card: _card, ...rest } = request;
+    return { request: { ...rest, swiped: true } as WithoutCard<UpstreamRequest>, caller, reference };
+  }
+  return { request: request as WithoutCard<UpstreamRequest>, caller, reference };
+}
+
+/** A kept form with its swipe again, ready to be sent. */
+export function requestOf(form: QueuedForm, swipe: string | null): UpstreamRequest {
+  const { request } = form;
+  if (!('swiped' in request)) return request;
+  if (swipe === null) throw new Error('the swipe of a queued sale is gone');
+  const { swiped: _swiped, ...rest } = request;
+  const card: CardDetails = {
+    entryMode: 'swiped',
+    // Not sent: a swipe carries its own expiry, which the gateway reads when it decrypts it.
+    expiry: { month: 1, year: 2000 },
+    encryptedSwipe: { trackData: swipe, trackFormat: 'MAGTEK' },
+  };
+  return { ...rest, card } as UpstreamRequest;
+}
+
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** `order_number`'s form: up to 18 characters 0-9 and A-Z. */
 export const REFERENCE_PATTERN = /^T[0-9A-Z]{17}$/;

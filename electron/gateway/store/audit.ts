@@ -16,6 +16,10 @@ export const AUDIT_ACTIONS = [
   'pin_failed',
   'sign_in',
   'sign_out',
+  'offline_declined',
+  'offline_acknowledged',
+  'gateway_void',
+  'batch_unreconciled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

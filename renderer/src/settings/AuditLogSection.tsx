@@ -23,6 +23,10 @@ const ACTIONS: Record<string, string> = {
   pin_failed: 'Wrong PIN',
   sign_in: 'Signed in',
   sign_out: 'Locked the counter',
+  offline_declined: 'Offline sale declined when sent',
+  offline_acknowledged: 'Saw a declined offline sale',
+  gateway_void: 'Voided at the gateway',
+  batch_unreconciled: 'Batch differs at the gateway',
 };
 
 export function AuditLogSection() {

@@ -1,0 +1,259 @@
+/**
+ * Store and forward, the forwarding half: while transactions made offline wait, the forwarder sends
+ * them to the merchant's gateway by itself, oldest first, every few seconds until the gateway answers
+ * again. Each goes exactly once: before a send it is marked as sent (in the ledger, so a crash
+ * cannot forget it), and one that was sent before is looked up in the gateway's list by its reference
+ * before it could be sent again. On a store server one counter forwards for the store at a time.
+ *
+ * The same rounds look up again the requests whose outcome could not be learned (answered 9004): one
+ * that turns up approved is voided at the gateway, and the audit log says so.
+ */
+import { EventEmitter } from 'node:events';
+import { formatMoney } from '../../shared/money';
+import { ERROR_CODES, RESULT_CODES } from './domain/codes';
+import { declinedForwardEffects } from './domain/effects';
+import type { ProcessorDecision } from './processor/processor';
+import { decisionOf, requestOf, type QueuedForm } from './processor/upstream-forms';
+import type { UpstreamProcessor } from './processor/upstream';
+import { applyEffects } from './operations/recording';
+import type { LedgerStore } from './store/ledger-store';
+
+/** How the audit log names what the forwarder does. */
+export const FORWARDER = 'store and forward';
+
+/** How often the forwarder tries while something waits. */
+export const FORWARD_EVERY_MS = 3_000;
+/** How long a request answered 9004 is looked up again before it is taken as never arrived. */
+const CHECKS_FOR_MS = 24 * 3_600_000;
+const ENTRIES_PER_ROUND = 50;
+
+/** What a round found. */
+export interface ForwardRound {
+  /** Another counter of the store forwards now. */
+  skipped: boolean;
+  forwarded: number;
+  declined: number;
+  /** The round ended on a gateway that could not be reached, or did not answer. */
+  stoppedBy?: string;
+}
+
+export class Forwarder extends EventEmitter<{ changed: [] }> {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<ForwardRound> | undefined;
+  #eraseNeeded = false;
+  #stopped = false;
+
+  constructor(
+    private readonly ledger: LedgerStore,
+    private readonly upstream: UpstreamProcessor,
+    private readonly now: () => number = Date.now,
+    private readonly everyMs = FORWARD_EVERY_MS,
+  ) {
+    super();
+    // The line coming back is the moment to forward, not the next tick.
+    upstream.line.on('changed', (state) => {
+      if (state === 'online') this.soon();
+    });
+  }
+
+  /** Forwards by itself, every few seconds, until stopped. */
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** A swipe kept to be forwarded was deleted: what is left of it in the files is erased next. */
+  swipesDeleted(): void {
+    this.#eraseNeeded = true;
+    this.soon();
+  }
+
+  /** A round at the next turn of the event loop, rather than at the next tick. */
+  soon(): void {
+    if (this.#stopped || this.#timer === undefined) return;
+    this.#schedule(0);
+  }
+
+  /** One round now (or the one already running): what it forwarded and where it stopped. */
+  round(): Promise<ForwardRound> {
+    this.#running ??= this.#round().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  /**
+   * Rounds until nothing waits or a round makes no progress: before a batch closes with the gateway.
+   * Answers what still waits.
+   */
+  async drain(): Promise<{ waiting: number; stoppedBy?: string }> {
+    for (;;) {
+      const round = await this.round();
+      const summary = await this.ledger.forwards.summary();
+      if (summary.count === 0) return { waiting: 0 };
+      if (round.skipped || (round.forwarded === 0 && round.declined === 0))
+        return {
+          waiting: summary.count,
+          ...(round.stoppedBy !== undefined && { stoppedBy: round.stoppedBy }),
+        };
+    }
+  }
+
+  #schedule(delay: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      void this.round()
+        .catch((error: unknown) => {
+          console.error(`Store and forward: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          if (!this.#stopped) this.#schedule(this.everyMs);
+        });
+    }, delay);
+    this.#timer.unref();
+  }
+
+  async #round(): Promise<ForwardRound> {
+    const { forwards } = this.ledger;
+    // Nothing waits and nothing is left to look up or erase: no lock taken, nothing asked.
+    if (
+      !this.#eraseNeeded &&
+      (await forwards.summary()).count === 0 &&
+      (await forwards.pendingChecks(1)).length === 0
+    )
+      return { skipped: false, forwarded: 0, declined: 0 };
+    const result = await this.ledger.forwards.asOnlyForwarder(async (): Promise<ForwardRound> => {
+      const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
+      const entries = await this.ledger.forwards.waiting(ENTRIES_PER_ROUND);
+      for (const entry of entries) {
+        const form = JSON.parse(entry.form) as QueuedForm;
+        const decision = await this.#decide(entry.transactionId, entry.attempts, form, entry.swipe);
+        if (decision.outcome === 'error') {
+          // Not reached, no answer learned, or the gateway's own error: the entry waits, and so do
+          // the ones after it, which may follow it up.
+          round.stoppedBy = decision.message;
+          break;
+        }
+        const declined = await this.#settle(entry.transactionId, decision);
+        if (declined) round.declined += 1;
+        else round.forwarded += 1;
+        if (entry.swipe !== null) this.#eraseNeeded = true;
+        this.emit('changed');
+      }
+      await this.#checkLostAnswers();
+      if (this.#eraseNeeded) this.#eraseNeeded = !(await this.ledger.forwards.eraseSwipeRemnants());
+      return round;
+    });
+    return result ?? { skipped: true, forwarded: 0, declined: 0 };
+  }
+
+  /** What the gateway decided of an entry: found by its reference if it was sent before, else sent now. */
+  async #decide(
+    transactionId: number,
+    attempts: number,
+    form: QueuedForm,
+    swipe: string | null,
+  ): Promise<ProcessorDecision> {
+    if (attempts > 0) {
+      const account = this.upstream.account();
+      const lookup = await account.findByReference(form.reference);
+      if (lookup.kind !== 'answered')
+        return {
+          outcome: 'error',
+          resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
+          errorCode: ERROR_CODES.GATEWAY_UNREACHABLE,
+          message: `the gateway could not be asked about transaction ${transactionId}: ${lookup.detail}`,
+        };
+      if (lookup.value.found) return decisionOf(lookup.value.found, form.reference);
+    }
+    await this.ledger.write((ledger) => ledger.forwards.noteAttempt(transactionId, this.now()));
+    return this.upstream.forward(requestOf(form, swipe), { request: form.caller, reference: form.reference });
+  }
+
+  /** Records the gateway's answer to a forwarded entry; true when it refused it. */
+  async #settle(transactionId: number, decision: ProcessorDecision): Promise<boolean> {
+    const declined = decision.outcome !== 'approved';
+    const answer = JSON.stringify({
+      result: declined ? (decision.outcome === 'declined' ? 'Declined' : 'Rejected') : 'Approved',
+      ...('resultCode' in decision && { result_code: decision.resultCode }),
+      ...('errorCode' in decision && { error_code: decision.errorCode }),
+      display_message: decision.message,
+    });
+    await this.ledger.write(async (ledger) => {
+      const row = await ledger.find(transactionId);
+      if (!row) throw new Error(`transaction ${transactionId} is not in the ledger`);
+      await ledger.forwards.settle(transactionId, {
+        state: declined ? 'declined' : 'forwarded',
+        upstreamId: decision.upstreamId ?? null,
+        answer,
+        at: this.now(),
+      });
+      if (!declined) return;
+      await applyEffects(ledger, declinedForwardEffects(row));
+      await ledger.appendAudit({
+        at: this.now(),
+        actor: FORWARDER,
+        action: 'offline_declined',
+        subject: `transaction ${transactionId}`,
+        detail:
+          `${row.type ?? 'transaction'} approved offline, ${formatMoney(row.amount ?? 0)} on card ending ` +
+          `${row.cardLastFour ?? ''}, refused by the gateway when forwarded: ${decision.message}` +
+          (row.type === 'Void' ? ' What it voided still stands at the gateway.' : ' It left the batch.'),
+      });
+    });
+    return declined;
+  }
+
+  /**
+   * The requests answered 9004: one that shows at the gateway approved is voided there, with an
+   * audit entry; one that shows refused, or that has not shown within a day, is done with.
+   */
+  async #checkLostAnswers(): Promise<void> {
+    const checks = await this.ledger.forwards.pendingChecks(20);
+    if (checks.length === 0) return;
+    const account = this.upstream.account();
+    for (const check of checks) {
+      const lookup = await account.findByReference(check.reference);
+      if (lookup.kind !== 'answered') return;
+      const found = lookup.value.found;
+      let outcome: string | undefined;
+      let detail: string | undefined;
+      if (found && found.result === 'Approved') {
+        const voided = await this.upstream.followUp({
+          kind: 'void',
+          amountCents: 0,
+          originalAuthorizationCode: found.authorization_code ?? '',
+          originalUpstreamId: found.id,
+        });
+        if (voided.outcome !== 'approved') continue;
+        outcome = 'voided';
+        detail =
+          `the request of transaction ${check.transactionId} (answered 9004, outcome unknown) turned up at ` +
+          `the gateway approved as its transaction ${found.id}, ${found.type ?? ''} ${found.amount ?? ''}: ` +
+          `voided there (its void ${voided.upstreamId ?? ''})`;
+      } else if (found) {
+        outcome = `not charged (${found.result})`;
+      } else if (this.now() - check.since > CHECKS_FOR_MS) {
+        outcome = 'never arrived';
+      }
+      if (outcome === undefined) continue;
+      const resolved = outcome;
+      await this.ledger.write(async (ledger) => {
+        await ledger.forwards.resolveCheck(check.reference, this.now(), resolved);
+        if (detail !== undefined)
+          await ledger.appendAudit({
+            at: this.now(),
+            actor: FORWARDER,
+            action: 'gateway_void',
+            subject: `transaction ${check.transactionId}`,
+            detail,
+          });
+      });
+      this.emit('changed');
+    }
+  }
+}
