@@ -241,6 +241,8 @@ export class CounterStaff {
             return { outcome: 'none-open' };
           case 'changed':
             return { outcome: 'changed', batch: presentBatch(close.open) };
+          case 'gateway refused':
+            throw new BridgeError('unavailable', close.message);
         }
       },
     };

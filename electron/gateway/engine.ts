@@ -157,7 +157,12 @@ export class Engine {
     );
     this.forwarder = new Forwarder(this.ledger, this.upstream, now);
     this.transactions.onSwipesDeleted = () => this.forwarder.swipesDeleted();
-    this.batches = new BatchService(this.ledger, this.reads, now);
+    this.batches = new BatchService(this.ledger, this.reads, now, {
+      settings,
+      upstream: this.upstream,
+      forwarder: this.forwarder,
+      gate: this.transactions.closeGate,
+    });
   }
 
   /** Opens (creating when new) the ledger of a data dir. */

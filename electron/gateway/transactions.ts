@@ -5,6 +5,7 @@
  */
 import { transactionResponseSchema, type TransactionResponse } from '../../shared/api/schemas';
 import { CardIntake } from './card-intake';
+import { CloseGate } from './close-gate';
 import { KeyedQueue } from './keyed-queue';
 import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
 import { authorize } from './operations/authorize';
@@ -29,7 +30,11 @@ export class TransactionService {
   private answersForgottenAt = 0;
   /** Charges the duplicate check compares, one at a time per card and amount. */
   private readonly charges = new KeyedQueue();
+  /** Follow-ups of one original, one at a time from their first check to their write. */
+  private readonly originals = new KeyedQueue();
   private readonly cards: CardIntake;
+  /** Keeps transactions out of the way of a batch closing at the merchant's gateway. */
+  readonly closeGate = new CloseGate();
   /** Called after a write that deleted a swipe kept to be forwarded (the forwarder erases its remnants). */
   onSwipesDeleted: () => void = () => undefined;
 
@@ -111,11 +116,14 @@ export class TransactionService {
    * the store's code: the same request may be sent again.
    */
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
+    const leave = await this.closeGate.enter();
     try {
       return await this.submitToLedger(body, context);
     } catch (error) {
       if (!isStoreError(error)) throw error;
       return storeErrorAnswer(error);
+    } finally {
+      leave();
     }
   }
 
@@ -174,6 +182,7 @@ export class TransactionService {
       commit: (work) => this.commit(context, work),
       oneAtATime: (key, work) => this.charges.run(key, work),
       swipesDeleted: () => this.onSwipesDeleted(),
+      holdOriginal: (originalId, work) => this.originals.run(String(originalId), work),
     };
   }
 

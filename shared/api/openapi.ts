@@ -174,6 +174,7 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
       }),
       ...(route.notFound !== undefined && { '404': errorResponse(route.notFound) }),
       ...(route.conflict !== undefined && { '409': errorResponse(route.conflict) }),
+      ...(route.badGateway !== undefined && { '502': errorResponse(route.badGateway) }),
       ...(route.idempotent && {
         '409': errorResponse('A request with the same Idempotency-Key is still being processed.'),
         '422': errorResponse('The Idempotency-Key was already used with a different request body.'),

@@ -57,6 +57,8 @@ export interface ApiRoute {
   forbidden?: string;
   /** Writes to the store, so that on a store server it may answer 503 store_unreachable or store_busy. */
   writes?: boolean;
+  /** Why the route may answer 502, changing nothing: the merchant's gateway could not do its part. */
+  badGateway?: string;
 }
 
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
@@ -162,6 +164,8 @@ export const API_ROUTES = {
       description: 'The closed batch, with settled and confirmation_code.',
     },
     noContent: 'No batch is open.',
+    badGateway:
+      "error gateway_unreachable: with the merchant's gateway as the processor, what waits to be forwarded could not be sent, or the gateway could not close its open batch; message says which. Nothing was closed, at the gateway or here.",
   },
 } as const satisfies Record<string, ApiRoute>;
 

@@ -29,6 +29,8 @@ interface LoadOptions {
   warmupPath?: string;
   /** Ignore `requests` and `durationMs`: run from the warm line until SIGTERM. */
   untilStopped?: boolean;
+  /** A metric of the answers' Server-Timing header whose durations (ms) are reported as `serverTiming`. */
+  serverTiming?: string;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
@@ -46,7 +48,21 @@ function nextBody(): string | undefined {
   return bodies?.length ? bodies[sent++ % bodies.length] : options.body;
 }
 
-function once(warmup = false): Promise<{ ms: number; status: number; bytes: number }> {
+/** The `dur` of `metric` in a Server-Timing header, such as `upstream;dur=12.3, relay;dur=0.41`. */
+function timingOf(header: string | string[] | undefined, metric: string): number | undefined {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const entry of text.split(',')) {
+    const [name, ...parameters] = entry.trim().split(';');
+    if (name !== metric) continue;
+    const duration = parameters.find((parameter) => parameter.trim().startsWith('dur='));
+    if (duration !== undefined) return Number(duration.trim().slice(4));
+  }
+  return undefined;
+}
+
+function once(
+  warmup = false,
+): Promise<{ ms: number; status: number; bytes: number; timing: number | undefined }> {
   const started = process.hrtime.bigint();
   const method = warmup && options.warmupPath ? 'GET' : options.method;
   const path = warmup && options.warmupPath ? options.warmupPath : target.pathname + target.search;
@@ -73,6 +89,10 @@ function once(warmup = false): Promise<{ ms: number; status: number; bytes: numb
             ms: Number(process.hrtime.bigint() - started) / 1e6,
             status: incoming.statusCode ?? 0,
             bytes,
+            timing:
+              options.serverTiming === undefined
+                ? undefined
+                : timingOf(incoming.headers['server-timing'], options.serverTiming),
           }),
         );
       },
@@ -91,6 +111,7 @@ async function run(): Promise<void> {
     }),
   );
   const latencies: number[] = [];
+  const timings: number[] = [];
   const statuses = new Map<number, number>();
   const limit = options.untilStopped
     ? Number.POSITIVE_INFINITY
@@ -109,8 +130,9 @@ async function run(): Promise<void> {
   const worker = async () => {
     while (!stopped && issued < limit && Date.now() < deadline) {
       issued++;
-      const { ms, status, bytes } = await once();
+      const { ms, status, bytes, timing } = await once();
       latencies.push(ms);
+      if (timing !== undefined) timings.push(timing);
       bodyBytes += bytes;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
@@ -123,6 +145,7 @@ async function run(): Promise<void> {
       ...summarize(latencies, seconds),
       statuses: Object.fromEntries(statuses),
       meanBodyBytes: Math.round(bodyBytes / Math.max(1, latencies.length)),
+      ...(options.serverTiming !== undefined && { serverTiming: summarize(timings, seconds) }),
     })}\n`,
   );
 }

@@ -195,6 +195,10 @@ export async function startPostgresServer(options: PostgresServerOptions = {}): 
         `max_connections=${options.maxConnections ?? 100}`,
         '-c',
         'shared_buffers=32MB',
+        // As docs/operations.md asks of a store server: log segments a checkpoint no longer needs are
+        // removed rather than kept for reuse, so that a forwarded swipe leaves no trace in them.
+        '-c',
+        'wal_recycle=off',
         ...tlsSettings,
       ]);
       const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -14,6 +14,7 @@ import { cardNumberInText, holdsCardNumber } from '../validation';
 import type { ApiKeyInfo } from '../keys';
 import type { SubmitContext } from '../operations/operation';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
+import { trackGatewayTiming } from '../processor/gateway-timing';
 import { ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
 import { staffActor } from '../staff/actors';
 import type { BatchRecord } from '../store/batch-rows';
@@ -99,7 +100,16 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
     }
   };
 
+  /** Each transaction request's time at the merchant's gateway, for its Server-Timing header. */
+  const gatewayTimings = new WeakMap<object, () => string | undefined>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    const timing = gatewayTimings.get(request)?.();
+    if (timing !== undefined) reply.header('server-timing', timing);
+    return payload;
+  });
+
   serve(createTransaction, async (request, reply) => {
+    gatewayTimings.set(request, trackGatewayTiming());
     // A key in the header is checked before the body is read; one in the body, once it is parsed.
     const headerKey =
       typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
@@ -222,6 +232,8 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
         );
       case 'none open':
         return reply.code(204).send();
+      case 'gateway refused':
+        throw new ApiProblem(502, 'gateway_unreachable', close.message);
       case 'changed': {
         // The figures are the batch's: a key that may close but not read batches is not shown them.
         if (!key.permissions.includes('batches:read')) {

@@ -21,47 +21,50 @@ export async function capture(
         : notFound(authId),
       authId,
     );
-  const auth = await run.ledger.find(authId);
-  await check(auth);
-  const forwarding = forwardingOf(request);
-  const originalUpstreamId = auth?.upstreamId ?? null;
-  const decision = await run.processor.followUp({
-    kind: 'capture',
-    amountCents: amount + tip,
-    tipCents: tip,
-    originalAuthorizationCode: auth?.authorizationCode ?? '',
-    originalUpstreamId,
-    forwarding,
-  });
-  return commitDecided(run, decision, async (ledger) => {
-    const current = await findChecked(ledger, authId, check);
-    const row = await newRow(run, ledger, 'CAPTURE', request, {
-      ...copiedFrom(current, request),
-      amount: amount + tip,
-      tipAmount: tip,
-      serverId: request.server_id ?? current.serverId,
-      invoice: request.invoice ?? current.invoice,
-      authorizationCode: current.authorizationCode,
-    });
-    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
-      settles: true,
+  // Held from the first check to the write, across the processor's answer.
+  return run.holdOriginal(authId, async () => {
+    const auth = await run.ledger.find(authId);
+    await check(auth);
+    const forwarding = forwardingOf(request);
+    const originalUpstreamId = auth?.upstreamId ?? null;
+    const decision = await run.processor.followUp({
+      kind: 'capture',
+      amountCents: amount + tip,
+      tipCents: tip,
+      originalAuthorizationCode: auth?.authorizationCode ?? '',
+      originalUpstreamId,
       forwarding,
-      authorizationCode: current.authorizationCode,
-      ...(originalUpstreamId !== null && {
-        offline: {
-          kind: 'follow-up',
-          upstream: { type: 'CAPTURE', amountCents: amount, tipCents: tip, originalUpstreamId },
-        },
-      }),
     });
-    if (response.result === 'Approved') await applyEffects(ledger, captureEffects(authId, row.id));
-    await recordAudit(
-      run,
-      ledger,
-      'capture',
-      response,
-      `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,
-    );
-    return response;
+    return commitDecided(run, decision, async (ledger) => {
+      const current = await findChecked(ledger, authId, check);
+      const row = await newRow(run, ledger, 'CAPTURE', request, {
+        ...copiedFrom(current, request),
+        amount: amount + tip,
+        tipAmount: tip,
+        serverId: request.server_id ?? current.serverId,
+        invoice: request.invoice ?? current.invoice,
+        authorizationCode: current.authorizationCode,
+      });
+      const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+        settles: true,
+        forwarding,
+        authorizationCode: current.authorizationCode,
+        ...(originalUpstreamId !== null && {
+          offline: {
+            kind: 'follow-up',
+            upstream: { type: 'CAPTURE', amountCents: amount, tipCents: tip, originalUpstreamId },
+          },
+        }),
+      });
+      if (response.result === 'Approved') await applyEffects(ledger, captureEffects(authId, row.id));
+      await recordAudit(
+        run,
+        ledger,
+        'capture',
+        response,
+        `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,
+      );
+      return response;
+    });
   });
 }

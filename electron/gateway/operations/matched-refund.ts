@@ -22,38 +22,41 @@ export async function matchedRefund(
         : notFound(originalId),
       originalId,
     );
-  const original = await run.ledger.find(originalId);
-  await check(run.ledger)(original);
-  const forwarding = forwardingOf(request);
-  const originalUpstreamId = original?.upstreamId ?? null;
-  const decision = await run.processor.followUp({
-    kind: 'refund',
-    amountCents: amount,
-    originalAuthorizationCode: original?.authorizationCode ?? '',
-    originalUpstreamId,
-    forwarding,
-  });
-  return commitDecided(run, decision, async (ledger) => {
-    const current = await findChecked(ledger, originalId, check(ledger));
-    const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
-    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
-      settles: true,
+  // Held from the first check to the write, across the processor's answer.
+  return run.holdOriginal(originalId, async () => {
+    const original = await run.ledger.find(originalId);
+    await check(run.ledger)(original);
+    const forwarding = forwardingOf(request);
+    const originalUpstreamId = original?.upstreamId ?? null;
+    const decision = await run.processor.followUp({
+      kind: 'refund',
+      amountCents: amount,
+      originalAuthorizationCode: original?.authorizationCode ?? '',
+      originalUpstreamId,
       forwarding,
-      ...(originalUpstreamId !== null && {
-        offline: {
-          kind: 'follow-up',
-          upstream: { type: 'REFUND', amountCents: amount, originalUpstreamId },
-        },
-      }),
     });
-    if (response.result === 'Approved') await applyEffects(ledger, refundEffects(originalId, amount));
-    await recordAudit(
-      run,
-      ledger,
-      'refund',
-      response,
-      `of transaction ${originalId}: ${formatMoney(amount)}`,
-    );
-    return response;
+    return commitDecided(run, decision, async (ledger) => {
+      const current = await findChecked(ledger, originalId, check(ledger));
+      const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
+      const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+        settles: true,
+        forwarding,
+        ...(originalUpstreamId !== null && {
+          offline: {
+            kind: 'follow-up',
+            upstream: { type: 'REFUND', amountCents: amount, originalUpstreamId },
+          },
+        }),
+      });
+      if (response.result === 'Approved') await applyEffects(ledger, refundEffects(originalId, amount));
+      await recordAudit(
+        run,
+        ledger,
+        'refund',
+        response,
+        `of transaction ${originalId}: ${formatMoney(amount)}`,
+      );
+      return response;
+    });
   });
 }

@@ -42,6 +42,11 @@ export interface OperationRun {
   commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
   /** Tells the forwarder that a swipe kept to be forwarded was deleted, so it erases what is left of it. */
   swipesDeleted(): void;
+  /**
+   * Runs `work` holding the original a follow-up names, across the processor's answer, so that no
+   * other request for it runs meanwhile: one request per decision reaches the gateway.
+   */
+  holdOriginal(originalId: number, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
   /** Runs `work` after any other work under the same key has finished (see KeyedQueue). */
   oneAtATime(key: string | undefined, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
 }

@@ -24,56 +24,59 @@ export async function voidTransaction(
       target ? checkVoid(target, await isInOpenBatch(ledger, target.batchId)) : notFound(targetId),
       targetId,
     );
-  const target = await run.ledger.find(targetId);
-  await check(run.ledger)(target);
-  const forwarding = forwardingOf(request);
-  const waiting = target?.forwardState === 'waiting';
-  const originalUpstreamId = target?.upstreamId ?? null;
-  const decision = waiting
-    ? cancelledDecision(target.authorizationCode)
-    : await run.processor.followUp({
-        kind: 'void',
-        amountCents: target?.amount ?? 0,
-        originalAuthorizationCode: target?.authorizationCode ?? '',
-        originalUpstreamId,
+  // Held from the first check to the write, across the processor's answer.
+  return run.holdOriginal(targetId, async () => {
+    const target = await run.ledger.find(targetId);
+    await check(run.ledger)(target);
+    const forwarding = forwardingOf(request);
+    const waiting = target?.forwardState === 'waiting';
+    const originalUpstreamId = target?.upstreamId ?? null;
+    const decision = waiting
+      ? cancelledDecision(target.authorizationCode)
+      : await run.processor.followUp({
+          kind: 'void',
+          amountCents: target?.amount ?? 0,
+          originalAuthorizationCode: target?.authorizationCode ?? '',
+          originalUpstreamId,
+          forwarding,
+        });
+    return commitDecided(run, decision, async (ledger) => {
+      const current = await findChecked(ledger, targetId, check(ledger));
+      const row = await newRow(run, ledger, 'VOID', request, {
+        ...copiedFrom(current, request),
+        amount: current.amount,
+        tipAmount: current.tipAmount,
+        batchId: current.batchId,
+      });
+      const cancels = current.forwardState === 'waiting';
+      if (cancels !== waiting) throw new Error(`transaction ${targetId} was forwarded meanwhile`);
+      const { response } = await recordGatewayDecision(run, ledger, row, decision, {
+        settles: false,
         forwarding,
+        ...(originalUpstreamId !== null &&
+          !cancels && {
+            offline: { kind: 'follow-up', upstream: { type: 'VOID', originalUpstreamId } },
+          }),
       });
-  return commitDecided(run, decision, async (ledger) => {
-    const current = await findChecked(ledger, targetId, check(ledger));
-    const row = await newRow(run, ledger, 'VOID', request, {
-      ...copiedFrom(current, request),
-      amount: current.amount,
-      tipAmount: current.tipAmount,
-      batchId: current.batchId,
+      if (response.result !== 'Approved') return response;
+      if (cancels) {
+        await ledger.forwards.settle(targetId, {
+          state: 'cancelled',
+          upstreamId: null,
+          answer: JSON.stringify({ cancelled_by: String(row.id) }),
+          at: run.now(),
+        });
+        run.swipesDeleted();
+      }
+      await recordAudit(
+        run,
+        ledger,
+        'void',
+        response,
+        `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}${cancels ? ', cancelled before it was forwarded' : ''}`,
+      );
+      await applyEffects(ledger, voidEffects(current, row.id));
+      return response;
     });
-    const cancels = current.forwardState === 'waiting';
-    if (cancels !== waiting) throw new Error(`transaction ${targetId} was forwarded meanwhile`);
-    const { response } = await recordGatewayDecision(run, ledger, row, decision, {
-      settles: false,
-      forwarding,
-      ...(originalUpstreamId !== null &&
-        !cancels && {
-          offline: { kind: 'follow-up', upstream: { type: 'VOID', originalUpstreamId } },
-        }),
-    });
-    if (response.result !== 'Approved') return response;
-    if (cancels) {
-      await ledger.forwards.settle(targetId, {
-        state: 'cancelled',
-        upstreamId: null,
-        answer: JSON.stringify({ cancelled_by: String(row.id) }),
-        at: run.now(),
-      });
-      run.swipesDeleted();
-    }
-    await recordAudit(
-      run,
-      ledger,
-      'void',
-      response,
-      `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}${cancels ? ', cancelled before it was forwarded' : ''}`,
-    );
-    await applyEffects(ledger, voidEffects(current, row.id));
-    return response;
   });
 }

@@ -14,20 +14,19 @@ interface GatewayTiming {
 
 const current = new AsyncLocalStorage<GatewayTiming>();
 
-/** Runs `work` with a timing of its own, which `serverTiming` reads once the answer is ready. */
-export function timedAtGateway<T>(work: () => Promise<T>): {
-  result: Promise<T>;
-  serverTiming: () => string | undefined;
-} {
+/**
+ * Starts timing the request being handled (the rest of the calling function and all it awaits): the
+ * function returned gives its Server-Timing value once the answer is ready, undefined when the
+ * gateway was not asked.
+ */
+export function trackGatewayTiming(): () => string | undefined {
   const timing: GatewayTiming = {};
-  return {
-    result: current.run(timing, work),
-    serverTiming: () => {
-      if (timing.sentAt === undefined || timing.decidedAt === undefined) return undefined;
-      const upstream = timing.decidedAt - timing.sentAt;
-      const relay = performance.now() - timing.decidedAt;
-      return `upstream;dur=${upstream.toFixed(2)}, relay;dur=${relay.toFixed(2)}`;
-    },
+  current.enterWith(timing);
+  return () => {
+    if (timing.sentAt === undefined || timing.decidedAt === undefined) return undefined;
+    const upstream = timing.decidedAt - timing.sentAt;
+    const relay = performance.now() - timing.decidedAt;
+    return `upstream;dur=${upstream.toFixed(2)}, relay;dur=${relay.toFixed(2)}`;
   };
 }
 

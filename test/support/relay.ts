@@ -1,0 +1,72 @@
+/**
+ * An engine under test with `processor` `upstream`, relaying to the tests' gateway (a second engine
+ * behind the fault proxy, upstream-gateway.ts), on the run's store; and what the tests need to read
+ * on both sides.
+ */
+import { nextKsnCounter, simulatedSwipeString, type TestCard } from '../../electron/reader/simulator';
+import type { TransactionListItem } from '../../shared/api/schemas';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from './gateway';
+import type { UpstreamGateway } from './upstream-gateway';
+
+export interface RelayOptions extends Pick<TestGatewayOptions, 'tips' | 'duplicateWindowMinutes' | 'engine'> {
+  /** Store and forward on (offline_enabled). */
+  offline?: boolean;
+  /** upstream_timeout_seconds: 2 by default, so that a lost answer is settled within seconds. */
+  timeoutSeconds?: number;
+  /** Further settings, as name and text. */
+  settings?: [string, string][];
+}
+
+/** Starts the engine under test relaying to `upstream`. */
+export async function startRelay(
+  upstream: UpstreamGateway,
+  options: RelayOptions = {},
+): Promise<TestGateway> {
+  const { offline, timeoutSeconds, settings, ...gatewayOptions } = options;
+  const t = await startTestGateway(gatewayOptions);
+  try {
+    await t.gateway.engine.settings.change([
+      ['upstream_url', upstream.url],
+      ['upstream_api_key', upstream.key],
+      ['upstream_ca_file', upstream.caFile],
+      ['upstream_timeout_seconds', String(timeoutSeconds ?? 2)],
+      ['offline_enabled', String(offline ?? false)],
+      ['processor', 'upstream'],
+      ...(settings ?? []),
+    ]);
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+  return t;
+}
+
+/** A random start, so that test files running at once on one store server use different KSNs. */
+let ksnCounter = nextKsnCounter(Math.floor(Math.random() * 1_000_000));
+
+/** A swipe of `card` with a KSN not used before in this run, encrypted as the simulator reader does. */
+export function swipe(card: TestCard): { encrypted_track_data: string; track_format: string } {
+  ksnCounter = nextKsnCounter(ksnCounter);
+  return {
+    encrypted_track_data: simulatedSwipeString(card, { counter: ksnCounter }),
+    track_format: 'MAGTEK',
+  };
+}
+
+/** The gateway's list item of the transaction it knows by `id`. */
+export async function atGateway(upstream: UpstreamGateway, id: string): Promise<TransactionListItem> {
+  const [item] = await upstream.gateway.client.listTransactions({ id });
+  if (!item) throw new Error(`the gateway has no transaction ${id}`);
+  return item;
+}
+
+/** The POSTs of transactions that went through the line since `from` (an index into proxy.seen). */
+export function postsSince(
+  upstream: UpstreamGateway,
+  from: number,
+): { body: Record<string, unknown>; fate: string }[] {
+  return upstream.proxy.seen
+    .slice(from)
+    .filter((request) => request.method === 'POST' && request.path.startsWith('/rest/v1/transactions'))
+    .map((request) => ({ body: JSON.parse(request.body) as Record<string, unknown>, fate: request.fate }));
+}
