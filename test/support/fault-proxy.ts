@@ -26,7 +26,8 @@ export type LineState = 'up' | 'refuse' | 'stall' | 'reset' | 'untrusted';
 
 export type RequestFault =
   | { kind: 'hang' }
-  | { kind: 'cut' }
+  /** With `thenLine`, the line then goes into that state, as when the gateway goes down at that moment. */
+  | { kind: 'cut'; thenLine?: LineState }
   | { kind: 'withhold' }
   | { kind: 'hold' }
   | { kind: 'delay'; ms: number };
@@ -154,6 +155,7 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
         const answer = await forward(method, path, incoming.headers, body);
         if (fault?.kind === 'cut') {
           incoming.socket.destroy();
+          if (fault.thenLine !== undefined) await setLine(fault.thenLine);
           return;
         }
         if (fault?.kind === 'withhold') return;
@@ -225,18 +227,19 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
   };
 
   const port = await listen(0);
+  const setLine = async (next: LineState) => {
+    if (next === state) return;
+    // A line that changes drops what it carried, as a real one does.
+    dropConnections();
+    state = next;
+    if (next === 'refuse') await stopListening();
+    else if (!tcp) await listen(port);
+  };
 
   return {
     url: `https://127.0.0.1:${port}/rest/v1`,
     port,
-    async line(next) {
-      if (next === state) return;
-      // A line that changes drops what it carried, as a real one does.
-      dropConnections();
-      state = next;
-      if (next === 'refuse') await stopListening();
-      else if (!tcp) await listen(port);
-    },
+    line: setLine,
     fault(fault, options = {}) {
       faults.push({ fault, match: options.match ?? (() => true), left: options.times ?? 1 });
     },

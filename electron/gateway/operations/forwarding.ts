@@ -55,9 +55,25 @@ export async function recordGatewayDecision(
   };
   if (decision.outcome === 'error' && decision.line === 'unreachable' && options.offline) {
     if (run.settings.get('offline_enabled')) {
-      const offline = await approveOffline(run, ledger, marked, options.offline, options);
+      const offline = await approveOffline(run, ledger, marked, options.offline, options, {
+        refusalStands: true,
+      });
       if (offline) return { response: offline, approvedOffline: true };
     }
+  }
+  // Sent, and the gateway went out of reach before it could be asked what it did: offline as if it
+  // had not been reached, but queued as sent, so it is looked up before it could be sent again.
+  if (
+    decision.outcome === 'error' &&
+    decision.line === 'unknown' &&
+    decision.lookupUnreachable &&
+    options.offline &&
+    run.settings.get('offline_enabled')
+  ) {
+    const offline = await approveOffline(run, ledger, marked, options.offline, options, {
+      refusalStands: false,
+    });
+    if (offline) return { response: offline, approvedOffline: true };
   }
   if (decision.outcome === 'error' && decision.line === 'unknown' && decision.reference !== undefined) {
     const response = await recordDecision(ledger, marked, decision, options.settles);
@@ -85,6 +101,11 @@ async function approveOffline(
   row: NewRow,
   intent: OfflineIntent,
   options: { settles: boolean; forwarding: Forwarding; authorizationCode?: string | null },
+  /**
+   * refusalStands: a request that was never sent is refused in the offline rules' words; one that
+   * may have reached the gateway is left to the caller (its outcome is unknown, not refused).
+   */
+  { refusalStands }: { refusalStands: boolean },
 ): Promise<TransactionResponse | undefined> {
   const now = run.now();
   if (intent.kind === 'charge') {
@@ -100,6 +121,7 @@ async function approveOffline(
       now,
     );
     if (!verdict.ok) {
+      if (!refusalStands) return undefined;
       return recordDecision(
         ledger,
         row,
@@ -130,6 +152,7 @@ async function approveOffline(
       queuedForm(intent.upstream, options.forwarding.request, options.forwarding.reference),
     ),
     swipe: intent.kind === 'charge' ? intent.swipe : null,
+    attempts: refusalStands ? 0 : 1,
   });
   return { ...response, offline: 'true' };
 }

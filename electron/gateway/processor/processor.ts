@@ -64,6 +64,11 @@ export type ProcessorDecision = GatewayMarks &
          * sent; 'unknown' when it was sent and what the gateway did could not be learned.
          */
         line?: 'unreachable' | 'unknown';
+        /**
+         * With 'unknown': the gateway could not be reached at all to look the request up. Whatever
+         * it did can still be learned later, by the same lookup, before the request is sent again.
+         */
+        lookupUnreachable?: true;
       }
     | { outcome: 'rejected'; errorCode: AnswerCode; message: string }
   );

@@ -25,6 +25,11 @@ export interface UpstreamSettings {
 
 /** How long to wait between lookups of a lost answer: soon at first, then every two seconds. */
 const LOOKUP_PAUSES_MS = [0, 250, 500, 1000, 2000];
+/**
+ * Lookups in a row that could not connect at all after which the gateway is taken as down: there is
+ * nothing to wait for within its time limit, and the request is looked up again once it is back.
+ */
+const UNREACHABLE_LOOKUPS = 3;
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -167,7 +172,8 @@ export class UpstreamProcessor implements Processor {
   async lookUp(account: GatewayAccount, reference: string): Promise<ProcessorDecision> {
     const limitMs = account.client.timeoutMs;
     const deadline = this.now() + limitMs;
-    for (let attempt = 0; ; attempt++) {
+    let unreachableInARow = 0;
+    for (let attempt = 0; unreachableInARow < UNREACHABLE_LOOKUPS; attempt++) {
       const wait = LOOKUP_PAUSES_MS[Math.min(attempt, LOOKUP_PAUSES_MS.length - 1)] ?? 0;
       await pause(Math.min(wait, Math.max(0, deadline - this.now())));
       const left = deadline - this.now();
@@ -175,6 +181,7 @@ export class UpstreamProcessor implements Processor {
       const lookup = await account.findByReference(reference, { timeoutMs: left });
       this.#noteReach(lookup.kind);
       if (lookup.kind === 'answered' && lookup.value.found) return decisionOf(lookup.value.found, reference);
+      unreachableInARow = lookup.kind === 'unreachable' ? unreachableInARow + 1 : 0;
     }
     return {
       reference,
@@ -182,6 +189,7 @@ export class UpstreamProcessor implements Processor {
       resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
       errorCode: ERROR_CODES.GATEWAY_OUTCOME_UNKNOWN,
       line: 'unknown',
+      ...(unreachableInARow >= UNREACHABLE_LOOKUPS && { lookupUnreachable: true as const }),
       message:
         'The payment gateway did not answer and its outcome could not be learned. Nothing was recorded as ' +
         'charged: if the gateway shows it later, Tender voids it there. Try again, or take another form of payment.',

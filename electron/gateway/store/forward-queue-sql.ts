@@ -3,7 +3,7 @@
  * store server numbers them). What only one store does to erase a swipe's remnants is beside each.
  */
 export const FORWARD_QUEUE_SQL = {
-  queue: 'INSERT INTO forward_queue (transaction_id, queued_at, form) VALUES (?, ?, ?)',
+  queue: 'INSERT INTO forward_queue (transaction_id, queued_at, form, attempts) VALUES (?, ?, ?, ?)',
   keepSwipe: 'INSERT INTO forward_swipes (transaction_id, encrypted_track_data) VALUES (?, ?)',
   summary: `
     SELECT count(*) AS count, COALESCE(sum(t.amount), 0) AS cents, min(q.queued_at) AS oldest_at,

@@ -55,11 +55,13 @@ export type ForwardSettlement = {
 
 /** The queue inside a ledger write: changes commit with the rest of the write, or not at all. */
 export interface ForwardQueueWrite {
+  /** `attempts` 1 for a request that may have reached the gateway already: it is looked up before it is sent. */
   queue(entry: {
     transactionId: number;
     queuedAt: number;
     form: string;
     swipe: string | null;
+    attempts: number;
   }): Promise<void>;
   summary(): Promise<ForwardSummary>;
   noteAttempt(transactionId: number, at: number): Promise<void>;

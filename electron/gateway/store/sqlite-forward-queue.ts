@@ -37,7 +37,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
     db.pragma('secure_delete = ON');
     const q = FORWARD_QUEUE_SQL;
     this.sql = {
-      queue: db.prepare<[number, number, string]>(q.queue),
+      queue: db.prepare<[number, number, string, number]>(q.queue),
       keepSwipe: db.prepare<[number, string]>(q.keepSwipe),
       summary: db.prepare<[], SummaryRow>(q.summary),
       noteAttempt: db.prepare<[number, number]>(q.noteAttempt),
@@ -57,8 +57,8 @@ export class SqliteForwardQueue implements ForwardQueueReads {
   private writeSide(): ForwardQueueWrite {
     const sql = this.sql;
     return {
-      queue: async ({ transactionId, queuedAt, form, swipe }) => {
-        sql.queue.run(transactionId, queuedAt, form);
+      queue: async ({ transactionId, queuedAt, form, swipe, attempts }) => {
+        sql.queue.run(transactionId, queuedAt, form, attempts);
         if (swipe !== null) sql.keepSwipe.run(transactionId, swipe);
       },
       summary: async () => toSummary(sql.summary.get()),

@@ -43,8 +43,8 @@ type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => P
 /** The queue inside one write, through the write's own connection and its statement order. */
 export function forwardQueueWrite(query: Query): ForwardQueueWrite {
   return {
-    queue: async ({ transactionId, queuedAt, form, swipe }) => {
-      await query(q.queue, [transactionId, queuedAt, form]);
+    queue: async ({ transactionId, queuedAt, form, swipe, attempts }) => {
+      await query(q.queue, [transactionId, queuedAt, form, attempts]);
       if (swipe !== null) await query(q.keepSwipe, [transactionId, swipe]);
     },
     summary: async () => toSummary((await query<SummaryRow>(q.summary, [])).rows[0]),

@@ -1,0 +1,325 @@
+/**
+ * Store and forward against a real gateway behind the fault proxy: what is approved offline and what
+ * is refused (and why), the queue forwarded in order, each entry exactly once, by itself once the
+ * gateway answers again; a void that cancels what has not gone up; a decline after forwarding; the
+ * batch close with a queue, with the gateway down, and with totals that differ.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TransactionListItem } from '../../shared/api/schemas';
+import { recentAudit, VISA, type TestGateway } from '../support/gateway';
+import { atGateway, postsSince, startRelay, swipe } from '../support/relay';
+import { post } from '../support/transactions';
+import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
+
+let upstream: UpstreamGateway;
+let t: TestGateway | undefined;
+/** The engine's clock: real time, pushed forward by a test that needs hours to pass. */
+let clockOffset = 0;
+
+beforeAll(async () => {
+  upstream = await startUpstreamGateway({ tips: true });
+});
+afterAll(async () => {
+  await upstream?.close();
+});
+beforeEach(async () => {
+  clockOffset = 0;
+  t = await startRelay(upstream, {
+    offline: true,
+    tips: true,
+    engine: { now: () => Date.now() + clockOffset },
+  });
+  // Each test starts with the gateway's batch as empty as the engine's.
+  await upstream.gateway.client.closeOpenBatch();
+});
+afterEach(async () => {
+  upstream.proxy.clearFaults();
+  await upstream.proxy.line('up');
+  await t?.close();
+  t = undefined;
+});
+
+const relay = (): TestGateway => {
+  if (!t) throw new Error('no engine under test');
+  return t;
+};
+const item = async (id: string | undefined): Promise<TransactionListItem> => {
+  const [found] = await relay().client.listTransactions({ id: id ?? '' });
+  if (!found) throw new Error(`no transaction ${id}`);
+  return found;
+};
+const CARD = { pan: '4916338506082832', expMmyy: '1230', firstName: 'Kim', lastName: 'Ode' };
+const offlineSale = (amount: string, card: { pan: string; expMmyy: string } = CARD) =>
+  post(relay(), 'json', { type: 'SALE', amount, ...swipe(card) });
+
+describe('while the gateway cannot be reached', () => {
+  it('a swiped sale within the limit is approved offline, says so, and waits to be forwarded', async () => {
+    await upstream.proxy.line('refuse');
+    const seen = upstream.proxy.seen.length;
+    const answer = await offlineSale('12.00');
+    expect(answer).toMatchObject({ result: 'Approved', result_code: '0000', offline: 'true' });
+    expect(answer.authorization_code).toMatch(/^OFL[A-Z0-9]{3}$/);
+    expect(answer.display_message).toMatch(/^Approved offline/);
+    expect(await item(answer.id)).toMatchObject({
+      offline: 'true',
+      forward_state: 'waiting',
+      upstream_id: '',
+      card: '************2832',
+      voidable: 'true',
+    });
+    const offlineOnly = await relay().client.listTransactions({ offline: 'true' });
+    expect(offlineOnly.map((listed) => listed.id)).toEqual([answer.id]);
+    expect(
+      (await relay().client.listTransactions({ offline: 'false' })).map((listed) => listed.id),
+    ).not.toContain(answer.id);
+    expect((await relay().client.openBatch())?.sales_total).toBe('12.00');
+    expect(upstream.proxy.seen.length).toBe(seen);
+  });
+
+  it('keyed cards, tabs, forced sales and refunds to a card are refused, in words a cashier acts on', async () => {
+    await upstream.proxy.line('refuse');
+    expect(await post(relay(), 'json', { type: 'SALE', amount: '5.00', ...VISA })).toMatchObject({
+      result: 'Error',
+      error_code: '9010',
+      display_message: expect.stringMatching(
+        /^The card network is down and a keyed card cannot be approved offline/,
+      ),
+    });
+    expect(await post(relay(), 'json', { type: 'AUTH', amount: '5.00', ...swipe(CARD) })).toMatchObject({
+      error_code: '9011',
+    });
+    expect(
+      await post(relay(), 'json', {
+        type: 'FORCED SALE',
+        amount: '5.00',
+        authorization_code: 'V1',
+        ...swipe(CARD),
+      }),
+    ).toMatchObject({ error_code: '9011' });
+    expect(await post(relay(), 'json', { type: 'REFUND', amount: '5.00', ...swipe(CARD) })).toMatchObject({
+      error_code: '9011',
+    });
+  });
+
+  it('a sale above the per-sale limit, past the total, or while one has waited too long is refused', async () => {
+    await relay().gateway.engine.settings.change([
+      ['offline_max_amount', '20.00'],
+      ['offline_max_total', '30.00'],
+      ['offline_max_hours', '2'],
+    ]);
+    await upstream.proxy.line('refuse');
+    expect(await offlineSale('20.01')).toMatchObject({ result: 'Error', error_code: '9012' });
+    expect((await offlineSale('20.00')).result).toBe('Approved');
+    expect(await offlineSale('10.01')).toMatchObject({ result: 'Error', error_code: '9013' });
+    expect((await offlineSale('10.00')).result).toBe('Approved');
+    await relay().gateway.engine.settings.setFromText('offline_max_total', '100.00');
+    clockOffset = 2 * 3_600_000 + 1_000;
+    expect(await offlineSale('1.00')).toMatchObject({
+      result: 'Error',
+      error_code: '9014',
+      display_message: expect.stringMatching(/waited more than 2 hours/),
+    });
+  });
+
+  it('with store and forward off, nothing is approved: Error 9003', async () => {
+    await relay().gateway.engine.settings.setFromText('offline_enabled', 'false');
+    await upstream.proxy.line('refuse');
+    expect(await offlineSale('5.00')).toMatchObject({
+      result: 'Error',
+      error_code: '9003',
+      display_message: expect.stringMatching(/^The card network is down: .*Nothing was charged/),
+    });
+    expect((await relay().gateway.engine.ledger.forwards.summary()).count).toBe(0);
+  });
+
+  it('a sale whose answer was lost as the gateway went down is approved offline and looked up before it goes again', async () => {
+    upstream.proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
+    const seen = upstream.proxy.seen.length;
+    const answer = await offlineSale('9.99');
+    // The gateway approved it, but its answer was lost and it could not be asked: offline, as sent.
+    expect(answer).toMatchObject({ result: 'Approved', offline: 'true' });
+    const [sent] = postsSince(upstream, seen);
+    expect(sent?.fate).toBe('cut');
+    await upstream.proxy.line('up');
+    await relay().gateway.engine.forwarder.drain();
+    const listed = await item(answer.id);
+    expect(listed.forward_state).toBe('forwarded');
+    // Found by its reference: the gateway has the one charge it made, never a second.
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+    expect(
+      await upstream.gateway.client.listTransactions({ order_id: String(sent?.body.order_number) }),
+    ).toHaveLength(1);
+    expect((await atGateway(upstream, listed.upstream_id)).amount).toBe('9.99');
+  });
+
+  it('a void of an offline sale not yet forwarded cancels it: the gateway never sees it', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('7.00');
+    const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(voided.result).toBe('Approved');
+    expect(await item(sale.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    await relay().gateway.engine.forwarder.drain();
+    expect(postsSince(upstream, seen)).toEqual([]);
+    expect((await relay().client.openBatch())?.sales_total ?? '0.00').toBe('0.00');
+  });
+});
+
+describe('forwarding', () => {
+  it('sends the queue oldest first, each once, by itself once the gateway answers again', async () => {
+    await upstream.proxy.line('refuse');
+    const sales = [await offlineSale('1.11'), await offlineSale('2.22'), await offlineSale('3.33')];
+    const seen = upstream.proxy.seen.length;
+    await upstream.proxy.line('up');
+    // No call here: the engine forwards by itself, within a few seconds.
+    await expect
+      .poll(
+        async () =>
+          (await Promise.all(sales.map((sale) => item(sale.id)))).map((listed) => listed.forward_state),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toEqual(['forwarded', 'forwarded', 'forwarded']);
+    const sent = postsSince(upstream, seen);
+    expect(sent.map((request) => request.body.amount)).toEqual(['1.11', '2.22', '3.33']);
+    const listed = await Promise.all(sales.map((sale) => item(sale.id)));
+    const atTheGateway = await Promise.all(listed.map((each) => atGateway(upstream, each.upstream_id)));
+    expect(atTheGateway.map((each) => each.amount)).toEqual(['1.11', '2.22', '3.33']);
+    expect(atTheGateway.map((each) => Number(each.id))).toEqual(
+      [...atTheGateway.map((each) => Number(each.id))].sort((a, b) => a - b),
+    );
+    for (const each of atTheGateway)
+      expect(await upstream.gateway.client.listTransactions({ order_id: each.order_number })).toHaveLength(1);
+  });
+
+  it('an entry whose answer was lost is looked up, not sent again', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('4.44');
+    await upstream.proxy.line('up');
+    upstream.proxy.fault({ kind: 'hang' }, { match: ({ method }) => method === 'POST' });
+    // The first try goes out and hangs; it is marked as sent before it went.
+    await relay().gateway.engine.forwarder.round();
+    upstream.proxy.fault({ kind: 'cut' }, { match: ({ method }) => method === 'POST' });
+    // ... the request that hung never reached the gateway; the next round looks it up, finds
+    // nothing, and sends it, and this time its answer is lost after the gateway approved it.
+    await relay().gateway.engine.forwarder.drain();
+    expect((await item(sale.id)).forward_state).toBe('forwarded');
+    const reference = (await atGateway(upstream, (await item(sale.id)).upstream_id)).order_number;
+    expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
+  });
+
+  it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {
+    const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
+    const sale = await post(relay(), 'json', { type: 'SALE', amount: '9.00', ...VISA });
+    await upstream.proxy.line('refuse');
+    const capture = await post(relay(), 'json', {
+      type: 'CAPTURE',
+      id: auth.id ?? '',
+      amount: '20.00',
+      tip_amount: '3.00',
+    });
+    expect(capture).toMatchObject({
+      result: 'Approved',
+      offline: 'true',
+      authorization_code: auth.authorization_code,
+    });
+    const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(voided).toMatchObject({ result: 'Approved', offline: 'true' });
+    await upstream.proxy.line('up');
+    await relay().gateway.engine.forwarder.drain();
+    const authAtGateway = (await item(auth.id)).upstream_id;
+    expect(await atGateway(upstream, (await item(capture.id)).upstream_id)).toMatchObject({
+      type: 'Capture',
+      amount: '23.00',
+      original_id: authAtGateway,
+    });
+    expect((await atGateway(upstream, (await item(sale.id)).upstream_id)).voided).toBe('true');
+  });
+
+  it('an offline sale the gateway declines leaves the batch, is audited, and waits for a manager', async () => {
+    await upstream.proxy.line('refuse');
+    const kept = await offlineSale('6.00');
+    const declined = await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
+    expect(declined.result).toBe('Approved');
+    expect((await relay().client.openBatch())?.sales_total).toBe('14.00');
+    await upstream.proxy.line('up');
+    await relay().gateway.engine.forwarder.drain();
+    expect(await item(declined.id)).toMatchObject({
+      result: 'Approved',
+      offline: 'true',
+      forward_state: 'declined',
+      refundable_amount: '0.00',
+    });
+    expect((await item(kept.id)).forward_state).toBe('forwarded');
+    expect((await relay().client.openBatch())?.sales_total).toBe('6.00');
+    const alerts = await relay().gateway.engine.ledger.forwards.declined();
+    expect(alerts).toMatchObject([{ transactionId: Number(declined.id), amount: 800, lastFour: '0002' }]);
+    expect(JSON.parse(alerts[0]?.answer ?? '{}')).toMatchObject({ result: 'Declined', result_code: '0005' });
+    const audit = await recentAudit(relay(), 10);
+    expect(audit.find((entry) => entry.action === 'offline_declined')).toMatchObject({
+      subject: `transaction ${declined.id}`,
+      detail: expect.stringContaining('8.00 on card ending 0002, refused by the gateway when forwarded'),
+    });
+    const acknowledged = await relay().gateway.engine.ledger.write((ledger) =>
+      ledger.forwards.acknowledge(Number(declined.id), Date.now(), 'Olga'),
+    );
+    expect(acknowledged).toBe(true);
+    expect(await relay().gateway.engine.ledger.forwards.declined()).toEqual([]);
+  });
+});
+
+describe('the batch close', () => {
+  it('forwards the queue first, then closes at the gateway and here, with both sets of figures', async () => {
+    await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
+    await upstream.proxy.line('refuse');
+    await offlineSale('5.00');
+    await upstream.proxy.line('up');
+    const closed = await relay().client.closeOpenBatch();
+    expect(closed).toMatchObject({
+      status: 'CLOSED',
+      sales_count: '2',
+      sales_total: '15.00',
+      upstream_sales_count: '2',
+      upstream_sales_total: '15.00',
+      upstream_net_amount: '15.00',
+      reconciled: 'true',
+    });
+    const [atTheGateway] = await upstream.gateway.client.listBatches({ id: closed?.upstream_batch_id ?? '' });
+    expect(atTheGateway).toMatchObject({ status: 'CLOSED', confirmation_code: closed?.confirmation_code });
+    expect(await upstream.gateway.client.openBatch()).toBeUndefined();
+  });
+
+  it('closes nothing while the gateway cannot be reached, and says why', async () => {
+    await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
+    await upstream.proxy.line('refuse');
+    const refused = await relay().request('batches/open', {
+      method: 'PUT',
+      headers: { api_key: relay().key },
+    });
+    expect(refused.status).toBe(502);
+    expect(refused.json()).toMatchObject({ error: 'gateway_unreachable' });
+    expect(String(refused.json().message)).toMatch(/Nothing was closed/);
+    expect((await relay().client.openBatch())?.status).toBe('OPEN');
+    await upstream.proxy.line('up');
+    expect((await upstream.gateway.client.openBatch())?.status).toBe('OPEN');
+  });
+
+  it('with a transaction only the gateway has: not reconciled, both sides kept and audited', async () => {
+    await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
+    await upstream.gateway.client.createTransaction({ type: 'SALE', amount: '2.50', ...VISA });
+    const closed = await relay().client.closeOpenBatch();
+    expect(closed).toMatchObject({
+      sales_count: '1',
+      sales_total: '10.00',
+      upstream_sales_count: '2',
+      upstream_sales_total: '12.50',
+      reconciled: 'false',
+    });
+    const audit = await recentAudit(relay(), 5);
+    expect(audit.find((entry) => entry.action === 'batch_unreconciled')?.detail).toMatch(
+      /^Tender: 1 sales 10\.00, 0 refunds 0\.00; the gateway's batch \d+: 2 sales 12\.50, 0 refunds 0\.00$/,
+    );
+  });
+});
