@@ -41,18 +41,29 @@ export interface QueuedForm {
   reference: string;
 }
 
-/** The form to keep for `request`; a keyed card is never kept, so only swipes may be queued. */
+/**
+ * The form to keep for `request`: of the caller's request only the fields that go up with it, never
+ * its card data (the swipe is kept apart, and a keyed card is never kept at all).
+ */
 export function queuedForm(
   request: UpstreamRequest,
   caller: TransactionRequest,
   reference: string,
 ): QueuedForm {
+  const kept = callerFields(caller);
   if ('card' in request) {
     if (request.card.pan !== undefined) throw new Error('a keyed card is never kept to be forwarded');
     const { card: _card, ...rest } = request;
-    return { request: { ...rest, swiped: true } as WithoutCard<UpstreamRequest>, caller, reference };
+    return { request: { ...rest, swiped: true } as WithoutCard<UpstreamRequest>, caller: kept, reference };
   }
-  return { request: request as WithoutCard<UpstreamRequest>, caller, reference };
+  return { request: request as WithoutCard<UpstreamRequest>, caller: kept, reference };
+}
+
+/** The caller's fields that go up with a request: its type, and what CALLER_FIELDS lists. */
+function callerFields(caller: TransactionRequest): TransactionRequest {
+  const kept: Record<string, unknown> = { type: caller.type };
+  for (const [field] of CALLER_FIELDS) if (caller[field] !== undefined) kept[field] = caller[field];
+  return kept as TransactionRequest;
 }
 
 /** A kept form with its swipe again, ready to be sent. */
