@@ -124,8 +124,8 @@ export class CounterAdmin {
    * Passes when a manager allows it (signed in, or by this PIN), as every settings change here does,
    * with who the audit log names for it.
    */
-  requireManagerPin(pin: string | undefined): Promise<string> {
-    return this.#requirePin(pin);
+  requireManagerPin(pin: string | undefined, action: ManagerAction = 'settings'): Promise<string> {
+    return this.#requirePin(pin, action);
   }
 
   handlers(): Pick<BridgeHandlers, AdminChannel> {
@@ -303,4 +303,5 @@ const ACTION_WORDS: Record<ManagerAction, string> = {
   'batch-close': 'close the batch',
   settings: 'change settings',
   duplicate: 'charge a card again past a possible duplicate',
+  'offline-decline': 'acknowledge a declined offline sale',
 };

@@ -16,7 +16,7 @@ import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
-import { paymentProcessorHandlers } from './payment-processor';
+import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
 import { receiptHandlers } from './receipts';
 import { storeServerHandlers, type RunningStore } from './store-server-setting';
 import { isSwipeProblem, ReaderStatusTracker } from './reader-status';
@@ -116,6 +116,7 @@ export class Terminal {
   readonly #admin: CounterAdmin;
   readonly #staff: CounterStaff;
   readonly #journal: AttemptJournal;
+  readonly #processorLine: ProcessorLineWatch;
   #lastStatus: string;
   #stopped = false;
 
@@ -147,6 +148,9 @@ export class Terminal {
       keyRecordId: (publicId) =>
         options.gateway.engine.keys.list().find((key) => key.id === publicId)?.recordId,
     });
+    this.#processorLine = new ProcessorLineWatch(options.gateway.engine, (line) =>
+      this.events.emit('processor:line-changed', line),
+    );
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
       options.reader.kind === 'hid' ? options.reader.backend : this.#simulator && this.#simulator.backend;
@@ -181,6 +185,7 @@ export class Terminal {
     const terminal = new Terminal(options, await issueTerminalKey(options.gateway.engine, options.shell));
     await terminal.#staff.start();
     await terminal.#startReader();
+    terminal.#processorLine.start();
     return terminal;
   }
 
@@ -192,6 +197,7 @@ export class Terminal {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#processorLine.stop();
     await this.#readers?.stop();
     this.#staff.stop();
     await this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
@@ -272,7 +278,8 @@ export class Terminal {
       }),
       ...paymentProcessorHandlers({
         engine: this.#options.gateway.engine,
-        requirePin: (pin) => this.#admin.requireManagerPin(pin),
+        requirePin: (pin, action) => this.#admin.requireManagerPin(pin, action),
+        announce: () => void this.#processorLine.check(),
       }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),

@@ -37,6 +37,8 @@ export class TransactionService {
   readonly closeGate = new CloseGate();
   /** Called after a write that deleted a swipe kept to be forwarded (the forwarder erases its remnants). */
   onSwipesDeleted: () => void = () => undefined;
+  /** Called after a write that queued a transaction made offline. */
+  onQueuedOffline: () => void = () => undefined;
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -172,6 +174,9 @@ export class TransactionService {
   }
 
   private operationRun(context: SubmitContext): OperationRun {
+    // What a write did to the queue is told once it is committed, not while it may still be undone.
+    let deletedSwipes = false;
+    let queued = false;
     return {
       ledger: this.ledger,
       settings: this.settings,
@@ -179,9 +184,16 @@ export class TransactionService {
       cards: this.cards,
       now: this.now,
       context,
-      commit: (work) => this.commit(context, work),
+      commit: async (work) => {
+        const response = await this.commit(context, work);
+        if (deletedSwipes) this.onSwipesDeleted();
+        if (queued) this.onQueuedOffline();
+        deletedSwipes = queued = false;
+        return response;
+      },
       oneAtATime: (key, work) => this.charges.run(key, work),
-      swipesDeleted: () => this.onSwipesDeleted(),
+      swipesDeleted: () => (deletedSwipes = true),
+      queuedOffline: () => (queued = true),
       holdOriginal: (originalId, work) => this.originals.run(String(originalId), work),
     };
   }

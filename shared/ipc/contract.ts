@@ -12,7 +12,7 @@ import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 import { attemptChannels } from './attempts-contract';
 import { staffChannels, staffEvents } from './staff-contract';
-import { processorChannels } from './processor-contract';
+import { processorChannels, processorEvents } from './processor-contract';
 import { storeServerChannels } from './store-server-contract';
 
 // ---------------------------------------------------------------------------------------------
@@ -124,7 +124,14 @@ export type AppSettings = z.infer<typeof appSettingsSchema>;
 export const managerPinSchema = z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
 
 /** What a manager's approval is asked for. */
-export const MANAGER_ACTIONS = ['void', 'refund', 'batch-close', 'settings', 'duplicate'] as const;
+export const MANAGER_ACTIONS = [
+  'void',
+  'refund',
+  'batch-close',
+  'settings',
+  'duplicate',
+  'offline-decline',
+] as const;
 export type ManagerAction = (typeof MANAGER_ACTIONS)[number];
 
 /** An ISO 8601 instant, as the host writes times for the screens. */
@@ -402,6 +409,7 @@ export const eventChannels = {
   /** Any settings change, from any screen, so every open screen shows the same settings. */
   'settings:changed': appSettingsSchema,
   ...staffEvents,
+  ...processorEvents,
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;

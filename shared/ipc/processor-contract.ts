@@ -43,6 +43,45 @@ export const connectionTestSchema = z.object({
 });
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
 
+/** An ISO 8601 instant, as the host writes times for the screens. */
+const instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+
+/** An offline sale the gateway declined once it was forwarded: money the shop may not get. */
+export const declinedOfflineSaleSchema = z.object({
+  /** The engine's id of the offline sale. */
+  id: z.string().regex(/^\d{1,15}$/),
+  amountCents: z.number().int().min(0),
+  /** When it was approved offline. */
+  at: instant,
+  lastFour: z.string().max(4),
+  /** The receipt email the customer gave, or empty. */
+  email: z.string().max(254),
+  /** The gateway's words. */
+  message: z.string().max(500),
+});
+export type DeclinedOfflineSale = z.infer<typeof declinedOfflineSaleSchema>;
+
+/**
+ * The line to the gateway as every screen shows it: whether the last try reached it, what waits to
+ * be forwarded (store-wide on a store server), and the declined offline sales no manager has
+ * acknowledged yet.
+ */
+export const processorLineSchema = z.object({
+  processor: z.enum(['simulator', 'upstream']),
+  /** online: the gateway answered the last request; offline: no connection could be made. */
+  line: z.enum(['online', 'offline']),
+  offlineEnabled: z.boolean(),
+  offlineMaxAmountCents: centsSchema,
+  waiting: z.object({
+    count: z.number().int().min(0),
+    cents: z.number().int().min(0),
+    /** When the oldest waiting one was made; null when none waits. */
+    oldest: instant.nullable(),
+  }),
+  declined: z.array(declinedOfflineSaleSchema).max(100),
+});
+export type ProcessorLine = z.infer<typeof processorLineSchema>;
+
 /** The gateway's fields as a form sends them; what is left out stays as it is. */
 const gatewayFields = {
   upstreamUrl: z.string().max(2000).optional(),
@@ -75,4 +114,15 @@ export const processorChannels = {
     input: z.strictObject({ ...gatewayFields, pin: pinSchema.optional() }),
     output: connectionTestSchema,
   },
+  'processor:line': { input: z.undefined(), output: processorLineSchema },
+  /** A manager has seen a declined offline sale: it leaves the alert. */
+  'processor:acknowledge': {
+    input: z.strictObject({ id: z.string().regex(/^\d{1,15}$/), pin: pinSchema.optional() }),
+    output: processorLineSchema,
+  },
+} as const;
+
+export const processorEvents = {
+  /** The line went down or came back, or what waits or was declined changed. */
+  'processor:line-changed': processorLineSchema,
 } as const;

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { Terminal } from '../../electron/bridge/terminal';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { swipe } from '../support/relay';
 import { useUpstreamGateway } from '../support/upstream-gateway';
 import { recentAudit } from '../support/gateway';
 
@@ -143,6 +144,60 @@ describe('the payment processor settings on the bridge', () => {
     const down = await invoke(terminal, 'processor:test', { ...entered, apiKey: SECRET() });
     expect(down).toMatchObject({ ok: false, problem: 'unreachable' });
     expect(down.message).toMatch(/^Unreachable: .* refused the connection/);
+  });
+
+  it('tells the line and the declined offline sales, which only a manager marks as seen', async () => {
+    const { engine } = t.gateway;
+    await engine.settings.change([
+      ['upstream_url', upstream().url],
+      ['upstream_api_key', SECRET()],
+      ['upstream_ca_file', upstream().caFile],
+      ['upstream_timeout_seconds', '2'],
+      ['offline_enabled', 'true'],
+      ['processor', 'upstream'],
+    ]);
+    try {
+      const cashier = await counter(CASHIER_PIN);
+      await upstream().proxy.line('refuse');
+      const sale = await t.client.createTransaction({
+        type: 'SALE',
+        amount: '8.00',
+        email: 'ana@example.com',
+        ...swipe({ pan: '4000000000000002', expMmyy: '1230' }),
+      });
+      await expect.poll(async () => (await invoke(cashier, 'processor:line')).line).toBe('offline');
+      expect(await invoke(cashier, 'processor:line')).toMatchObject({
+        processor: 'upstream',
+        offlineEnabled: true,
+        waiting: { count: 1, cents: 800 },
+        declined: [],
+      });
+      await upstream().proxy.line('up');
+      await engine.forwarder.drain();
+      const line = await invoke(cashier, 'processor:line');
+      expect(line).toMatchObject({
+        line: 'online',
+        waiting: { count: 0, cents: 0, oldest: null },
+        declined: [{ id: sale.id, amountCents: 800, lastFour: '0002', email: 'ana@example.com' }],
+      });
+      await expect(invoke(cashier, 'processor:acknowledge', { id: sale.id })).rejects.toMatchObject({
+        code: 'pin-required',
+      });
+      const seen = await invoke(cashier, 'processor:acknowledge', { id: sale.id, pin: MANAGER_PIN });
+      expect(seen.declined).toEqual([]);
+      const audit = await recentAudit(t, 5);
+      expect(audit.find((entry) => entry.action === 'offline_acknowledged')).toMatchObject({
+        subject: `transaction ${sale.id}`,
+        actor: expect.stringContaining('Olga'),
+      });
+      await expect(
+        invoke(cashier, 'processor:acknowledge', { id: sale.id, pin: MANAGER_PIN }),
+      ).rejects.toMatchObject({
+        code: 'refused',
+      });
+    } finally {
+      await upstream().proxy.line('up');
+    }
   });
 
   it('tests the kept key only against the kept address', async () => {

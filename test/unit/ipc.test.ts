@@ -73,6 +73,14 @@ const PROCESSOR_SETTINGS = {
   offlineMaxTotalCents: 50000,
   offlineMaxHours: 24,
 };
+const PROCESSOR_LINE = {
+  processor: 'simulator' as const,
+  line: 'online' as const,
+  offlineEnabled: false,
+  offlineMaxAmountCents: 5000,
+  waiting: { count: 0, cents: 0, oldest: null },
+  declined: [],
+};
 const KEY_INFO = {
   id: '0123456789abcdef',
   name: 'Kitchen display',
@@ -127,6 +135,8 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'processor:get': vi.fn(() => PROCESSOR_SETTINGS),
     'processor:update': vi.fn(() => PROCESSOR_SETTINGS),
     'processor:test': vi.fn(() => ({ ok: true, message: 'Connected.' })),
+    'processor:line': vi.fn(() => PROCESSOR_LINE),
+    'processor:acknowledge': vi.fn(() => PROCESSOR_LINE),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
       certificate: {

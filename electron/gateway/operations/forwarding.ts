@@ -154,6 +154,7 @@ async function approveOffline(
     swipe: intent.kind === 'charge' ? intent.swipe : null,
     attempts: refusalStands ? 0 : 1,
   });
+  run.queuedOffline();
   return { ...response, offline: 'true' };
 }
 

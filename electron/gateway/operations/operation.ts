@@ -42,6 +42,8 @@ export interface OperationRun {
   commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
   /** Tells the forwarder that a swipe kept to be forwarded was deleted, so it erases what is left of it. */
   swipesDeleted(): void;
+  /** Tells whoever shows the queue that a transaction was queued to be forwarded. */
+  queuedOffline(): void;
   /**
    * Runs `work` holding the original a follow-up names, across the processor's answer, so that no
    * other request for it runs meanwhile: one request per decision reaches the gateway.

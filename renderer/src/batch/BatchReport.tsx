@@ -17,6 +17,7 @@ import { agreesWith, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { CashierTable } from './CashierTable';
 import { BrandTable } from './BrandTable';
+import { GatewayFigures, OfflineSales } from './GatewayTables';
 
 interface ReportData {
   batch: Batch | undefined;
@@ -200,6 +201,7 @@ export function BatchReport({
         </header>
 
         <BatchTotals batch={batch} />
+        <GatewayFigures batch={batch} />
         {!agreesWith(summary, batch) && complete && (
           <p className="notice" role="note">
             The lines below do not add up to the engine’s totals above; the totals are what settles.
@@ -211,6 +213,7 @@ export function BatchReport({
           <BrandTable counted={summary.counted} />
         </div>
         <CashierTable items={items} />
+        <OfflineSales items={items} />
 
         <table className="table table-compact report-transactions" data-testid="report-transactions">
           <caption>Transactions{!complete && ` (the first ${items.length})`}</caption>

@@ -46,6 +46,8 @@ export function counts(item: TransactionListItem): boolean {
   return (
     item.result === 'Approved' &&
     item.voided !== 'true' &&
+    // Approved offline, then declined when it was sent: it left the batch.
+    item.forward_state !== 'declined' &&
     (REPORT_TYPES as readonly string[]).includes(item.type)
   );
 }

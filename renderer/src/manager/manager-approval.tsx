@@ -33,6 +33,7 @@ const WHAT: Record<ManagerAction, string> = {
   'batch-close': 'close the batch',
   settings: 'change settings',
   duplicate: 'charge this card again',
+  'offline-decline': 'mark a declined offline sale as seen',
 };
 
 interface Pending {

@@ -4,6 +4,7 @@ import { InterruptedPayments } from '../payment/InterruptedPayments';
 import { SignedInBadge } from '../staff/SignedInBadge';
 import { useTerminal } from '../terminal/terminal-context';
 import { TenderMark } from '../ui/icons';
+import { ProcessorBanner } from './ProcessorBanner';
 import { ReaderBanner, ReaderStatusBadge } from './ReaderStatus';
 import { screenHref, SCREENS, type ScreenId } from './routes';
 import { SimulatorMenu } from './SimulatorMenu';
@@ -55,6 +56,7 @@ export function AppShell({ current, children }: { current: ScreenId; children: R
         </div>
       </header>
       <ReaderBanner />
+      <ProcessorBanner />
       <main className="shell-main" id="main" ref={main} tabIndex={-1}>
         {children}
       </main>

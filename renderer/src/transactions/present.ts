@@ -74,7 +74,9 @@ export function statusOf(item: TransactionListItem): {
   if (item.result !== 'Approved') {
     return { label: item.result, tone: item.result === 'Declined' ? 'bad' : 'warn' };
   }
+  if (item.forward_state === 'declined') return { label: 'Declined when sent', tone: 'bad' };
   if (item.voided === 'true') return { label: 'Voided', tone: 'muted' };
+  if (item.forward_state === 'waiting') return { label: 'Offline, not sent yet', tone: 'warn' };
   if (item.type === 'Void') return { label: `Voids #${item.original_id}`, tone: 'muted' };
   if (item.type === 'Auth')
     return item.captured === 'true'
@@ -86,7 +88,7 @@ export function statusOf(item: TransactionListItem): {
       ? { label: 'Refunded', tone: 'muted' }
       : { label: `${displayMoney(refunded)} refunded`, tone: 'warn' };
   }
-  return { label: 'Approved', tone: 'good' };
+  return { label: item.offline === 'true' ? 'Approved offline' : 'Approved', tone: 'good' };
 }
 
 /** "1 refund", "2 refunds". */
