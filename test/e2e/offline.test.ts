@@ -115,8 +115,8 @@ describe('store and forward on the screens', () => {
         /Sent, declined: left the batch$/,
       );
       await cashier.check('03-report');
-    await gateway.screenshot({ path: 'test-results/offline-03-report-gateway.png' });
-    await offline.screenshot({ path: 'test-results/offline-03-report-offline.png' });
+      await gateway.screenshot({ path: 'test-results/offline-03-report-gateway.png' });
+      await offline.screenshot({ path: 'test-results/offline-03-report-offline.png' });
       for (const size of SIZES.slice(1)) {
         await page.setViewportSize(size);
         await page.screenshot({ path: `test-results/offline-03-report-${size.width}.png`, fullPage: true });
