@@ -26,6 +26,9 @@ export const FORWARD_EVERY_MS = 3_000;
 /** How long a request answered 9004 is looked up again before it is taken as never arrived. */
 const CHECKS_FOR_MS = 24 * 3_600_000;
 const ENTRIES_PER_ROUND = 50;
+/** How long a drain (before a batch close) waits for another counter that is forwarding. */
+const DRAIN_WAITS_FOR_MS = 60_000;
+const OTHER_FORWARDER_PAUSE_MS = 200;
 
 /** What a round found. */
 export interface ForwardRound {
@@ -91,14 +94,20 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
    * Answers what still waits.
    */
   async drain(): Promise<{ waiting: number; stoppedBy?: string }> {
+    const giveUpAt = this.now() + DRAIN_WAITS_FOR_MS;
     for (;;) {
       const round = await this.round();
       const summary = await this.ledger.forwards.summary();
       if (summary.count === 0) return { waiting: 0 };
+      // Another counter of the store is forwarding: its round is waited for, then this one tries.
+      if (round.skipped && this.now() < giveUpAt) {
+        await new Promise((resolve) => setTimeout(resolve, OTHER_FORWARDER_PAUSE_MS));
+        continue;
+      }
       if (round.skipped || (round.forwarded === 0 && round.declined === 0))
         return {
           waiting: summary.count,
-          ...(round.stoppedBy !== undefined && { stoppedBy: round.stoppedBy }),
+          stoppedBy: round.stoppedBy ?? (round.skipped ? 'another counter is forwarding them' : undefined),
         };
     }
   }

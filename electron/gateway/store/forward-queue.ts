@@ -63,6 +63,10 @@ export interface ForwardQueueWrite {
     swipe: string | null;
     attempts: number;
   }): Promise<void>;
+  /**
+   * What waits, for an offline approval: on a store server it is read under a lock held to the
+   * commit, so that the offline total holds whichever counters approve at once.
+   */
   summary(): Promise<ForwardSummary>;
   noteAttempt(transactionId: number, at: number): Promise<void>;
   /** Records the gateway's answer on the transaction and its entry, and deletes its swipe. */

@@ -33,6 +33,11 @@ import { numbered } from './connection';
 
 /** The advisory lock the store's one forwarder holds: "TNDRFWD1" as a 64-bit key. */
 const FORWARDER_LOCK = '6076016427498225713';
+/**
+ * The lock an offline approval takes, to its commit, before it reads what waits: two counters
+ * approving at once would each see the total without the other's sale ("TNDROFL1").
+ */
+const OFFLINE_TOTAL_LOCK = '6076016427490133553';
 
 const q = Object.fromEntries(
   Object.entries(FORWARD_QUEUE_SQL).map(([name, text]) => [name, numbered(text)]),
@@ -47,7 +52,10 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
       await query(q.queue, [transactionId, queuedAt, form, attempts]);
       if (swipe !== null) await query(q.keepSwipe, [transactionId, swipe]);
     },
-    summary: async () => toSummary((await query<SummaryRow>(q.summary, [])).rows[0]),
+    summary: async () => {
+      await query('SELECT pg_advisory_xact_lock($1)', [OFFLINE_TOTAL_LOCK]);
+      return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
+    },
     noteAttempt: async (transactionId, at) => {
       await query(q.noteAttempt, [at, transactionId]);
     },
