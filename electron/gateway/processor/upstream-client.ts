@@ -165,7 +165,9 @@ export class UpstreamClient {
     this.#agent = new Agent({
       keepAlive: true,
       maxSockets: 64,
-      ca: trustedCertificates(endpoint.extraCaPem),
+      // One secure context for every connection: given as `ca`, the list of trusted certificates
+      // would be joined into the agent's name for its connection pool at every single request.
+      secureContext: tls.createSecureContext({ ca: trustedCertificates(endpoint.extraCaPem) }),
       rejectUnauthorized: true,
     });
   }
