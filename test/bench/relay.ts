@@ -7,7 +7,9 @@
  * engine reports in its Server-Timing header (`relay`).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +79,33 @@ function load(options: Record<string, unknown>): TimedMeasure {
   return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as TimedMeasure;
 }
 
+/** GETs a path of an engine and answers its status and body. */
+function get(
+  port: number,
+  path: string,
+  key: string,
+  caFile: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/rest/v1/${path}`,
+        headers: { api_key: key, accept: 'application/json' },
+        ca: readFileSync(caFile),
+      },
+      (incoming: IncomingMessage) => {
+        let body = '';
+        incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
 function medianRun(runs: TimedMeasure[]): TimedMeasure {
   const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
   return sorted[Math.floor(sorted.length / 2)] as TimedMeasure;
@@ -142,6 +171,12 @@ export async function measureRelay(cli: readonly string[]): Promise<BenchRow[]> 
       }
       rounds.push(each);
     }
+    // Every relayed SALE must have been approved by the gateway: an answer of 200 can carry an Error.
+    const relayCa = dataDirLayout(relayDir).certificate;
+    const unapproved = await get(relayPort, 'transactions?result=Error&page_size=1', relayKey, relayCa);
+    const approved = await get(relayPort, 'transactions?result=Approved&page_size=1', relayKey, relayCa);
+    if (unapproved.status !== 204 || approved.status !== 200)
+      throw new Error(`relayed SALEs that were not approved: ${unapproved.body}`);
     for (const run of rounds.flatMap((round) => [
       ...Object.values(round.direct),
       ...Object.values(round.relayed),

@@ -18,6 +18,7 @@ import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { postgresBinDir } from '../support/postgres-server';
 import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';
 import { measureRenderer } from './renderer';
+import { measureRelay } from './relay';
 import { measureStartChecks } from './start-checks';
 import { measureStoreServerLists } from './store-lists';
 import { measureStoreServerSales } from './store-server';
@@ -601,6 +602,9 @@ async function main(): Promise<void> {
     rows.push(...idleLedgerRows);
     await stop(server.child);
     await stop(bare.child);
+
+    console.log("Measuring the relay to the merchant's gateway...");
+    rows.push(...(await measureRelay([...ENGINE_FLAGS, CLI_BUNDLE])));
 
     console.log('Measuring the cashier screens...');
     const screens = await measureRenderer();

@@ -13,7 +13,7 @@ export async function authorize(
   const { type, request, amount } = command;
   const card = await run.cards.read(command.card);
   const charge = { card, amount, override: command.duplicateOverride };
-  return run.oneAtATime(sameChargeKey(charge), async () => {
+  return run.oneAtATime(sameChargeKey(run, charge), async () => {
     await checkDuplicate(run, run.ledger, charge);
     const forwarding = forwardingOf(request);
     const decision = await run.processor.authorize({

@@ -24,8 +24,14 @@ export interface Charge {
   override: boolean;
 }
 
-/** Charges that the check could find duplicating each other are run one after the other. */
-export function sameChargeKey({ card, amount }: Charge): string | undefined {
+/**
+ * Charges that the check could find duplicating each other are run one after the other, the
+ * processor's answer included; with the check off (duplicate_window_minutes 0) none are held up,
+ * since a charge that waits for a gateway's answer would hold up every other with the same card and
+ * amount.
+ */
+export function sameChargeKey(run: OperationRun, { card, amount }: Charge): string | undefined {
+  if (run.settings.get('duplicate_window_minutes') === 0) return undefined;
   return card.row.cardHash === null ? undefined : `${card.row.cardHash}:${amount}`;
 }
 

@@ -18,7 +18,7 @@ export async function forcedSale(
   const amount = command.amount + tip;
   const charge = { card, amount, override: command.duplicateOverride };
   const authorizationCode = command.authorizationCode.toUpperCase();
-  return run.oneAtATime(sameChargeKey(charge), async () => {
+  return run.oneAtATime(sameChargeKey(run, charge), async () => {
     await checkDuplicate(run, run.ledger, charge);
     const forwarding = forwardingOf(request);
     const decision = await run.processor.forcedSale({

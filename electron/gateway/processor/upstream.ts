@@ -49,16 +49,16 @@ export class UpstreamProcessor implements Processor {
   /** The gateway account of the current settings, made again when they (or the CA file) change. */
   account(): GatewayAccount {
     const settings = this.settings();
-    const endpoint = endpointOf(settings);
     const key = JSON.stringify([
-      endpoint.url,
-      endpoint.apiKey,
-      endpoint.timeoutMs,
+      settings.url,
+      settings.apiKey,
+      settings.timeoutSeconds,
       caFileVersion(settings.caFile),
     ]);
     if (this.#account?.key !== key) {
       this.#account?.account.close();
-      this.#account = { key, account: new GatewayAccount(endpoint) };
+      // The CA file is read here only, when something changed, not at every request.
+      this.#account = { key, account: new GatewayAccount(endpointOf(settings)) };
     }
     return this.#account.account;
   }
