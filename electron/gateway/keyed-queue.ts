@@ -26,3 +26,27 @@ export class KeyedQueue {
     return this.tails.size;
   }
 }
+
+/** At most `size` pieces of work hold a slot at once; the others wait for one, in arrival order. */
+export class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  /** Settles once a slot is held, with the function that gives it back (call it once). */
+  async enter(): Promise<() => void> {
+    if (this.free > 0) this.free -= 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free += 1;
+    };
+  }
+}

@@ -20,7 +20,7 @@ import { rejectedAnswer, storeErrorAnswer } from './presenters';
 import type { Processor } from './processor/processor';
 import type { Settings } from './settings';
 import type { LedgerStore, LedgerWrite, StoredAnswer } from './store/ledger-store';
-import { AnswerStoredMeanwhileError, isStoreError } from './store/store-errors';
+import { AnswerHeldElsewhereError, AnswerStoredMeanwhileError, isStoreError } from './store/store-errors';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
 import { Rejection, safeDetail, validateTransactionRequest, type TransactionCommand } from './validation';
 
@@ -30,8 +30,6 @@ export class TransactionService {
   private answersForgottenAt = 0;
   /** Charges the duplicate check compares, one at a time per card and amount. */
   private readonly charges = new KeyedQueue();
-  /** Follow-ups of one original, one at a time from their first check to their write. */
-  private readonly originals = new KeyedQueue();
   private readonly cards: CardIntake;
   /** Keeps transactions out of the way of a batch closing at the merchant's gateway. */
   readonly closeGate = new CloseGate();
@@ -70,15 +68,23 @@ export class TransactionService {
     // taken rather than charging the card a second time.
     this.inFlight.add(scope);
     try {
-      let stored: StoredAnswer | undefined;
-      try {
-        stored = await this.ledger.findAnswer(context.apiKeyId, key);
-      } catch (error) {
-        if (!isStoreError(error)) throw error;
-        return { response: storeErrorAnswer(error), replayed: false };
-      }
-      if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
-      return await this.answerOnce(body, context, key, fingerprint);
+      // Held across the processor's answer: the same key at another counter of the store meanwhile is
+      // refused as in flight, as it is here, so the processor is asked once.
+      return await this.ledger.holdAnswer(context.apiKeyId, key, async () => {
+        let stored: StoredAnswer | undefined;
+        try {
+          stored = await this.ledger.findAnswer(context.apiKeyId, key);
+        } catch (error) {
+          if (!isStoreError(error)) throw error;
+          return { response: storeErrorAnswer(error), replayed: false };
+        }
+        if (stored) return { response: this.replay(stored, fingerprint), replayed: true };
+        return await this.answerOnce(body, context, key, fingerprint);
+      });
+    } catch (error) {
+      if (error instanceof AnswerHeldElsewhereError) throw new IdempotencyConflict('in_flight');
+      if (!isStoreError(error)) throw error;
+      return { response: storeErrorAnswer(error), replayed: false };
     } finally {
       this.inFlight.delete(scope);
     }
@@ -194,7 +200,7 @@ export class TransactionService {
       oneAtATime: (key, work) => this.charges.run(key, work),
       swipesDeleted: () => (deletedSwipes = true),
       queuedOffline: () => (queued = true),
-      holdOriginal: (originalId, work) => this.originals.run(String(originalId), work),
+      holdOriginal: (originalId, work) => this.ledger.holdOriginal(originalId, work),
     };
   }
 

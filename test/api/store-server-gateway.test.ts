@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionResponse } from '../../shared/api/schemas';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
+import { TRANSACTION_POSTS } from '../support/fault-proxy';
 import { postsSince, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
@@ -50,6 +51,70 @@ async function store(settings: [string, string][] = []): Promise<[TestGateway, T
 const CARD = { pan: '4539578763621486', expMmyy: '1230' };
 const offlineSale = (t: TestGateway, amount: string): Promise<TransactionResponse> =>
   t.client.createTransaction({ type: 'SALE', amount, ...swipe(CARD) });
+
+const VISA = { card: '4111111111111111', exp_date: '1230' } as const;
+
+describe('one request per decision across counters', () => {
+  it('two counters voiding one sale: one is approved, and the gateway saw one', async () => {
+    const [front, bar] = await store();
+    const sale = await front.client.createTransaction({ type: 'SALE', amount: '14.00', ...VISA });
+    const seen = upstream.proxy.seen.length;
+    const answers = await Promise.all(
+      [front, bar, front, bar].map((t) => t.client.createTransaction({ type: 'VOID', id: sale.id ?? '' })),
+    );
+    expect(answers.filter((answer) => answer.result === 'Approved')).toHaveLength(1);
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+  });
+
+  it('ten captures of one AUTH from two counters: one is approved, and the gateway saw one', async () => {
+    const [front, bar] = await store();
+    const auth = await front.client.createTransaction({ type: 'AUTH', amount: '30.00', ...VISA });
+    const seen = upstream.proxy.seen.length;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        (index % 2 ? bar : front).client.createTransaction({
+          type: 'CAPTURE',
+          id: auth.id ?? '',
+          amount: '30.00',
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.result === 'Approved')).toHaveLength(1);
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+  });
+
+  it('an Idempotency-Key retried at another counter while the gateway decides is in flight, then replayed: the gateway saw one', async () => {
+    const [front, bar] = await store();
+    // One API key of the store, used by a program that retried at the other counter.
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      api_key: front.key,
+      'idempotency-key': `store-retry-${Date.now()}`,
+    };
+    const body = JSON.stringify({ type: 'SALE', amount: '16.00', ...VISA });
+    const send = (t: TestGateway) => t.request('transactions', { method: 'POST', headers, body });
+    const seen = upstream.proxy.seen.length;
+    // The first request stays at the gateway, unanswered, while the retry arrives at the other counter.
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    const first = send(front);
+    await upstream.proxy.waitFor((request) => request.fate === 'hold');
+    const early = await send(bar);
+    expect(early.status).toBe(409);
+    expect(early.json<{ error: string }>()?.error).toBe('idempotency_key_in_flight');
+    // The gateway decides; its answer is lost, and the first counter looks it up.
+    await upstream.proxy.releaseHeld();
+    const answered = await first;
+    expect(answered.status).toBe(200);
+    const approved = answered.json<TransactionResponse>();
+    expect(approved?.result).toBe('Approved');
+    const retried = await send(bar);
+    expect(retried.status).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.json<TransactionResponse>()?.id).toBe(approved?.id);
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+  });
+});
 
 describe('a store relaying to the gateway', () => {
   it('holds the offline total for the store whichever counters approve at once', async () => {

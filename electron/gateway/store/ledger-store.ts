@@ -54,6 +54,20 @@ export interface LedgerStore extends LedgerLookups {
   findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined>;
   /** The store-and-forward queue and the lookups still to make, read outside any write. */
   readonly forwards: ForwardQueueReads;
+  /**
+   * Runs `work` holding the transaction `originalId` for this request, apart from any write: another
+   * request that holds the same original, at this counter or another of the store, waits until `work`
+   * settles; nothing else waits. A follow-up holds its original from its first check, across the
+   * processor's answer, to its write, so two requests for one original never go to the processor at
+   * once. The write still checks the original under its own lock: the hold only adds an order.
+   */
+  holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` holding an Idempotency-Key of one API key, as `holdOriginal` holds an original, but
+   * without waiting: when another counter of the store is still answering the same key, it fails at
+   * once with an AnswerHeldElsewhereError (a retry made too soon, as at the same counter).
+   */
+  holdAnswer<T>(apiKeyId: number, key: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** The ledger inside one write transaction. */

@@ -12,6 +12,7 @@ import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from './ledger-store';
 import { OPEN_BATCH_SQL } from './list-sql';
+import { KeyedQueue } from '../keyed-queue';
 import { SqliteForwardQueue } from './sqlite-forward-queue';
 import {
   INSERT_TRANSACTION_SQL,
@@ -30,6 +31,8 @@ export class SqliteLedger implements LedgerStore {
   private readonly inWrite: LedgerWrite;
 
   readonly forwards: SqliteForwardQueue;
+  /** One engine writes a data dir's file: its requests for one original or key take turns in its memory. */
+  private readonly holds = new KeyedQueue();
 
   constructor(
     db: Connection,
@@ -94,6 +97,14 @@ export class SqliteLedger implements LedgerStore {
    */
   write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
     return this.commits.run(() => work(this.inWrite));
+  }
+
+  holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
+    return this.holds.run(`original ${originalId}`, work);
+  }
+
+  holdAnswer<T>(apiKeyId: number, key: string, work: () => Promise<T>): Promise<T> {
+    return this.holds.run(`answer ${apiKeyId}\u0000${key}`, work);
   }
 
   async find(id: number): Promise<LedgerTransaction | undefined> {

@@ -59,3 +59,13 @@ export class AnswerStoredMeanwhileError extends Error {
     super('An answer was stored under this Idempotency-Key meanwhile.');
   }
 }
+
+/**
+ * Another counter of the store is still answering a request with the same API key and
+ * Idempotency-Key: this one is refused as a retry made too soon, as at the same counter.
+ */
+export class AnswerHeldElsewhereError extends Error {
+  constructor() {
+    super('A request with this Idempotency-Key is being answered at another counter.');
+  }
+}

@@ -20,6 +20,17 @@ export function statement(name: string, text: string): (values?: unknown[]) => p
   return (values = []) => ({ name: `tender_${name}`, text, values });
 }
 
+/**
+ * The advisory locks a request holds across its outside calls (ledger.ts, `hold`), as two-part keys:
+ * what is held, then which one.
+ */
+export const HOLDS = {
+  /** A follow-up's original. */
+  original: 4,
+  /** An Idempotency-Key of one API key (by a hash of the two). */
+  answer: 5,
+} as const;
+
 export const SQL = {
   lockHead: statement('lock_head', 'SELECT last_transaction_id FROM ledger_head FOR UPDATE'),
   moveHead: statement('move_head', 'UPDATE ledger_head SET last_transaction_id = $1'),
@@ -38,6 +49,12 @@ export const SQL = {
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
   ),
   forgetAnswers: statement('forget_answers', 'DELETE FROM idempotency_keys WHERE created_at < $1'),
+  holdOriginal: statement('hold_original', `SELECT pg_advisory_lock(${HOLDS.original}, $1::integer)`),
+  holdAnswer: statement(
+    'hold_answer',
+    `SELECT pg_try_advisory_lock(${HOLDS.answer}, hashtext($1::bigint || ' ' || $2)) AS held`,
+  ),
+  releaseHolds: statement('release_holds', 'SELECT pg_advisory_unlock_all()'),
   swipeSeen: statement('swipe_seen', 'SELECT id FROM transactions WHERE swipe_ksn = $1'),
   liveKey: statement(
     'live_key',

@@ -12,6 +12,10 @@
  * The writes a counter receives together share one transaction (group commit, as on SQLite), each in
  * its own savepoint and in arrival order: one lock, one commit and one flush on the server then serve
  * all of them, and at most one connection of each counter waits for the lock.
+ *
+ * A request may also hold an original or an Idempotency-Key across its outside calls (`holdOriginal`,
+ * `holdAnswer`), on a connection of its own and outside any write, so that what it holds keeps no
+ * other request waiting and no second request for it goes to the processor meanwhile.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -28,6 +32,8 @@ import {
   StoreUnreachableError,
   type PostgresConnectionOptions,
 } from './connection';
+import { KeyedQueue, Slots } from '../../keyed-queue';
+import { AnswerHeldElsewhereError } from '../store-errors';
 import { PostgresForwardQueue } from './forward-queue';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
@@ -41,6 +47,11 @@ export function isLaneName(name: string): boolean {
 }
 
 const CARD_HASH_KEY_BYTES = 32;
+
+/** Requests of one counter that may hold a subject at once, each on a connection of its own. */
+const HOLD_CONNECTIONS = 8;
+/** The longest a request waits for a subject another holds: two gateway time limits and more. */
+const HOLD_WAIT_MS = 300_000;
 
 /** How many times a write that met a serialization failure or a deadlock is run. */
 const WRITE_ATTEMPTS = 5;
@@ -73,10 +84,14 @@ export class PostgresLedger implements LedgerStore {
   private flushing: Promise<void> | null = null;
 
   readonly forwards: PostgresForwardQueue;
+  private readonly originals = new KeyedQueue();
+  private readonly holdSlots = new Slots(HOLD_CONNECTIONS);
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly lane: string,
+    /** Connections that hold subjects across a request's outside calls, apart from the writes'. */
+    private readonly holds: pg.Pool,
   ) {
     this.forwards = new PostgresForwardQueue(pool);
   }
@@ -97,11 +112,71 @@ export class PostgresLedger implements LedgerStore {
       await pool.end();
       throw error;
     }
-    return new PostgresLedger(pool, options.lane);
+    // A hold waits as long as the request holding it may take at the gateway (its time limit, then
+    // as long again looking up a lost answer), and more.
+    const holds = openPool({ ...options, max: HOLD_CONNECTIONS, statementTimeoutMs: HOLD_WAIT_MS });
+    return new PostgresLedger(pool, options.lane, holds);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.holds.end()]);
+  }
+
+  /** Requests of this counter take turns for an original here first, so they hold one connection. */
+  holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
+    return this.originals.run(String(originalId), () =>
+      this.hold(async (client) => {
+        await client.query(SQL.holdOriginal([originalId]));
+        return true;
+      }, work),
+    );
+  }
+
+  holdAnswer<T>(apiKeyId: number, key: string, work: () => Promise<T>): Promise<T> {
+    return this.hold(async (client) => {
+      const taken = await client.query<{ held: boolean }>(SQL.holdAnswer([apiKeyId, key]));
+      return taken.rows[0]?.held === true;
+    }, work);
+  }
+
+  /**
+   * A session-level advisory lock on a connection of its own, taken by `take` before `work` and let go
+   * after it (an AnswerHeldElsewhereError when `take` finds it held): no write waits for it, since it is no row's and no transaction's, and a counter that
+   * dies lets it go with its connection. A counter holds at most HOLD_CONNECTIONS at once; the others
+   * wait their turn here rather than in the pool, whose wait is the server's time to connect.
+   */
+  private async hold<T>(
+    take: (client: pg.PoolClient) => Promise<boolean>,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const leave = await this.holdSlots.enter();
+    try {
+      const client = await unreachableAsError(() => this.holds.connect());
+      let broken: Error | undefined;
+      const onLost = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onLost);
+      try {
+        let taken: boolean;
+        try {
+          taken = await take(client);
+        } catch (error) {
+          broken = error as Error;
+          throw asStoreError(error);
+        }
+        if (!taken) throw new AnswerHeldElsewhereError();
+        return await work();
+      } finally {
+        if (!broken)
+          await client.query(SQL.releaseHolds()).catch((error: unknown) => (broken = error as Error));
+        client.off('error', onLost);
+        // A connection whose lock could not be let go is closed, which lets it go.
+        client.release(broken);
+      }
+    } finally {
+      leave();
+    }
   }
 
   /**
