@@ -40,6 +40,11 @@ export interface SocketTransportOptions {
   /** The first wait before reconnecting; it doubles up to maxReconnectDelayMs. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
+  /**
+   * How long a request waits for a lost connection to come back before it fails. A cashier must
+   * learn within seconds that Tender cannot be reached, not watch a charge that never leaves.
+   */
+  unsentLimitMs?: number;
 }
 
 export interface SocketTransport extends BridgeTransport {
@@ -52,10 +57,18 @@ interface Pending {
   message: ClientMessage;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  sent: boolean;
+  /** Cancels the time limit of a request waiting for a lost connection. */
+  cancelLimit?: () => void;
 }
 
 const LOST_CONNECTION =
   'Lost the connection to Tender. It reconnects by itself; if this lasts, check that Tender is running.';
+/** What a request waiting for a lost connection fails with once its time is up. */
+export const UNREACHABLE =
+  'Tender cannot be reached: the connection to it was lost and has not come back. It reconnects by itself; check that Tender is running.';
+/** The wait for a lost connection that a request allows (see SocketTransportOptions.unsentLimitMs). */
+export const UNSENT_LIMIT_MS = 3_000;
 export const REFUSED_TOKEN =
   "Tender no longer knows this page's bridge token: it was changed, or another Tender now serves this address. Open the address the serve command printed.";
 
@@ -66,10 +79,11 @@ export function socketTransport(
 ): SocketTransport {
   const firstDelay = options.reconnectDelayMs ?? 500;
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;
+  const unsentLimit = options.unsentLimitMs ?? UNSENT_LIMIT_MS;
   const subscribers = new Map<EventName, Set<(payload: unknown) => void>>();
   const stateListeners = new Set<(state: SocketState) => void>();
   /** Requests not yet answered, by id; those not yet sent wait for ready. */
-  const pending = new Map<number, Pending & { sent: boolean }>();
+  const pending = new Map<number, Pending>();
   let nextId = 1;
   let state: SocketState = { state: 'connecting' };
   let socket: OpenSocket | undefined;
@@ -87,8 +101,22 @@ export function socketTransport(
     for (const [id, request] of pending) {
       if (onlySent && !request.sent) continue;
       pending.delete(id);
+      request.cancelLimit?.();
       request.reject(new BridgeCallError('unavailable', message));
     }
+  };
+
+  /**
+   * Once the connection is lost, a request still waiting to be sent fails after the limit. The first
+   * connection has none: the page was just served by this host, and its first requests wait for it.
+   */
+  const limitUnsent = (id: number, request: Pending) => {
+    if (request.sent || request.cancelLimit) return;
+    request.cancelLimit = options.schedule(() => {
+      if (pending.get(id) !== request || request.sent) return;
+      pending.delete(id);
+      request.reject(new BridgeCallError('unavailable', UNREACHABLE));
+    }, unsentLimit);
   };
 
   const receive = (message: ServerMessage) => {
@@ -97,6 +125,7 @@ export function socketTransport(
       setState({ state: 'ready' });
       for (const request of pending.values()) {
         request.sent = true;
+        request.cancelLimit?.();
         send(request.message);
       }
       return;
@@ -135,6 +164,7 @@ export function socketTransport(
           return setState({ state: 'refused', message: REFUSED_TOKEN });
         }
         setState({ state: 'reconnecting' });
+        for (const [id, request] of pending) limitUnsent(id, request);
         cancelReconnect = options.schedule(connect, delay);
         delay = Math.min(delay * 2, maxDelay);
       },
@@ -160,8 +190,10 @@ export function socketTransport(
         const id = nextId++;
         const message: ClientMessage = { type: 'invoke', id, channel, input };
         const ready = state.state === 'ready';
-        pending.set(id, { message, resolve, reject, sent: ready });
+        const request: Pending = { message, resolve, reject, sent: ready };
+        pending.set(id, request);
         if (ready) send(message);
+        else if (state.state === 'reconnecting') limitUnsent(id, request);
       });
     },
     subscribe(event, listener) {

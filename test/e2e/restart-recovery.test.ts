@@ -191,3 +191,80 @@ describe('a page left open while the engine restarts', () => {
     },
   );
 });
+
+describe('a sale rung up while the engine restarts', () => {
+  it(
+    'ends as unreachable with Check again, and Check again after the restart charges once',
+    { timeout: 120_000 },
+    async () => {
+      const first = await start();
+      const { port } = first.running.gateway;
+      const cashier = await openPage(first, 'engine-down');
+      await first.close();
+      await cashier.readerBadge('Reconnecting to Tender…').waitFor();
+      const banner = cashier.page.getByRole('alert').filter({ hasText: 'Lost the connection to Tender' });
+      expect(await banner.textContent()).not.toMatch(/still work/);
+      expect(await banner.textContent()).toContain('Check again');
+
+      await keyedSale(cashier, '725');
+      expect(await cashier.outcome()).toBe('unknown');
+      expect(await cashier.page.getByRole('heading', { name: 'Tender unreachable' }).count()).toBe(1);
+      const checkAgain = cashier.page.getByRole('button', { name: 'Check again' });
+      expect(await checkAgain.evaluate((button) => button === document.activeElement)).toBe(true);
+      // The refused connections and the journal that could not be written are expected here.
+      cashier.problems.length = 0;
+      await cashier.check('01-engine-unreachable');
+
+      const second = await start(port);
+      await cashier.readerBadge('Card reader ready').waitFor();
+      cashier.problems.length = 0;
+      await checkAgain.click();
+      expect(await cashier.outcome()).toBe('approved');
+      const sales = (await second.client.listTransactions({ page_size: 100 })).filter(
+        (item) => item.amount === '7.25' && item.type === 'Sale',
+      );
+      expect(sales).toHaveLength(1);
+      await cashier.page.context().close();
+      await second.close();
+    },
+  );
+
+  it(
+    'refused for the stopped run’s key before the screens reconnect, ends unreachable, never as a bad key',
+    { timeout: 120_000 },
+    async () => {
+      const first = await start();
+      const { port } = first.running.gateway;
+      const cashier = await openPage(first, 'engine-back');
+      // The screens' socket does not come back until the test lets it, as when the engine is up again
+      // before the page's next try: the sale leaves with the stopped run's key.
+      let reconnect!: () => void;
+      const reconnectAllowed = new Promise<void>((resolve) => (reconnect = resolve));
+      await cashier.page.routeWebSocket(/\/bridge$/, async (socket) => {
+        await reconnectAllowed;
+        socket.connectToServer();
+      });
+      await first.close();
+      await cashier.readerBadge('Reconnecting to Tender…').waitFor();
+      const second = await start(port);
+
+      await keyedSale(cashier, '726');
+      expect(await cashier.outcome()).toBe('unknown');
+      const result = (await cashier.result.textContent()) ?? '';
+      expect(result).toContain('Tender unreachable');
+      expect(result).not.toMatch(/API key|Try another card/);
+
+      reconnect();
+      await cashier.readerBadge('Card reader ready').waitFor();
+      cashier.problems.length = 0;
+      await cashier.page.getByRole('button', { name: 'Check again' }).click();
+      expect(await cashier.outcome()).toBe('approved');
+      const sales = (await second.client.listTransactions({ page_size: 100 })).filter(
+        (item) => item.amount === '7.26' && item.type === 'Sale',
+      );
+      expect(sales).toHaveLength(1);
+      await cashier.page.context().close();
+      await second.close();
+    },
+  );
+});

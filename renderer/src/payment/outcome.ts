@@ -4,6 +4,7 @@
  */
 import { TenderApiError } from '../../../shared/api/client';
 import type { TransactionResponse } from '../../../shared/api/schemas';
+import { BridgeCallError } from '../../../shared/ipc/facade';
 
 export type SaleOutcome =
   | {
@@ -30,10 +31,16 @@ export type SaleOutcome =
   /** The engine answered with an HTTP error: the request was refused before any charge. */
   | { kind: 'refused'; message: string; nextStep: string; status: number }
   /**
-   * Whether the card was charged is not known yet: no answer came, or the engine is still working on
-   * this sale. Sending the same request with the same idempotency key settles it without charging twice.
+   * Whether the card was charged is not known yet: no answer came, Tender could not be reached, or
+   * the engine is still working on this sale. Sending the same request with the same idempotency key
+   * settles it without charging twice.
    */
-  | { kind: 'unknown'; reason: 'no-answer' | 'in-progress'; message: string; nextStep: string };
+  | {
+      kind: 'unknown';
+      reason: 'no-answer' | 'unreachable' | 'in-progress';
+      message: string;
+      nextStep: string;
+    };
 
 const TITLES: Record<SaleOutcome['kind'], string> = {
   approved: 'Approved',
@@ -47,9 +54,9 @@ const TITLES: Record<SaleOutcome['kind'], string> = {
 /** The headline of an answer; `approvedTitle` says what an approval means where it is shown ("Tab opened"). */
 export function outcomeTitle(outcome: SaleOutcome, approvedTitle = TITLES.approved): string {
   if (outcome.kind === 'approved') return approvedTitle;
-  return outcome.kind === 'unknown' && outcome.reason === 'in-progress'
-    ? 'Still processing'
-    : TITLES[outcome.kind];
+  if (outcome.kind === 'unknown' && outcome.reason === 'in-progress') return 'Still processing';
+  if (outcome.kind === 'unknown' && outcome.reason === 'unreachable') return 'Tender unreachable';
+  return TITLES[outcome.kind];
 }
 
 /** Field names the engine's validation messages use, in the counter's words. */
@@ -195,10 +202,14 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
   if (error instanceof TypeError) {
     return {
       kind: 'unknown',
-      reason: 'no-answer',
+      reason: 'unreachable',
       message: 'Tender could not reach its payment engine. Check that Tender is still running.',
       nextStep: CHECK_AGAIN,
     };
+  }
+  // The host's side of a request that needed a manager, or the bridge to it, could not be reached.
+  if (error instanceof BridgeCallError && error.code === 'unavailable') {
+    return { kind: 'unknown', reason: 'unreachable', message: error.message, nextStep: CHECK_AGAIN };
   }
   return {
     kind: 'unknown',
