@@ -276,6 +276,26 @@ describe('the answer screen', () => {
     expect(await cashier.amount.textContent()).toBe('$40.00');
   });
 
+  it('makes Try again the default after a processor error, whose words say to try again', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('1900');
+    await cashier.chargeAndKeyIn();
+    await cashier.fillCard({ number: '4000000000000119', expiry: '1230' });
+    await cashier.submitCard();
+    expect(await cashier.outcome()).toBe('error');
+    expect(await cashier.result.textContent()).toMatch(/[Tt]ry (the sale )?again/);
+    await cashier.stepSettled();
+    const tryAgain = page.getByRole('button', { name: /^Try again/ });
+    expect(await tryAgain.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await tryAgain.getAttribute('class')).toContain('button-primary');
+    expect(await page.getByRole('button', { name: /^Try another card/ }).count()).toBe(0);
+    await cashier.check('07b-error-try-again');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    expect(await cashier.amount.textContent()).toBe('$19.00');
+  });
+
   it('a double tap on Charge does not key the card in', async () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;

@@ -54,6 +54,7 @@ const TITLES: Record<SaleOutcome['kind'], string> = {
 /** The headline of an answer; `approvedTitle` says what an approval means where it is shown ("Tab opened"). */
 export function outcomeTitle(outcome: SaleOutcome, approvedTitle = TITLES.approved): string {
   if (outcome.kind === 'approved') return approvedTitle;
+  if (isPossibleDuplicate(outcome)) return 'Possible duplicate';
   if (outcome.kind === 'unknown' && outcome.reason === 'in-progress') return 'Still processing';
   if (outcome.kind === 'unknown' && outcome.reason === 'unreachable') return 'Tender unreachable';
   return TITLES[outcome.kind];
@@ -124,6 +125,17 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
       };
     }
     case 'Rejected': {
+      // The engine's text for a duplicate is written for programs (a timestamp, a field to send).
+      if (response.error_code === POSSIBLE_DUPLICATE && response.duplicate_of) {
+        return {
+          kind: 'rejected',
+          message: `The same card paid the same amount moments ago (transaction #${response.duplicate_of}): this may be a duplicate.`,
+          nextStep:
+            'Nothing was charged. If the customer does mean to pay twice, start the sale again and confirm it.',
+          errorCode: POSSIBLE_DUPLICATE,
+          duplicateOf: response.duplicate_of,
+        };
+      }
       const nextStep = nextStepFor(
         message,
         'Check what was entered, then charge again.',
@@ -161,6 +173,21 @@ export function isPossibleDuplicate(
     outcome.errorCode === POSSIBLE_DUPLICATE &&
     outcome.duplicateOf !== undefined
   );
+}
+
+/**
+ * What Enter does on an answer: start the next sale after an approval, or after a charge refused as
+ * a duplicate (the customer has paid); Check again when the outcome is unknown; try the same card
+ * again after a failure that was not the card's (the processor, the engine); and otherwise ask for
+ * another card.
+ */
+export type NextAction = 'new-sale' | 'check-again' | 'try-again' | 'another-card';
+
+export function nextAction(outcome: SaleOutcome): NextAction {
+  if (outcome.kind === 'approved' || isPossibleDuplicate(outcome)) return 'new-sale';
+  if (outcome.kind === 'unknown') return 'check-again';
+  if (outcome.kind === 'error' || outcome.kind === 'refused') return 'try-again';
+  return 'another-card';
 }
 
 const CHECK_AGAIN =

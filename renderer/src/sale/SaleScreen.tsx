@@ -7,7 +7,7 @@ import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
-import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { STEP_PAUSE_MS } from '../ui/step-pause';
 import { useTerminal } from '../terminal/terminal-context';
@@ -222,13 +222,13 @@ export function SaleScreen() {
           if (event.key === 'Enter' || event.key === ' ') event.preventDefault();
           return;
         }
-        const { kind } = sale.outcome;
+        const next = nextAction(sale.outcome);
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
         else if (event.key === 'Enter' && !isControl(event.target))
           action =
-            kind === 'unknown'
+            next === 'check-again'
               ? { type: 'recheck' }
-              : kind === 'approved'
+              : next === 'new-sale'
                 ? { type: 'new-sale' }
                 : { type: 'try-again' };
         else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };

@@ -20,6 +20,11 @@ type Props = {
    * that may come twice (Enter on Charge): the second must not answer it.
    */
   settle?: boolean;
+  /**
+   * Which answer Enter gives when the dialog opens: confirming, unless doing nothing is the safe
+   * answer to a question the cashier may not have read (charging a card twice).
+   */
+  defaultAnswer?: 'confirm' | 'cancel';
   onConfirm: () => void;
   onCancel: () => void;
 };
@@ -33,11 +38,13 @@ export function ConfirmDialog({
   busy = false,
   problem,
   settle = false,
+  defaultAnswer = 'confirm',
   onConfirm,
   onCancel,
 }: Props) {
   const { paused, guard } = useStepPause();
   const waiting = settle && paused;
+  const cancelFirst = defaultAnswer === 'cancel';
   // While a manager types the PIN for this, the PIN dialog stands alone; this comes back after.
   if (useManagerAsking()) return null;
   return (
@@ -45,16 +52,28 @@ export function ConfirmDialog({
       <div className="dialog-body">{children}</div>
       <ProblemNotice problem={problem} />
       <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
+        <button
+          type="button"
+          className={cancelFirst ? 'button button-primary' : 'button button-secondary'}
+          onClick={onCancel}
+          disabled={busy}
+          data-autofocus={cancelFirst || undefined}
+        >
           {cancelLabel}
         </button>
         <BusyButton
           type="button"
-          className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
+          className={
+            tone === 'danger'
+              ? 'button button-danger'
+              : cancelFirst
+                ? 'button button-secondary'
+                : 'button button-primary'
+          }
           onClick={settle ? guard(onConfirm) : onConfirm}
           aria-disabled={waiting || undefined}
           busy={busy}
-          data-autofocus
+          data-autofocus={!cancelFirst || undefined}
         >
           {confirmLabel}
         </BusyButton>
