@@ -88,6 +88,57 @@ describe('the lock', () => {
   });
 });
 
+describe('an amount left at the counter', () => {
+  it('is gone when the next cashier signs in, and a swiped card with it', async () => {
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.tapAmount('555');
+    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    await page.getByTestId('held-card').waitFor();
+    await page
+      .getByTestId('signed-in')
+      .getByRole('button', { name: /lock the counter$/ })
+      .click();
+    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
+    await lock.waitFor();
+    await typePin(cashier, CASHIER.pin);
+    await lock.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain(CASHIER.name);
+    expect(await cashier.amount.textContent()).toBe('$0.00');
+    expect(await page.getByTestId('held-card').count()).toBe(0);
+    await cashier.tapAmount('200');
+    expect(await cashier.amount.textContent()).toBe('$2.00');
+    await cashier.check('05-clean-sale-after-sign-in');
+  });
+
+  it('that the cashier comes back to from the card is replaced by the first digit, and edited by Backspace', async () => {
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.tapAmount('555');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    await cashier.stepSettled();
+    await page.keyboard.press('Escape');
+    await cashier.amount.waitFor();
+    expect(await cashier.amount.textContent()).toBe('$5.55');
+    await cashier.check('06-amount-untouched');
+    await cashier.tapAmount('2');
+    expect(await cashier.amount.textContent()).toBe('$0.02');
+    await cashier.tapAmount('50');
+    expect(await cashier.amount.textContent()).toBe('$2.50');
+
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    await cashier.stepSettled();
+    await page.keyboard.press('Escape');
+    await cashier.amount.waitFor();
+    await page.keyboard.press('Backspace');
+    expect(await cashier.amount.textContent()).toBe('$0.25');
+    await page.keyboard.press('9');
+    expect(await cashier.amount.textContent()).toBe('$2.59');
+  });
+});
+
 describe('Staff settings', () => {
   it('a manager adds a cashier, who can then sign in', { timeout: 120_000 }, async () => {
     const cashier = await counter.open('staff');

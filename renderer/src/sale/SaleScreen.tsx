@@ -11,6 +11,7 @@ import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/ou
 import { useScreenActiveRef } from '../ui/screen-active';
 import { STEP_PAUSE_MS } from '../ui/step-pause';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCounterPerson } from '../staff/counter-session';
 import { LargeAmountConfirm, needsAmountConfirm } from '../ui/LargeAmountConfirm';
 import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
@@ -151,6 +152,18 @@ export function SaleScreen() {
   useEffect(() => {
     chargeHeld.current = (card, payment) => void charge(card, payment);
   }, [charge]);
+
+  // Whoever signs in starts a clean sale: an amount or a swiped card left behind the lock is someone
+  // else's, or from before. A charge in flight or an answer on screen stays until it is settled.
+  const signedInId = useCounterPerson().signedIn?.id ?? null;
+  const lastSignedIn = useRef(signedInId);
+  useEffect(() => {
+    const previous = lastSignedIn.current;
+    lastSignedIn.current = signedInId;
+    if (signedInId === null || signedInId === previous) return;
+    const step = current.current.step;
+    if (step === 'amount' || step === 'card') act({ type: 'new-sale' });
+  }, [act, signedInId]);
 
   /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
   const chargeAgain = useCallback(async () => {
