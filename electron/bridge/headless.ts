@@ -9,6 +9,7 @@ import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
 import { dataDirLayout } from '../gateway/paths';
 import { loadBridgeToken } from './bridge-token';
+import { counterTipPercentages } from './counter-preferences';
 import { serveScreens } from './screens-files';
 import { hostBridgeSocket } from './socket';
 import { Terminal, type ReaderSetup } from './terminal';
@@ -45,6 +46,7 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     port: options.port,
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     ...(options.engine && { engine: options.engine }),
+    tipPercentages: () => counterTipPercentages(options.dataDir),
     extend: (app) => {
       // Read once the data dir is this engine's, so two starts never make two tokens.
       bridgeToken = loadBridgeToken(dataDirLayout(options.dataDir).bridgeToken);

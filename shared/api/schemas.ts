@@ -396,14 +396,19 @@ export { TRANSACTION_TYPES };
 // ---------------------------------------------------------------------------------------------
 // Receipts
 
-export const RECEIPT_API_COPIES = ['customer', 'merchant'] as const;
+export const RECEIPT_API_COPIES = ['customer', 'merchant', 'check'] as const;
 export const RECEIPT_API_WIDTHS = ['32', '42', '48'] as const;
 
 export const receiptQuerySchema = z.strictObject({
   copy: z
-    .enum(RECEIPT_API_COPIES, { error: 'must be customer or merchant' })
+    .enum(RECEIPT_API_COPIES, { error: 'must be customer, merchant or check' })
     .optional()
-    .meta({ description: 'customer (default) or merchant: the merchant copy has a signature line.' }),
+    .meta({
+      description:
+        'customer (default); merchant, which has a signature line; or check: the check of a tab (an approved ' +
+        'AUTH) that the guest pays from, with blank TIP and TOTAL lines and suggested tips only when ' +
+        'tips_enabled is true.',
+    }),
   width: z
     .enum(RECEIPT_API_WIDTHS, { error: 'must be 32, 42 or 48' })
     .optional()
@@ -423,14 +428,20 @@ export const receiptSchema = z.object({
     phone: wireText,
   }),
   title: wireText.meta({
-    description: 'The type in words: SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID.',
+    description:
+      "The type in words: SALE, FORCED SALE, AUTH (TAB), CAPTURE (TAB), REFUND or VOID; a tab's AUTH and CAPTURE say TAB.",
   }),
   fields: z.array(receiptFieldSchema).meta({
     description:
-      'Date, Time, Transaction, Refund of / Void of / Tab (the original id), Invoice, Order, Server, Card (brand and last ' +
-      'four digits only), Entry (Swiped or Keyed), Name, Auth code: those that apply, in this order.',
+      'Date, Time, Transaction (Tab on a check), Refund of / Void of / Tab (the original id), Invoice, Order, Server, ' +
+      'the card (brand and last four digits only) labelled with how it was taken, Swiped or Typed in (Card when not ' +
+      'known), Name, Auth code: those that apply, in this order.',
   }),
-  amounts: z.array(receiptFieldSchema).meta({ description: 'AMOUNT, TIP (when there is one) and TOTAL.' }),
+  amounts: z.array(receiptFieldSchema).meta({
+    description:
+      'AMOUNT, TIP (when there is one) and TOTAL; on a check, AMOUNT with TIP and TOTAL left blank to fill in when ' +
+      'tips_enabled is true, else AMOUNT and TOTAL.',
+  }),
   result: wireText.meta({ description: 'APPROVED, DECLINED, REJECTED or ERROR.' }),
   message: wireText.optional().meta({ description: 'Why a transaction that was not approved was not.' }),
   signature: flagText.meta({ description: 'true when the copy has a signature line.' }),

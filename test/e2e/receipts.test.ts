@@ -162,8 +162,50 @@ describe('after a sale', () => {
   });
 });
 
+/** Opens a $40.00 tab with a swiped Mastercard and returns the check that printed by itself. */
+async function openTabAndReadCheck(cashier: CounterPage): Promise<string> {
+  const { page } = cashier;
+  await cashier.goTo('Tabs');
+  await page.getByRole('button', { name: 'Start a tab' }).click();
+  await page.getByTestId('tab-amount').fill('40.00');
+  await page.getByRole('button', { name: 'Take the card for $40.00' }).click();
+  await page.getByTestId('waiting-for-swipe').waitFor();
+  const job = printer.nextJob();
+  await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-mastercard' });
+  await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+  await page.getByTestId('receipt-actions').getByText('Check printed.').waitFor();
+  const [check] = decodeEscPos(await job).copies;
+  return (check ?? []).join('\n');
+}
+
 describe('a tab', () => {
-  it('prints its check when it opens, with the tip lines and the suggested tips', async () => {
+  it('at a counter that takes no tips prints a check that asks for none, saying Tab and Swiped', async () => {
+    expect(counter.screens.running.gateway.engine.settings.get('tips_enabled')).toBe(false);
+    const cashier = await counter.open('receipts');
+    const text = await openTabAndReadCheck(cashier);
+    expect(text).toMatch(/^ +AUTH \(TAB\)$/m);
+    expect(text).toMatch(/^Swiped\s+Mastercard \*\*\*\* 5454$/m);
+    expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
+    expect(text).toMatch(/^TOTAL\s+\$40\.00$/m);
+    expect(text).not.toMatch(/^TIP|\btips?\b|Entry/im);
+    expectNoCardNumber(text);
+    await cashier.page.getByTestId('receipt-actions').getByRole('button', { name: 'Preview' }).click();
+    const preview = cashier.page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
+    await preview.and(cashier.page.locator('[data-copy="check"]')).waitFor();
+    expect((await preview.textContent())?.trimEnd()).toBe(text);
+    await cashier.check('05-check-without-tips');
+  });
+
+  it('prints its check when it opens, with the tip lines and the suggested tips while tips are on', async () => {
+    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    try {
+      await checkWithTips();
+    } finally {
+      await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'false');
+    }
+  });
+
+  async function checkWithTips(): Promise<void> {
     const cashier = await counter.open('receipts');
     const { page } = cashier;
     await cashier.goTo('Tabs');
@@ -193,7 +235,7 @@ describe('a tab', () => {
     await cashier.check('07-preview-check');
     await page.setViewportSize({ width: 800, height: 600 });
     await cashier.check('08-preview-check-800x600');
-  });
+  }
 });
 
 describe('reprint', () => {
