@@ -117,6 +117,12 @@ describe('tips', () => {
     await panel.getByRole('button', { name: 'Adjust tip to $9.30' }).click();
     await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).waitFor();
     await cashier.page.getByRole('button', { name: 'Print receipt' }).waitFor();
+    // The list beside the answer shows the new tip at once, not only after Done.
+    const row = cashier.page.getByTestId(`captured-${tabId}`);
+    await row.filter({ hasText: 'tip $9.30' }).waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('$71.30');
+    expect(await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).count()).toBe(1);
     await cashier.check('02-tip-adjusted');
 
     const captures = (
