@@ -5,11 +5,11 @@ import {
   renderReceipt,
   RECEIPT_WIDTHS,
   tipFor,
-  wrap,
   type MerchantDetails,
   type ReceiptTransaction,
 } from '../../electron/gateway/receipts/receipt';
 import { escposBytes } from '../../electron/gateway/receipts/escpos';
+import { wrap } from '../../shared/paper-text';
 import { decodeEscPos } from '../support/escpos-decoder';
 
 const MERCHANT: MerchantDetails = {

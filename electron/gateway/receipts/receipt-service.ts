@@ -32,6 +32,13 @@ export class NotATabError extends Error {
   }
 }
 
+/** A page whose lines are wider than the paper: it was laid out before the paper width changed. */
+export class PageTooWideError extends Error {
+  constructor(readonly width: number) {
+    super(`The page is wider than the ${width} columns of the receipt paper now set. Print it again.`);
+  }
+}
+
 export interface RenderedReceipt {
   document: ReceiptDocument;
   lines: string[];
@@ -137,6 +144,17 @@ export class ReceiptService {
     const width = options.width ?? this.width();
     const pages = copies.map((copy) => this.renderOf(transaction, copy, { ...options, width }).lines);
     return this.send(escposBytes(pages, width), options.printer);
+  }
+
+  /**
+   * Prints a page laid out elsewhere for this paper (the end-of-day report): lines of at most the
+   * receipt width, cut after the last.
+   */
+  printPage(lines: readonly string[]): Promise<string> {
+    const width = this.width();
+    const tooWide = lines.find((line) => line.length > width);
+    if (tooWide !== undefined) throw new PageTooWideError(width);
+    return this.send(escposBytes([lines], width));
   }
 
   /** A short page that shows the printer, the paper width and the merchant lines are right. */

@@ -7,6 +7,7 @@
  */
 import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
+import { center, labelled, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
@@ -224,41 +225,6 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
 
 // ---------------------------------------------------------------------------------------------
 // Text
-
-/** Words broken onto lines of at most `width` characters; a word longer than a line is cut. */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    let rest = word;
-    while (rest.length > width) {
-      if (current) lines.push(current);
-      current = '';
-      lines.push(rest.slice(0, width));
-      rest = rest.slice(width);
-    }
-    if (!current) current = rest;
-    else if (current.length + 1 + rest.length <= width) current = `${current} ${rest}`;
-    else {
-      lines.push(current);
-      current = rest;
-    }
-  }
-  if (current) lines.push(current);
-  return lines;
-}
-
-function center(text: string, width: number): string[] {
-  return wrap(text, width).map((line) => `${' '.repeat(Math.floor((width - line.length) / 2))}${line}`);
-}
-
-/** Label on the left, value on the right; a value too long for the line goes under its label. */
-function labelled(label: string, value: string, width: number): string[] {
-  if (label.length + 1 + value.length <= width) {
-    return [`${label}${' '.repeat(width - label.length - value.length)}${value}`];
-  }
-  return [label, ...wrap(value, width - 2).map((line) => `${' '.repeat(width - line.length)}${line}`)];
-}
 
 /** A label with a line to write on: "TIP      ______________". */
 function blank(label: string, width: number): string {
