@@ -88,6 +88,10 @@ describe('API keys', () => {
     const id = key.split('_')[1] ?? '';
     await page.reload();
     await cashier.goTo('Settings');
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('button', { name: 'API keys' })
+      .click();
     const row = page.getByTestId(`key-${id}`);
     await row.waitFor();
     expect(await row.textContent()).toContain('Kitchen display');

@@ -43,7 +43,12 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
   const { paused, guard } = useStepPause();
 
   return (
-    <div className={`result result-${tone}`} data-testid="sale-result" data-outcome={outcome.kind}>
+    <div
+      className={`result result-${tone}`}
+      data-testid="sale-result"
+      data-outcome={outcome.kind}
+      data-answer
+    >
       <section className="result-card" role={approved ? 'status' : 'alert'} aria-labelledby="result-title">
         <div className="result-badge">
           <OutcomeIcon kind={outcome.kind} />
@@ -112,7 +117,7 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
         )}
 
-        <div className="result-actions">
+        <div className="result-actions" data-answer-actions>
           {canTryAgain && (
             // After a refusal the customer is still there with another card, or the same one when the
             // card was not the problem: that is the next step, unless the customer has already paid.

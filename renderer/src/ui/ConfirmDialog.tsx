@@ -25,6 +25,8 @@ type Props = {
    * answer to a question the cashier may not have read (charging a card twice).
    */
   defaultAnswer?: 'confirm' | 'cancel';
+  /** Enter in one of the dialog's fields confirms, as it would submit a form (Add a person, a new PIN). */
+  submitOnEnter?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
@@ -39,6 +41,7 @@ export function ConfirmDialog({
   problem,
   settle = false,
   defaultAnswer = 'confirm',
+  submitOnEnter = false,
   onConfirm,
   onCancel,
 }: Props) {
@@ -49,7 +52,20 @@ export function ConfirmDialog({
   if (useManagerAsking()) return null;
   return (
     <Dialog title={title} onCancel={onCancel} tone={tone} busy={busy} testId="confirm-dialog">
-      <div className="dialog-body">{children}</div>
+      <div
+        className="dialog-body"
+        onKeyDown={
+          submitOnEnter
+            ? (event) => {
+                if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || busy) return;
+                event.preventDefault();
+                onConfirm();
+              }
+            : undefined
+        }
+      >
+        {children}
+      </div>
       <ProblemNotice problem={problem} />
       <div className="dialog-actions">
         <button
