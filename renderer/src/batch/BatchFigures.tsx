@@ -6,7 +6,13 @@ import type { BatchExceptions } from '../transactions/queries';
 import type { BatchSummary } from './batch-summary';
 import { FiguresTable } from './FiguresTable';
 
-export function BatchTotals({ batch, exceptions }: { batch: Batch; exceptions?: BatchExceptions | undefined }) {
+export function BatchTotals({
+  batch,
+  exceptions,
+}: {
+  batch: Batch;
+  exceptions?: BatchExceptions | undefined;
+}) {
   return (
     <>
       <StoreTotals batch={batch} />

@@ -23,6 +23,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
+import { BrandTable } from './BrandTable';
 import { CashierTable } from './CashierTable';
 
 type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean };
@@ -243,6 +244,7 @@ function OpenBatchPanel({
           <div className="report-columns">
             <TypeTable summary={summary} />
             <ServerTable summary={summary} />
+            <BrandTable counted={summary.counted} />
           </div>
           <CashierTable items={data?.items ?? []} />
         </>

@@ -182,11 +182,10 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
         onEnter={ask}
         autoFocus
       />
-
-      <CheckTotal checkCents={checkCents} tipCents={tipCents} />
       <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
 
       <div className="side-actions side-actions-row">
+        <CheckTotal checkCents={checkCents} tipCents={tipCents} />
         <BusyButton
           type="button"
           className="button button-primary button-large"
