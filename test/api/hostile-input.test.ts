@@ -469,7 +469,7 @@ describe('generated JSON bodies', () => {
       fc.asyncProperty(jsonBodyArb.map(asBody), headersArb, async (body, headers) => postJson(body, headers)),
       { numRuns: 500, interruptAfterTimeLimit: 40_000 },
     );
-  }, 55_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -732,7 +732,7 @@ describe('generated XML bodies', () => {
       ),
       { numRuns: 500, interruptAfterTimeLimit: 40_000 },
     );
-  }, 55_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -867,7 +867,7 @@ describe('generated query strings', () => {
       ),
       { numRuns: 500, interruptAfterTimeLimit: 40_000 },
     );
-  }, 55_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(async () => {
   await counter?.closePages();
   const { client } = counter.screens;

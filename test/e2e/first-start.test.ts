@@ -17,7 +17,7 @@ const started: TestScreens[] = [];
 beforeAll(async () => {
   requireChromium();
   buildDir = buildApp();
-}, 180_000);
+});
 afterAll(async () => {
   for (const browser of browsers) await browser.close();
   for (const screens of started) await screens.close();

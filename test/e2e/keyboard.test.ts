@@ -12,7 +12,7 @@ let counter: Counter;
 beforeAll(async () => {
   counter = await startCounter();
   await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 

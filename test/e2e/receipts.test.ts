@@ -49,7 +49,7 @@ beforeAll(async () => {
     smtpSecurity: 'none',
     smtpFrom: 'receipts@bluedoor.test',
   });
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(async () => {
   await counter?.close();
