@@ -17,6 +17,18 @@ const text = (max: number) =>
 
 const pattern = (regex: RegExp, message: string, max: number) => text(max).regex(regex, message);
 
+/** The control characters no kept text may hold: every C0 one but tab and line breaks, and DEL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * Text a transaction keeps or repeats (an invoice, a name, an address): no control character but
+ * tab and line breaks. A NUL cannot be kept on a store server (PostgreSQL text holds none) nor
+ * written in XML, and no other one means anything on a receipt.
+ */
+const keptText = (max: number) =>
+  text(max).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not hold control characters');
+
 /** Dollars with exactly two decimals, read into integer cents. */
 const money = (options: { allowZero: boolean }) =>
   text(16)
@@ -63,33 +75,33 @@ const IPV6 = /^(?=.*:)[0-9A-Fa-f:.]{2,45}$/;
 
 export const billingSchema = z.object(
   {
-    first_name: text(64).optional().meta({ description: 'First name on the card.' }),
-    last_name: text(64).optional().meta({ description: 'Last name on the card.' }),
-    company: text(100).optional(),
-    street: text(100).optional().meta({ description: 'Used for address verification.' }),
-    street2: text(100).optional(),
-    city: text(64).optional(),
-    state: text(64).optional(),
-    country: text(64).optional(),
+    first_name: keptText(64).optional().meta({ description: 'First name on the card.' }),
+    last_name: keptText(64).optional().meta({ description: 'Last name on the card.' }),
+    company: keptText(100).optional(),
+    street: keptText(100).optional().meta({ description: 'Used for address verification.' }),
+    street2: keptText(100).optional(),
+    city: keptText(64).optional(),
+    state: keptText(64).optional(),
+    country: keptText(64).optional(),
     zip: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code such as 30301', 10)
       .optional()
       .meta({ description: 'Address verification zip code. 99999 never matches (avs_result_code N).' }),
-    phone: text(32).optional(),
+    phone: keptText(32).optional(),
   },
   { error: 'must be an object of billing fields (first_name, street, zip, ...)' },
 );
 
 export const shippingSchema = z.object(
   {
-    first_name: text(64).optional(),
-    last_name: text(64).optional(),
-    company: text(100).optional(),
-    street: text(100).optional(),
-    street2: text(100).optional(),
-    city: text(64).optional(),
-    state: text(64).optional(),
+    first_name: keptText(64).optional(),
+    last_name: keptText(64).optional(),
+    company: keptText(100).optional(),
+    street: keptText(100).optional(),
+    street2: keptText(100).optional(),
+    city: keptText(64).optional(),
+    state: keptText(64).optional(),
     zip: pattern(/^\d{5}(-?\d{4})?$/, 'must be five or nine digits', 10).optional(),
-    phone: text(32).optional(),
+    phone: keptText(32).optional(),
   },
   { error: 'must be an object of shipping fields (first_name, street, zip, ...)' },
 );
@@ -109,19 +121,21 @@ export const transactionRequestSchema = z.object({
     .optional()
     .meta({ examples: ['1229'] }),
   amount: money({ allowZero: false }).optional(),
-  invoice: text(64).optional(),
+  invoice: keptText(64).optional(),
   authorization_code: pattern(/^[A-Za-z0-9]{1,8}$/, 'must be 1 to 8 letters or digits', 8)
     .optional()
     .meta({ description: 'Required for FORCED SALE: the code the issuer gave by voice.' }),
-  purchase_order: text(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
-  email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254).optional(),
-  customer_id: text(64).optional(),
+  purchase_order: keptText(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
+  email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must be an e-mail address')
+    .optional(),
+  customer_id: keptText(64).optional(),
   order_number: pattern(/^[0-9A-Z]{1,18}$/, 'must be 1 to 18 characters 0-9 and A-Z', 18).optional(),
   client_ip: text(45)
     .refine((ip) => IPV4.test(ip) || IPV6.test(ip), 'must be an IPv4 or IPv6 address')
     .optional(),
-  description: text(255).optional(),
-  comments: text(1000).optional(),
+  description: keptText(255).optional(),
+  comments: keptText(1000).optional(),
   tip_amount: money({ allowZero: true })
     .optional()
     .meta({ description: 'CAPTURE and FORCED SALE only, and only when tip support is on.' }),
