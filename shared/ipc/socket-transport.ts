@@ -193,7 +193,15 @@ export function socketTransport(
         const request: Pending = { message, resolve, reject, sent: ready };
         pending.set(id, request);
         if (ready) send(message);
-        else if (state.state === 'reconnecting') limitUnsent(id, request);
+        else if (state.state === 'reconnecting') {
+          limitUnsent(id, request);
+          // Someone is waiting now: try at once rather than after the backoff, which may be longer
+          // than the request's limit while the host is in fact back.
+          if (cancelReconnect) {
+            cancelReconnect();
+            connect();
+          }
+        }
       });
     },
     subscribe(event, listener) {

@@ -112,6 +112,23 @@ describe('a request while the connection to the host is lost', () => {
     expect(await settledState(request)).toBe('resolved');
   });
 
+  it('tries to reconnect at once when a request comes, and sends it as soon as the host is back', async () => {
+    const host = fakeHost();
+    host.ready();
+    host.drop();
+    // The next try is scheduled after the backoff; the request does not wait for it.
+    host.timers.advance(400);
+    expect(host.sockets).toHaveLength(1);
+    const request = host.transport.invoke('reader:status', undefined);
+    expect(host.sockets).toHaveLength(2);
+    host.ready();
+    expect(host.sockets.at(-1)?.sent.map((text) => (JSON.parse(text) as { type: string }).type)).toEqual([
+      'hello',
+      'invoke',
+    ]);
+    expect(await settledState(request)).toBe('pending');
+  });
+
   it('waits without a limit for the first connection, which the page was just served by', async () => {
     const host = fakeHost();
     const request = host.transport.invoke('terminal:session', undefined);

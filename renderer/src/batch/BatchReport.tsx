@@ -27,9 +27,10 @@ interface ReportData {
   items: TransactionListItem[];
   complete: boolean;
   exceptions: BatchExceptions | undefined;
-  /** The receipt printer's paper, in characters per line. */
-  paperWidth: number;
 }
+
+/** Characters per line of 80 mm paper in its usual font, until the settings say otherwise. */
+const DEFAULT_PAPER_WIDTH = 42;
 
 export function BatchReport({
   id,
@@ -42,10 +43,9 @@ export function BatchReport({
 }) {
   const { client, bridge, session } = useTerminal();
   const report = useLoad<ReportData>(async () => {
-    const [batches, rows, receiptSettings] = await Promise.all([
+    const [batches, rows] = await Promise.all([
       client.listBatches({ id, page_size: 1 }),
       listEvery(client, { batch_id: id, order_by: 'id', descending: false }),
-      bridge.invoke('receipts:settings'),
     ]);
     const batch = batches[0];
     return {
@@ -53,36 +53,44 @@ export function BatchReport({
       items: rows.items,
       complete: rows.complete,
       exceptions: batch && (await loadBatchExceptions(client, batch, rows.items)),
-      paperWidth: receiptSettings.width,
     };
-  }, [bridge, client, id]);
+  }, [client, id]);
+  // The receipt paper's width, from the host: read apart, so that the report itself never waits on
+  // it (the engine's API answers while the bridge reconnects). Until it comes, the common 42.
+  const paper = useLoad(() => bridge.invoke('receipts:settings'), [bridge]);
+  const paperWidth = paper.data?.width ?? DEFAULT_PAPER_WIDTH;
   const [saving, setSaving] = useState<'idle' | 'busy' | 'saved' | { problem: string }>('idle');
   const [printing, setPrinting] = useState<'idle' | 'busy' | { message: string } | { problem: string }>(
     'idle',
   );
   // Letter and A4 print the full report; receipt paper prints its lines at the printer's width.
-  const [paper, setPaper] = useState<'page' | 'receipt'>('page');
+  const [paperKind, setPaperKind] = useState<'page' | 'receipt'>('page');
   // When the report was read: the time it says it was printed, on screen and on paper alike.
   const [readAt] = useState(() => new Date().toISOString());
   const data = report.data;
-  const paperLines = data?.batch
-    ? batchReportLines(
-        {
-          batch: data.batch,
-          items: data.items,
-          complete: data.complete,
-          exceptions: data.exceptions ?? { voids: 0, declines: 0 },
-          printedAt: readAt,
-        },
-        data.paperWidth,
-      )
-    : undefined;
+  /** The report as the receipt printer's lines at `width`, once it is read. */
+  const linesAt = (width: number) =>
+    data?.batch
+      ? batchReportLines(
+          {
+            batch: data.batch,
+            items: data.items,
+            complete: data.complete,
+            exceptions: data.exceptions ?? { voids: 0, declines: 0 },
+            printedAt: readAt,
+          },
+          width,
+        )
+      : undefined;
+  const paperLines = linesAt(paperWidth);
 
+  // Laid out at the width the settings give now, whatever the page last read.
   const printOnReceiptPrinter = async () => {
-    if (!paperLines || printing === 'busy') return;
+    if (!data?.batch || printing === 'busy') return;
     setPrinting('busy');
     try {
-      setPrinting(await bridge.invoke('receipts:print-report', { lines: paperLines }));
+      const lines = linesAt((await bridge.invoke('receipts:settings')).width) ?? [];
+      setPrinting(await bridge.invoke('receipts:print-report', { lines }));
     } catch (error) {
       setPrinting({ problem: problemText(error) });
     }
@@ -116,9 +124,9 @@ export function BatchReport({
               key={value}
               type="button"
               role="radio"
-              aria-checked={paper === value}
+              aria-checked={paperKind === value}
               className="segmented-option"
-              onClick={() => setPaper(value)}
+              onClick={() => setPaperKind(value)}
             >
               {label}
             </button>
@@ -234,13 +242,13 @@ export function BatchReport({
           </div>
         </div>
       )}
-      {paper === 'receipt' && paperLines ? (
+      {paperKind === 'receipt' && paperLines ? (
         <figure
           className="receipt-paper report report-paper"
-          style={{ ['--receipt-columns' as string]: report.data.paperWidth }}
+          style={{ ['--receipt-columns' as string]: paperWidth }}
           data-testid="batch-report"
           data-paper="receipt"
-          data-width={report.data.paperWidth}
+          data-width={paperWidth}
           tabIndex={0}
           aria-label={`End-of-day report of batch #${batch.id} on receipt paper`}
         >
