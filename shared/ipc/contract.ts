@@ -383,7 +383,12 @@ export const invokeChannels = {
   'receipts:print-report': {
     input: z.strictObject({
       lines: z
-        .array(z.string().max(48).regex(/^[^\p{Cc}]*$/u, 'must be printable text'))
+        .array(
+          z
+            .string()
+            .max(48)
+            .regex(/^[^\p{Cc}]*$/u, 'must be printable text'),
+        )
         .min(1)
         .max(5000),
     }),
