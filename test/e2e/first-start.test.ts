@@ -44,6 +44,18 @@ async function fillManager(cashier: CounterPage): Promise<void> {
   await page.getByLabel('The same PIN again').fill('2580');
 }
 
+/** A $20.00 tab opened by another program, chosen on Tabs. */
+async function chooseNewTab(screens: TestScreens, cashier: CounterPage): Promise<void> {
+  const tab = await screens.client.createTransaction({
+    type: 'AUTH',
+    amount: '20.00',
+    card: '4111111111111111',
+    exp_date: '1230',
+  });
+  await cashier.goTo('Tabs');
+  await cashier.screen.getByTestId(`tab-${tab.id}`).getByRole('button').first().click();
+}
+
 describe('the first start', () => {
   it('asks whether the counter takes tips with the first manager, and takes tips when told yes', async () => {
     const { screens, cashier } = await firstStart();
@@ -78,14 +90,7 @@ describe('the first start', () => {
     );
 
     // The screens follow at once: a tab is captured with its tip.
-    const tab = await screens.client.createTransaction({
-      type: 'AUTH',
-      amount: '20.00',
-      card: '4111111111111111',
-      exp_date: '1230',
-    });
-    await cashier.goTo('Tabs');
-    await cashier.screen.getByTestId(`tab-${tab.id}`).getByRole('button').first().click();
+    await chooseNewTab(screens, cashier);
     await cashier.screen.getByTestId('tip-amount').waitFor();
     await page.context().close();
   });
@@ -101,14 +106,7 @@ describe('the first start', () => {
     await page.getByRole('button', { name: 'Create and sign in' }).click();
     await page.getByTestId('signed-in').getByText('Olga').waitFor();
     expect(screens.running.gateway.engine.settings.get('tips_enabled')).toBe(false);
-    const tab = await screens.client.createTransaction({
-      type: 'AUTH',
-      amount: '20.00',
-      card: '4111111111111111',
-      exp_date: '1230',
-    });
-    await cashier.goTo('Tabs');
-    await cashier.screen.getByTestId(`tab-${tab.id}`).getByRole('button').first().click();
+    await chooseNewTab(screens, cashier);
     await cashier.screen.getByRole('button', { name: 'Capture $20.00' }).waitFor();
     expect(await cashier.screen.getByTestId('tip-amount').count()).toBe(0);
     await page.context().close();

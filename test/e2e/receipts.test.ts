@@ -197,45 +197,31 @@ describe('a tab', () => {
   });
 
   it('prints its check when it opens, with the tip lines and the suggested tips while tips are on', async () => {
-    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    const { settings } = counter.screens.running.gateway.engine;
+    await settings.setFromText('tips_enabled', 'true');
     try {
-      await checkWithTips();
+      const cashier = await counter.open('receipts');
+      const { page } = cashier;
+      const text = await openTabAndReadCheck(cashier);
+      expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
+      expect(text).toMatch(/^TIP\s+_{20}$/m);
+      expect(text).toMatch(/^TOTAL\s+_{20}$/m);
+      expect(text).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
+      expect(text).toContain('Signature');
+      expectNoCardNumber(text);
+      await cashier.check('06-tab-opened-check-printed');
+
+      await page.getByTestId('receipt-actions').getByRole('button', { name: 'Preview' }).click();
+      const preview = page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
+      await preview.and(page.locator('[data-copy="check"]')).waitFor();
+      expect((await preview.textContent())?.trimEnd()).toBe(text);
+      await cashier.check('07-preview-check');
+      await page.setViewportSize({ width: 800, height: 600 });
+      await cashier.check('08-preview-check-800x600');
     } finally {
-      await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'false');
+      await settings.setFromText('tips_enabled', 'false');
     }
   });
-
-  async function checkWithTips(): Promise<void> {
-    const cashier = await counter.open('receipts');
-    const { page } = cashier;
-    await cashier.goTo('Tabs');
-    await page.getByRole('button', { name: 'Start a tab' }).click();
-    await page.getByTestId('tab-amount').fill('40.00');
-    await page.getByRole('button', { name: 'Take the card for $40.00' }).click();
-    await page.getByTestId('waiting-for-swipe').waitFor();
-    const job = printer.nextJob();
-    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-mastercard' });
-    await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
-    const actions = page.getByTestId('receipt-actions');
-    await actions.getByText('Check printed.').waitFor();
-    const [check] = decodeEscPos(await job).copies;
-    const text = (check ?? []).join('\n');
-    expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
-    expect(text).toMatch(/^TIP\s+_{20}$/m);
-    expect(text).toMatch(/^TOTAL\s+_{20}$/m);
-    expect(text).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
-    expect(text).toContain('Signature');
-    expectNoCardNumber(text);
-    await cashier.check('06-tab-opened-check-printed');
-
-    await actions.getByRole('button', { name: 'Preview' }).click();
-    const preview = page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
-    await preview.and(page.locator('[data-copy="check"]')).waitFor();
-    expect((await preview.textContent())?.trimEnd()).toBe(text);
-    await cashier.check('07-preview-check');
-    await page.setViewportSize({ width: 800, height: 600 });
-    await cashier.check('08-preview-check-800x600');
-  }
 });
 
 describe('reprint', () => {
