@@ -10,7 +10,7 @@ import { MailError } from '../gateway/receipts/mailer';
 import { PrinterError, type PrinterOptions } from '../gateway/receipts/printer';
 import { ReceiptNotFoundError, ReceiptService } from '../gateway/receipts/receipt-service';
 import type { SettingName } from '../gateway/settings';
-import { ReadTimeoutError } from '../gateway/store/read-pool';
+import { ReadTimeoutError } from '../gateway/store/store-errors';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 
 export type ReceiptChannel = Extract<InvokeChannel, `receipts:${string}`>;

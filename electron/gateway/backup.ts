@@ -8,8 +8,8 @@ import { chmodSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { claimDataDir } from './data-dir';
 import { Engine } from './engine';
 import { dataDirLayout } from './paths';
-import { inspectLedgerFile } from './store/database';
-import { LATEST_SCHEMA_VERSION } from './store/migrations';
+import { inspectLedgerFile } from './store/sqlite/database';
+import { LATEST_SCHEMA_VERSION } from './store/sqlite/migrations';
 
 export class BackupError extends Error {}
 

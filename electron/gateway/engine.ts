@@ -12,23 +12,25 @@ import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
 import { MagtekSwipeDecoder } from './swipe/decoder';
 import type { SwipeDecoder } from './swipe/swipe-decoder';
-import { dataDirAdmin, SqliteAdminStore, type AdminStore, type DataDirAdmin } from './store/admin-store';
-import { AuditLog } from './store/audit';
-import { startCheckpointer, type Checkpointer } from './store/checkpoints';
+import { dataDirAdmin, SqliteAdminStore } from './store/sqlite/admin-store';
+import { type AdminStore, type DataDirAdmin } from './store/admin-store';
+import { AuditLog } from './store/sqlite/audit-log';
+import { startCheckpointer, type Checkpointer } from './store/sqlite/checkpoints';
 import {
   backupDatabase,
   integrityProblems,
   openDatabase,
   type Connection,
   type IntegrityDepth,
-} from './store/database';
-import { SqliteLedger } from './store/ledger';
+} from './store/sqlite/database';
+import { SqliteLedger } from './store/sqlite/ledger';
 import type { LedgerStore } from './store/ledger-store';
-import { LedgerReads, LOCAL_LANE, type LedgerReadPort } from './store/ledger-reads';
+import { LedgerReads } from './store/sql/ledger-reads';
+import { LOCAL_LANE, type LedgerReadPort } from './store/read-port';
 import { PostgresAdminStore } from './store/postgres/admin-store';
 import { PostgresLedger } from './store/postgres/ledger';
 import { PostgresLedgerReads } from './store/postgres/ledger-reads';
-import { ReadPool, type ReadPoolOptions } from './store/read-pool';
+import { ReadPool, type ReadPoolOptions } from './store/sqlite/read-pool';
 import { StaffService } from './staff/staff';
 import { TransactionService } from './transactions';
 

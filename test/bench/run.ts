@@ -13,7 +13,7 @@ import { Engine } from '../../electron/gateway/engine';
 import { ensureTlsIdentity } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from './seed-ledger';
-import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/list-sql';
+import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/sql/list-sql';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { postgresBinDir } from '../support/postgres-server';
 import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';

@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
-import { LedgerReads } from '../../electron/gateway/store/ledger-reads';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import {
   transactionListQuery,
   type Page,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
-} from '../../electron/gateway/store/list-sql';
-import { ReadPool } from '../../electron/gateway/store/read-pool';
+} from '../../electron/gateway/store/sql/list-sql';
+import { ReadPool } from '../../electron/gateway/store/sqlite/read-pool';
 import { seedLedger } from '../bench/seed-ledger';
 
 const ROWS = 6_000;

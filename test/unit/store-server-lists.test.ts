@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewRow } from '../../electron/gateway/operations/recording';
-import { AuditLog } from '../../electron/gateway/store/audit';
-import { openDatabase, type Connection } from '../../electron/gateway/store/database';
-import { SqliteLedger } from '../../electron/gateway/store/ledger';
+import { AuditLog } from '../../electron/gateway/store/sqlite/audit-log';
+import { openDatabase, type Connection } from '../../electron/gateway/store/sqlite/database';
+import { SqliteLedger } from '../../electron/gateway/store/sqlite/ledger';
 import type { LedgerStore } from '../../electron/gateway/store/ledger-store';
 import {
   BATCH_ORDER_COLUMNS,
@@ -20,14 +20,14 @@ import {
   transactionListQuery,
   type BatchFilter,
   type TransactionFilter,
-} from '../../electron/gateway/store/list-sql';
+} from '../../electron/gateway/store/sql/list-sql';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import { numbered } from '../../electron/gateway/store/postgres/connection';
 import {
   POSTGRES_LIST_DIALECT,
   PostgresLedgerReads,
 } from '../../electron/gateway/store/postgres/ledger-reads';
-import { ReadTimeoutError } from '../../electron/gateway/store/read-pool';
+import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 

@@ -23,7 +23,7 @@ import {
   POSTGRES_MIGRATIONS,
   POSTGRES_SCHEMA_VERSION,
 } from '../../electron/gateway/store/postgres/migrations';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/sqlite/migrations';
 import type { LedgerTransaction } from '../../electron/gateway/store/transaction-rows';
 import type { LedgerWrite } from '../../electron/gateway/store/ledger-store';
 import { addRow, T0 } from '../support/ledger-rows';

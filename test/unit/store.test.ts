@@ -9,9 +9,9 @@ import {
   NewerSchemaError,
   openDatabase,
   schemaVersion,
-} from '../../electron/gateway/store/database';
-import { startCheckpointer } from '../../electron/gateway/store/checkpoints';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+} from '../../electron/gateway/store/sqlite/database';
+import { startCheckpointer } from '../../electron/gateway/store/sqlite/checkpoints';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/sqlite/migrations';
 import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;

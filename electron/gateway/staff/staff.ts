@@ -8,7 +8,7 @@
  */
 import { PIN_GATE_RULE, type AdminStore, type AdminWrite } from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
-import { foldCase, type StaffRecord } from '../store/staff';
+import { foldCase, type StaffRecord } from '../store/staff-rows';
 import { hashPin, type StoredPin } from './pins';
 import {
   checkedName,
@@ -27,7 +27,7 @@ import {
   type StaffMember,
 } from './staff-rules';
 
-export type { StaffRole } from '../store/staff';
+export type { StaffRole } from '../store/staff-rows';
 export { InvalidStaffRequestError, PinRefusedError, STAFF_ROLES, type StaffMember } from './staff-rules';
 
 export interface NewStaffMember {

@@ -1,5 +1,4 @@
 /** The store server's statements for API keys, settings, staff and the PIN gate, and their rows. */
-import { foldCase, type StaffRecord } from '../staff';
 import { statement } from './ledger-sql';
 
 /** The channel every change of keys, settings or staff is announced on, naming what changed. */
@@ -9,15 +8,6 @@ export type AdminPart = (typeof ADMIN_PARTS)[number];
 
 /** Staff writes take this lock (transaction-scoped) before reading, so their checks hold at commit. */
 export const STAFF_LOCK = 0x73746166; // "staf"
-
-/** The live first, by name letter case aside, then id: SQLite's order of the staff list. */
-export function byStaffOrder(a: StaffRecord, b: StaffRecord): number {
-  const retired = Number(a.retiredAt !== null) - Number(b.retiredAt !== null);
-  if (retired !== 0) return retired;
-  const [x, y] = [foldCase(a.name), foldCase(b.name)];
-  if (x !== y) return x < y ? -1 : 1;
-  return a.id - b.id;
-}
 
 const KEY_COLUMNS = 'id, public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at';
 

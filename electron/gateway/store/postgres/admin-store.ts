@@ -9,10 +9,10 @@
  */
 import type pg from 'pg';
 import type { AdminStore, AdminWrite, DataDirAdmin, PinGateRule, PinGateState } from '../admin-store';
-import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../keys';
-import { staffFromRow, type StaffRecord, type StaffRow } from '../staff';
+import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
+import { byStaffOrder, staffFromRow, type StaffRecord, type StaffRow } from '../staff-rows';
 import { adoptDataDir } from './admin-adopt';
-import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, byStaffOrder, STAFF_LOCK, type AdminPart } from './admin-sql';
+import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, STAFF_LOCK, type AdminPart } from './admin-sql';
 import { isConnectionFailure, openPool, type PostgresConnectionOptions } from './connection';
 import { asStoreError } from './store-error';
 

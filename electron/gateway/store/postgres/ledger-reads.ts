@@ -6,7 +6,8 @@
  * lane, and a batch's share per lane is read beside it.
  */
 import type pg from 'pg';
-import { RECENT_AUDIT_SQL, type AuditEntry } from '../audit';
+import { RECENT_AUDIT_SQL } from '../sql/list-sql';
+import { type AuditEntry } from '../audit';
 import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from '../batch-rows';
 import {
   batchListQuery,
@@ -19,9 +20,9 @@ import {
   type StoreFilter,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
-} from '../list-sql';
-import type { LedgerReadPort } from '../ledger-reads';
-import { READ_TIMEOUT_MS, ReadTimeoutError } from '../read-pool';
+} from '../sql/list-sql';
+import type { LedgerReadPort } from '../read-port';
+import { READ_TIMEOUT_MS, ReadTimeoutError } from '../store-errors';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
   isConnectionFailure,

@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { SameCardCharge } from '../ledger-store';
-import { OPEN_BATCH_SQL } from '../list-sql';
+import { OPEN_BATCH_SQL } from '../sql/list-sql';
 import {
   insertTransactionSql,
   toTransaction,

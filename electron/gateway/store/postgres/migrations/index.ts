@@ -2,7 +2,7 @@
  * The store server's schema, step for step with SQLite's (../../migrations/): the same numbers and
  * the same meaning, written in PostgreSQL's SQL, applied in the order listed here.
  */
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 import { ledger } from './0001-ledger';
 import { swipeKsn } from './0002-swipe-ksn';
 import { idempotencyKeys } from './0003-idempotency-keys';

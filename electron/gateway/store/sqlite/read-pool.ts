@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { READ_TIMEOUT_MS, ReadTimeoutError } from '../store-errors';
 
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -47,9 +48,6 @@ parentPort.on('message', ({ id, sql, params }) => {
 parentPort.postMessage('ready');
 `;
 
-/** How long a read may take, from when it is asked for, before it is refused. */
-export const READ_TIMEOUT_MS = 5000;
-
 export interface ReadPoolOptions {
   /** Path of a better-sqlite3 addon built for the running runtime (see engine.ts). */
   nativeBinding?: string;
@@ -57,14 +55,6 @@ export interface ReadPoolOptions {
   workers?: number;
   /** See READ_TIMEOUT_MS. */
   timeoutMs?: number;
-}
-
-/** A read that took longer than its time limit and was stopped. */
-export class ReadTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`The read took longer than ${timeoutMs} ms and was stopped.`);
-    this.name = 'ReadTimeoutError';
-  }
 }
 
 export class ReadPoolClosedError extends Error {

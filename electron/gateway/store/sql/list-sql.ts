@@ -2,8 +2,8 @@
  * The SQL of the transaction and batch lists: filters, the orders a list may take, and its pages.
  * The lists are read on the reader threads (ledger-reads.ts); the benchmarks run the same SQL.
  */
-import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
-import { NAME_KEY_COLUMNS, nameKey, TRANSACTION_COLUMNS } from './transaction-rows';
+import type { TransactionResult, TransactionTypeLabel } from '../../../../shared/api/transaction-types';
+import { NAME_KEY_COLUMNS, nameKey, TRANSACTION_COLUMNS } from '../transaction-rows';
 
 export interface TransactionFilter {
   id?: number;
@@ -219,3 +219,7 @@ export function batchListQuery(
 }
 
 export const OPEN_BATCH_SQL = "SELECT * FROM batches WHERE status = 'OPEN'";
+
+/** The audit log, newest first, a page at a time. */
+export const RECENT_AUDIT_SQL =
+  'SELECT id, at, actor, action, subject, detail FROM audit_log ORDER BY id DESC LIMIT ? OFFSET ?';

@@ -4,13 +4,13 @@
  * together by group commit. Rules about what may happen live in ../domain. The lists are read
  * elsewhere, on the reader threads (ledger-reads.ts, with the SQL of list-sql.ts).
  */
-import type { BatchDelta } from '../domain/batch';
-import type { AuditLog } from './audit';
-import { toBatch, type BatchRecord, type BatchRowShape } from './batch-rows';
+import type { BatchDelta } from '../../domain/batch';
+import type { AuditLog } from './audit-log';
+import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
-import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from './ledger-store';
-import { OPEN_BATCH_SQL } from './list-sql';
+import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
+import { OPEN_BATCH_SQL } from '../sql/list-sql';
 import {
   INSERT_TRANSACTION_SQL,
   insertParams,
@@ -18,7 +18,7 @@ import {
   type LedgerTransaction,
   type NewTransaction,
   type TransactionRowShape,
-} from './transaction-rows';
+} from '../transaction-rows';
 
 export class SqliteLedger implements LedgerStore {
   private readonly statements;

@@ -1,42 +1,7 @@
-/** API keys: stored as a hash of their secret, shown in full only once, when created. */
+/** The API keys table of a data dir's SQLite file. */
+import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
 import type { Connection } from './database';
 import { ReadCache } from './read-cache';
-
-export interface ApiKeyRecord {
-  id: number;
-  publicId: string;
-  secretHash: Buffer;
-  name: string;
-  permissions: string[];
-  createdAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
-
-/** An API key as both stores keep it. */
-export interface ApiKeyRow {
-  id: number;
-  public_id: string;
-  secret_hash: Buffer;
-  name: string;
-  permissions: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-export function keyFromRow(row: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    publicId: row.public_id,
-    secretHash: row.secret_hash,
-    name: row.name,
-    permissions: row.permissions ? row.permissions.split(',') : [],
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
-}
 
 export class KeyStore {
   private readonly statements;

@@ -2,7 +2,7 @@
  * The ledger's schema, one file per step (as Signal Desktop keeps its migrations), applied in the
  * order listed here.
  */
-import type { Migration } from './migration';
+import type { Migration } from '../../migration';
 import { ledger } from './0001-ledger';
 import { swipeKsn } from './0002-swipe-ksn';
 import { idempotencyKeys } from './0003-idempotency-keys';
@@ -13,7 +13,7 @@ import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
 
-export type { Migration } from './migration';
+export type { Migration } from '../../migration';
 
 export const MIGRATIONS: readonly Migration[] = [
   ledger,

@@ -3,11 +3,14 @@
  * reader threads (read-pool.ts), never on the thread that answers payments. Writes, and the reads a
  * write's rules need, stay with the Ledger on the writer's connection.
  */
-import { RECENT_AUDIT_SQL, type AuditEntry } from './audit';
-import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from './batch-rows';
+import type { AuditEntry } from '../audit';
+import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from '../batch-rows';
+import { LOCAL_LANE, type LedgerReadPort } from '../read-port';
+import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
   batchListQuery,
   OPEN_BATCH_SQL,
+  RECENT_AUDIT_SQL,
   transactionListQuery,
   type BATCH_ORDER_COLUMNS,
   type BatchFilter,
@@ -17,35 +20,16 @@ import {
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
 } from './list-sql';
-import type { ReadPool } from './read-pool';
-import { toTransaction, type LedgerTransaction, type TransactionRowShape } from './transaction-rows';
 
-/**
- * The lane a single counter's ledger shows on its items and batches: it keeps no lane, all of it was
- * made at this counter.
- */
-export const LOCAL_LANE = 'local';
-
-/** What the API, the screens and the receipts read, from either store. */
-export interface LedgerReadPort {
-  listTransactions(
-    filter: TransactionFilter & StoreFilter,
-    page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
-  ): Promise<LedgerTransaction[]>;
-  /** One transaction by its id, or undefined when the ledger has none with it. */
-  transaction(id: number): Promise<LedgerTransaction | undefined>;
-  listBatches(filter: BatchFilter, page: Page<keyof typeof BATCH_ORDER_COLUMNS>): Promise<BatchRecord[]>;
-  openBatch(): Promise<BatchRecord | undefined>;
-  /** Each lane's share of a batch, in lane order; the shares add up to the batch's own counters. */
-  batchLanes(batchId: number): Promise<LaneTotals[]>;
-  /** The audit log, newest first. */
-  recentAudit(limit: number, offset?: number): Promise<AuditEntry[]>;
+/** Runs one read-only statement off the thread that answers payments: each store's read pool. */
+export interface ReadExecutor {
+  all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 export class LedgerReads implements LedgerReadPort {
   private ids: Promise<LedgerIds> | undefined;
 
-  constructor(private readonly pool: ReadPool) {}
+  constructor(private readonly pool: ReadExecutor) {}
 
   async listTransactions(
     { lane, ...filter }: TransactionFilter & StoreFilter,

@@ -1,48 +1,6 @@
-/** Staff accounts: cashiers and managers, each with a PIN kept only as a salted slow hash. */
+/** The staff table of a data dir's SQLite file. */
+import { staffFromRow, type StaffChange, type StaffRecord, type StaffRow } from '../staff-rows';
 import type { Connection } from './database';
-
-export type StaffRole = 'cashier' | 'manager';
-
-/** A name with letter case aside, as the stores compare names (SQLite's NOCASE): ASCII letters only. */
-export function foldCase(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-}
-
-export interface StaffRecord {
-  id: number;
-  name: string;
-  role: StaffRole;
-  /** JSON of the PIN's salted scrypt hash. */
-  pinHash: string;
-  serverId: string | null;
-  createdAt: number;
-  retiredAt: number | null;
-}
-
-/** A person of the staff as both stores keep them. */
-export interface StaffRow {
-  id: number;
-  name: string;
-  role: StaffRole;
-  pin_hash: string;
-  server_id: string | null;
-  created_at: number;
-  retired_at: number | null;
-}
-
-export function staffFromRow(row: StaffRow): StaffRecord {
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    pinHash: row.pin_hash,
-    serverId: row.server_id,
-    createdAt: row.created_at,
-    retiredAt: row.retired_at,
-  };
-}
-
-export type StaffChange = Partial<Pick<StaffRecord, 'name' | 'role' | 'pinHash' | 'serverId'>>;
 
 export class StaffStore {
   private readonly statements;
