@@ -11,7 +11,7 @@ import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { readTransactionListQuery } from '../../electron/gateway/http/list-queries';
 import { postgresTransactionListQuery } from '../../electron/gateway/store/postgres/ledger-reads';
-import { numbered } from '../../electron/gateway/store/postgres/connection';
+import { numbered } from '../../electron/gateway/store/sql/dialect';
 import { startPostgresServer } from '../support/postgres-server';
 import { seedStore } from './seed-store';
 import { summarize, type BenchRow, type Measure } from './stats';

@@ -22,11 +22,8 @@ import {
   type TransactionFilter,
 } from '../../electron/gateway/store/sql/list-sql';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
-import { numbered } from '../../electron/gateway/store/postgres/connection';
-import {
-  POSTGRES_LIST_DIALECT,
-  PostgresLedgerReads,
-} from '../../electron/gateway/store/postgres/ledger-reads';
+import { numbered, POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
 import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -245,7 +242,7 @@ describe('list query plans on the store server', () => {
       filter,
       { orderBy, descending: true, limit: 25, offset: 0 },
       { dense: true },
-      POSTGRES_LIST_DIALECT,
+      POSTGRES_DIALECT,
     );
     const { rows } = await planner.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered(sql)}`, params);
     return rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -278,7 +275,7 @@ describe('list query plans on the store server', () => {
       { cashier: 'Ada' },
       { orderBy: 'id', descending: true, limit: 25, offset: 2500 },
       { dense: true },
-      POSTGRES_LIST_DIALECT,
+      POSTGRES_DIALECT,
     );
     const { rows } = await planner.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered(sql)}`, params);
     const steps = rows.map((row) => row['QUERY PLAN']).join('\n');

@@ -158,7 +158,7 @@ export class PostgresAdminStore implements AdminStore {
   private async flushTouches(): Promise<void> {
     for (const [id, at] of [...this.touched]) {
       try {
-        await this.pool.query(ADMIN_SQL.touchKey([id, at]));
+        await this.pool.query(ADMIN_SQL.touchKey([at, id, at]));
       } catch {
         return;
       }
@@ -284,7 +284,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       return row && keyFromRow(row);
     },
     setting: async (name) =>
-      (await client.query<{ value: string }>(ADMIN_SQL.lockSetting([name]))).rows[0]?.value,
+      (await client.query<{ value: string }>(ADMIN_SQL.setting([name]))).rows[0]?.value,
     setSetting: async (name, value) => {
       await client.query(ADMIN_SQL.setSetting([name, value]));
       changed.add('settings');

@@ -98,9 +98,3 @@ export function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === '40001' || code === '40P01';
 }
-
-/** The store port's SQL takes `?`; PostgreSQL numbers its parameters. */
-export function numbered(sql: string): string {
-  let position = 0;
-  return sql.replace(/\?/g, () => `$${++position}`);
-}

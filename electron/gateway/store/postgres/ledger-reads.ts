@@ -15,28 +15,22 @@ import {
   transactionListQuery,
   type BATCH_ORDER_COLUMNS,
   type BatchFilter,
-  type ListDialect,
   type Page,
   type StoreFilter,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
 } from '../sql/list-sql';
 import type { LedgerReadPort } from '../read-port';
+import { POSTGRES_DIALECT } from '../sql/dialect';
 import { READ_TIMEOUT_MS, ReadTimeoutError } from '../store-errors';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import {
   isConnectionFailure,
   isPastTimeLimit,
-  numbered,
   openPool,
   StoreUnreachableError,
   type PostgresConnectionOptions,
 } from './connection';
-
-export const POSTGRES_LIST_DIALECT: ListDialect = {
-  nulls: (descending) => (descending ? ' NULLS LAST' : ' NULLS FIRST'),
-  storeFilterColumns: { lane: 'lane' },
-};
 
 export type { LaneTotals };
 
@@ -47,7 +41,7 @@ export function postgresTransactionListQuery(
 ): { sql: string; params: unknown[] } {
   // Ids run without a gap on a store server by construction (the ledger head hands them out), so
   // a deep page of the id order is one seek on its first id.
-  return transactionListQuery(filter, page, { dense: true }, POSTGRES_LIST_DIALECT);
+  return transactionListQuery(filter, page, { dense: true }, POSTGRES_DIALECT);
 }
 
 interface LaneRowShape {
@@ -110,7 +104,7 @@ export class PostgresLedgerReads implements LedgerReadPort {
     page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
   ): Promise<BatchRecord[]> {
     if (asksForNul(filter)) return [];
-    const { sql, params } = batchListQuery(filter, page, POSTGRES_LIST_DIALECT);
+    const { sql, params } = batchListQuery(filter, page, POSTGRES_DIALECT);
     return (await this.all<BatchRowShape>(sql, params)).map(toBatch);
   }
 
@@ -142,7 +136,7 @@ export class PostgresLedgerReads implements LedgerReadPort {
 
   private async all<Row extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<Row[]> {
     try {
-      return (await this.pool.query<Row>(numbered(sql), params)).rows;
+      return (await this.pool.query<Row>(POSTGRES_DIALECT.placeholders(sql), params)).rows;
     } catch (error) {
       if (isPastTimeLimit(error)) throw new ReadTimeoutError(this.timeoutMs);
       throw isConnectionFailure(error) ? new StoreUnreachableError(error) : error;

@@ -197,13 +197,13 @@ export class WriteTransaction implements LedgerWrite {
   async applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void> {
     this.send(
       SQL.applyDelta([
-        batchId,
-        this.deltaLane,
         delta.salesCount,
         delta.salesTotal,
         delta.refundCount,
         delta.refundTotal,
         delta.tipTotal,
+        batchId,
+        this.deltaLane,
       ]),
       ({ rowCount }) => {
         if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);

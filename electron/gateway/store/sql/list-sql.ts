@@ -4,6 +4,9 @@
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../../shared/api/transaction-types';
 import { NAME_KEY_COLUMNS, nameKey, TRANSACTION_COLUMNS } from '../transaction-rows';
+import { SQLITE_DIALECT, type SqlDialect, type StoreFilter } from './dialect';
+
+export type { StoreFilter };
 
 export interface TransactionFilter {
   id?: number;
@@ -24,25 +27,6 @@ export interface TransactionFilter {
   /** Exclusive upper bound, epoch ms. */
   before?: number;
 }
-
-/** Filters on what only a store server keeps: the lane (counter) that wrote each transaction. */
-export interface StoreFilter {
-  lane?: string;
-}
-
-/**
- * What differs between the stores' SQL for one list. SQLite sorts NULL before every value and a store
- * server is told to do the same, so a list comes in the same order from either; a store server also
- * has columns SQLite lacks. Both take `?` parameters here (a store server numbers them when it runs).
- */
-export interface ListDialect {
-  /** Where NULLs go in a sort key: before every value when ascending, after when descending. */
-  nulls(descending: boolean): string;
-  /** The columns of the filters only this store has. */
-  storeFilterColumns: Readonly<Record<keyof StoreFilter, string | undefined>>;
-}
-
-export const SQLITE_LIST_DIALECT: ListDialect = { nulls: () => '', storeFilterColumns: { lane: undefined } };
 
 export interface BatchFilter {
   id?: number;
@@ -120,7 +104,7 @@ export const BATCH_ORDER_COLUMNS = {
 function transactionConditions(
   filter: TransactionFilter & StoreFilter,
   alias = '',
-  dialect = SQLITE_LIST_DIALECT,
+  dialect: SqlDialect = SQLITE_DIALECT,
 ): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];
@@ -140,7 +124,7 @@ function transactionConditions(
   return { sql, params };
 }
 
-function orderClause(expression: string, descending: boolean, dialect: ListDialect): string {
+function orderClause(expression: string, descending: boolean, dialect: SqlDialect): string {
   const direction = descending ? 'DESC' : 'ASC';
   return expression === 'id'
     ? `ORDER BY id ${direction}`
@@ -161,7 +145,7 @@ export function transactionListQuery(
   filter: TransactionFilter & StoreFilter,
   page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ids: LedgerIds = { dense: false },
-  dialect = SQLITE_LIST_DIALECT,
+  dialect: SqlDialect = SQLITE_DIALECT,
 ): { sql: string; params: unknown[] } {
   const { sql, params } = transactionConditions(filter, '', dialect);
   if (ids.dense && page.orderBy === 'id' && sql.length === 0) {
@@ -191,7 +175,7 @@ export function transactionListQuery(
 export function batchListQuery(
   filter: BatchFilter,
   page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
-  dialect = SQLITE_LIST_DIALECT,
+  dialect: SqlDialect = SQLITE_DIALECT,
 ): { sql: string; params: unknown[] } {
   const sql: string[] = [];
   const params: unknown[] = [];

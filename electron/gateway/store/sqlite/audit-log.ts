@@ -1,5 +1,6 @@
 /** The audit log of a data dir's SQLite file: rows are only ever added (triggers refuse updates and deletes). */
 import type { AuditEntry } from '../audit';
+import { APPEND_AUDIT_SQL } from '../sql/ledger-sql';
 import { RECENT_AUDIT_SQL } from '../sql/list-sql';
 import type { Connection } from './database';
 
@@ -8,9 +9,7 @@ export class AuditLog {
 
   constructor(private readonly db: Connection) {
     this.statements = {
-      append: db.prepare<[number, string, string, string, string]>(
-        'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)',
-      ),
+      append: db.prepare<[number, string, string, string, string]>(APPEND_AUDIT_SQL),
       recent: db.prepare<[number, number], AuditEntry>(RECENT_AUDIT_SQL),
     };
   }

@@ -1,5 +1,7 @@
 /** The API keys table of a data dir's SQLite file. */
 import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
+import { adminStatements } from '../sql/admin-sql';
+import { SQLITE_DIALECT } from '../sql/dialect';
 import type { Connection } from './database';
 import { ReadCache } from './read-cache';
 
@@ -10,16 +12,13 @@ export class KeyStore {
 
   constructor(db: Connection) {
     this.byPublicId = new ReadCache(db);
+    const sql = adminStatements(SQLITE_DIALECT);
     this.statements = {
-      insert: db.prepare<[string, Buffer, string, string, number], ApiKeyRow>(
-        'INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
-      ),
-      byPublicId: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE public_id = ?'),
-      all: db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY id'),
-      revoke: db.prepare<[number, string], ApiKeyRow>(
-        'UPDATE api_keys SET revoked_at = ? WHERE public_id = ? AND revoked_at IS NULL RETURNING *',
-      ),
-      touch: db.prepare<[number, number]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+      insert: db.prepare<[string, Buffer, string, string, number], ApiKeyRow>(sql.insertKey),
+      byPublicId: db.prepare<[string], ApiKeyRow>(sql.keyByPublicId),
+      all: db.prepare<[], ApiKeyRow>(sql.keys),
+      revoke: db.prepare<[number, string], ApiKeyRow>(sql.revokeKey),
+      touch: db.prepare<[number, number, number]>(sql.touchKey),
     };
   }
 
@@ -62,6 +61,6 @@ export class KeyStore {
 
   touch(id: number, at: number): void {
     this.byPublicId.clear();
-    this.statements.touch.run(at, id);
+    this.statements.touch.run(at, id, at);
   }
 }

@@ -10,9 +10,10 @@ import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { Connection } from './database';
 import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
-import { OPEN_BATCH_SQL } from '../sql/list-sql';
+import { SQLITE_DIALECT } from '../sql/dialect';
+import { ledgerStatements } from '../sql/ledger-sql';
+import { AnswerStoredMeanwhileError } from '../store-errors';
 import {
-  INSERT_TRANSACTION_SQL,
   insertParams,
   toTransaction,
   type LedgerTransaction,
@@ -32,45 +33,25 @@ export class SqliteLedger implements LedgerStore {
     private readonly audit: AuditLog,
   ) {
     this.commits = new GroupCommit(db);
+    const sql = ledgerStatements(SQLITE_DIALECT);
     this.statements = {
-      find: db.prepare<[number], TransactionRowShape>('SELECT * FROM transactions WHERE id = ?'),
+      find: db.prepare<[number], TransactionRowShape>(sql.find),
       nextId: db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM transactions'),
-      insert: db.prepare(INSERT_TRANSACTION_SQL),
-      findAnswer: db.prepare<[number, string], { fingerprint: string; response: string }>(
-        'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
-      ),
-      rememberAnswer: db.prepare<[number, string, string, string, number]>(
-        'INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at) VALUES (?, ?, ?, ?, ?)',
-      ),
-      forgetAnswers: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at < ?'),
-      swipeSeen: db.prepare<[string], { id: number }>('SELECT id FROM transactions WHERE swipe_ksn = ?'),
-      sameCardCharge: db.prepare<[string, number, number], TransactionRowShape>(`
-        SELECT * FROM transactions INDEXED BY transactions_by_card_hash
-        WHERE card_hash = ? AND amount = ? AND created_at >= ?
-          AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
-        ORDER BY created_at DESC, id DESC LIMIT 1`),
-      markVoided: db.prepare('UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL'),
-      markCaptured: db.prepare(
-        'UPDATE transactions SET captured_by = ? WHERE id = ? AND captured_by IS NULL',
-      ),
-      addRefunded: db.prepare('UPDATE transactions SET refunded_amount = refunded_amount + ? WHERE id = ?'),
-      openBatch: db.prepare<[], BatchRowShape>(OPEN_BATCH_SQL),
-      findBatch: db.prepare<[number], BatchRowShape>('SELECT * FROM batches WHERE id = ?'),
-      createBatch: db.prepare<[number], BatchRowShape>(
-        "INSERT INTO batches (status, opened_at) VALUES ('OPEN', ?) RETURNING *",
-      ),
-      applyDelta: db.prepare(`
-        UPDATE batches SET
-          sales_count = sales_count + @salesCount, sales_total = sales_total + @salesTotal,
-          refund_count = refund_count + @refundCount, refund_total = refund_total + @refundTotal,
-          tip_total = tip_total + @tipTotal
-        WHERE id = @batchId AND status = 'OPEN'`),
-      reopenCapture: db.prepare(
-        'UPDATE transactions SET captured_by = NULL WHERE id = ? AND captured_by = ?',
-      ),
-      closeBatch: db.prepare<[number, string, number], BatchRowShape>(
-        "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
-      ),
+      insert: db.prepare(sql.insert),
+      findAnswer: db.prepare<[number, string], StoredAnswer>(sql.findAnswer),
+      rememberAnswer: db.prepare<[number, string, string, string, number]>(sql.rememberAnswer),
+      forgetAnswers: db.prepare<[number]>(sql.forgetAnswers),
+      swipeSeen: db.prepare<[string], { id: number }>(sql.swipeSeen),
+      sameCardCharge: db.prepare<[string, number, number], TransactionRowShape>(sql.sameCardCharge),
+      markVoided: db.prepare<[number, number], { lane: string }>(sql.markVoided),
+      markCaptured: db.prepare<[number, number]>(sql.markCaptured),
+      addRefunded: db.prepare<[number, number]>(sql.addRefunded),
+      openBatch: db.prepare<[], BatchRowShape>(sql.openBatch),
+      findBatch: db.prepare<[number], BatchRowShape>(sql.findBatch),
+      createBatch: db.prepare<[number], BatchRowShape>(sql.createBatch),
+      applyDelta: db.prepare<[number, number, number, number, number, number]>(sql.applyDelta),
+      reopenCapture: db.prepare<[number, number]>(sql.reopenCapture),
+      closeBatch: db.prepare<[number, string, number], BatchRowShape>(sql.closeBatch),
     };
     this.inWrite = this.writeSide();
   }
@@ -143,8 +124,10 @@ export class SqliteLedger implements LedgerStore {
       insert: async (transaction: NewTransaction & { id: number }) => {
         sql.insert.run(insertParams(transaction));
       },
-      markVoided: async (id, voidId) =>
-        changedOne(sql.markVoided.run(voidId, id).changes, `transaction ${id} was voided already`),
+      markVoided: async (id, voidId) => {
+        if (sql.markVoided.get(voidId, id) === undefined)
+          throw new Error(`transaction ${id} was voided already`);
+      },
       markCaptured: async (id, captureId) =>
         changedOne(sql.markCaptured.run(captureId, id).changes, `authorization ${id} was captured already`),
       reopenCapture: async (id, captureId) =>
@@ -159,11 +142,22 @@ export class SqliteLedger implements LedgerStore {
       openBatchForWrite: async (now) =>
         this.openBatchNow() ?? toBatch(sql.createBatch.get(now) as BatchRowShape),
       applyBatchDelta: async (batchId: number, delta: BatchDelta) =>
-        changedOne(sql.applyDelta.run({ batchId, ...delta }).changes, `batch ${batchId} is not open`),
+        changedOne(
+          sql.applyDelta.run(
+            delta.salesCount,
+            delta.salesTotal,
+            delta.refundCount,
+            delta.refundTotal,
+            delta.tipTotal,
+            batchId,
+          ).changes,
+          `batch ${batchId} is not open`,
+        ),
       closeBatch: async (batchId, settledAt, confirmationCode) =>
         toBatch(sql.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape),
       rememberAnswer: async (apiKeyId, key, answer, at) => {
-        sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
+        const { changes } = sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
+        if (changes !== 1) throw new AnswerStoredMeanwhileError();
       },
       forgetAnswers: async (before) => {
         sql.forgetAnswers.run(before);

@@ -1,4 +1,6 @@
-/** The merchant's gateway settings, one row each. Defaults live with their definitions, not here. */
+/** The settings table of a data dir's SQLite file: one row each. Defaults live with their definitions. */
+import { adminStatements } from '../sql/admin-sql';
+import { SQLITE_DIALECT } from '../sql/dialect';
 import type { Connection } from './database';
 import { ReadCache } from './read-cache';
 
@@ -9,12 +11,11 @@ export class SettingsStore {
 
   constructor(db: Connection) {
     this.values = new ReadCache(db);
+    const sql = adminStatements(SQLITE_DIALECT);
     this.statements = {
-      get: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
-      all: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings ORDER BY key'),
-      set: db.prepare<[string, string]>(
-        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      ),
+      get: db.prepare<[string], { value: string }>(sql.setting),
+      all: db.prepare<[], { key: string; value: string }>(sql.settings),
+      set: db.prepare<[string, string]>(sql.setSetting),
     };
   }
 

@@ -1,24 +1,19 @@
 /** The staff table of a data dir's SQLite file. */
-import { staffFromRow, type StaffChange, type StaffRecord, type StaffRow } from '../staff-rows';
+import { byStaffOrder, staffFromRow, type StaffChange, type StaffRecord, type StaffRow } from '../staff-rows';
+import { adminStatements } from '../sql/admin-sql';
+import { SQLITE_DIALECT } from '../sql/dialect';
 import type { Connection } from './database';
 
 export class StaffStore {
   private readonly statements;
 
   constructor(db: Connection) {
+    const sql = adminStatements(SQLITE_DIALECT);
     this.statements = {
-      insert: db.prepare<[string, string, string, string | null, number], StaffRow>(
-        'INSERT INTO staff (name, role, pin_hash, server_id, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
-      ),
-      all: db.prepare<[], StaffRow>(
-        'SELECT * FROM staff ORDER BY retired_at IS NOT NULL, name COLLATE NOCASE, id',
-      ),
-      update: db.prepare<[string, string, string, string | null, number], StaffRow>(
-        'UPDATE staff SET name = ?, role = ?, pin_hash = ?, server_id = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
-      ),
-      retire: db.prepare<[number, number], StaffRow>(
-        'UPDATE staff SET retired_at = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
-      ),
+      insert: db.prepare<[string, string, string, string | null, number], StaffRow>(sql.insertStaff),
+      all: db.prepare<[], StaffRow>(sql.staff),
+      update: db.prepare<[string, string, string, string | null, number], StaffRow>(sql.updateStaff),
+      retire: db.prepare<[number, number], StaffRow>(sql.retireStaff),
     };
   }
 
@@ -36,7 +31,7 @@ export class StaffStore {
 
   /** Everyone, the live first, by name. */
   list(): StaffRecord[] {
-    return this.statements.all.all().map(staffFromRow);
+    return this.statements.all.all().map(staffFromRow).sort(byStaffOrder);
   }
 
   update(id: number, current: StaffRecord, change: StaffChange): StaffRecord | undefined {

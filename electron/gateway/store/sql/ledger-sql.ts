@@ -1,0 +1,88 @@
+/**
+ * The ledger's statements, each written once for both stores (dialect.ts says what differs): the
+ * reads a write's rules need, the new row and the effects of domain/effects.ts, the batch, the
+ * answers kept under Idempotency-Keys, and the audit log. Each store's ledger runs them with the
+ * parameters in the order written here.
+ */
+import { NAME_KEY_COLUMNS, TRANSACTION_COLUMNS } from '../transaction-rows';
+import { inDialect, type SqlDialect } from './dialect';
+import { OPEN_BATCH_SQL } from './list-sql';
+
+/** An entry of the audit log, kept or dropped with the rest of its write. */
+export const APPEND_AUDIT_SQL =
+  'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)';
+
+/** Every column a new transaction sets, in the order of `insertParams` (transaction-rows.ts). */
+const INSERTED_COLUMNS = [
+  ...Object.values(TRANSACTION_COLUMNS)
+    .filter((column) => !('inserted' in column))
+    .map((column) => column.name),
+  ...Object.values(NAME_KEY_COLUMNS),
+];
+
+/** The columns of the counters a batch and each of its lanes' shares keep, in the order of a delta's values. */
+const COUNTERS = ['sales_count', 'sales_total', 'refund_count', 'refund_total', 'tip_total'] as const;
+
+/**
+ * The ledger's statements in one store's SQL. Parameters, in order:
+ * - `insert`: `insertParams(transaction)`, then the lane where the store keeps lanes;
+ * - `applyDelta`: the five counters of the delta, the batch id, then the lane where the store keeps
+ *   lanes;
+ * - `markVoided`: the void's id, the voided transaction's id; it returns the voided row's lane.
+ */
+export function ledgerStatements(dialect: SqlDialect) {
+  const columns = dialect.keepsLanes ? [...INSERTED_COLUMNS, 'lane'] : INSERTED_COLUMNS;
+  const counted = COUNTERS.map((column) => `${column} = ${column} + ?`).join(', ');
+  return inDialect(dialect, {
+    find: 'SELECT * FROM transactions WHERE id = ?',
+    insert: `INSERT INTO transactions (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    swipeSeen: 'SELECT id FROM transactions WHERE swipe_ksn = ?',
+    sameCardCharge: `
+      SELECT * FROM transactions${dialect.indexedBy('transactions_by_card_hash')}
+      WHERE card_hash = ? AND amount = ? AND created_at >= ?
+        AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
+      ORDER BY created_at DESC, id DESC LIMIT 1`,
+    // The lane a void's batch delta is taken from: that of the counter that made the voided row.
+    markVoided: `UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL RETURNING ${
+      dialect.keepsLanes ? 'lane' : "'' AS lane"
+    }`,
+    markCaptured: 'UPDATE transactions SET captured_by = ? WHERE id = ? AND captured_by IS NULL',
+    reopenCapture: 'UPDATE transactions SET captured_by = NULL WHERE id = ? AND captured_by = ?',
+    addRefunded: 'UPDATE transactions SET refunded_amount = refunded_amount + ? WHERE id = ?',
+
+    openBatch: OPEN_BATCH_SQL,
+    findBatch: 'SELECT * FROM batches WHERE id = ?',
+    // The highest id plus one, so batch ids run without a gap whichever store or counter opens one.
+    createBatch: `
+      INSERT INTO batches (id, status, opened_at)
+      SELECT COALESCE(max(id), 0) + 1, 'OPEN', ? FROM batches RETURNING *`,
+    // With lanes, the batch's counters and its lane's share change in one statement: both, or neither.
+    applyDelta: dialect.keepsLanes
+      ? `WITH delta (${COUNTERS.join(', ')}, batch_id, lane) AS (
+           VALUES (${COUNTERS.map((column) => `CAST(? AS ${column.endsWith('count') ? 'integer' : 'bigint'})`).join(', ')},
+                   CAST(? AS bigint), CAST(? AS text))),
+         batch AS (
+           UPDATE batches SET ${COUNTERS.map((column) => `${column} = batches.${column} + delta.${column}`).join(', ')}
+           FROM delta WHERE batches.id = delta.batch_id AND batches.status = 'OPEN' RETURNING batches.id)
+         INSERT INTO batch_lanes AS share (batch_id, lane, ${COUNTERS.join(', ')})
+           SELECT delta.batch_id, delta.lane, ${COUNTERS.map((column) => `delta.${column}`).join(', ')}
+           FROM delta JOIN batch ON batch.id = delta.batch_id${dialect.beforeUpsert}
+         ON CONFLICT (batch_id, lane) DO UPDATE SET ${COUNTERS.map(
+           (column) => `${column} = share.${column} + excluded.${column}`,
+         ).join(', ')}`
+      : `UPDATE batches SET ${counted} WHERE id = ? AND status = 'OPEN'`,
+    closeBatch:
+      "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
+
+    findAnswer: 'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
+    // An answer stored first by another engine of the store is kept; the caller learns it by the count.
+    rememberAnswer: `
+      INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at)
+      VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    forgetAnswers: 'DELETE FROM idempotency_keys WHERE created_at < ?',
+
+    appendAudit: APPEND_AUDIT_SQL,
+  });
+}
+
+export type LedgerStatements = ReturnType<typeof ledgerStatements>;
