@@ -29,7 +29,8 @@ import { LedgerReads } from './store/sql/ledger-reads';
 import { LOCAL_LANE, type LedgerReadPort } from './store/read-port';
 import { PostgresAdminStore } from './store/postgres/admin-store';
 import { PostgresLedger } from './store/postgres/ledger';
-import { PostgresLedgerReads } from './store/postgres/ledger-reads';
+import { PostgresReadPool } from './store/postgres/read-pool';
+import { POSTGRES_DIALECT, SQLITE_DIALECT } from './store/sql/dialect';
 import { ReadPool, type ReadPoolOptions } from './store/sqlite/read-pool';
 import { StaffService } from './staff/staff';
 import { TransactionService } from './transactions';
@@ -113,7 +114,7 @@ export class Engine {
     } else {
       const ledger = new SqliteLedger(db, this.audit);
       this.ledger = ledger;
-      this.reads = new LedgerReads(readPool as ReadPool);
+      this.reads = new LedgerReads(readPool as ReadPool, SQLITE_DIALECT);
       this.admin = new SqliteAdminStore(db, this.audit, ledger.commits);
       this.lane = LOCAL_LANE;
     }
@@ -211,17 +212,17 @@ export class Engine {
 
 async function openStoreServer(store: StoreServerOptions, dataDir: DataDirAdmin): Promise<StoreParts> {
   const ledger = await PostgresLedger.open({ url: store.url, lane: store.lane });
-  let reads: PostgresLedgerReads | undefined;
+  let reads: PostgresReadPool | undefined;
   let admin: PostgresAdminStore | undefined;
   try {
-    reads = new PostgresLedgerReads({ url: store.url });
+    reads = new PostgresReadPool({ url: store.url });
     const cardHashKey = await ledger.cardHashKey();
     admin = await PostgresAdminStore.open({ url: store.url });
     await admin.adopt(dataDir);
     const [openedReads, openedAdmin] = [reads, admin];
     return {
       ledger,
-      reads: openedReads,
+      reads: new LedgerReads(openedReads, POSTGRES_DIALECT),
       admin: openedAdmin,
       cardHashKey,
       lane: store.lane,

@@ -12,7 +12,9 @@ import { openDatabase } from '../../electron/gateway/store/sqlite/database';
 import { SqliteLedger } from '../../electron/gateway/store/sqlite/ledger';
 import type { LedgerStore } from '../../electron/gateway/store/ledger-store';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
-import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { PostgresReadPool } from '../../electron/gateway/store/postgres/read-pool';
+import { POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
@@ -45,12 +47,13 @@ const STORES: Record<string, () => Promise<StoreUnderTest>> = {
   PostgreSQL: async () => {
     const url = await server.createDatabase();
     const ledger = await PostgresLedger.open({ url, lane: 'counter-1' });
-    const reads = new PostgresLedgerReads({ url });
+    const pool = new PostgresReadPool({ url });
+    const reads = new LedgerReads(pool, POSTGRES_DIALECT);
     return {
       ledger,
       auditEntries: () => reads.recentAudit(100),
       close: async () => {
-        await Promise.all([ledger.close(), reads.close()]);
+        await Promise.all([ledger.close(), pool.close()]);
       },
     };
   },

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
+import { SQLITE_DIALECT } from '../../electron/gateway/store/sql/dialect';
 import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import {
   transactionListQuery,
@@ -90,7 +91,11 @@ describe('pages read through the reader threads', () => {
   let readers: { dense: LedgerReads; gapped: LedgerReads; pools: ReadPool[] };
   beforeAll(() => {
     const pools = [new ReadPool(dense), new ReadPool(gapped)] as const;
-    readers = { dense: new LedgerReads(pools[0]), gapped: new LedgerReads(pools[1]), pools: [...pools] };
+    readers = {
+      dense: new LedgerReads(pools[0], SQLITE_DIALECT),
+      gapped: new LedgerReads(pools[1], SQLITE_DIALECT),
+      pools: [...pools],
+    };
   });
   afterAll(async () => {
     for (const pool of readers.pools) await pool.close();

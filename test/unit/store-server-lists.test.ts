@@ -23,7 +23,8 @@ import {
 } from '../../electron/gateway/store/sql/list-sql';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
 import { numbered, POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
-import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { PostgresReadPool } from '../../electron/gateway/store/postgres/read-pool';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -33,7 +34,8 @@ let dir: string;
 let sqlite: Connection;
 let url: string;
 let lanes: PostgresLedger[];
-let reads: PostgresLedgerReads;
+let readPool: PostgresReadPool;
+let reads: LedgerReads;
 
 const NAMES = ['Élodie', 'élodie', 'Zoë', 'adam', 'Adam', null] as const;
 
@@ -85,7 +87,8 @@ beforeAll(async () => {
     await PostgresLedger.open({ url, lane: 'lane-a' }),
     await PostgresLedger.open({ url, lane: 'lane-b' }),
   ];
-  reads = new PostgresLedgerReads({ url });
+  readPool = new PostgresReadPool({ url });
+  reads = new LedgerReads(readPool, POSTGRES_DIALECT);
   dir = mkdtempSync(join(tmpdir(), 'tender-lists-'));
   sqlite = openDatabase(join(dir, 'ledger.db'));
   const sqliteLedger = new SqliteLedger(sqlite, new AuditLog(sqlite));
@@ -96,7 +99,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...(lanes ?? []).map((ledger) => ledger.close()), reads?.close()]);
+  await Promise.all([...(lanes ?? []).map((ledger) => ledger.close()), readPool?.close()]);
   sqlite?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   await server?.close();
@@ -185,7 +188,8 @@ describe('lists from the store server', () => {
   });
 
   it('a read past its time limit is stopped and says so', async () => {
-    const hasty = new PostgresLedgerReads({ url, statementTimeoutMs: 300 });
+    const hastyPool = new PostgresReadPool({ url, statementTimeoutMs: 300 });
+    const hasty = new LedgerReads(hastyPool, POSTGRES_DIALECT);
     const locker = new pg.Client({ connectionString: url });
     await locker.connect();
     try {
@@ -197,7 +201,7 @@ describe('lists from the store server', () => {
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
-      await hasty.close();
+      await hastyPool.close();
     }
   });
 });

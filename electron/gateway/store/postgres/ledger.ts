@@ -20,17 +20,12 @@ import { type BatchRecord } from '../batch-rows';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 
 import { type LedgerTransaction } from '../transaction-rows';
-import {
-  isConnectionFailure,
-  isPastTimeLimit,
-  openPool,
-  StoreBusyError,
-  StoreUnreachableError,
-  type PostgresConnectionOptions,
-} from './connection';
+import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
+import { openPool, type PostgresConnectionOptions } from './connection';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
-import { runGroup, type WriteOutcome } from './write-group';
+import { asStoreRequest, inTransaction } from './transaction';
+import { runGroup } from './write-group';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -50,31 +45,29 @@ const WRITE_ATTEMPTS = 5;
  */
 const GROUP_LIMIT = 48;
 
-interface PendingWrite {
-  work: (ledger: LedgerWrite) => Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
 export interface PostgresLedgerOptions extends PostgresConnectionOptions {
   /** This counter's lane, stamped on every transaction it writes. */
   lane: string;
 }
 
+type Work = (ledger: LedgerWrite) => Promise<unknown>;
+
 export class PostgresLedger implements LedgerStore {
-  /**
-   * How many commits reached the server, how many writes they held, and how many writes ran again
-   * after a serialization failure or a deadlock.
-   */
-  readonly committed = { groups: 0, writes: 0, retries: 0 };
-  private queue: PendingWrite[] = [];
-  private scheduled = false;
-  private flushing: Promise<void> | null = null;
+  /** How many writes ran again after a serialization failure or a deadlock. */
+  readonly retried = { writes: 0 };
+  private readonly queue: WriteQueue<Work>;
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly lane: string,
-  ) {}
+  ) {
+    this.queue = new WriteQueue<Work>((works) => this.runGroup(works), { groupLimit: GROUP_LIMIT });
+  }
+
+  /** How many groups have committed, and how many writes they held. */
+  get committed(): { readonly groups: number; readonly writes: number } {
+    return this.queue.committed;
+  }
 
   /**
    * Connects to the store database and brings its schema up to date (several counters may do so at
@@ -87,7 +80,7 @@ export class PostgresLedger implements LedgerStore {
       );
     const pool = openPool(options);
     try {
-      await unreachableAsError(() => migrateStore(pool));
+      await asStoreRequest(() => migrateStore(pool));
     } catch (error) {
       await pool.end();
       throw error;
@@ -105,7 +98,7 @@ export class PostgresLedger implements LedgerStore {
    * counter to ask makes it; the others read the same one.
    */
   cardHashKey(): Promise<Buffer> {
-    return unreachableAsError(async () => {
+    return asStoreRequest(async () => {
       await this.pool.query(SQL.makeCardHashKey([randomBytes(CARD_HASH_KEY_BYTES)]));
       const row = (await this.pool.query<{ secret: Buffer }>(SQL.cardHashKey())).rows[0];
       if (!row) throw new Error('the store has no card-hash key');
@@ -119,115 +112,42 @@ export class PostgresLedger implements LedgerStore {
    * server that cannot be reached, fails every write of the group.
    */
   write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      this.schedule();
-    });
+    return this.queue.run<T>(work);
   }
 
   find(id: number): Promise<LedgerTransaction | undefined> {
-    return unreachableAsError(() => findTransaction(this.pool, id));
+    return asStoreRequest(() => findTransaction(this.pool, id));
   }
 
   findBatch(id: number): Promise<BatchRecord | undefined> {
-    return unreachableAsError(() => findBatch(this.pool, id));
+    return asStoreRequest(() => findBatch(this.pool, id));
   }
 
   isSwipeKsnUsed(ksn: string): Promise<boolean> {
-    return unreachableAsError(async () => (await this.pool.query(SQL.swipeSeen([ksn]))).rowCount !== 0);
+    return asStoreRequest(async () => (await this.pool.query(SQL.swipeSeen([ksn]))).rowCount !== 0);
   }
 
   findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined> {
-    return unreachableAsError(() => findSameCardCharge(this.pool, charge));
+    return asStoreRequest(() => findSameCardCharge(this.pool, charge));
   }
 
   findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined> {
-    return unreachableAsError(
+    return asStoreRequest(
       async () => (await this.pool.query<StoredAnswer>(SQL.findAnswer([apiKeyId, key]))).rows[0],
     );
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    // setImmediate lets every request already read from the sockets join this group.
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        if (this.queue.length > 0) this.schedule();
-      });
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const group = this.queue.splice(0, GROUP_LIMIT);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      for (const pending of group) pending.reject(asStoreError(error));
-      return;
-    }
-    let broken: Error | undefined;
-    // A connection lost between two statements is reported as an event, not by a statement; unheard,
-    // it would end the process. The next statement then fails and fails the group.
-    const onLost = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onLost);
-    try {
-      // Sent together (the connection pipelines): one round trip to begin and take the lock.
-      const [, locked] = await Promise.all([
-        client.query('BEGIN ISOLATION LEVEL READ COMMITTED'),
-        client.query<{ last_transaction_id: number }>(SQL.lockHead()),
-      ]);
+  /** One group: the head locked with BEGIN, the writes (write-group.ts), the head moved with COMMIT. */
+  private runGroup(works: readonly Work[]): Promise<WriteOutcome[]> {
+    return inTransaction(this.pool, async (client) => {
+      const locked = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
       const start = locked.rows[0]?.last_transaction_id ?? 0;
-      const works = group.map((pending) => pending.work);
       const { outcomes, retries } = await runGroup(client, this.lane, start, works, WRITE_ATTEMPTS);
-      this.committed.retries += retries;
+      this.retried.writes += retries;
       const head = outcomes.reduce((last, outcome) => (outcome.ok ? outcome.head : last), start);
-      const [, committed] = await Promise.all([
-        head === start ? undefined : client.query(SQL.moveHead([head])),
-        client.query('COMMIT'),
-      ]);
-      // A transaction that failed answers COMMIT with ROLLBACK: nothing of it was committed.
-      if (committed.command !== 'COMMIT')
-        throw new Error(`the group was not committed (${committed.command})`);
-      this.committed.groups += 1;
-      this.committed.writes += outcomes.filter((outcome) => outcome.ok).length;
-      group.forEach((pending, index) => {
-        const outcome = outcomes[index] as WriteOutcome;
-        if (outcome.ok) pending.resolve(outcome.value);
-        else pending.reject(outcome.error);
-      });
-    } catch (error) {
-      // Nothing of the group was committed (or, when the connection broke during COMMIT, only the
-      // server knows): every write of it fails.
-      if (isConnectionFailure(error)) broken = error as Error;
-      else
-        await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
-          broken = rollbackFailed as Error;
-        });
-      for (const pending of group) pending.reject(asStoreError(error));
-    } finally {
-      client.off('error', onLost);
-      // A connection that broke is closed, not handed to the next group.
-      client.release(broken);
-    }
-  }
-}
-
-function asStoreError(error: unknown): unknown {
-  if (isConnectionFailure(error)) return new StoreUnreachableError(error);
-  return isPastTimeLimit(error) ? new StoreBusyError(error) : error;
-}
-
-/** Runs a request to the server; a lost server becomes a StoreUnreachableError. */
-async function unreachableAsError<T>(request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    throw asStoreError(error);
+      // Sent with the COMMIT, in its round trip: when it fails, COMMIT answers ROLLBACK.
+      if (head !== start) client.query(SQL.moveHead([head])).catch(() => undefined);
+      return outcomes;
+    });
   }
 }

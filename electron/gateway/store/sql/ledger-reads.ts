@@ -1,12 +1,16 @@
 /**
- * The ledger's lists and the open batch's totals, as the API and the screens read them: on the
- * reader threads (read-pool.ts), never on the thread that answers payments. Writes, and the reads a
- * write's rules need, stay with the Ledger on the writer's connection.
+ * The ledger's lists, the open batch's totals, each lane's share of a batch and the audit log, as the
+ * API, the screens and the receipts read them, from either store: the same SQL (list-sql.ts) in each
+ * store's dialect, through that store's read pool (the reader threads of the SQLite file, a pool of
+ * its own on a store server), never on the connection that writes payments. Each read has a time
+ * limit and fails with ReadTimeoutError past it. Writes, and the reads a write's rules need, stay
+ * with the ledger's write side.
  */
 import type { AuditEntry } from '../audit';
 import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from '../batch-rows';
 import { LOCAL_LANE, type LedgerReadPort } from '../read-port';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
+import type { SqlDialect } from './dialect';
 import {
   batchListQuery,
   OPEN_BATCH_SQL,
@@ -29,16 +33,39 @@ export interface ReadExecutor {
 export class LedgerReads implements LedgerReadPort {
   private ids: Promise<LedgerIds> | undefined;
 
-  constructor(private readonly pool: ReadExecutor) {}
+  constructor(
+    private readonly pool: ReadExecutor,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async listTransactions(
-    { lane, ...filter }: TransactionFilter & StoreFilter,
+    filter: TransactionFilter & StoreFilter,
     page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
   ): Promise<LedgerTransaction[]> {
-    // Every row of this ledger was made at this counter, in the one lane it shows.
-    if (lane !== undefined && lane !== LOCAL_LANE) return [];
-    const { sql, params } = transactionListQuery(filter, page, await this.ledgerIds());
-    return (await this.pool.all<TransactionRowShape>(sql, params)).map(toTransaction);
+    const query = await this.transactionPageQuery(filter, page);
+    if (!query) return [];
+    const rows = await this.pool.all<TransactionRowShape & { lane?: string }>(query.sql, query.params);
+    return rows.map((row) =>
+      row.lane === undefined ? toTransaction(row) : { ...toTransaction(row), lane: row.lane },
+    );
+  }
+
+  /**
+   * The SQL a page of the transaction list is read with, as this store runs it (its benchmark times
+   * the same), or undefined when the filter can match no row.
+   */
+  async transactionPageQuery(
+    { lane, ...filter }: TransactionFilter & StoreFilter,
+    page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+  ): Promise<{ sql: string; params: unknown[] } | undefined> {
+    if (asksForNul(filter) || (lane !== undefined && asksForNul({ lane }))) return undefined;
+    if (!this.dialect.keepsLanes) {
+      // Every row of this ledger was made at this counter, in the one lane it shows.
+      if (lane !== undefined && lane !== LOCAL_LANE) return undefined;
+      return transactionListQuery(filter, page, await this.ledgerIds(), this.dialect);
+    }
+    const all = lane === undefined ? filter : { ...filter, lane };
+    return transactionListQuery(all, page, await this.ledgerIds(), this.dialect);
   }
 
   /** One transaction by its id, or undefined when the ledger has none with it. */
@@ -54,7 +81,8 @@ export class LedgerReads implements LedgerReadPort {
     filter: BatchFilter,
     page: Page<keyof typeof BATCH_ORDER_COLUMNS>,
   ): Promise<BatchRecord[]> {
-    const { sql, params } = batchListQuery(filter, page);
+    if (asksForNul(filter)) return [];
+    const { sql, params } = batchListQuery(filter, page, this.dialect);
     return (await this.pool.all<BatchRowShape>(sql, params)).map(toBatch);
   }
 
@@ -63,21 +91,17 @@ export class LedgerReads implements LedgerReadPort {
     return row && toBatch(row);
   }
 
-  /** The whole batch is this counter's share. */
+  /**
+   * Each lane's share of a batch, in lane order; the shares add up to the batch's own counters. A
+   * single counter's ledger keeps no lanes: the whole batch is its share.
+   */
   async batchLanes(batchId: number): Promise<LaneTotals[]> {
+    if (this.dialect.keepsLanes) {
+      const rows = await this.pool.all<LaneRowShape>(BATCH_LANES_SQL, [batchId]);
+      return rows.map(toLaneTotals);
+    }
     const [row] = await this.pool.all<BatchRowShape>('SELECT * FROM batches WHERE id = ?', [batchId]);
-    if (!row) return [];
-    const batch = toBatch(row);
-    return [
-      {
-        lane: LOCAL_LANE,
-        salesCount: batch.salesCount,
-        salesTotal: batch.salesTotal,
-        refundCount: batch.refundCount,
-        refundTotal: batch.refundTotal,
-        tipTotal: batch.tipTotal,
-      },
-    ];
+    return row ? [toLaneTotals({ ...row, lane: LOCAL_LANE })] : [];
   }
 
   /** The audit log, newest first. */
@@ -86,12 +110,14 @@ export class LedgerReads implements LedgerReadPort {
   }
 
   /**
-   * Whether transaction ids run without a gap. Counted once, on a reader: the engine only ever adds
-   * the id after the highest and deletes none, so a ledger found without a gap stays without one.
-   * Should the count fail (past its time limit on a huge ledger), pages step over the rows before
-   * them, as SQL defines, and the next list counts again.
+   * Whether transaction ids run without a gap. A store server hands them out from its ledger head, so
+   * they do by construction. A data dir's file is counted once, on a reader: the engine only ever
+   * adds the id after the highest and deletes none, so a ledger found without a gap stays without
+   * one. Should the count fail (past its time limit on a huge ledger), pages step over the rows
+   * before them, as SQL defines, and the next list counts again.
    */
   private ledgerIds(): Promise<LedgerIds> {
+    if (this.dialect.keepsLanes) return Promise.resolve({ dense: true });
     this.ids ??= this.pool
       .all<{ rows: number; first: number | null; last: number | null }>(
         'SELECT count(*) AS rows, min(id) AS first, max(id) AS last FROM transactions',
@@ -107,4 +133,39 @@ export class LedgerReads implements LedgerReadPort {
       });
     return this.ids;
   }
+}
+
+const BATCH_LANES_SQL =
+  'SELECT lane, sales_count, sales_total, refund_count, refund_total, tip_total FROM batch_lanes WHERE batch_id = ? ORDER BY lane';
+
+interface LaneRowShape {
+  lane: string;
+  sales_count: number;
+  sales_total: number;
+  refund_count: number;
+  refund_total: number;
+  tip_total: number;
+}
+
+function toLaneTotals(row: LaneRowShape): LaneTotals {
+  return {
+    lane: row.lane,
+    salesCount: row.sales_count,
+    salesTotal: row.sales_total,
+    refundCount: row.refund_count,
+    refundTotal: row.refund_total,
+    tipTotal: row.tip_total,
+  };
+}
+
+/**
+ * Whether a filter asks for text with a NUL character in it. No stored text holds one (a store
+ * server's text cannot, and refuses the parameter outright), so such a filter matches no row.
+ */
+function asksForNul(filter: object): boolean {
+  return Object.values(filter).some((value: unknown) =>
+    typeof value === 'string'
+      ? value.includes('\u0000')
+      : typeof value === 'object' && value !== null && asksForNul(value),
+  );
 }
