@@ -4,7 +4,7 @@
  * `npm run gateway -- serve --renderer` and by the browser tests.
  */
 import { BRIDGE_TOKEN_PARAMETER } from '../../shared/ipc/socket-protocol';
-import type { EngineOptions } from '../gateway/engine';
+import type { OpenEngineOptions } from '../gateway/open-store';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
 import { dataDirLayout } from '../gateway/paths';
@@ -22,7 +22,7 @@ export interface HeadlessScreensOptions {
   reader: ReaderSetup;
   version: string;
   allowedOrigins?: readonly string[];
-  engine?: EngineOptions;
+  engine?: OpenEngineOptions;
   /** How `engine.store` was given outside the screens ("--database and --lane"); none: the saved setting. */
   storeSetOutside?: string;
 }

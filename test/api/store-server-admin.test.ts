@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueTerminalKey, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
-import { Engine } from '../../electron/gateway/engine';
+import type { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
+import { dataDirLayout } from '../../electron/gateway/paths';
+import { readDataDirAudit } from '../../electron/gateway/store/sqlite/open';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
 import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
 import { migrateStore } from '../../electron/gateway/store/postgres/migrate';
@@ -134,7 +137,12 @@ describe('the store’s settings', () => {
     );
     expect(changes).toMatchObject([{ action: 'setting_change', detail: 'false → true' }]);
     // Nothing of it is in the data dirs' files.
-    expect(b.gateway.engine.audit.recent(50).filter((entry) => entry.subject === 'tips_enabled')).toEqual([]);
+    for (const counter of [a, b])
+      expect(
+        readDataDirAudit(dataDirLayout(counter.dataDir).database, 50).filter(
+          (entry) => entry.subject === 'tips_enabled',
+        ),
+      ).toEqual([]);
   });
 
   it('a bad value changes nothing anywhere', async () => {
@@ -193,7 +201,7 @@ describe('a counter joining the store', () => {
   it('brings its data dir’s keys, settings and staff; a key it revoked stays revoked', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tender-joining-'));
     dirs.push(dataDir);
-    const own = Engine.open(dataDir);
+    const own = await openEngine(dataDir);
     const kept = await own.keys.create('kitchen display');
     const revoked = await own.keys.create('old till');
     await own.keys.revoke(revoked.info.id);
@@ -214,7 +222,7 @@ describe('a counter joining the store', () => {
   it('a key the store copied before keys were the store’s opens nothing until its counter confirms it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tender-upgrade-'));
     dirs.push(dataDir);
-    const own = Engine.open(dataDir);
+    const own = await openEngine(dataDir);
     const live = await own.keys.create('kitchen display');
     const gone = await own.keys.create('old till');
     await own.keys.revoke(gone.info.id);

@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { ensureTlsIdentity } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from './seed-ledger';
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
       days: DAYS,
     });
     const seedSeconds = (Date.now() - seedStarted) / 1000;
-    const engine = Engine.open(dataDir);
+    const engine = await openEngine(dataDir);
     const key = (await engine.keys.create('benchmark')).key;
     // A kitchen display's key can read the list and nothing else.
     const readerKey = (await engine.keys.create('kitchen display', ['transactions:read'])).key;

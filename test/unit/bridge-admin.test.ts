@@ -14,7 +14,7 @@ import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin, PIN_ATTEMPTS, PIN_LOCK_MS, PinGate, pinMatches } from '../../electron/bridge/manager-pin';
 import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
@@ -108,7 +108,7 @@ describe('settings', () => {
     expect(changed).toMatchObject({ tipWarnPercent: 45, duplicateWindowMinutes: 5 });
     expect(t.gateway.engine.settings.get('tip_warn_percent')).toBe(45);
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
-    const subjects = t.gateway.engine.audit.recent(2).map((entry) => entry.subject);
+    const subjects = (await t.gateway.engine.reads.recentAudit(2)).map((entry) => entry.subject);
     expect(subjects.sort()).toEqual(['duplicate_window_minutes', 'tip_warn_percent']);
     await expect(invoke(terminal, 'settings:update', { duplicateWindowMinutes: 2000 })).rejects.toThrow();
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
@@ -126,7 +126,7 @@ describe('settings', () => {
     expect(seen).toEqual([changed]);
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
     expect(t.gateway.engine.settings.get('auth_expiry_days')).toBe(3);
-    const [percentages, days, tips] = t.gateway.engine.audit.recent(3);
+    const [percentages, days, tips] = await t.gateway.engine.reads.recentAudit(3);
     expect(percentages).toMatchObject({
       actor: CASHIER_APP,
       action: 'setting_change',
@@ -145,13 +145,13 @@ describe('settings', () => {
 
   it('write only what changes, so the audit log holds no empty changes', async () => {
     const terminal = await start();
-    const before = t.gateway.engine.audit.recent(1)[0]?.id;
+    const before = (await t.gateway.engine.reads.recentAudit(1))[0]?.id;
     await invoke(terminal, 'settings:update', {
       tipsEnabled: false,
       tipPercentages: [15, 18, 20],
       authExpiryDays: 7,
     });
-    expect(t.gateway.engine.audit.recent(1)[0]?.id).toBe(before);
+    expect((await t.gateway.engine.reads.recentAudit(1))[0]?.id).toBe(before);
   });
 
   it('take a new swipe key without ever sending it back, and say it is no longer the test key', async () => {
@@ -163,7 +163,7 @@ describe('settings', () => {
     expect(changed.swipeKey.kcv).not.toBe('08D7B4');
     expect(JSON.stringify(changed)).not.toContain(bdk);
     expect(t.gateway.engine.settings.get('swipe_bdk')).toBe(bdk);
-    const [entry] = t.gateway.engine.audit.recent(1);
+    const [entry] = await t.gateway.engine.reads.recentAudit(1);
     expect(entry).toMatchObject({ actor: CASHIER_APP, subject: 'swipe_bdk' });
     expect(JSON.stringify(entry)).not.toContain(bdk);
   });
@@ -212,11 +212,13 @@ describe('manager approval of settings changes', () => {
     expect(await invoke(terminal, 'settings:update', { tipsEnabled: true, pin: OWNER_PIN })).toMatchObject({
       tipsEnabled: true,
     });
-    const change = t.gateway.engine.audit.recent(1)[0];
+    const change = (await t.gateway.engine.reads.recentAudit(1))[0];
     expect(change).toMatchObject({ action: 'setting_change', subject: 'tips_enabled' });
-    const failures = t.gateway.engine.audit.recent(20).filter((entry) => entry.action === 'pin_failed');
+    const failures = (await t.gateway.engine.reads.recentAudit(20)).filter(
+      (entry) => entry.action === 'pin_failed',
+    );
     expect(failures.length).toBeGreaterThanOrEqual(3);
-    expect(JSON.stringify(t.gateway.engine.audit.recent(30))).not.toMatch(/9999|1111"/);
+    expect(JSON.stringify(await t.gateway.engine.reads.recentAudit(30))).not.toMatch(/9999|1111"/);
     // Right PINs start the count afresh for the next test.
     await invoke(terminal, 'manager:verify', { pin: OWNER_PIN, action: 'void' });
   });
@@ -248,7 +250,7 @@ describe('manager approval of settings changes', () => {
   it('says how long to wait once the pause has begun', async () => {
     let now = 0;
     const dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-'));
-    const engine = Engine.open(dataDir, { now: () => now });
+    const engine = await openEngine(dataDir, { now: () => now });
     try {
       await engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
       for (let attempt = 0; attempt < PIN_ATTEMPTS; attempt += 1) {
@@ -258,7 +260,7 @@ describe('manager approval of settings changes', () => {
       await expect(engine.staff.identify(OWNER_PIN, 'sign-in', CASHIER_APP)).rejects.toThrow(
         'Too many wrong PINs. Wait 45 seconds, then try again.',
       );
-      const failed = engine.audit.recent(10).filter((entry) => entry.action === 'pin_failed');
+      const failed = (await engine.reads.recentAudit(10)).filter((entry) => entry.action === 'pin_failed');
       expect(failed.map((entry) => entry.detail)).toEqual([
         'refused: PIN entry paused for 45 s',
         'refused: PIN entry paused for 60 s',
@@ -338,7 +340,7 @@ describe('API keys for other programs', () => {
     expect(await refusal(terminal, 'keys:revoke', { id: created.info.id })).toMatchObject({
       code: 'refused',
     });
-    const [entry] = t.gateway.engine.audit.recent(1);
+    const [entry] = await t.gateway.engine.reads.recentAudit(1);
     expect(entry).toMatchObject({ actor: CASHIER_APP, action: 'key_revoke' });
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Opening the ledger: the durability settings every connection needs, and the migrations. This
+ * Opening the ledger file: the durability settings every connection needs, and the migrations. This
  * folder is the only place that imports better-sqlite3.
  */
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, openSync } from 'node:fs';
+import type { IntegrityDepth } from '../store';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Connection = Database.Database;
@@ -81,13 +82,9 @@ export function migrate(db: Connection, migrations: readonly Migration[] = MIGRA
 }
 
 /**
- * 'full' is SQLite's integrity_check and foreign_key_check: every page, and every index entry
- * against its row. 'quick' is quick_check: every page's structure, but an index key changed in a
- * well-formed page passes it.
+ * What SQLite's integrity check finds wrong with the database: nothing, when it is sound. 'full' is
+ * integrity_check and foreign_key_check, 'quick' is quick_check (../store.ts).
  */
-export type IntegrityDepth = 'full' | 'quick';
-
-/** What SQLite's integrity check finds wrong with the database: nothing, when it is sound. */
 export function integrityProblems(db: Connection, depth: IntegrityDepth = 'full'): string[] {
   const check = depth === 'full' ? 'integrity_check' : 'quick_check';
   try {
