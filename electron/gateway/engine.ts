@@ -4,7 +4,9 @@
  * process, the headless CLI and the tests.
  */
 import { BatchService } from './batches';
+import type { ExpectedBatch } from './domain/batch';
 import { ApiKeys } from './keys';
+import { MoneyMoves, type BatchClose, type Requester } from './money-moves';
 import type { Processor } from './processor/processor';
 import { SimulatedProcessor } from './processor/simulated';
 import { Settings } from './settings';
@@ -15,6 +17,7 @@ import type { LedgerStore } from './store/ledger-store';
 import type { LedgerReadPort } from './store/read-port';
 import type { Store } from './store/store';
 import { StaffService } from './staff/staff';
+import type { TransactionResponse } from '../../shared/api/schemas';
 import { TransactionService } from './transactions';
 
 export interface EngineOptions {
@@ -41,6 +44,7 @@ export class Engine {
   readonly onStoreServer: boolean;
   /** The clock every rule reads (epoch ms). */
   readonly now: () => number;
+  private readonly moneyMoves: MoneyMoves;
 
   private constructor(
     /** The store the engine was given, with what only its kind has (such as a ledger file's checks). */
@@ -70,6 +74,24 @@ export class Engine {
       now,
     );
     this.batches = new BatchService(this.ledger, this.reads, now);
+    this.moneyMoves = new MoneyMoves(this.transactions, this.batches, this.staff, this.reads);
+  }
+
+  /**
+   * A transaction, the one way in for the API and for the counter's approved requests alike: who
+   * asks (and which manager approved), what the key may do, the Idempotency-Key (money-moves.ts).
+   */
+  transact(
+    body: Record<string, unknown>,
+    requester: Requester,
+    idempotencyKey?: string,
+  ): Promise<{ response: TransactionResponse; replayed: boolean }> {
+    return this.moneyMoves.transaction(body, requester, idempotencyKey);
+  }
+
+  /** The close of the open batch, the one way in for the API and the counter alike (money-moves.ts). */
+  closeBatch(requester: Requester, expected?: ExpectedBatch): Promise<BatchClose> {
+    return this.moneyMoves.closeBatch(requester, expected);
   }
 
   /** The engine over `store`, which it closes when it closes. */
