@@ -6,7 +6,7 @@ import type pg from 'pg';
 
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { SameCardCharge } from '../ledger-store';
-import { POSTGRES_DIALECT } from '../sql/dialect';
+import { ID_BLOCK, POSTGRES_DIALECT } from '../sql/dialect';
 import { ledgerStatements } from '../sql/ledger-sql';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 
@@ -28,10 +28,63 @@ export function named<Names extends string>(
   ) as { [Name in Names]: (values?: unknown[]) => pg.QueryConfig };
 }
 
+/**
+ * The advisory locks of the rules (two-part keys: the rule, then the thing): taken inside a write and
+ * held to its end, or held by a request across its outside calls (ledger.ts, `hold`). Each is taken
+ * only by the writes its rule is about; everything else runs beside them.
+ */
+export const LOCKS = {
+  /** One open batch against its close: writes that count into it share it, the close takes it alone. */
+  batch: 1,
+  /** The duplicate check of one card (a key from its keyed hash). */
+  card: 2,
+  /** One swipe's KSN, seen once. */
+  swipe: 3,
+  /** A follow-up's original, held across the processor's answer (see `hold`). */
+  original: 4,
+  /** An Idempotency-Key of one API key, held while its first request is answered (see `hold`). */
+  answer: 5,
+} as const;
+
+/** A 32-bit key for a lock on text (a hash's first eight hex digits, or a hash of the text). */
+export function lockKey(text: string): number {
+  if (/^[0-9a-f]{8}/.test(text)) return Number.parseInt(text.slice(0, 8), 16) | 0;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  }
+  return hash | 0;
+}
+
 export const SQL = {
   ...named('ledger', ledgerStatements(POSTGRES_DIALECT)),
-  lockHead: statement('lock_head', 'SELECT last_transaction_id FROM ledger_head FOR UPDATE'),
-  moveHead: statement('move_head', 'UPDATE ledger_head SET last_transaction_id = $1'),
+  /** Ids for a group's writes, taken together with its BEGIN: most writes insert one row. */
+  takeIds: statement('take_ids', "SELECT nextval('transaction_ids') AS id FROM generate_series(1, $1)"),
+  /** A rule's lock, to the end of the write. */
+  lock: statement('lock', 'SELECT pg_advisory_xact_lock($1::integer, $2::integer)'),
+  /** The open batch, shared with the other writes that count into it, to the end of the write. */
+  shareOpenBatch: statement(
+    'share_open_batch',
+    `SELECT id, pg_advisory_xact_lock_shared(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
+  ),
+  /** A batch a rule reads (a void's target's), shared likewise. */
+  shareBatch: statement('share_batch', `SELECT pg_advisory_xact_lock_shared(${LOCKS.batch}, $1::integer)`),
+  /** The open batch for its close, alone: every write counting into it has ended, and none begins. */
+  takeOpenBatch: statement(
+    'take_open_batch',
+    `SELECT id, pg_advisory_xact_lock(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
+  ),
+  /** A group's new rows counted in their blocks (schema step 10), in the writer's own rows. */
+  countBlocks: statement(
+    'count_blocks',
+    `INSERT INTO transaction_blocks (block, writer, rows)
+     SELECT id / ${ID_BLOCK}, $2, count(*) FROM unnest($1::bigint[]) AS id GROUP BY id / ${ID_BLOCK}
+     ON CONFLICT (block, writer) DO UPDATE SET rows = transaction_blocks.rows + excluded.rows`,
+  ),
+  /** A request's hold across its outside calls (ledger.ts, `hold`). */
+  hold: statement('hold', 'SELECT pg_advisory_lock($1::integer, $2::integer)'),
+  tryHold: statement('try_hold', 'SELECT pg_try_advisory_lock($1::integer, $2::integer) AS held'),
+  release: statement('release', 'SELECT pg_advisory_unlock_all()'),
   makeCardHashKey: statement(
     'make_card_hash_key',
     'INSERT INTO card_hash_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',

@@ -2,16 +2,20 @@
  * The ledger on a store server: the store port (../ledger-store.ts) for a store whose counters share
  * one PostgreSQL database. Each counter's engine holds one PostgresLedger, named by its lane.
  *
- * Every write begins by locking the ledger's head row (`SELECT ... FOR UPDATE`), so the writes of all
- * counters run one after another, at READ COMMITTED: each statement after the lock sees everything
- * the writes before it committed. A rule checked inside a write therefore still holds at its commit,
- * exactly as on SQLite, where BEGIN IMMEDIATE does the same for one counter. The head also hands out
- * transaction ids, so they run without a gap. Unique indexes and checks in the schema are the second
- * line. A write answers only after COMMIT returns, with synchronous_commit on.
+ * No write locks the ledger as a whole: writes from different counters, and the groups of one
+ * counter, run at the same time, each holding only the locks its rules need (write-transaction.ts),
+ * at READ COMMITTED, so each statement after a lock sees everything the writes it waited for
+ * committed, and a rule checked inside a write still holds at its commit, as on SQLite. Unique
+ * indexes and checks in the schema are the second line. A write answers only after COMMIT returns,
+ * with synchronous_commit on.
  *
  * The writes a counter receives together share one transaction (group commit, as on SQLite), each in
- * its own savepoint and in arrival order: one lock, one commit and one flush on the server then serve
- * all of them, and at most one connection of each counter waits for the lock.
+ * its own savepoint and in arrival order: one commit and one flush on the server serve all of them.
+ * Several groups of one counter run at once, each on a connection (a slot) of its own, so a counter's
+ * next writes need not wait for its last group's round trips.
+ *
+ * A request may also hold an original or an Idempotency-Key across its outside calls (`hold`), on a
+ * connection of its own and outside any write, so that what it holds keeps nothing else waiting.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -21,11 +25,12 @@ import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../
 
 import { type LedgerTransaction } from '../transaction-rows';
 import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
-import { openPool, type PostgresConnectionOptions } from './connection';
+import { isRetryable, openPool, type PostgresConnectionOptions } from './connection';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
 import { asStoreRequest, inTransaction } from './transaction';
 import { runGroup } from './write-group';
+import { GroupBatch, GroupIds } from './write-transaction';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -36,8 +41,14 @@ export function isLaneName(name: string): boolean {
 
 const CARD_HASH_KEY_BYTES = 32;
 
-/** How many times a write that met a serialization failure or a deadlock is run. */
-const WRITE_ATTEMPTS = 5;
+/** How many times a group that met a serialization failure or a deadlock is run. */
+const GROUP_ATTEMPTS = 5;
+
+/**
+ * The groups of one counter that may run at once, each on a connection of its own. More let a
+ * counter's writes go on while a group waits for the server; each is a connection the server keeps.
+ */
+const GROUP_SLOTS = 4;
 
 /**
  * The most writes one transaction holds. Each is a subtransaction, and PostgreSQL keeps the ids of
@@ -53,15 +64,18 @@ export interface PostgresLedgerOptions extends PostgresConnectionOptions {
 type Work = (ledger: LedgerWrite) => Promise<unknown>;
 
 export class PostgresLedger implements LedgerStore {
-  /** How many writes ran again after a serialization failure or a deadlock. */
-  readonly retried = { writes: 0 };
+  /** How many groups ran again after a serialization failure or a deadlock. */
+  readonly retried = { groups: 0 };
   private readonly queue: WriteQueue<Work>;
 
   private constructor(
     private readonly pool: pg.Pool,
     readonly lane: string,
   ) {
-    this.queue = new WriteQueue<Work>((works) => this.runGroup(works), { groupLimit: GROUP_LIMIT });
+    this.queue = new WriteQueue<Work>((works, slot) => this.runGroup(works, slot), {
+      groupLimit: GROUP_LIMIT,
+      slots: GROUP_SLOTS,
+    });
   }
 
   /** How many groups have committed, and how many writes they held. */
@@ -137,16 +151,38 @@ export class PostgresLedger implements LedgerStore {
     );
   }
 
-  /** One group: the head locked with BEGIN, the writes (write-group.ts), the head moved with COMMIT. */
-  private runGroup(works: readonly Work[]): Promise<WriteOutcome[]> {
+  /**
+   * One group as one transaction, run again from its start when it met a serialization failure or a
+   * deadlock (the port allows it): its locks are then all let go, so the other transaction goes on.
+   */
+  private async runGroup(works: readonly Work[], slot: number): Promise<WriteOutcome[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runGroupOnce(works, slot);
+      } catch (error) {
+        if (!isRetryable(error) || attempt >= GROUP_ATTEMPTS) throw error;
+        this.retried.groups += 1;
+      }
+    }
+  }
+
+  /**
+   * The group's transaction. Its ids are taken from the store's sequence with its BEGIN, one for each
+   * write; an id no write of it kept is left unused (ids only grow, and deep pages do not count on
+   * them running without a gap: list-sql.ts).
+   */
+  private runGroupOnce(works: readonly Work[], slot: number): Promise<WriteOutcome[]> {
     return inTransaction(this.pool, async (client) => {
-      const locked = await client.query<{ last_transaction_id: number }>(SQL.lockHead());
-      const start = locked.rows[0]?.last_transaction_id ?? 0;
-      const { outcomes, retries } = await runGroup(client, this.lane, start, works, WRITE_ATTEMPTS);
-      this.retried.writes += retries;
-      const head = outcomes.reduce((last, outcome) => (outcome.ok ? outcome.head : last), start);
+      const writer = `${this.lane}/${slot}`;
+      const place = {
+        lane: this.lane,
+        writer,
+        ids: new GroupIds(client, works.length),
+        batch: new GroupBatch(),
+      };
+      const { outcomes, inserted } = await runGroup(client, place, works);
       // Sent with the COMMIT, in its round trip: when it fails, COMMIT answers ROLLBACK.
-      if (head !== start) client.query(SQL.moveHead([head])).catch(() => undefined);
+      if (inserted.length > 0) client.query(SQL.countBlocks([inserted, writer])).catch(() => undefined);
       return outcomes;
     });
   }

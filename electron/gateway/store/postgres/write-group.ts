@@ -1,21 +1,25 @@
 /**
- * The writes of one group on the store server, in the group's transaction, which holds the ledger
- * head's lock: each in arrival order, each seeing the writes before it, each in a savepoint of its
- * own (write-transaction.ts), and each undone alone when it fails.
+ * The writes of one group on the store server, in the group's transaction: each in arrival order,
+ * each seeing the writes before it, each in a savepoint of its own (write-transaction.ts), and each
+ * undone alone when it fails.
  *
  * A write is not waited for before the next begins: the statements it sent without waiting are
  * answered while the next one runs, and all of them are checked once, in order, before the group
  * commits. A write seldom fails after it returned (a statement the schema refuses, a row that was
  * not there to update); when one does, it is rolled back to its savepoint together with every write
  * after it, which ran on what it did, and those run again from that point. So each write costs the
- * group only the round trips of its own reads, while the head is locked for every counter.
+ * group only the round trips of its own reads.
+ *
+ * A serialization failure or a deadlock is not a write's to undo alone: the locks the writes before
+ * it hold may be what the other transaction waits for. It fails the group's transaction, which the
+ * ledger runs again from the start (ledger.ts).
  */
 import type pg from 'pg';
+import type { WriteOutcome } from '../sql/write-queue';
 import type { LedgerWrite } from '../ledger-store';
 import { isConnectionFailure, isRetryable } from './connection';
-import { GroupBatch, WriteTransaction } from './write-transaction';
-
-export type WriteOutcome = { ok: true; value: unknown; head: number } | { ok: false; error: unknown };
+import { asStoreError } from './transaction';
+import { WriteTransaction, type WritePlace } from './write-transaction';
 
 type Work = (ledger: LedgerWrite) => Promise<unknown>;
 
@@ -26,84 +30,59 @@ interface Run {
   thrown?: { error: unknown; undone: Promise<unknown> };
 }
 
-/**
- * Runs the group's writes after the last id `start`; each write's outcome, in order. A write that
- * meets a serialization failure or a deadlock runs again, up to `attempts` times in all.
- */
+/** Each write's outcome, in order, and the ids of the rows the group's kept writes inserted. */
 export async function runGroup(
   client: pg.ClientBase,
-  lane: string,
-  start: number,
+  place: WritePlace,
   works: readonly Work[],
-  attempts: number,
-): Promise<{ outcomes: WriteOutcome[]; retries: number }> {
+): Promise<{ outcomes: WriteOutcome[]; inserted: number[] }> {
   const outcomes: WriteOutcome[] = [];
-  const tries = works.map(() => 0);
-  const batch = new GroupBatch();
-  let retries = 0;
+  const inserted: number[] = [];
   while (outcomes.length < works.length) {
     const from = outcomes.length;
-    const runs = await runFrom(
-      client,
-      lane,
-      headAfter(start, outcomes),
-      works.slice(from),
-      from,
-      tries,
-      batch,
-    );
-    for (const [offset, run] of runs.entries()) {
-      const index = from + offset;
+    const runs = await runFrom(client, place, works.slice(from), from);
+    for (const [index, run] of runs.entries()) {
       if (run.thrown) await run.thrown.undone;
       const error = run.thrown ? run.thrown.error : await run.write.failure();
       if (error === undefined) {
-        outcomes.push({ ok: true, value: run.value, head: run.write.lastTransactionId });
+        run.write.done();
+        inserted.push(...run.write.inserted);
+        outcomes.push({ ok: true, value: run.value });
         continue;
       }
-      if (isConnectionFailure(error)) throw error;
-      const again = isRetryable(error) && (tries[index] ?? 0) < attempts;
+      if (isConnectionFailure(error) || isRetryable(error)) throw error;
       // A write that threw was undone before the next began, so those after it stand; one that
       // failed after it returned is undone now, with every write after it, which run again.
-      if (run.thrown && !again) {
-        outcomes.push({ ok: false, error });
+      // A lock another write kept past the time limit fails this write alone, as busy.
+      if (run.thrown) {
+        outcomes.push({ ok: false, error: asStoreError(error) });
         continue;
       }
       await run.write.rollBack();
-      if (again) retries += 1;
-      else outcomes.push({ ok: false, error });
+      for (const after of runs.slice(index + 1)) after.write.abandon();
+      outcomes.push({ ok: false, error: asStoreError(error) });
       break;
     }
   }
-  return { outcomes, retries };
-}
-
-/** The last id taken by the writes that succeeded so far. */
-function headAfter(start: number, outcomes: readonly WriteOutcome[]): number {
-  return outcomes.reduce((head, outcome) => (outcome.ok ? outcome.head : head), start);
+  return { outcomes, inserted };
 }
 
 /** Runs writes one after another from the group's `from`-th, without waiting for what each sent. */
 async function runFrom(
   client: pg.ClientBase,
-  lane: string,
-  head: number,
+  place: WritePlace,
   works: readonly Work[],
   from: number,
-  tries: number[],
-  batch: GroupBatch,
 ): Promise<Run[]> {
   const runs: Run[] = [];
   for (const [offset, work] of works.entries()) {
-    const index = from + offset;
-    tries[index] = (tries[index] ?? 0) + 1;
-    const write = WriteTransaction.begin(client, lane, head, `write_${index}`, batch);
+    const write = WriteTransaction.begin(client, place, `write_${from + offset}`);
     try {
       runs.push({ write, value: await work(write) });
-      head = write.lastTransactionId;
     } catch (thrown) {
       // The first of its statements that failed is its error, as if it had failed at once.
       const error = (await write.failure()) ?? thrown;
-      if (isConnectionFailure(error)) throw error;
+      if (isConnectionFailure(error) || isRetryable(error)) throw error;
       // Undone before the next write begins. When an earlier write's statement had failed, this
       // rollback fails too, and that earlier write is undone instead, with this one after it.
       const undone = write.rollBack();

@@ -22,7 +22,8 @@ export interface SqlDialect {
   indexedBy(index: string): string;
   /**
    * What a SELECT of a row the write will change ends with: a row lock on a store server, held to the
-   * write's commit; nothing on SQLite, whose one writer holds the whole file.
+   * write's commit (a lock that other writes of the row wait for, and that the inserts referring to
+   * the row do not); nothing on SQLite, whose one writer holds the whole file.
    */
   readonly forUpdate: string;
   /**
@@ -43,6 +44,19 @@ export interface SqlDialect {
    */
   readonly keepsLanes: boolean;
   /**
+   * Where batches are read with their counters: a store server keeps an open batch's counters in
+   * its lanes' shares (one row per writer, so that counters never wait for each other) and shows them
+   * through a view.
+   */
+  readonly batchTotals: string;
+  /**
+   * How a deep page of the whole list in id order is found without stepping over every row before
+   * it: SQLite's ids run without a gap (one writer takes the next id), so page N starts at an id it
+   * can compute; a store server's counters take ids at the same time and may leave one unused, so it
+   * counts the rows in each block of ids (`transaction_blocks`) and steps within one block.
+   */
+  readonly deepPages: 'dense ids' | 'id blocks';
+  /**
    * The condition of an API key in use. A store server keeps the copies of counters' keys made before
    * keys were the store's, which open nothing until their counter confirms them.
    */
@@ -58,6 +72,8 @@ export const SQLITE_DIALECT: SqlDialect = {
   nulls: () => '',
   storeFilterColumns: { lane: undefined },
   keepsLanes: false,
+  batchTotals: 'batches',
+  deepPages: 'dense ids',
   keyInUse: 'true',
 };
 
@@ -65,13 +81,18 @@ export const POSTGRES_DIALECT: SqlDialect = {
   store: 'postgres',
   placeholders: numbered,
   indexedBy: () => '',
-  forUpdate: ' FOR UPDATE',
+  forUpdate: ' FOR NO KEY UPDATE',
   beforeUpsert: '',
   nulls: (descending) => (descending ? ' NULLS LAST' : ' NULLS FIRST'),
   storeFilterColumns: { lane: 'lane' },
   keepsLanes: true,
+  batchTotals: 'batch_totals',
+  deepPages: 'id blocks',
   keyInUse: 'NOT awaiting_counter',
 };
+
+/** How many ids each row of a store server's `transaction_blocks` counts (schema step 10). */
+export const ID_BLOCK = 4096;
 
 /** `?` parameters numbered as PostgreSQL takes them: `$1`, `$2`, ... */
 export function numbered(sql: string): string {

@@ -13,7 +13,7 @@ import { toTransaction, type LedgerTransaction, type TransactionRowShape } from 
 import type { SqlDialect } from './dialect';
 import {
   batchListQuery,
-  OPEN_BATCH_SQL,
+  openBatchSql,
   RECENT_AUDIT_SQL,
   transactionListQuery,
   type BATCH_ORDER_COLUMNS,
@@ -87,7 +87,7 @@ export class LedgerReads implements LedgerReadPort {
   }
 
   async openBatch(): Promise<BatchRecord | undefined> {
-    const [row] = await this.pool.all<BatchRowShape>(OPEN_BATCH_SQL);
+    const [row] = await this.pool.all<BatchRowShape>(openBatchSql(this.dialect));
     return row && toBatch(row);
   }
 
@@ -100,7 +100,10 @@ export class LedgerReads implements LedgerReadPort {
       const rows = await this.pool.all<LaneRowShape>(BATCH_LANES_SQL, [batchId]);
       return rows.map(toLaneTotals);
     }
-    const [row] = await this.pool.all<BatchRowShape>('SELECT * FROM batches WHERE id = ?', [batchId]);
+    const [row] = await this.pool.all<BatchRowShape>(
+      `SELECT * FROM ${this.dialect.batchTotals} WHERE id = ?`,
+      [batchId],
+    );
     return row ? [toLaneTotals({ ...row, lane: LOCAL_LANE })] : [];
   }
 
@@ -110,14 +113,14 @@ export class LedgerReads implements LedgerReadPort {
   }
 
   /**
-   * Whether transaction ids run without a gap. A store server hands them out from its ledger head, so
-   * they do by construction. A data dir's file is counted once, on a reader: the engine only ever
-   * adds the id after the highest and deletes none, so a ledger found without a gap stays without
-   * one. Should the count fail (past its time limit on a huge ledger), pages step over the rows
-   * before them, as SQL defines, and the next list counts again.
+   * Whether the ids of a SQLite file run without a gap. Counted once, on a reader: the engine only
+   * ever adds the id after the highest and deletes none, so a ledger found without a gap stays
+   * without one. Should the count fail (past its time limit on a huge ledger), pages step over the
+   * rows before them, as SQL defines, and the next list counts again. A store server finds its deep
+   * pages by its counted blocks instead (list-sql.ts).
    */
   private ledgerIds(): Promise<LedgerIds> {
-    if (this.dialect.keepsLanes) return Promise.resolve({ dense: true });
+    if (this.dialect.deepPages !== 'dense ids') return Promise.resolve({ dense: false });
     this.ids ??= this.pool
       .all<{ rows: number; first: number | null; last: number | null }>(
         'SELECT count(*) AS rows, min(id) AS first, max(id) AS last FROM transactions',
@@ -135,8 +138,12 @@ export class LedgerReads implements LedgerReadPort {
   }
 }
 
-const BATCH_LANES_SQL =
-  'SELECT lane, sales_count, sales_total, refund_count, refund_total, tip_total FROM batch_lanes WHERE batch_id = ? ORDER BY lane';
+/** Each lane's share of a batch, summed over the writers that kept it. */
+const BATCH_LANES_SQL = `
+  SELECT lane, CAST(sum(sales_count) AS integer) AS sales_count, CAST(sum(sales_total) AS bigint) AS sales_total,
+         CAST(sum(refund_count) AS integer) AS refund_count, CAST(sum(refund_total) AS bigint) AS refund_total,
+         CAST(sum(tip_total) AS bigint) AS tip_total
+  FROM batch_lanes WHERE batch_id = ? GROUP BY lane ORDER BY lane`;
 
 interface LaneRowShape {
   lane: string;

@@ -6,7 +6,7 @@
  */
 import { NAME_KEY_COLUMNS, TRANSACTION_COLUMNS } from '../transaction-rows';
 import { inDialect, type SqlDialect } from './dialect';
-import { OPEN_BATCH_SQL } from './list-sql';
+import { openBatchSql } from './list-sql';
 
 /** An entry of the audit log, kept or dropped with the rest of its write. */
 export const APPEND_AUDIT_SQL =
@@ -26,8 +26,8 @@ const COUNTERS = ['sales_count', 'sales_total', 'refund_count', 'refund_total', 
 /**
  * The ledger's statements in one store's SQL. Parameters, in order:
  * - `insert`: `insertParams(transaction)`, then the lane where the store keeps lanes;
- * - `applyDelta`: the five counters of the delta, the batch id, then the lane where the store keeps
- *   lanes;
+ * - `applyDelta`: the five counters of the delta, then, where the store keeps lanes, the lane whose
+ *   share it is and the writer's name, then the batch id;
  * - `markVoided`: the void's id, the voided transaction's id; it returns the voided row's lane.
  */
 export function ledgerStatements(dialect: SqlDialect) {
@@ -35,6 +35,9 @@ export function ledgerStatements(dialect: SqlDialect) {
   const counted = COUNTERS.map((column) => `${column} = ${column} + ?`).join(', ');
   return inDialect(dialect, {
     find: 'SELECT * FROM transactions WHERE id = ?',
+    // Inside a write, the transaction a follow-up names: locked until the write ends, so the checks
+    // of domain/rules.ts hold at its commit.
+    findToChange: `SELECT * FROM transactions WHERE id = ?${dialect.forUpdate}`,
     insert: `INSERT INTO transactions (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     swipeSeen: 'SELECT id FROM transactions WHERE swipe_ksn = ?',
     sameCardCharge: `
@@ -50,29 +53,37 @@ export function ledgerStatements(dialect: SqlDialect) {
     reopenCapture: 'UPDATE transactions SET captured_by = NULL WHERE id = ? AND captured_by = ?',
     addRefunded: 'UPDATE transactions SET refunded_amount = refunded_amount + ? WHERE id = ?',
 
-    openBatch: OPEN_BATCH_SQL,
-    findBatch: 'SELECT * FROM batches WHERE id = ?',
+    openBatch: openBatchSql(dialect),
+    findBatch: `SELECT * FROM ${dialect.batchTotals} WHERE id = ?`,
     // The highest id plus one, so batch ids run without a gap whichever store or counter opens one.
+    // Two counters opening one at once: one insert wins, the other inserts nothing (the unique index
+    // of the open batch, or the id) and reads the batch the first opened.
     createBatch: `
       INSERT INTO batches (id, status, opened_at)
-      SELECT COALESCE(max(id), 0) + 1, 'OPEN', ? FROM batches RETURNING *`,
-    // With lanes, the batch's counters and its lane's share change in one statement: both, or neither.
+      SELECT COALESCE(max(id), 0) + 1, 'OPEN', ? FROM batches${dialect.beforeUpsert}
+      ON CONFLICT DO NOTHING RETURNING *`,
+    // With lanes, an open batch's counters are its shares, one row per lane and writer: a write adds
+    // to its own row and never waits for another writer's.
     applyDelta: dialect.keepsLanes
-      ? `WITH delta (${COUNTERS.join(', ')}, batch_id, lane) AS (
-           VALUES (${COUNTERS.map((column) => `CAST(? AS ${column.endsWith('count') ? 'integer' : 'bigint'})`).join(', ')},
-                   CAST(? AS bigint), CAST(? AS text))),
-         batch AS (
-           UPDATE batches SET ${COUNTERS.map((column) => `${column} = batches.${column} + delta.${column}`).join(', ')}
-           FROM delta WHERE batches.id = delta.batch_id AND batches.status = 'OPEN' RETURNING batches.id)
-         INSERT INTO batch_lanes AS share (batch_id, lane, ${COUNTERS.join(', ')})
-           SELECT delta.batch_id, delta.lane, ${COUNTERS.map((column) => `delta.${column}`).join(', ')}
-           FROM delta JOIN batch ON batch.id = delta.batch_id${dialect.beforeUpsert}
-         ON CONFLICT (batch_id, lane) DO UPDATE SET ${COUNTERS.map(
+      ? `INSERT INTO batch_lanes AS share (${COUNTERS.join(', ')}, lane, writer, batch_id)
+         SELECT ${COUNTERS.map((column) => `CAST(? AS ${column.endsWith('count') ? 'integer' : 'bigint'})`).join(', ')},
+                CAST(? AS text), CAST(? AS text), id
+         FROM batches WHERE id = ? AND status = 'OPEN'${dialect.beforeUpsert}
+         ON CONFLICT (batch_id, lane, writer) DO UPDATE SET ${COUNTERS.map(
            (column) => `${column} = share.${column} + excluded.${column}`,
          ).join(', ')}`
       : `UPDATE batches SET ${counted} WHERE id = ? AND status = 'OPEN'`,
-    closeBatch:
-      "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
+    // With lanes, the close writes the sum of the shares into the batch's own row.
+    closeBatch: dialect.keepsLanes
+      ? `UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ?,
+           (${COUNTERS.join(', ')}) = (
+             SELECT ${COUNTERS.map(
+               (column) =>
+                 `CAST(COALESCE(sum(${column}), 0) AS ${column.endsWith('count') ? 'integer' : 'bigint'})`,
+             ).join(', ')}
+             FROM batch_lanes WHERE batch_id = batches.id)
+         WHERE id = ? RETURNING *`
+      : "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
 
     findAnswer: 'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
     // An answer stored first by another engine of the store is kept; the caller learns it by the count.

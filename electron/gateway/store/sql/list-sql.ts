@@ -4,7 +4,7 @@
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../../shared/api/transaction-types';
 import { NAME_KEY_COLUMNS, nameKey, TRANSACTION_COLUMNS } from '../transaction-rows';
-import { SQLITE_DIALECT, type SqlDialect, type StoreFilter } from './dialect';
+import { ID_BLOCK, SQLITE_DIALECT, type SqlDialect, type StoreFilter } from './dialect';
 
 export type { StoreFilter };
 
@@ -148,7 +148,33 @@ export function transactionListQuery(
   dialect: SqlDialect = SQLITE_DIALECT,
 ): { sql: string; params: unknown[] } {
   const { sql, params } = transactionConditions(filter, '', dialect);
-  if (ids.dense && page.orderBy === 'id' && sql.length === 0) {
+  if (page.orderBy === 'id' && sql.length === 0) {
+    const deep = deepPageQuery(page, ids, dialect);
+    if (deep) return deep;
+  }
+  const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
+  const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending, dialect);
+  // The page's ids come from the index alone (each index ends in id), so rows are read only for the
+  // page itself: not for the rows an OFFSET skips, nor for every row of a date range being sorted.
+  return {
+    sql: `SELECT * FROM transactions WHERE id IN (SELECT id FROM transactions ${where} ${order} LIMIT ? OFFSET ?) ${order}`,
+    params: [...params, page.limit, page.offset],
+  };
+}
+
+/**
+ * A page of the whole list in id order, found without stepping over the rows before it, or undefined
+ * when stepping is all there is (a SQLite file whose ids were not found dense, or a page near enough
+ * to the end it starts from).
+ */
+function deepPageQuery(
+  page: Page<keyof typeof TRANSACTION_ORDER_COLUMNS>,
+  ids: LedgerIds,
+  dialect: SqlDialect,
+): { sql: string; params: unknown[] } | undefined {
+  const direction = page.descending ? 'DESC' : 'ASC';
+  if (dialect.deepPages === 'dense ids') {
+    if (!ids.dense) return undefined;
     // Page N of the whole ledger starts N-1 pages from the newest (or oldest) id: one seek of the
     // table b-tree, the same rows as stepping over every row before them, at any depth.
     return page.descending
@@ -161,13 +187,29 @@ export function transactionListQuery(
           params: [page.offset, page.limit],
         };
   }
-  const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
-  const order = orderClause(TRANSACTION_ORDER_COLUMNS[page.orderBy], page.descending, dialect);
-  // The page's ids come from the index alone (each index ends in id), so rows are read only for the
-  // page itself: not for the rows an OFFSET skips, nor for every row of a date range being sorted.
+  if (page.offset < ID_BLOCK) return undefined;
+  // The block the page starts in, from the rows counted in each block before it (from the end the
+  // list starts at); then the page's ids stepped from that block's edge, at most a block's worth. The
+  // counts and the rows are read in one statement, so they agree: a count is committed with its rows.
+  const from = page.descending ? `id < (start.block + 1) * ${ID_BLOCK}` : `id >= start.block * ${ID_BLOCK}`;
   return {
-    sql: `SELECT * FROM transactions WHERE id IN (SELECT id FROM transactions ${where} ${order} LIMIT ? OFFSET ?) ${order}`,
-    params: [...params, page.limit, page.offset],
+    sql: `
+      WITH wanted AS (
+        SELECT CAST(? AS bigint) AS skip
+      ), blocks AS (
+        SELECT block, sum(rows) AS rows FROM transaction_blocks GROUP BY block
+      ), placed AS (
+        SELECT block, rows, sum(rows) OVER (ORDER BY block ${direction}) - rows AS before FROM blocks
+      ), start AS (
+        SELECT placed.block, wanted.skip - placed.before AS skip FROM placed, wanted
+        WHERE placed.before <= wanted.skip AND placed.before + placed.rows > wanted.skip
+      )
+      SELECT page.* FROM start, LATERAL (
+        SELECT * FROM transactions WHERE id IN (
+          SELECT id FROM transactions WHERE ${from} ORDER BY id ${direction} LIMIT ? OFFSET start.skip)
+      ) page
+      ORDER BY page.id ${direction}`,
+    params: [page.offset, page.limit],
   };
 }
 
@@ -197,12 +239,15 @@ export function batchListQuery(
   const where = sql.length ? `WHERE ${sql.join(' AND ')}` : '';
   const order = orderClause(BATCH_ORDER_COLUMNS[page.orderBy], page.descending, dialect);
   return {
-    sql: `SELECT * FROM batches ${where} ${order} LIMIT ? OFFSET ?`,
+    sql: `SELECT * FROM ${dialect.batchTotals} AS batches ${where} ${order} LIMIT ? OFFSET ?`,
     params: [...params, page.limit, page.offset],
   };
 }
 
-export const OPEN_BATCH_SQL = "SELECT * FROM batches WHERE status = 'OPEN'";
+/** The open batch, with its counters. */
+export function openBatchSql(dialect: SqlDialect = SQLITE_DIALECT): string {
+  return `SELECT * FROM ${dialect.batchTotals} WHERE status = 'OPEN'`;
+}
 
 /** The audit log, newest first, a page at a time. */
 export const RECENT_AUDIT_SQL =

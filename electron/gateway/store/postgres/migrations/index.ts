@@ -12,6 +12,7 @@ import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
+import { locksPerRule } from './0010-locks-per-rule';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -23,6 +24,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   storeCardHashKey,
   storeKeysSettingsStaff,
   cashierListIndex,
+  locksPerRule,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

@@ -12,6 +12,7 @@ import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
+import { locksPerRule } from './0010-locks-per-rule';
 
 export type { Migration } from '../../migration';
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   storeCardHashKey,
   storeKeysSettingsStaff,
   cashierListIndex,
+  locksPerRule,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
