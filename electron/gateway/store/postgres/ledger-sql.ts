@@ -46,6 +46,12 @@ export const LOCKS = {
   answer: 5,
 } as const;
 
+/** A statement's `$n` parameters renumbered to follow those of `before`, to run in one statement with it. */
+function numberedAfter(text: string, before: string): string {
+  const offset = Math.max(0, ...[...before.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+  return text.replace(/\$(\d+)/g, (_, position: string) => `$${Number(position) + offset}`);
+}
+
 /** A 32-bit key for a lock on text (a hash's first eight hex digits, or a hash of the text). */
 export function lockKey(text: string): number {
   if (/^[0-9a-f]{8}/.test(text)) return Number.parseInt(text.slice(0, 8), 16) | 0;
@@ -56,8 +62,19 @@ export function lockKey(text: string): number {
   return hash | 0;
 }
 
+const LEDGER = ledgerStatements(POSTGRES_DIALECT);
+
 export const SQL = {
-  ...named('ledger', ledgerStatements(POSTGRES_DIALECT)),
+  ...named('ledger', LEDGER),
+  /**
+   * A new row and its share of the batch in one statement, as a sale writes them one after the other:
+   * the insert's parameters, then the delta's. Each is the ledger's own statement; PostgreSQL runs the
+   * insert of a WITH whether or not the rest reads it.
+   */
+  insertCounted: statement(
+    'insert_counted',
+    `WITH inserted AS (${LEDGER.insert}) ${numberedAfter(LEDGER.applyDelta, LEDGER.insert)}`,
+  ),
   /** Ids for a group's writes, taken together with its BEGIN: most writes insert one row. */
   takeIds: statement('take_ids', "SELECT nextval('transaction_ids') AS id FROM generate_series(1, $1)"),
   /** A rule's lock, to the end of the write. */
@@ -66,6 +83,11 @@ export const SQL = {
   shareOpenBatch: statement(
     'share_open_batch',
     `SELECT id, pg_advisory_xact_lock_shared(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
+  ),
+  /** Fails the transaction (TD001) unless a batch is open; after its shared lock, so no close is under way. */
+  expectOpenBatch: statement(
+    'expect_open_batch',
+    "SELECT tender_expect(EXISTS (SELECT 1 FROM batches WHERE id = $1::bigint AND status = 'OPEN'), 'batch ' || $1::bigint || ' open')",
   ),
   /** A batch a rule reads (a void's target's), shared likewise. */
   shareBatch: statement('share_batch', `SELECT pg_advisory_xact_lock_shared(${LOCKS.batch}, $1::integer)`),

@@ -25,12 +25,12 @@ import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../
 
 import { type LedgerTransaction } from '../transaction-rows';
 import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
-import { isRetryable, openPool, type PostgresConnectionOptions } from './connection';
+import { isRetryable, openPool, sendTogether, type PostgresConnectionOptions } from './connection';
 import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
 import { asStoreRequest, inTransaction } from './transaction';
-import { runGroup } from './write-group';
-import { GroupBatch, GroupIds } from './write-transaction';
+import { CommitAtOnceFailedError, runGroup } from './write-group';
+import { GroupBatch, GroupIds, GuessedBatchClosedError } from './write-transaction';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -45,10 +45,18 @@ const CARD_HASH_KEY_BYTES = 32;
 const GROUP_ATTEMPTS = 5;
 
 /**
+ * Ids a busy slot takes with each commit for its next group, so that a group waits for no round trip
+ * to number its rows; kept only this long, so that a row's id still tells when it was made, among the
+ * rows of every counter, to within a moment.
+ */
+const RESERVE_SIZE = 16;
+const RESERVE_KEPT_MS = 200;
+
+/**
  * The groups of one counter that may run at once, each on a connection of its own. More let a
  * counter's writes go on while a group waits for the server; each is a connection the server keeps.
  */
-const GROUP_SLOTS = 4;
+const GROUP_SLOTS = 2;
 
 /**
  * The most writes one transaction holds. Each is a subtransaction, and PostgreSQL keeps the ids of
@@ -67,6 +75,10 @@ export class PostgresLedger implements LedgerStore {
   /** How many groups ran again after a serialization failure or a deadlock. */
   readonly retried = { groups: 0 };
   private readonly queue: WriteQueue<Work>;
+  /** The open batch the last committed group held, which the next group begins with (GroupBatch). */
+  private lastOpenBatch: BatchRecord | undefined;
+  /** Each slot's ids for its next group, taken with its last commit, and when. */
+  private readonly reservedIds: ({ ids: number[]; at: number } | undefined)[] = [];
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -154,12 +166,25 @@ export class PostgresLedger implements LedgerStore {
   /**
    * One group as one transaction, run again from its start when it met a serialization failure or a
    * deadlock (the port allows it): its locks are then all let go, so the other transaction goes on.
+   * A group first tries to commit at once, behind its writes' statements (write-group.ts); when one
+   * of them failed, it runs again with each write waited for, so that the failing write alone fails.
    */
   private async runGroup(works: readonly Work[], slot: number): Promise<WriteOutcome[]> {
+    let atOnce = true;
+    // The ids an attempt took: when it was surely not committed, the next attempt numbers with them.
+    const taken = { ids: [] as number[] };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.runGroupOnce(works, slot);
+        return await this.runGroupOnce(works, slot, atOnce, taken);
       } catch (error) {
+        if (error instanceof GuessedBatchClosedError) {
+          this.lastOpenBatch = undefined;
+          continue;
+        }
+        if (error instanceof CommitAtOnceFailedError) {
+          atOnce = false;
+          continue;
+        }
         if (!isRetryable(error) || attempt >= GROUP_ATTEMPTS) throw error;
         this.retried.groups += 1;
       }
@@ -167,23 +192,56 @@ export class PostgresLedger implements LedgerStore {
   }
 
   /**
-   * The group's transaction. Its ids are taken from the store's sequence with its BEGIN, one for each
-   * write; an id no write of it kept is left unused (ids only grow, and deep pages do not count on
-   * them running without a gap: list-sql.ts).
+   * The group's transaction. Its ids come from its slot's reserve, taken with the slot's last commit,
+   * or else from the store's sequence with its BEGIN; an id no write of it kept is left unused (ids
+   * only grow, and deep pages do not count on them running without a gap: list-sql.ts).
    */
-  private runGroupOnce(works: readonly Work[], slot: number): Promise<WriteOutcome[]> {
-    return inTransaction(this.pool, async (client) => {
+  private async runGroupOnce(
+    works: readonly Work[],
+    slot: number,
+    atOnce: boolean,
+    taken: { ids: number[] },
+  ): Promise<WriteOutcome[]> {
+    let held: BatchRecord | null | undefined;
+    const reserve = this.reservedIds[slot];
+    this.reservedIds[slot] = undefined;
+    let ids: GroupIds | undefined;
+    const outcomes = await inTransaction(this.pool, async (client, commit) => {
       const writer = `${this.lane}/${slot}`;
-      const place = {
-        lane: this.lane,
-        writer,
-        ids: new GroupIds(client, works.length),
-        batch: new GroupBatch(),
+      const fresh = reserve && Date.now() - reserve.at <= RESERVE_KEPT_MS ? reserve.ids : [];
+      ids = new GroupIds(client, works.length, [...taken.ids, ...fresh]);
+      const batch = this.lastOpenBatch ? GroupBatch.guessed(client, this.lastOpenBatch) : new GroupBatch();
+      /**
+       * Sent behind the group's writes, with its COMMIT: the new rows counted, and, when writes come
+       * together (a busy counter), the next group's ids taken.
+       */
+      const finish = (inserted: number[]) => {
+        sendTogether(client);
+        if (inserted.length > 0) client.query(SQL.countBlocks([inserted, writer])).catch(() => undefined);
+        if (works.length < 2) return;
+        client
+          .query<{ id: number }>(SQL.takeIds([Math.max(works.length, RESERVE_SIZE)]))
+          .then(({ rows }) => {
+            this.reservedIds[slot] = { ids: rows.map((row) => row.id), at: Date.now() };
+          })
+          .catch(() => undefined);
       };
-      const { outcomes, inserted } = await runGroup(client, place, works);
-      // Sent with the COMMIT, in its round trip: when it fails, COMMIT answers ROLLBACK.
-      if (inserted.length > 0) client.query(SQL.countBlocks([inserted, writer])).catch(() => undefined);
-      return outcomes;
+      const commitAtOnce = atOnce
+        ? async (inserted: number[]) => {
+            finish(inserted);
+            await commit();
+          }
+        : undefined;
+      const place = { lane: this.lane, writer, ids, batch, savepoints: !atOnce };
+      const group = await runGroup(client, place, works, commitAtOnce);
+      if (!group.committed) finish(group.inserted);
+      held = batch.open;
+      return group.outcomes;
+    }).finally(() => {
+      if (ids) taken.ids = ids.held();
     });
+    // Committed: what the group held is the next group's guess (none, when it closed the batch).
+    if (held !== undefined) this.lastOpenBatch = held ?? undefined;
+    return outcomes;
   }
 }

@@ -5,7 +5,13 @@
  * answers COMMIT with ROLLBACK.
  */
 import type pg from 'pg';
-import { isConnectionFailure, isPastTimeLimit, StoreBusyError, StoreUnreachableError } from './connection';
+import {
+  isConnectionFailure,
+  isPastTimeLimit,
+  sendTogether,
+  StoreBusyError,
+  StoreUnreachableError,
+} from './connection';
 
 /** A lost server becomes a StoreUnreachableError, a statement past its time a StoreBusyError. */
 export function asStoreError(error: unknown): unknown {
@@ -22,16 +28,25 @@ export async function asStoreRequest<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
+/** COMMIT was answered ROLLBACK: a statement of the transaction had failed, and nothing was kept. */
+export class NotCommittedError extends Error {
+  constructor(readonly answer: string | null) {
+    super(`the transaction was not committed (${answer ?? 'no answer'})`);
+  }
+}
+
 /**
  * Runs `work` in one transaction on a connection of `pool`, and settles once COMMIT has returned
  * (with synchronous_commit on, once the commit is durable). BEGIN is sent without waiting for it:
- * the connection pipelines, so the work's first statements go in the same round trip. When the work
- * throws, or the server cannot be reached, nothing of it is kept (unless the connection broke during
- * COMMIT, when only the server knows) and the error is the store's.
+ * the connection pipelines, so the work's first statements go in the same round trip. The work may
+ * commit itself (`commit`), sending COMMIT behind statements it has not waited for; otherwise the
+ * transaction commits once the work returns. When the work throws, or the server cannot be reached,
+ * nothing of it is kept (unless the connection broke during COMMIT, when only the server knows) and
+ * the error is the store's.
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
+  work: (client: pg.PoolClient, commit: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
   let client: pg.PoolClient;
   try {
@@ -46,14 +61,20 @@ export async function inTransaction<T>(
     broken = error;
   };
   client.on('error', onLost);
+  let ended = false;
+  const commit = async () => {
+    ended = true;
+    sendTogether(client);
+    const committed = await client.query('COMMIT');
+    if (committed.command !== 'COMMIT') throw new NotCommittedError(committed.command);
+  };
   try {
+    sendTogether(client);
     const begun = client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     begun.catch(() => undefined);
-    const value = await work(client);
+    const value = await work(client, commit);
     await begun;
-    const committed = await client.query('COMMIT');
-    if (committed.command !== 'COMMIT')
-      throw new Error(`the transaction was not committed (${committed.command})`);
+    if (!ended) await commit();
     return value;
   } catch (error) {
     if (isConnectionFailure(error)) broken = error as Error;

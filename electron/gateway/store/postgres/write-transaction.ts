@@ -21,7 +21,6 @@ import type { BatchDelta } from '../../domain/batch';
 import type { AuditEntry } from '../audit';
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
-import { AnswerStoredMeanwhileError } from '../store-errors';
 import {
   insertParams,
   toTransaction,
@@ -29,11 +28,12 @@ import {
   type NewTransaction,
   type TransactionRowShape,
 } from '../transaction-rows';
+import { isConnectionFailure, sendTogether } from './connection';
 import { LOCKS, lockKey, SQL } from './ledger-sql';
 
 /**
- * The transaction ids a group's writes take: fetched with the group's BEGIN, one for each write, and
- * more should the writes need them. An id a write took and did not keep (it was undone) goes back
+ * The transaction ids a group's writes take: those its slot reserved at its last commit, then fetched
+ * with the group's BEGIN, one for each write, and more should the writes need them. An id a write took and did not keep (it was undone) goes back
  * for the writes after it, so the group's rows are in id order.
  */
 export class GroupIds {
@@ -45,16 +45,29 @@ export class GroupIds {
   constructor(
     private readonly client: pg.ClientBase,
     count: number,
+    reserved: readonly number[] = [],
   ) {
-    this.fetched = client.query<{ id: number }>(SQL.takeIds([Math.max(1, count)])).then(({ rows }) => {
-      this.free.push(...rows.map((row) => row.id));
-    });
+    this.free.push(...reserved);
+    const wanted = count - reserved.length;
+    sendTogether(client);
+    this.fetched =
+      wanted <= 0
+        ? Promise.resolve()
+        : client.query<{ id: number }>(SQL.takeIds([wanted])).then(({ rows }) => {
+            this.free.push(...rows.map((row) => row.id));
+          });
     this.fetched.catch(() => undefined);
+  }
+
+  /** Every id the group holds, kept or not: what an attempt that was surely not committed leaves. */
+  held(): number[] {
+    return [...this.free, ...this.taken].sort((a, b) => a - b);
   }
 
   async take(): Promise<number> {
     await this.fetched;
     if (this.free.length === 0) {
+      sendTogether(this.client);
       const { rows } = await this.client.query<{ id: number }>(SQL.takeIds([1]));
       this.free.push(...rows.map((row) => row.id));
     }
@@ -72,17 +85,72 @@ export class GroupIds {
 }
 
 /**
- * The open batch as the group holds it: read once, with its shared lock, and kept by the writes that
+ * The open batch as the group holds it: taken once, with its shared lock, and kept by the writes that
  * open, count into and close it (and put back when one is undone). A sale then waits for no round
  * trip of its own: its row, its share of the batch and its answer are sent without waiting.
+ *
+ * A group may begin with the batch its counter's last group held, shared with its BEGIN and not
+ * waited for (`guessed`): its writes go on at once, and the group checks, before it commits, that the
+ * batch was still open once shared. When it was not (another counter closed it meanwhile), the group
+ * is run again from its start without the guess.
  */
 export class GroupBatch {
   /** Not taken yet in this group (undefined), none open (null), or the open batch as taken. */
   open: BatchRecord | null | undefined = undefined;
+  /** The batches the group holds shared (the open one, a void's target's): none closes before it ends. */
+  shared = new Set<number>();
+  private guess: { shared: Promise<unknown>; open: Promise<unknown> } | undefined;
+
+  /**
+   * A group beginning with `batch`: its shared lock, then a statement that fails the transaction
+   * (TD001) unless it is open, both sent without waiting.
+   */
+  static guessed(client: pg.ClientBase, batch: BatchRecord): GroupBatch {
+    const group = new GroupBatch();
+    group.open = batch;
+    group.shared.add(batch.id);
+    sendTogether(client);
+    group.guess = {
+      shared: client.query(SQL.shareBatch([batch.id])),
+      open: client.query(SQL.expectOpenBatch([batch.id])),
+    };
+    group.guess.shared.catch(() => undefined);
+    group.guess.open.catch(() => undefined);
+    return group;
+  }
+
+  /**
+   * False when the group began with a batch that was no longer open, or whose lock it could not take
+   * in time (a close under way): it runs again without the guess, each write taking the batch itself.
+   */
+  async confirmed(): Promise<boolean> {
+    if (!this.guess) return true;
+    try {
+      await this.guess.shared;
+      await this.guess.open;
+      return true;
+    } catch (error) {
+      if (isConnectionFailure(error)) throw error;
+      return false;
+    }
+  }
+}
+
+/** The group began with a batch another counter had closed: it runs again without the guess. */
+export class GuessedBatchClosedError extends Error {
+  constructor() {
+    super('the open batch the group began with was closed meanwhile');
+  }
 }
 
 /** Where a write is in its group. */
 export interface WritePlace {
+  /**
+   * Whether each write has a savepoint of its own, so that one can be undone alone. A group that
+   * commits at once needs none: a write that fails, or throws after changing something, has the
+   * group run again with them (write-group.ts).
+   */
+  savepoints: boolean;
   /** This counter's lane, stamped on each row it inserts. */
   lane: string;
   /** The name of the group's connection among the store's writers: its rows of counters are its own. */
@@ -96,6 +164,11 @@ export class WriteTransaction implements LedgerWrite {
   private sent: Promise<unknown>[] = [];
   /** The id this write took for its next insert, if it has not inserted it yet. */
   private nextId: number | undefined;
+  /**
+   * An insert not sent yet: a sale's row goes in one statement with its share of the batch, which the
+   * operations apply right after it. Anything else sends it first.
+   */
+  private pendingInsert: unknown[] | undefined;
   /** Every id this write took; the ids it inserted. */
   private readonly ids: number[] = [];
   readonly inserted: number[] = [];
@@ -108,6 +181,16 @@ export class WriteTransaction implements LedgerWrite {
   private deltaLane: string;
   /** The open batch as the writes before this one left it: what undoing this one puts back. */
   private readonly batchBefore: BatchRecord | null | undefined;
+  private readonly sharedBefore: Set<number>;
+  /** The rows this write locked (follow-ups' originals): checks on them cannot fail. */
+  private readonly locked = new Set<number>();
+  /**
+   * Whether a check of an answer this write sent could fail: then the group waits for the answers
+   * before its COMMIT (write-group.ts). Every check made after the lock that guarantees it is safe.
+   */
+  risky = false;
+  /** Whether this write sent anything that changes the ledger (and not only reads and locks). */
+  changed = false;
 
   private constructor(
     private readonly client: pg.ClientBase,
@@ -116,6 +199,7 @@ export class WriteTransaction implements LedgerWrite {
   ) {
     this.deltaLane = place.lane;
     this.batchBefore = place.batch.open;
+    this.sharedBefore = new Set(place.batch.shared);
   }
 
   /**
@@ -125,12 +209,13 @@ export class WriteTransaction implements LedgerWrite {
    */
   static begin(client: pg.ClientBase, place: WritePlace, savepoint: string): WriteTransaction {
     const write = new WriteTransaction(client, place, savepoint);
-    write.send(`SAVEPOINT ${savepoint}`);
+    if (place.savepoints) write.send(`SAVEPOINT ${savepoint}`);
     return write;
   }
 
   /** Waits for every statement sent; the error of the first that failed, if one did. */
   async failure(): Promise<unknown> {
+    this.sendPendingInsert();
     const outcomes = await Promise.allSettled(this.sent.splice(0));
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     return failed?.reason;
@@ -147,14 +232,26 @@ export class WriteTransaction implements LedgerWrite {
    * took); the ids this write took go back to the group.
    */
   async rollBack(): Promise<void> {
+    this.forget();
+    sendTogether(this.client);
+    await this.client.query(`ROLLBACK TO SAVEPOINT ${this.savepoint}`);
+  }
+
+  /**
+   * Forgets what this write did, as its group knows it (the open batch, the ids it took), for a write
+   * that changed nothing in the ledger or is being undone.
+   */
+  forget(): void {
+    this.pendingInsert = undefined;
     this.place.batch.open = this.batchBefore;
+    this.place.batch.shared = new Set(this.sharedBefore);
     this.place.ids.giveBack(this.ids);
     this.inserted.length = 0;
-    await this.client.query(`ROLLBACK TO SAVEPOINT ${this.savepoint}`);
   }
 
   /** Gives back every id this write took: it was undone with a write before it. */
   abandon(): void {
+    this.pendingInsert = undefined;
     this.place.ids.giveBack(this.ids);
     this.inserted.length = 0;
     this.nextId = undefined;
@@ -166,8 +263,22 @@ export class WriteTransaction implements LedgerWrite {
     this.nextId = undefined;
   }
 
-  /** Sends a statement without waiting for it; `check` throws when its answer fails the write. */
-  private send(query: string | pg.QueryConfig, check?: (result: pg.QueryResult) => void): void {
+  private sendPendingInsert(): void {
+    const params = this.pendingInsert;
+    if (params === undefined) return;
+    this.pendingInsert = undefined;
+    this.changed = true;
+    this.send(SQL.insert(params));
+  }
+
+  /**
+   * Sends a statement without waiting for it; `check` throws when its answer fails the write. A check
+   * that is not `safe` (guaranteed by a lock this write's group holds) makes the write risky.
+   */
+  private send(query: string | pg.QueryConfig, check?: (result: pg.QueryResult) => void, safe = false): void {
+    if (this.pendingInsert !== undefined) this.sendPendingInsert();
+    if (check && !safe) this.risky = true;
+    sendTogether(this.client);
     const answered = this.client.query(query).then((result) => check?.(result));
     // Seen by settled(); until then, a failure must not count as a rejection nobody handles.
     answered.catch(() => undefined);
@@ -179,6 +290,8 @@ export class WriteTransaction implements LedgerWrite {
    * fails with "current transaction is aborted": the earlier failure is the write's error.
    */
   private async read<Row extends pg.QueryResultRow>(query: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
+    this.sendPendingInsert();
+    sendTogether(this.client);
     try {
       return await this.client.query<Row>(query);
     } catch (error) {
@@ -195,6 +308,8 @@ export class WriteTransaction implements LedgerWrite {
   private async readTogether(
     ...queries: [pg.QueryConfig, pg.QueryConfig]
   ): Promise<[pg.QueryResult, pg.QueryResult]> {
+    this.sendPendingInsert();
+    sendTogether(this.client);
     const answers = await Promise.allSettled(queries.map((query) => this.client.query(query)));
     const failed = answers.find((answer) => answer.status === 'rejected');
     if (failed) {
@@ -208,6 +323,7 @@ export class WriteTransaction implements LedgerWrite {
   /** The transaction a follow-up names, locked to the end of the write. */
   async find(id: number): Promise<LedgerTransaction | undefined> {
     const row = (await this.read<TransactionRowShape>(SQL.findToChange([id]))).rows[0];
+    if (row) this.locked.add(id);
     return row && toTransaction(row);
   }
 
@@ -216,6 +332,7 @@ export class WriteTransaction implements LedgerWrite {
     const held = this.place.batch.open;
     if (held?.id === id) return { ...held };
     this.send(SQL.shareBatch([id]));
+    this.place.batch.shared.add(id);
     const row = (await this.read<BatchRowShape>(SQL.findBatch([id]))).rows[0];
     return row && toBatch(row);
   }
@@ -250,31 +367,45 @@ export class WriteTransaction implements LedgerWrite {
       throw new Error(
         `transaction ${transaction.id} was not the id this write took (${this.nextId ?? 'none'})`,
       );
-    this.send(SQL.insert([...insertParams(transaction), this.place.lane]));
+    this.sendPendingInsert();
+    this.pendingInsert = [...insertParams(transaction), this.place.lane];
     this.inserted.push(transaction.id);
     this.nextId = undefined;
     this.deltaLane = this.place.lane;
   }
 
   async markVoided(id: number, voidId: number): Promise<void> {
+    this.changed = true;
     const voided = (await this.read<{ lane: string }>(SQL.markVoided([voidId, id]))).rows[0];
     if (!voided) throw new Error(`transaction ${id} was voided already`);
     this.deltaLane = voided.lane;
   }
 
   async markCaptured(id: number, captureId: number): Promise<void> {
-    this.send(SQL.markCaptured([captureId, id]), ({ rowCount }) => {
-      if (rowCount !== 1) throw new Error(`authorization ${id} was captured already`);
-    });
+    this.changed = true;
+    this.send(
+      SQL.markCaptured([captureId, id]),
+      ({ rowCount }) => {
+        if (rowCount !== 1) throw new Error(`authorization ${id} was captured already`);
+      },
+      this.locked.has(id),
+    );
   }
 
   async reopenCapture(id: number, captureId: number): Promise<void> {
-    this.send(SQL.reopenCapture([id, captureId]), ({ rowCount }) => {
-      if (rowCount !== 1) throw new Error(`authorization ${id} is not captured by ${captureId}`);
-    });
+    // The capture being voided is locked: nothing else can change which capture finished its auth.
+    this.changed = true;
+    this.send(
+      SQL.reopenCapture([id, captureId]),
+      ({ rowCount }) => {
+        if (rowCount !== 1) throw new Error(`authorization ${id} is not captured by ${captureId}`);
+      },
+      this.locked.has(captureId),
+    );
   }
 
   async addRefunded(id: number, cents: number): Promise<void> {
+    this.changed = true;
     this.send(SQL.addRefunded([cents, id]));
   }
 
@@ -283,18 +414,17 @@ export class WriteTransaction implements LedgerWrite {
    * begins until this write ends. Read afresh, with every count of it.
    */
   async openBatch(): Promise<BatchRecord | undefined> {
-    for (;;) {
-      const [taken, open] = await this.readTogether(SQL.takeOpenBatch(), SQL.openBatch());
-      const [lock, row] = [
-        taken.rows[0] as { id: number } | undefined,
-        open.rows[0] as BatchRowShape | undefined,
-      ];
-      // Closed and another opened while this write waited: take that one.
-      if (lock && row && lock.id !== row.id) continue;
-      const batch = row ? toBatch(row) : null;
-      this.place.batch.open = batch;
-      return batch ? { ...batch } : undefined;
-    }
+    const [taken, open] = await this.readTogether(SQL.takeOpenBatch(), SQL.openBatch());
+    const [lock, row] = [
+      taken.rows[0] as { id: number } | undefined,
+      open.rows[0] as BatchRowShape | undefined,
+    ];
+    // The batch open when the close came was closed by another while this one waited for it: none is
+    // open for this close (a batch opened since is the next close's).
+    const batch = lock && row && lock.id === row.id ? toBatch(row) : null;
+    this.place.batch.open = batch;
+    if (batch) this.place.batch.shared.add(batch.id);
+    return batch ? { ...batch } : undefined;
   }
 
   /**
@@ -315,9 +445,11 @@ export class WriteTransaction implements LedgerWrite {
         // Closed and another opened meanwhile: share that one instead.
         if (lock.id !== row.id) continue;
         this.place.batch.open = toBatch(row);
+        this.place.batch.shared.add(row.id);
         continue;
       }
       if (row) continue;
+      this.changed = true;
       const created = (await this.read<BatchRowShape>(SQL.createBatch([now]))).rows[0];
       // Another counter opened one first: share it.
       if (!created) continue;
@@ -325,29 +457,37 @@ export class WriteTransaction implements LedgerWrite {
       // (later in its group) the same as any other.
       this.send(SQL.shareBatch([created.id]));
       this.place.batch.open = toBatch(created);
+      this.place.batch.shared.add(created.id);
     }
   }
 
   /** The share of the lane of the transaction the delta is about, in this writer's own row. */
   async applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void> {
+    const share = [
+      delta.salesCount,
+      delta.salesTotal,
+      delta.refundCount,
+      delta.refundTotal,
+      delta.tipTotal,
+      this.deltaLane,
+      this.place.writer,
+      batchId,
+    ];
+    const inserted = this.pendingInsert;
+    this.pendingInsert = undefined;
+    this.changed = true;
     this.send(
-      SQL.applyDelta([
-        delta.salesCount,
-        delta.salesTotal,
-        delta.refundCount,
-        delta.refundTotal,
-        delta.tipTotal,
-        this.deltaLane,
-        this.place.writer,
-        batchId,
-      ]),
+      inserted ? SQL.insertCounted([...inserted, ...share]) : SQL.applyDelta(share),
       ({ rowCount }) => {
         if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
       },
+      // Safe once the group holds the batch shared: no close comes before the group's commit.
+      this.place.batch.shared.has(batchId),
     );
   }
 
   async closeBatch(batchId: number, settledAt: number, confirmationCode: string): Promise<BatchRecord> {
+    this.changed = true;
     const row = (await this.read<BatchRowShape>(SQL.closeBatch([settledAt, confirmationCode, batchId])))
       .rows[0];
     if (!row) throw new Error(`batch ${batchId} does not exist`);
@@ -356,20 +496,19 @@ export class WriteTransaction implements LedgerWrite {
   }
 
   async rememberAnswer(apiKeyId: number, key: string, answer: StoredAnswer, at: number): Promise<void> {
-    // Stored by another write first: this one is undone whole, and the stored answer is given.
-    this.send(
-      SQL.rememberAnswer([apiKeyId, key, answer.fingerprint, answer.response, at]),
-      ({ rowCount }) => {
-        if (rowCount !== 1) throw new AnswerStoredMeanwhileError();
-      },
-    );
+    // Stored by another write first: the primary key refuses this one, which is undone whole, and
+    // the stored answer is given (write-group.ts names the error).
+    this.changed = true;
+    this.send(SQL.rememberAnswer([apiKeyId, key, answer.fingerprint, answer.response, at]));
   }
 
   async forgetAnswers(before: number): Promise<void> {
+    this.changed = true;
     this.send(SQL.forgetAnswers([before]));
   }
 
   async appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void> {
+    this.changed = true;
     this.send(SQL.appendAudit([entry.at, entry.actor, entry.action, entry.subject, entry.detail]));
   }
 }

@@ -86,10 +86,11 @@ export function ledgerStatements(dialect: SqlDialect) {
       : "UPDATE batches SET status = 'CLOSED', settled_at = ?, confirmation_code = ? WHERE id = ? RETURNING *",
 
     findAnswer: 'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = ? AND key = ?',
-    // An answer stored first by another engine of the store is kept; the caller learns it by the count.
+    // An answer stored first by another engine of the store is kept: this insert then fails on the
+    // primary key, and its write with it (each store names that AnswerStoredMeanwhileError).
     rememberAnswer: `
       INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at)
-      VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      VALUES (?, ?, ?, ?, ?)`,
     forgetAnswers: 'DELETE FROM idempotency_keys WHERE created_at < ?',
 
     appendAudit: APPEND_AUDIT_SQL,

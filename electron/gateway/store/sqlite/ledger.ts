@@ -156,8 +156,14 @@ export class SqliteLedger implements LedgerStore {
       closeBatch: async (batchId, settledAt, confirmationCode) =>
         toBatch(sql.closeBatch.get(settledAt, confirmationCode, batchId) as BatchRowShape),
       rememberAnswer: async (apiKeyId, key, answer, at) => {
-        const { changes } = sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
-        if (changes !== 1) throw new AnswerStoredMeanwhileError();
+        try {
+          sql.rememberAnswer.run(apiKeyId, key, answer.fingerprint, answer.response, at);
+        } catch (error) {
+          // One engine writes a data dir's file, and it answers a key once at a time; kept all the same.
+          if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+            throw new AnswerStoredMeanwhileError();
+          throw error;
+        }
       },
       forgetAnswers: async (before) => {
         sql.forgetAnswers.run(before);

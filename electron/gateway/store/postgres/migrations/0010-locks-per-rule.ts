@@ -15,6 +15,9 @@ import type { Migration } from '../../migration';
  * - A batch's counters, while it is open, are the sum of its shares in `batch_lanes`, each lane's
  *   share kept in one row per writer for the same reason; the close writes the sums into the batch's
  *   own row. `batch_totals` is each batch with its counters, whichever holds them.
+ * - `tender_expect` fails the statement (SQLSTATE TD001) when what a write took for granted does not
+ *   hold, so that a write sent without waiting for its answers fails in the database, where its
+ *   COMMIT sees it, rather than in the counter's check of an answer after the commit.
  */
 export const locksPerRule: Migration = {
   version: 10,
@@ -58,5 +61,12 @@ export const locksPerRule: Migration = {
                  COALESCE(sum(s.tip_total), 0)::bigint AS tip_total
           FROM batch_lanes s WHERE s.batch_id = b.id AND b.status = 'OPEN'
         ) o ON true;
+
+      CREATE FUNCTION tender_expect(held boolean, what text) RETURNS boolean LANGUAGE plpgsql AS $$
+        BEGIN
+          IF held IS NOT TRUE THEN RAISE EXCEPTION 'expected: %', what USING ERRCODE = 'TD001'; END IF;
+          RETURN true;
+        END
+      $$;
     `,
 };
