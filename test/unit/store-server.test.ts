@@ -48,6 +48,15 @@ async function openLedger(url: string, lane: string): Promise<PostgresLedger> {
   return ledger;
 }
 
+/** A promise settled from outside, for a test to wait on a state rather than a time. */
+function signal(): { promise: Promise<undefined>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<undefined>((settle) => {
+    resolve = () => settle(undefined);
+  });
+  return { promise, resolve: () => resolve() };
+}
+
 /** A plain client on the database, to look at what the ledger wrote. */
 async function inspect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
@@ -518,6 +527,39 @@ describe('counters racing on one store', () => {
       [2, 2, 5000],
     ]);
     await expectCountedBlocks(client);
+  });
+
+  it('an original held across an outside call keeps the other counters’ requests for it waiting, and no write', async () => {
+    const url = await server.createDatabase();
+    const [front, bar] = [await openLedger(url, 'front'), await openLedger(url, 'bar')];
+    const sold = await front.write((write) => addRow(write, { amount: 1000 }));
+    const events: string[] = [];
+    const outside = signal();
+    const holding = signal();
+    const first = front.holdOriginal(sold.id, async () => {
+      events.push('front holds');
+      holding.resolve();
+      await outside.promise;
+      events.push('front lets go');
+    });
+    await holding.promise;
+    const second = bar.holdOriginal(sold.id, async () => {
+      events.push('bar holds');
+    });
+    const client = await inspect(url);
+    for (;;) {
+      const waiting = await count(
+        client,
+        "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+      );
+      if (waiting === 1) break;
+    }
+    // A write of another transaction goes through while the original is held.
+    await bar.write((write) => addRow(write, { amount: 500 }));
+    events.push('bar wrote');
+    outside.resolve();
+    await Promise.all([first, second]);
+    expect(events).toEqual(['front holds', 'bar wrote', 'front lets go', 'bar holds']);
   });
 
   it('behind the lock, the schema itself refuses a second live capture and a second void', async () => {

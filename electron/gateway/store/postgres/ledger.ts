@@ -26,9 +26,9 @@ import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../
 import { type LedgerTransaction } from '../transaction-rows';
 import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
 import { isRetryable, openPool, sendTogether, type PostgresConnectionOptions } from './connection';
-import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
+import { LOCKS, SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
-import { asStoreRequest, inTransaction } from './transaction';
+import { asStoreError, asStoreRequest, inTransaction } from './transaction';
 import { CommitAtOnceFailedError, runGroup } from './write-group';
 import { GroupBatch, GroupIds, GuessedBatchClosedError } from './write-transaction';
 
@@ -51,6 +51,9 @@ const GROUP_ATTEMPTS = 5;
  */
 const RESERVE_SIZE = 16;
 const RESERVE_KEPT_MS = 200;
+
+/** Requests of one counter that may hold an original at once, each on a connection of its own. */
+const HOLD_CONNECTIONS = 8;
 
 /**
  * The groups of one counter that may run at once, each on a connection of its own. More let a
@@ -82,6 +85,8 @@ export class PostgresLedger implements LedgerStore {
 
   private constructor(
     private readonly pool: pg.Pool,
+    /** Connections that hold originals across a request's outside calls, apart from the writes'. */
+    private readonly holds: pg.Pool,
     readonly lane: string,
   ) {
     this.queue = new WriteQueue<Work>((works, slot) => this.runGroup(works, slot), {
@@ -111,11 +116,44 @@ export class PostgresLedger implements LedgerStore {
       await pool.end();
       throw error;
     }
-    return new PostgresLedger(pool, options.lane);
+    return new PostgresLedger(pool, openPool({ ...options, max: HOLD_CONNECTIONS }), options.lane);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.holds.end()]);
+  }
+
+  /**
+   * The original held with a session lock on a connection of its own, taken before `work` and let go
+   * after it: a request for the same original at any counter waits for it (a StoreBusyError past the
+   * time limit), while no write waits, since the lock is no row's and no transaction's.
+   */
+  async holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.holds.connect();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+    let broken: Error | undefined;
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
+    try {
+      try {
+        await client.query(SQL.hold([LOCKS.original, originalId | 0]));
+      } catch (error) {
+        broken = error as Error;
+        throw asStoreError(error);
+      }
+      return await work();
+    } finally {
+      if (!broken) await client.query(SQL.release()).catch((error: unknown) => (broken = error as Error));
+      client.off('error', onLost);
+      // A connection whose lock could not be let go is closed, which lets it go.
+      client.release(broken);
+    }
   }
 
   /**

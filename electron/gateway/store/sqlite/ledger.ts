@@ -8,6 +8,7 @@ import type { BatchDelta } from '../../domain/batch';
 import type { AuditLog } from './audit-log';
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { Connection } from './database';
+import { KeyedQueue } from '../../keyed-queue';
 import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 import { SQLITE_DIALECT } from '../sql/dialect';
@@ -24,6 +25,7 @@ import {
 export class SqliteLedger implements LedgerStore {
   private readonly statements;
   readonly commits: GroupCommit;
+  private readonly originals = new KeyedQueue();
 
   /** The ledger inside the group's transaction; its methods are valid only while a write runs. */
   private readonly inWrite: LedgerWrite;
@@ -62,6 +64,11 @@ export class SqliteLedger implements LedgerStore {
    */
   write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
     return this.commits.run(() => work(this.inWrite));
+  }
+
+  /** One engine writes a data dir's file: its requests for one original take turns in its memory. */
+  holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
+    return this.originals.run(String(originalId), work);
   }
 
   async find(id: number): Promise<LedgerTransaction | undefined> {
