@@ -16,6 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../shared/api/permissions';
 import { startHeadlessScreens } from './bridge/headless';
@@ -34,7 +35,11 @@ import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
-import { readStoreServerFile } from './gateway/store-server-file';
+import {
+  readStoreServerFile,
+  shownStoreServer,
+  storeServerUrlHasPassword,
+} from './gateway/store-server-file';
 import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
@@ -180,6 +185,13 @@ function storeServer(
   values: { database?: string; lane?: string },
   dataDir: string,
 ): StoreServerOptions | undefined {
+  // A command line is readable by every user of the computer (ps, /proc): no password on it.
+  if (values.database !== undefined && storeServerUrlHasPassword(values.database)) {
+    throw new UsageError(
+      `--database must not hold the password (${shownStoreServer(values.database)}): every user of this computer can read a command line. ` +
+        'Give it in PGPASSWORD, or in a password file (~/.pgpass or PGPASSFILE, readable by you only).',
+    );
+  }
   try {
     return (
       storeServerOptions(values, { database: '--database', lane: '--lane' }) ?? readStoreServerFile(dataDir)
@@ -262,6 +274,7 @@ async function serve(
     close(): Promise<void>;
   };
   let screensUrl: string | undefined;
+  let launchPage: string | undefined;
   keepEngineHeapSmall();
   if (screens) {
     const running = await startHeadlessScreens({
@@ -282,6 +295,7 @@ async function serve(
       close: running.close,
     };
     screensUrl = running.screensUrl;
+    launchPage = running.launchPage;
   } else {
     gateway = await startGateway({ dataDir, port, allowedOrigins, ...(engine && { engine }) });
   }
@@ -304,8 +318,10 @@ async function serve(
   if (screensUrl) {
     const reader = screens?.reader ?? 'none';
     console.log(`Card reader: ${reader === 'none' ? 'none (key cards in)' : reader}`);
-    // The fragment holds this run's bridge token: open the address as printed, on this computer only.
+    // Neither line holds a credential: the launch page's ticket is in the file, which only this
+    // computer's user of the data dir can read.
     console.log(`Cashier screens: ${screensUrl}`);
+    console.log(`To open them in a browser on this computer, open ${pathToFileURL(launchPage ?? '').href}`);
   }
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);

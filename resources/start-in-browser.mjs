@@ -1,12 +1,17 @@
 // The counter without Electron's runtime: the headless engine serves the cashier screens, and an
 // installed Chromium, Chrome or Edge shows them as an app window (`--app=`, no tabs or address bar)
-// trusting only this engine's own certificate. Where no such browser is installed, the screens'
-// address is printed for any browser on this computer.
+// trusting only this engine's own certificate. Where no such browser is installed, or its window
+// cannot open (no display), the engine keeps serving and says where the screens are.
+//
+// Nothing that opens the bridge goes on the browser's command line, which every user of the computer
+// can read: the window opens the engine's launch page, a file in the data dir only this user can
+// read, which sends it on to the screens with a single-use pairing ticket.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge'];
 
@@ -26,6 +31,37 @@ export function findBrowser(env = process.env) {
 export function spkiHash(certificatePem) {
   const spki = new X509Certificate(certificatePem).publicKey.export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(spki).digest('base64');
+}
+
+/**
+ * Why the browser gave up, in one line, from what it wrote on stderr: Chromium logs every problem as
+ * `[pid:tid:time:ERROR:file:line] text`, the cause first after the noise of a missing session bus.
+ */
+export function browserFailure(stderr) {
+  const errors = stderr
+    .split('\n')
+    .map((line) => /^\[[^\]]*ERROR:[^\]]*\]\s*(.+)$/.exec(line.trim())?.[1])
+    .filter((text) => text !== undefined && !/bus|dbus/i.test(text));
+  return (
+    errors[0] ??
+    stderr
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .pop()
+      ?.trim()
+  );
+}
+
+/** Chromium refuses to run as root with its sandbox; the window then runs without it. */
+export function browserArguments({ launchPage, profile, certificate, asRoot }) {
+  return [
+    `--app=${pathToFileURL(launchPage).href}`,
+    `--user-data-dir=${profile}`,
+    `--ignore-certificate-errors-spki-list=${spkiHash(certificate)}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    ...(asRoot ? ['--no-sandbox'] : []),
+  ];
 }
 
 /** `--data-dir <dir>`, `--port <n>` and `--simulate-reader` from `npm start -- ...`. */
@@ -86,31 +122,38 @@ export function startInBrowser({ root, electronVite, args, reason }) {
   let opened = false;
   createInterface({ input: engine.stdout }).on('line', (line) => {
     console.log(line);
-    const screens = /^Cashier screens: (\S+)$/.exec(line)?.[1];
-    if (!screens || opened) return;
+    // The engine prints the screens' address, then the launch page: the window opens after both.
+    const launch = /^To open them in a browser on this computer, open (file:\S+)$/.exec(line)?.[1];
+    if (!launch || opened) return;
     opened = true;
-    if (!browser) {
-      console.log(`\nOpen the cashier screens at ${screens}`);
-      return;
-    }
-    const certificate = readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8');
+    if (!browser) return;
+    const launchPage = fileURLToPath(launch);
+    const asRoot = process.getuid?.() === 0;
     const profile = join(dataDir, 'browser-profile');
-    mkdirSync(profile, { recursive: true });
+    mkdirSync(profile, { recursive: true, mode: 0o700 });
+    if (asRoot) console.log('Tender: running as root, so the browser window runs without its sandbox.');
     const window = spawn(
       browser,
-      [
-        `--app=${screens}`,
-        `--user-data-dir=${profile}`,
-        `--ignore-certificate-errors-spki-list=${spkiHash(certificate)}`,
-        '--no-first-run',
-        '--no-default-browser-check',
-      ],
-      { stdio: 'ignore' },
+      browserArguments({
+        launchPage,
+        profile,
+        certificate: readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8'),
+        asRoot,
+      }),
+      { stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    window.on('error', (error) => {
-      console.error(`Tender: ${browser} could not be started (${error.message}). Open ${screens} instead.`);
+    let stderr = '';
+    window.stderr.on('data', (chunk) => (stderr = `${stderr}${chunk}`.slice(-16_384)));
+    const keepServing = (why) =>
+      console.error(
+        `Tender: the browser window could not open (${why}); the payment engine keeps serving the cashier screens: open the launch page above in a browser on this computer.`,
+      );
+    window.on('error', (error) => keepServing(`${browser}: ${error.message}`));
+    window.on('exit', (code, signal) => {
+      // A window that failed to open leaves the counter running for another browser; closing an open
+      // window closes the counter, as closing the app would.
+      if (code !== 0 && signal === null) keepServing(browserFailure(stderr) ?? `exit status ${code}`);
+      else engine.kill('SIGTERM');
     });
-    // Closing the window closes the counter, as closing the app would.
-    window.on('exit', () => engine.kill('SIGTERM'));
   });
 }

@@ -30,6 +30,18 @@ export function parseMoney(
   return { ok: true, cents };
 }
 
+/**
+ * A signed total as the one who closes the batch saw it ("-12.50", "1234567.89") in cents, with no
+ * maximum: a batch's net is a sum, and can be above what one transaction may be. Undefined unless
+ * it is dollars with exactly two decimals.
+ */
+export function parseNetCents(text: string): number | undefined {
+  const match = /^(-?)(\d{1,13})\.(\d{2})$/.exec(text);
+  if (!match) return undefined;
+  const cents = Number(match[2]) * 100 + Number(match[3]);
+  return match[1] === '-' ? -cents : cents;
+}
+
 /** 2500 → "25.00" */
 export function formatMoney(cents: number): string {
   const sign = cents < 0 ? '-' : '';

@@ -19,6 +19,11 @@ import { writeFileAtomically } from '../gateway/atomic-file';
 import type { LedgerStore } from '../gateway/store/ledger-store';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 
+/** Payments waiting for their answer, at most: the journal is written whole at every change. */
+export const ATTEMPTS_KEPT = 200;
+/** Keys of earlier runs whose answers Check again may still read (each run issues one). */
+const SCREENS_KEYS_KEPT = 50;
+
 const journalEntrySchema = attemptSchema.extend({
   at: z.string().max(40),
   /** The record id of the screens' API key the request was sent with: its answers are kept under it. */
@@ -26,7 +31,14 @@ const journalEntrySchema = attemptSchema.extend({
 });
 type JournalEntry = z.infer<typeof journalEntrySchema>;
 
-const journalFileSchema = z.object({ version: z.literal(1), attempts: z.array(journalEntrySchema) });
+const journalFileSchema = z.object({
+  version: z.literal(1),
+  // Read whole, however long an earlier version let it grow: none of its payments is dropped.
+  attempts: z.array(journalEntrySchema),
+  /** The record ids of the keys this host issued to its screens, the latest last. */
+  screensKeys: z.array(z.number().int().positive()).optional(),
+});
+type JournalFile = z.infer<typeof journalFileSchema>;
 
 export type AttemptChannel =
   | 'attempts:begin'
@@ -38,13 +50,10 @@ export type AttemptChannel =
 export interface AttemptJournalOptions {
   file: string;
   ledger: Pick<LedgerStore, 'findAnswer'>;
-  /** The record id of the screens' API key of this run. */
+  /** The record id of the key this host issued to its screens for this run; kept for later runs. */
   apiKeyId: () => number;
-  /**
-   * The record id of a key the screens were issued by an earlier run, by its public id; undefined
-   * for any other key, whose answers are not the screens' to read.
-   */
-  earlierScreensKey: (publicId: string) => number | undefined;
+  /** The record id of the key with this public id, if there is one. */
+  keyRecordId: (publicId: string) => number | undefined;
   now?: () => number;
 }
 
@@ -52,24 +61,40 @@ export class AttemptJournal {
   #entries: JournalEntry[];
   /** The keys of the attempts this run found unresolved: the earlier runs' lost answers. */
   readonly #interrupted: Set<string>;
+  /** The record ids of the keys this host issued to its screens, this run's last. */
+  #screensKeys: number[];
 
   private readonly file: string;
   private readonly ledger: Pick<LedgerStore, 'findAnswer'>;
   private readonly apiKeyId: () => number;
-  private readonly earlierScreensKey: (publicId: string) => number | undefined;
+  private readonly keyRecordId: (publicId: string) => number | undefined;
   private readonly now: () => number;
 
   constructor(options: AttemptJournalOptions) {
     this.file = options.file;
     this.ledger = options.ledger;
     this.apiKeyId = options.apiKeyId;
-    this.earlierScreensKey = options.earlierScreensKey;
+    this.keyRecordId = options.keyRecordId;
     this.now = options.now ?? Date.now;
-    this.#entries = readJournal(this.file, this.now);
+    const kept = readJournal(this.file, this.now);
+    this.#entries = kept.attempts;
     this.#interrupted = new Set(this.#entries.map((entry) => entry.idempotencyKey));
+    // Every key an attempt went with was issued by this host; journals of earlier versions named no others.
+    const issued = [...(kept.screensKeys ?? []), ...this.#entries.map((entry) => entry.apiKeyId)];
+    this.#screensKeys = [
+      ...new Set([...issued.filter((id) => id !== this.apiKeyId()), this.apiKeyId()]),
+    ].slice(-SCREENS_KEYS_KEPT);
+    this.#save();
   }
 
   begin(attempt: Attempt): void {
+    const others = this.#entries.filter((entry) => entry.idempotencyKey !== attempt.idempotencyKey);
+    if (others.length >= ATTEMPTS_KEPT) {
+      throw new BridgeError(
+        'refused',
+        `${ATTEMPTS_KEPT} payments are already waiting for their answer. Check them (Check again) before taking more.`,
+      );
+    }
     this.#entries = [
       ...this.#entries.filter((entry) => entry.idempotencyKey !== attempt.idempotencyKey),
       { ...attempt, at: new Date(this.now()).toISOString(), apiKeyId: this.apiKeyId() },
@@ -94,11 +119,13 @@ export class AttemptJournal {
 
   /**
    * The answer to a request the screens sent with the key of an earlier run, for Check again after
-   * the engine restarted: sending it again under this run's key would do it twice.
+   * the engine restarted: sending it again under this run's key would do it twice. Only for a key
+   * this host issued to its screens, by its record id: any other key's answers, whatever it is named,
+   * are not the screens' to read.
    */
   async earlierAnswer(idempotencyKey: string, publicId: string): Promise<EarlierAnswer> {
-    const recordId = this.earlierScreensKey(publicId);
-    if (recordId === undefined || recordId === this.apiKeyId()) {
+    const recordId = this.keyRecordId(publicId);
+    if (recordId === undefined || recordId === this.apiKeyId() || !this.#screensKeys.includes(recordId)) {
       throw new BridgeError('refused', 'That is not a key an earlier run of these screens was issued.');
     }
     const stored = await this.ledger.findAnswer(recordId, idempotencyKey);
@@ -149,17 +176,18 @@ export class AttemptJournal {
   }
 
   #save(): void {
-    writeFileAtomically(this.file, `${JSON.stringify({ version: 1, attempts: this.#entries })}\n`, 0o600);
+    const kept: JournalFile = { version: 1, attempts: this.#entries, screensKeys: this.#screensKeys };
+    writeFileAtomically(this.file, `${JSON.stringify(kept)}\n`, 0o600);
   }
 }
 
 /** The journal as the last run left it; a damaged one is set aside (never deleted) and a new one begun. */
-function readJournal(file: string, now: () => number): JournalEntry[] {
-  if (!existsSync(file)) return [];
+function readJournal(file: string, now: () => number): JournalFile {
+  if (!existsSync(file)) return { version: 1, attempts: [] };
   try {
-    return journalFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).attempts;
+    return journalFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch {
     renameSync(file, `${file}.damaged-${now()}`);
-    return [];
+    return { version: 1, attempts: [] };
   }
 }

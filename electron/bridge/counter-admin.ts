@@ -35,12 +35,15 @@ export interface CounterAdminOptions {
   certificatePem: string;
   dataDir: string;
   events: BridgeEventHub;
-  /** Who the audit log names for changes made here. */
+  /** Who the audit log names for what is done here without a manager's approval. */
   actor: string;
   /** The public id of the screens' own key. */
   ownKeyId: () => string;
-  /** Passes when a manager allows `purpose`: signed in, or by this PIN; refuses otherwise. */
-  approve: (pin: string | undefined, purpose: string) => Promise<unknown>;
+  /**
+   * Passes when a manager allows `purpose` (signed in, or by this PIN), with how the audit log names
+   * the change: who asked and the manager who allowed it. Refuses otherwise.
+   */
+  approve: (pin: string | undefined, purpose: string) => Promise<string>;
   documents?: ScreensDocuments;
   platform?: NodeJS.Platform;
   now?: () => number;
@@ -116,18 +119,21 @@ export class CounterAdmin {
     return this.#preferences.tipPercentages;
   }
 
-  /** Passes when a manager allows it (signed in, or by this PIN), as every settings change here does. */
-  requireManagerPin(pin: string | undefined): Promise<void> {
+  /**
+   * Passes when a manager allows it (signed in, or by this PIN), as every settings change here does,
+   * with who the audit log names for it.
+   */
+  requireManagerPin(pin: string | undefined): Promise<string> {
     return this.#requirePin(pin);
   }
 
   handlers(): Pick<BridgeHandlers, AdminChannel> {
-    const { engine, actor } = this.#options;
+    const { engine } = this.#options;
     return {
       'terminal:connection': () => this.#connection(),
       'settings:get': () => this.settings(),
       'settings:update': async (input) => {
-        await this.#requirePin(input.pin);
+        const actor = await this.#requirePin(input.pin);
         const settings = engine.settings;
         // Only what changes is written: each write is an entry in the audit log.
         const changes: [SettingName, string][] = [];
@@ -171,7 +177,7 @@ export class CounterAdmin {
         return this.#announce();
       },
       'settings:set-swipe-key': async (input) => {
-        await this.#requirePin(input.pin);
+        const actor = await this.#requirePin(input.pin);
         await engine.settings.setFromText('swipe_bdk', input.bdk, actor);
         return this.#announce();
       },
@@ -202,7 +208,7 @@ export class CounterAdmin {
         };
       },
       'keys:create': async (input) => {
-        await this.#requirePin(input.pin);
+        const actor = await this.#requirePin(input.pin);
         try {
           const created = await engine.keys.create(input.name, input.permissions, actor);
           return { key: created.key, info: shownKey(created.info, this.#options.ownKeyId()) };
@@ -212,7 +218,7 @@ export class CounterAdmin {
         }
       },
       'keys:revoke': async (input) => {
-        await this.#requirePin(input.pin);
+        const actor = await this.#requirePin(input.pin);
         const own = this.#options.ownKeyId();
         if (input.id === own) {
           throw new BridgeError(
@@ -285,8 +291,8 @@ export class CounterAdmin {
   }
 
   /** Passes when a manager allows it: the one signed in, or one whose PIN came with the request. */
-  async #requirePin(pin: string | undefined, action: ManagerAction = 'settings'): Promise<void> {
-    await this.#options.approve(pin, ACTION_WORDS[action]);
+  #requirePin(pin: string | undefined, action: ManagerAction = 'settings'): Promise<string> {
+    return this.#options.approve(pin, ACTION_WORDS[action]);
   }
 }
 

@@ -8,12 +8,18 @@
  */
 import { needsManager, type Permission } from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
-import { formatMoney, parseMoney } from '../../shared/money';
+import { formatMoney, parseMoney, parseNetCents } from '../../shared/money';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
 import { approvedActor } from '../gateway/staff/actors';
-import { InvalidStaffRequestError, PinRefusedError, type StaffMember } from '../gateway/staff/staff';
 import { MoneyMoveRefused } from '../gateway/money-moves';
+import {
+  InvalidStaffRequestError,
+  PinRefusedError,
+  StaffExistError,
+  THIS_COUNTER,
+  type StaffMember,
+} from '../gateway/staff/staff';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import type { StoredPin } from './manager-pin';
@@ -95,11 +101,16 @@ export class CounterStaff {
       );
     }
     try {
-      return await engine.staff.approvingManager(pin, purpose, actor);
+      return await engine.staff.approvingManager(pin, purpose, actor, this.#counter);
     } catch (error) {
       if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
       throw error;
     }
+  }
+
+  /** Who the audit log names for a change `purpose` that a manager allowed: the signed-in one, or by PIN. */
+  async approvedActor(pin: string | undefined, purpose: string): Promise<string> {
+    return this.#by(await this.approve(pin, purpose));
   }
 
   handlers(): Pick<BridgeHandlers, StaffChannel> {
@@ -109,6 +120,7 @@ export class CounterStaff {
       try {
         return await work();
       } catch (error) {
+        if (error instanceof StaffExistError) throw new BridgeError('refused', error.message);
         if (error instanceof InvalidStaffRequestError) throw new BridgeError('invalid-input', error.message);
         throw error;
       }
@@ -118,7 +130,7 @@ export class CounterStaff {
       'staff:sign-in': async (input) => {
         let member: StaffMember;
         try {
-          member = await staff.identify(input.pin, 'sign-in', actor);
+          member = await staff.identify(input.pin, 'sign-in', actor, this.#counter);
         } catch (error) {
           if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
           throw error;
@@ -126,6 +138,7 @@ export class CounterStaff {
         await staff.signIn(key.recordId, member, actor);
         return this.#announce();
       },
+      'staff:active': () => null,
       'staff:lock': async () => {
         // Locked at once, even when the entry saying so cannot be written.
         const recorded = staff.signOut(key.recordId, actor, 'locked');
@@ -135,11 +148,8 @@ export class CounterStaff {
       },
       'staff:first-manager': (input) =>
         changing(async () => {
-          if (staff.hasStaff()) {
-            throw new BridgeError('refused', 'Tender already has a manager. Sign in with your PIN.');
-          }
-          const member = await staff.create(
-            { name: input.name, role: 'manager', pin: input.newPin, serverId: input.serverId ?? null },
+          const member = await staff.createFirstManager(
+            { name: input.name, pin: input.newPin, serverId: input.serverId ?? null },
             actor,
           );
           await staff.signIn(key.recordId, member, actor);
@@ -207,7 +217,10 @@ export class CounterStaff {
       },
       'counter:approved-close': async (input): Promise<ApprovedClose> => {
         this.#signedIn();
-        const amount = parseMoney(input.expectedNetAmount.replace(/^-/, ''), { allowZero: true });
+        // The contract's pattern has let the text through; every net it allows is compared, however large.
+        const netAmount = parseNetCents(input.expectedNetAmount);
+        if (netAmount === undefined)
+          throw new BridgeError('invalid-input', 'The net to close must be dollars and cents.');
         const manager = await this.approve(
           input.pin,
           `close the batch of ${input.expectedTotalCount} transactions`,
@@ -216,12 +229,7 @@ export class CounterStaff {
         try {
           close = await engine.closeBatch(
             { key, approvedBy: manager },
-            {
-              totalCount: input.expectedTotalCount,
-              ...(amount.ok && {
-                netAmount: input.expectedNetAmount.startsWith('-') ? -amount.cents : amount.cents,
-              }),
-            },
+            { totalCount: input.expectedTotalCount, netAmount },
           );
         } catch (error) {
           if (error instanceof MoneyMoveRefused) throw new BridgeError('refused', error.message);
@@ -237,6 +245,12 @@ export class CounterStaff {
         }
       },
     };
+  }
+
+  /** Where the gate counts this counter's wrong PINs: its lane on a store server. */
+  get #counter(): string {
+    const { engine } = this.#options;
+    return engine.onStoreServer ? engine.lane : THIS_COUNTER;
   }
 
   /** Who works at the counter now; nothing is done for no one. */

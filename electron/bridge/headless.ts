@@ -1,15 +1,13 @@
 /**
  * The cashier screens without Electron: the engine serves the built renderer on its own HTTPS origin
- * and carries the bridge over a WebSocket guarded by the data dir's bridge token. Used by
- * `npm run gateway -- serve --renderer` and by the browser tests.
+ * and carries the bridge over a WebSocket that only paired pages may use (screens-pairing.ts). Used
+ * by `npm run gateway -- serve --renderer` and by the browser tests.
  */
-import { BRIDGE_TOKEN_PARAMETER } from '../../shared/ipc/socket-protocol';
 import type { OpenEngineOptions } from '../gateway/open-store';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
-import { dataDirLayout } from '../gateway/paths';
-import { loadBridgeToken } from './bridge-token';
 import { serveScreens } from './screens-files';
+import { ScreensPairing } from './screens-pairing';
 import { hostBridgeSocket } from './socket';
 import { Terminal, type ReaderSetup } from './terminal';
 
@@ -30,15 +28,19 @@ export interface HeadlessScreensOptions {
 export interface RunningHeadlessScreens {
   gateway: RunningGateway;
   terminal: Terminal;
-  /** The address to open in a browser; its fragment carries the bridge token. */
+  /** The screens' address; it holds no credential, so a page opened at it alone is not paired. */
   screensUrl: string;
-  /** The bridge token alone, for programs that drive the bridge (tests, demos). */
-  bridgeToken: string;
+  /** The launch page: opened in a browser on this computer, it pairs one page (then holds a new ticket). */
+  launchPage: string;
+  /** A new pairing ticket, for a page this process opens itself (a second screen, the tests). */
+  issueTicket(): string;
+  /** The address that pairs the one page that opens it first. */
+  pairingAddress(): string;
   close(): Promise<void>;
 }
 
 export async function startHeadlessScreens(options: HeadlessScreensOptions): Promise<RunningHeadlessScreens> {
-  let bridgeToken = '';
+  let pairing: ScreensPairing | undefined;
   let terminal: Terminal | undefined;
   const gateway = await startGateway({
     dataDir: options.dataDir,
@@ -46,10 +48,12 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     ...(options.engine && { engine: options.engine }),
     extend: (app) => {
-      // Read once the data dir is this engine's, so two starts never make two tokens.
-      bridgeToken = loadBridgeToken(dataDirLayout(options.dataDir).bridgeToken);
+      // Opened once the data dir is this engine's, so two starts never make two page keys.
+      const opened = ScreensPairing.open(options.dataDir);
+      pairing = opened;
       serveScreens(app, options.rendererDir);
-      hostBridgeSocket(app, { token: bridgeToken, host: () => terminal });
+      hostBridgeSocket(app, { pairing: opened, host: () => terminal });
+      app.addHook('onClose', async () => opened.close());
     },
   });
   try {
@@ -71,12 +75,19 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     throw error;
   }
   const started = terminal;
+  const paired = pairing;
+  if (!paired) throw new Error('The engine started without the screens.');
+  const screensOrigin = gateway.url.slice(0, -API_PREFIX.length);
+  // Written once the screens can be used: a page opened from it at once finds its host.
+  paired.keepLaunchPage(screensOrigin);
   let closing: Promise<void> | undefined;
   return {
     gateway,
     terminal: started,
-    screensUrl: `${gateway.url.slice(0, -API_PREFIX.length)}/#${BRIDGE_TOKEN_PARAMETER}=${bridgeToken}`,
-    bridgeToken,
+    screensUrl: `${screensOrigin}/`,
+    launchPage: paired.launchPagePath,
+    issueTicket: () => paired.issueTicket(),
+    pairingAddress: () => ScreensPairing.pairingAddress(screensOrigin, paired.issueTicket()),
     close: () => (closing ??= started.stop().finally(() => gateway.close())),
   };
 }

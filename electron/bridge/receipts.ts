@@ -17,10 +17,8 @@ export type ReceiptChannel = Extract<InvokeChannel, `receipts:${string}`>;
 
 export interface ReceiptHandlerOptions {
   engine: Engine;
-  /** Who the audit log names for settings changed here. */
-  actor: string;
-  /** Refuses unless a manager allows it: signed in, or by this PIN. */
-  requirePin: (pin: string | undefined) => Promise<void>;
+  /** Passes when a manager allows a change (signed in, or by this PIN), with who the audit log names for it. */
+  requirePin: (pin: string | undefined) => Promise<string>;
   /** The percentages the tab screen suggests, printed on the check. */
   tipPercentages: () => readonly number[];
   printer?: PrinterOptions;
@@ -80,7 +78,7 @@ async function inWords<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHandlers, ReceiptChannel> {
-  const { engine, actor } = options;
+  const { engine } = options;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
     ...(options.printer && { printer: options.printer }),
     ...(options.mailTimeoutMs !== undefined && { mailTimeoutMs: options.mailTimeoutMs }),
@@ -91,7 +89,7 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
   return {
     'receipts:settings': () => receiptSettings(engine),
     'receipts:update-settings': async (input) => {
-      await options.requirePin(input.pin);
+      const approvedBy = await options.requirePin(input.pin);
       const changes: [SettingName, string | undefined][] = [
         ['merchant_name', input.merchantName],
         [
@@ -138,7 +136,7 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
         changes.flatMap(([name, value]) =>
           value !== undefined && settings.wouldChange(name, value) ? [[name, value] as const] : [],
         ),
-        actor,
+        approvedBy,
       );
       return receiptSettings(engine);
     },

@@ -1,9 +1,10 @@
 /**
  * The bridge over a WebSocket on the engine's HTTPS server, for the screens in a browser. The
- * upgrade passes the same Host and Origin rules as the API, then the socket must present the data
- * dir's bridge token before anything else; only then does it receive events and may it make requests.
+ * upgrade passes the same Host rule as the API and must come from the screens' own Origin (a
+ * browser always sends one; a client that sends none is not a page of ours). Its first message then
+ * pairs a new page by its ticket, or presents a paired page's credential (screens-pairing.ts); only
+ * then does it receive events and may it make requests.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -20,6 +21,7 @@ import {
 import { allowedHosts, requestedHost, servedOrigin } from '../gateway/http/loopback';
 import { dispatchInvoke, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
+import type { ScreensPairing } from './screens-pairing';
 
 export interface BridgeHost {
   handlers: BridgeHandlers;
@@ -27,18 +29,14 @@ export interface BridgeHost {
 }
 
 export interface BridgeSocketOptions {
-  token: string;
+  pairing: Pick<ScreensPairing, 'redeem' | 'pageOf'>;
   /** The terminal behind the bridge, once it has started; sockets are refused before that. */
   host: () => BridgeHost | undefined;
-  /** How long a new socket has to present the token. */
+  /** How long a new socket has to pair or present its credential. */
   helloTimeoutMs?: number;
 }
 
 const DEFAULT_HELLO_TIMEOUT_MS = 5_000;
-
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
 
 interface Refusal {
   status: number;
@@ -56,7 +54,7 @@ export function refuseUpgrade(
   if (!allowedHosts(port).has(host)) return { status: 421, reason: 'Misdirected Request' };
   // Browsers always send Origin on a WebSocket; only the screens' own page may open this one.
   const origin = request.headers.origin;
-  if (origin !== undefined && origin.toLowerCase() !== servedOrigin(host)) {
+  if (origin === undefined || origin.toLowerCase() !== servedOrigin(host)) {
     return { status: 403, reason: 'Forbidden' };
   }
   return undefined;
@@ -69,7 +67,9 @@ function refuse(socket: Duplex, refusal: Refusal): void {
 }
 
 export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOptions): void {
-  const expected = digest(options.token);
+  const { pairing } = options;
+  /** The socket each paired page holds now: one page, one socket. */
+  const pages = new Map<string, WebSocket>();
   const helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
   const sockets = new WebSocketServer({
     noServer: true,
@@ -97,8 +97,9 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
     const send = (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
+    let pageId: string | undefined;
     const hello = setTimeout(
-      () => ws.close(SOCKET_CLOSE_CODES.TOO_SLOW, 'No bridge token was presented.'),
+      () => ws.close(SOCKET_CLOSE_CODES.TOO_SLOW, 'The page did not say which screen it is.'),
       helloTimeoutMs,
     );
 
@@ -106,12 +107,24 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
       const message = isBinary ? undefined : readMessage(data);
       if (!message) return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Not a bridge message.');
       if (!unsubscribe) {
-        if (message.type !== 'hello' || !timingSafeEqual(digest(message.token), expected)) {
-          return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'Wrong bridge token.');
+        const credential =
+          message.type === 'pair'
+            ? pairing.redeem(message.ticket)
+            : message.type === 'hello'
+              ? message.credential
+              : undefined;
+        const page = credential === undefined ? undefined : pairing.pageOf(credential);
+        if (page === undefined) {
+          return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'This page is not paired with the counter.');
         }
         clearTimeout(hello);
+        pageId = page;
+        // The newest socket of a page wins: a reload's socket may arrive before the old one's close.
+        const earlier = pages.get(page);
+        pages.set(page, ws);
+        earlier?.close(SOCKET_CLOSE_CODES.REPLACED, 'This screen was opened again in another window.');
         unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
-        return send({ type: 'ready' });
+        return send(message.type === 'pair' ? { type: 'ready', credential } : { type: 'ready' });
       }
       if (message.type !== 'invoke') return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Already connected.');
       void dispatchInvoke(host.handlers, message.channel, message.input).then((result) =>
@@ -121,6 +134,7 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
     ws.on('close', () => {
       clearTimeout(hello);
       unsubscribe?.();
+      if (pageId !== undefined && pages.get(pageId) === ws) pages.delete(pageId);
     });
     // A socket error is followed by close; there is nothing else to do with it.
     ws.on('error', () => undefined);

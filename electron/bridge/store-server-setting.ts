@@ -30,8 +30,8 @@ export interface StoreServerSettingOptions {
   engine: Pick<Engine, 'admin' | 'now'>;
   /** The store server this run uses, if any. */
   running: RunningStore | undefined;
-  actor: string;
-  requirePin: (pin: string | undefined) => Promise<void>;
+  /** Passes when a manager allows the change, with who the audit log names for it. */
+  requirePin: (pin: string | undefined) => Promise<string>;
   /** Checks that a server answers before it is saved; the real server by default. */
   probe?: (url: string) => Promise<void>;
 }
@@ -58,11 +58,11 @@ export function storeServerHandlers(
     };
   };
 
-  const record = (detail: string) =>
+  const record = (detail: string, actor: string) =>
     options.engine.admin.write((tx) =>
       tx.appendAudit({
         at: options.engine.now(),
-        actor: options.actor,
+        actor,
         action: 'setting_change',
         subject: 'store_server',
         detail,
@@ -72,7 +72,7 @@ export function storeServerHandlers(
   return {
     'store-server:get': () => state(),
     'store-server:set': async (input) => {
-      await options.requirePin(input.pin);
+      const actor = await options.requirePin(input.pin);
       let store: StoreServerOptions | undefined;
       try {
         store = storeServerOptions(input, STORE_SERVER_FIELD_NAMES);
@@ -87,13 +87,13 @@ export function storeServerHandlers(
         throw new BridgeError('refused', `${(error as Error).message} Nothing was saved.`);
       }
       writeStoreServerFile(options.dataDir, store);
-      await record(`${shownStoreServer(store.url)} as lane ${store.lane}, from the next start`);
+      await record(`${shownStoreServer(store.url)} as lane ${store.lane}, from the next start`, actor);
       return state();
     },
     'store-server:clear': async (input) => {
-      await options.requirePin(input.pin);
+      const actor = await options.requirePin(input.pin);
       writeStoreServerFile(options.dataDir, undefined);
-      await record("this counter's own ledger, from the next start");
+      await record("this counter's own ledger, from the next start", actor);
       return state();
     },
   };

@@ -128,7 +128,7 @@ export class Terminal {
       events: this.events,
       actor: CASHIER_APP,
       ownKeyId: () => publicIdOf(this.#apiKey),
-      approve: (pin, purpose) => this.#staff.approve(pin, purpose),
+      approve: (pin, purpose) => this.#staff.approvedActor(pin, purpose),
       ...(options.documents && { documents: options.documents }),
     });
     this.#apiKey = issued.key;
@@ -148,9 +148,8 @@ export class Terminal {
       file: join(options.dataDir, ATTEMPT_JOURNAL_FILE),
       ledger: options.gateway.engine.ledger,
       apiKeyId: () => issued.info.recordId,
-      earlierScreensKey: (publicId) =>
-        options.gateway.engine.keys.list().find((key) => key.id === publicId && key.name === issued.info.name)
-          ?.recordId,
+      keyRecordId: (publicId) =>
+        options.gateway.engine.keys.list().find((key) => key.id === publicId)?.recordId,
     });
     this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
     const backend =
@@ -158,7 +157,25 @@ export class Terminal {
     this.#readers = backend ? new MagtekReaders({ backend }) : undefined;
     this.#tracker = new ReaderStatusTracker(this.#simulator !== undefined);
     this.#lastStatus = JSON.stringify(this.readerStatus());
-    this.handlers = this.#createHandlers();
+    this.handlers = this.#usedByTheCounter(this.#createHandlers(), issued.info.recordId);
+  }
+
+  /**
+   * Every request from the screens is use of the counter, which holds off its idle lock; the lock is
+   * checked first, so a page that comes back after the counter went unused finds it locked.
+   */
+  #usedByTheCounter(handlers: BridgeHandlers, keyRecordId: number): BridgeHandlers {
+    const staff = this.#options.gateway.engine.staff;
+    const wrapped: Record<string, (input: never) => unknown> = {};
+    for (const [channel, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
+      wrapped[channel] = (input) => {
+        staff.signedInAt(keyRecordId);
+        staff.noteUse(keyRecordId);
+        return handler(input);
+      };
+    }
+    // Each handler keeps its own channel's type; a map over every channel cannot say so.
+    return wrapped as unknown as BridgeHandlers;
   }
 
   /** Issues the screens' key and starts the reader. */
@@ -255,14 +272,12 @@ export class Terminal {
         dataDir: this.#options.dataDir,
         engine: this.#options.gateway.engine,
         running: this.#options.store,
-        actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
       }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),
       ...receiptHandlers({
         engine: this.#options.gateway.engine,
-        actor: CASHIER_APP,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),
         tipPercentages: () => this.#admin.tipPercentages(),
       }),

@@ -30,8 +30,9 @@ export class BatchService {
    * transaction can slip in between. Uncaptured authorizations are in no batch, so they stay open and
    * are captured into the next one.
    */
-  closeOpen(actor: string, expected: ExpectedBatch = {}): Promise<CloseOutcome> {
+  closeOpen(actor: string, expected: ExpectedBatch = {}, apiKeyId?: number): Promise<CloseOutcome> {
     return this.ledger.write(async (ledger): Promise<CloseOutcome> => {
+      if (apiKeyId !== undefined) await ledger.requireLiveKey(apiKeyId);
       const open = await ledger.openBatch();
       if (!open) return { outcome: 'none open' };
       if (differsFromExpected(open, expected)) return { outcome: 'changed', open };

@@ -60,7 +60,7 @@ export class Engine {
     this.onStoreServer = store.shared;
     this.keys = new ApiKeys(this.admin, now);
     this.settings = new Settings(this.admin, now);
-    this.staff = new StaffService(this.admin, now);
+    this.staff = new StaffService(this.admin, now, () => this.settings.get('lock_after_minutes'));
     // A decoder per swipe, so a BDK changed in the settings applies from the next request on.
     const swipes = options.swipes ?? {
       decode: (swipe: string) => new MagtekSwipeDecoder(this.settings.get('swipe_bdk')).decode(swipe),

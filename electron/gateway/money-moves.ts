@@ -18,6 +18,7 @@ import type { StaffMember, StaffService } from './staff/staff';
 import type { BatchRecord } from './store/batch-rows';
 import type { LedgerReadPort } from './store/read-port';
 import type { TransactionService } from './transactions';
+import { cardNumberInText, holdsCardNumber } from './validation';
 
 /** Who asks for a money move. */
 export interface Requester {
@@ -77,6 +78,12 @@ export class MoneyMoves {
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
     this.requirePermission(requester, body);
     const context = this.contextOf(requester);
+    // The key is stored with its answer: one that holds a card number is refused before it is kept.
+    if (idempotencyKey !== undefined && holdsCardNumber(idempotencyKey))
+      return {
+        response: await this.transactions.refuse(body, context, cardNumberInText('Idempotency-Key')),
+        replayed: false,
+      };
     if (idempotencyKey === undefined)
       return { response: await this.transactions.submit(body, context), replayed: false };
     try {
@@ -100,7 +107,11 @@ export class MoneyMoves {
         'forbidden',
         'This API key lacks the batches:close permission, which closing the batch needs. Nothing was closed.',
       );
-    const close = await this.batches.closeOpen(this.contextOf(requester).actor, expected);
+    const close = await this.batches.closeOpen(
+      this.contextOf(requester).actor,
+      expected,
+      requester.key.recordId,
+    );
     switch (close.outcome) {
       case 'closed':
         return { outcome: 'closed', batch: await this.withLanes(close.closed) };
@@ -128,20 +139,27 @@ export class MoneyMoves {
     };
   }
 
-  /** The body's type and duplicate_override, when they can be read: what the key, or a manager, must allow. */
+  /**
+   * The body's type and duplicate_override, when they can be read: what the key, or a manager, must
+   * allow. An XML element given twice arrives as a list: the key must allow every type it names, so a
+   * request it could not send is refused here, with nothing recorded, rather than as a malformed body.
+   */
   private requirePermission(requester: Requester, body: Record<string, unknown>): void {
     if (this.approvedByManager(requester) && needsManager(body)) return;
-    const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
-    if (type === undefined) return;
-    const override = asksDuplicateOverride(body.duplicate_override);
-    const allowed = mayRun(requester.key.permissions, type, override);
-    if (allowed.ok) return;
-    throw new MoneyMoveRefused(
-      'forbidden',
-      override && allowed.missing === 'transactions:write'
-        ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
-        : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
-    );
+    const sent = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : [value]);
+    const override = sent(body.duplicate_override).some(asksDuplicateOverride);
+    for (const given of sent(body.type)) {
+      const type = typeof given === 'string' ? parseTransactionType(given) : undefined;
+      if (type === undefined) continue;
+      const allowed = mayRun(requester.key.permissions, type, override);
+      if (allowed.ok) continue;
+      throw new MoneyMoveRefused(
+        'forbidden',
+        override && allowed.missing === 'transactions:write'
+          ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
+          : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
+      );
+    }
   }
 
   private approvedByManager({ approvedBy }: Requester): boolean {

@@ -24,8 +24,6 @@ export function dataDirLayout(dataDir: string) {
     privateKey: join(dataDir, 'tls', 'key.pem'),
     /** The secret of the keyed hashes of requests that carry card data (crypto/card-hash-key.ts). */
     cardHashKey: join(dataDir, 'card-hash.key'),
-    /** The token the screens in a browser present on the bridge socket (bridge/bridge-token.ts). */
-    bridgeToken: join(dataDir, 'bridge-token'),
     /** Locked by the engine that serves the data dir; records how the last one stopped. */
     servingLock: join(dataDir, 'engine.lock'),
     /**

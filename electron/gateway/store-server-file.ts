@@ -52,13 +52,31 @@ export function writeStoreServerFile(dataDir: string, store: StoreServerOptions 
   );
 }
 
-/** The URL as it may be shown: without its password. */
+/** Query parameters of a PostgreSQL URL that hold a secret. */
+const SECRET_PARAMETERS = /^(password|sslpassword)$/i;
+
+/** The URL as it may be shown, in the screens, the audit log or an error: without any password. */
 export function shownStoreServer(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '';
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (SECRET_PARAMETERS.test(name)) parsed.searchParams.set(name, 'hidden');
+    }
     return parsed.toString();
   } catch {
-    return url.replace(/:[^:@/]*@/, '@');
+    return url.replace(/:[^:@/]*@/, '@').replace(/((?:ssl)?password=)[^&]*/gi, '$1hidden');
+  }
+}
+
+/** Whether the URL carries a password, in its user part or as a parameter. */
+export function storeServerUrlHasPassword(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (
+      parsed.password !== '' || [...parsed.searchParams.keys()].some((name) => SECRET_PARAMETERS.test(name))
+    );
+  } catch {
+    return /:[^:@/]*@|(?:ssl)?password=/i.test(url);
   }
 }

@@ -117,6 +117,19 @@ export class TransactionService {
     }
   }
 
+  /**
+   * Answers a request refused for what came with it rather than in it (a header): Rejected, the
+   * attempt kept as any rejected one is, and no answer stored under its Idempotency-Key.
+   */
+  async refuse(body: unknown, context: SubmitContext, rejection: Rejection): Promise<TransactionResponse> {
+    try {
+      return await this.recordRejection(rejection, body, context);
+    } catch (error) {
+      if (!isStoreError(error)) throw error;
+      return storeErrorAnswer(error);
+    }
+  }
+
   private async submitToLedger(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
       const command = validateTransactionRequest(body, {
@@ -168,6 +181,7 @@ export class TransactionService {
     work: (ledger: LedgerWrite) => Promise<TransactionResponse>,
   ): Promise<TransactionResponse> {
     return this.ledger.write(async (ledger) => {
+      if (context.apiKeyId !== null) await ledger.requireLiveKey(context.apiKeyId);
       const response = await work(ledger);
       const once = context.idempotency;
       if (once && context.apiKeyId !== null) {

@@ -195,19 +195,21 @@ function textFieldWithCardNumber(body: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Refuses a request that carries a card number in a text field, before anything of it is read or
- * kept. The answer names the field and never repeats its content.
- */
-function rejectCardNumberInText(body: unknown): void {
-  const field = textFieldWithCardNumber(body);
-  if (field === undefined) return;
-  throw new Rejection(
+/** The refusal of a card number in `field`, which names the field and never repeats its content. */
+export function cardNumberInText(field: string): Rejection {
+  return new Rejection(
     ERROR_CODES.CARD_NUMBER_IN_TEXT,
     `${FIELD_VALIDATION}${field} holds a card number (13 to 19 digits that pass the card number check), ` +
       'and card numbers are never kept in text fields. Remove it and send again; if it is not a card ' +
       'number, break the digits with a letter so that fewer than 13 stand together.',
   );
+}
+
+/** Refuses a request that carries a card number in a text field, before anything of it is read or kept. */
+function rejectCardNumberInText(body: unknown): void {
+  const field = textFieldWithCardNumber(body);
+  if (field === undefined) return;
+  throw cardNumberInText(field);
 }
 
 /**

@@ -93,18 +93,24 @@ const list = (item: z.ZodType, root: string, element: string) =>
 const errorResponse = (description: string) => ({ description, content: content(ref('Error'), 'error') });
 
 /** Lists and the open batch are read with a time limit (the engine's reads never hold up a payment). */
-const readTimeout = {
-  '503': errorResponse(
-    'error query_timeout: reading the ledger took longer than its time limit (5 s) and was stopped. ' +
-      'Narrow the filter or try again in a moment.',
-  ),
-};
+const READ_TIMEOUT =
+  'error query_timeout: reading the ledger took longer than its time limit (5 s) and was stopped. ' +
+  'Narrow the filter or try again in a moment.';
+const STORE_UNAVAILABLE =
+  'On a store server, error store_unreachable (the server cannot be reached) or store_busy (another ' +
+  'counter held the ledger past the time limit): nothing was changed; try again in a moment.';
+
+const FORBIDDEN =
+  'error forbidden: the API key lacks the permission, or the request came from a foreign web origin.';
 
 const commonErrors = {
   '401': errorResponse('Missing or invalid API key.'),
-  '403': errorResponse('The API key lacks the permission, or the request came from a foreign web origin.'),
   '406': errorResponse('Accept allows neither application/json nor application/xml.'),
   '421': errorResponse('The Host header is not 127.0.0.1, localhost or [::1] with the port.'),
+  '429': errorResponse(
+    'error too_many_failed_keys: too many wrong API keys were sent lately; wrong keys are refused ' +
+      'for a while (Retry-After says how long), a valid key still works.',
+  ),
 };
 
 const idempotencyKeyParameter = {
@@ -179,7 +185,12 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
         '413': errorResponse('The body is larger than 64 KiB.'),
         '415': errorResponse('Content-Type is not application/json or application/xml.'),
       }),
-      ...(route.timedRead && readTimeout),
+      ...((route.timedRead || route.writes) && {
+        '503': errorResponse(
+          [route.timedRead && READ_TIMEOUT, route.writes && STORE_UNAVAILABLE].filter(Boolean).join(' '),
+        ),
+      }),
+      '403': errorResponse([FORBIDDEN, route.forbidden].filter(Boolean).join(' ')),
       ...commonErrors,
     },
   };

@@ -53,6 +53,10 @@ export interface ApiRoute {
   notFound?: string;
   /** Why the route may answer 409, changing nothing. */
   conflict?: string;
+  /** Why the route may answer 403 besides a missing permission or a foreign origin. */
+  forbidden?: string;
+  /** Writes to the store, so that on a store server it may answer 503 store_unreachable or store_busy. */
+  writes?: boolean;
 }
 
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
@@ -69,6 +73,9 @@ export const API_ROUTES = {
       'transactions:sale, REFUND needs transactions:refund and VOID needs transactions:void, and ' +
       'duplicate_override true needs transactions:write itself. A key lacking what its request needs ' +
       'gets 403 forbidden and nothing is recorded.',
+    forbidden:
+      "error counter_locked: the key is a counter's own (the cashier screens') and nobody is signed in " +
+      'at that counter. Nothing is recorded.',
     body: { schema: transactionRequestSchema, xmlRoot: 'transaction' },
     answer: {
       schema: transactionResponseSchema,
@@ -146,7 +153,9 @@ export const API_ROUTES = {
     query: closeBatchQuerySchema,
     conflict:
       'error batch_changed: the open batch no longer has the expected_total_count or expected_net_amount ' +
-      'sent. Nothing was closed; batch is the open batch as it is now.',
+      'sent. Nothing was closed; batch is the open batch as it is now, when the key may read batches ' +
+      '(batches:read); a key that may only close gets the error alone.',
+    writes: true,
     answer: {
       schema: batchSchema,
       xmlRoot: 'batch',

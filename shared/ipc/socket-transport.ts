@@ -1,8 +1,10 @@
 /**
- * The screens' side of the WebSocket bridge, as a BridgeTransport for createBridge. It presents the
- * token, queues requests until the host says ready, and reconnects after a drop (the token is the
- * data dir's, so a restarted engine takes it again); a refused token ends it. The socket itself comes from the
- * caller (the browser's WebSocket, or `ws` in tests), as do timers: shared/ has neither DOM nor Node.
+ * The screens' side of the WebSocket bridge, as a BridgeTransport for createBridge. A new page pairs
+ * with the ticket it was opened with and keeps the credential the host makes for it; it presents that
+ * credential from then on, and reconnects after a drop (the credential is the data dir's, so a
+ * restarted engine takes it again). It queues requests until the host says ready; a refused page
+ * ends it. The socket itself comes from the caller (the browser's WebSocket, or `ws` in tests), as do
+ * timers: shared/ has neither DOM nor Node.
  */
 import { BridgeCallError, type BridgeTransport } from './facade';
 import type { EventName, InvokeChannel } from './contract';
@@ -31,9 +33,17 @@ export type SocketState =
   | { state: 'connecting' }
   | { state: 'ready' }
   | { state: 'reconnecting' }
-  /** The host refused this page's token: only opening the newly printed address helps. */
+  /** The host refused this page, or another window took its place: only opening it again helps. */
   | { state: 'refused'; message: string }
   | { state: 'closed' };
+
+/** Who the page is to the host: the ticket it was opened with, until it holds a credential of its own. */
+export interface PagePass {
+  ticket?: string;
+  credential?: string;
+  /** Keeps the credential the host made for this page, for its reloads (session storage in a browser). */
+  keep?(credential: string): void;
+}
 
 export interface SocketTransportOptions {
   schedule: (callback: () => void, delayMs: number) => () => void;
@@ -56,14 +66,17 @@ interface Pending {
 
 const LOST_CONNECTION =
   'Lost the connection to Tender. It reconnects by itself; if this lasts, check that Tender is running.';
-export const REFUSED_TOKEN =
-  "Tender no longer knows this page's bridge token: it was changed, or another Tender now serves this address. Open the address the serve command printed.";
+export const NOT_PAIRED =
+  'This page is not paired with the counter: the link it was opened with was used already or has run out, or the counter’s pages were reset. Open the cashier screens again from Tender on this computer.';
+export const REPLACED =
+  'These screens were opened again in another window, which took over from this one. Close this window, or reload it to use the counter here.';
 
 export function socketTransport(
   open: SocketOpener,
-  token: string,
+  pass: PagePass,
   options: SocketTransportOptions,
 ): SocketTransport {
+  let { ticket, credential } = pass;
   const firstDelay = options.reconnectDelayMs ?? 500;
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;
   const subscribers = new Map<EventName, Set<(payload: unknown) => void>>();
@@ -93,6 +106,11 @@ export function socketTransport(
 
   const receive = (message: ServerMessage) => {
     if (message.type === 'ready') {
+      if (message.credential !== undefined) {
+        credential = message.credential;
+        ticket = undefined;
+        pass.keep?.(credential);
+      }
       delay = firstDelay;
       setState({ state: 'ready' });
       for (const request of pending.values()) {
@@ -114,7 +132,14 @@ export function socketTransport(
   const connect = () => {
     cancelReconnect = undefined;
     const current = open({
-      open: () => current.send(JSON.stringify({ type: 'hello', token } satisfies ClientMessage)),
+      open: () =>
+        current.send(
+          JSON.stringify(
+            (credential !== undefined
+              ? { type: 'hello', credential }
+              : { type: 'pair', ticket: ticket ?? '' }) satisfies ClientMessage,
+          ),
+        ),
       message: (text) => {
         let parsed: ServerMessage | undefined;
         try {
@@ -130,9 +155,15 @@ export function socketTransport(
         // A request already sent may or may not have run; only the caller can decide to retry it.
         failPending(LOST_CONNECTION, true);
         if (state.state === 'closed') return;
-        if (code === SOCKET_CLOSE_CODES.UNAUTHORIZED) {
-          failPending(REFUSED_TOKEN, false);
-          return setState({ state: 'refused', message: REFUSED_TOKEN });
+        const refusal =
+          code === SOCKET_CLOSE_CODES.UNAUTHORIZED
+            ? NOT_PAIRED
+            : code === SOCKET_CLOSE_CODES.REPLACED
+              ? REPLACED
+              : undefined;
+        if (refusal !== undefined) {
+          failPending(refusal, false);
+          return setState({ state: 'refused', message: refusal });
         }
         setState({ state: 'reconnecting' });
         cancelReconnect = options.schedule(connect, delay);

@@ -57,6 +57,11 @@ export const staffChannels = {
   /** Signs in whoever this PIN belongs to; switching cashier is the same single PIN. */
   'staff:sign-in': { input: z.strictObject({ pin: staffPinSchema }), output: counterSessionSchema },
   'staff:lock': { input: z.undefined(), output: counterSessionSchema },
+  /**
+   * Someone is using the screen: the host locks the counter itself once nobody has for
+   * lock_after_minutes, so a page that went away leaves no one signed in for the next one to act as.
+   */
+  'staff:active': { input: z.undefined(), output: z.null() },
   /** Only while no one has an account: creates the first manager and signs them in. */
   'staff:first-manager': {
     input: z.strictObject({

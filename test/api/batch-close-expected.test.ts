@@ -34,6 +34,29 @@ describe('a close that closes what the closer saw', () => {
     expect(await t.client.openBatch()).toBeUndefined();
   });
 
+  it('shows a key that may close but not read batches none of the open batch’s figures in its 409', async () => {
+    const t = await startGatewayForTest();
+    await sale(t, '10.00');
+    const closer = await t.createKey(['batches:close']);
+    const answer = await t.request('batches/open?expected_total_count=5&expected_net_amount=99.00', {
+      method: 'PUT',
+      headers: { api_key: closer, accept: 'application/json' },
+    });
+    expect(answer.status).toBe(409);
+    const problem = answer.json<Record<string, unknown>>();
+    expect(problem).toMatchObject({ status: '409', error: 'batch_changed' });
+    expect(problem).not.toHaveProperty('batch');
+    expect(answer.body).not.toMatch(/10\.00|"1"|1 transaction/);
+    const xml = await t.request('batches/open?expected_total_count=5', {
+      method: 'PUT',
+      headers: { api_key: closer, accept: 'application/xml' },
+    });
+    expect(xml.status).toBe(409);
+    expect(xml.body).not.toContain('<batch>');
+    expect(xml.body).not.toContain('10.00');
+    expect(await t.client.openBatch()).toMatchObject({ status: 'OPEN', total_count: '1' });
+  });
+
   it('answers 409 batch_changed with the open batch, and closes nothing, when a sale came in since', async () => {
     const t = await startGatewayForTest();
     await sale(t, '10.00');

@@ -172,6 +172,39 @@ describe('a card number typed into a text field', () => {
     },
   );
 
+  it.each(['json', 'xml'] as const)(
+    'is refused as the Idempotency-Key (%s) with 8032 in the format asked for, and the key is not kept',
+    async (format) => {
+      const key = 'order-4111-1111-1111-1111';
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: {
+          api_key: t.key,
+          accept: format === 'json' ? 'application/json' : 'application/xml',
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ type: 'SALE', amount: '1.00', card: '5454545454545454', exp_date: '1230' }),
+      });
+      expect(response.status).toBe(200);
+      if (format === 'json') {
+        expect(response.json()).toMatchObject({ result: 'Rejected', error_code: '8032' });
+        expect(String(response.json().display_message)).toMatch(
+          /^Field Validation: Idempotency-Key holds a card number/,
+        );
+      } else {
+        expect(response.headers['content-type']).toMatch(/^application\/xml/);
+        expect(response.body).toContain('<error_code>8032</error_code>');
+      }
+      expect(response.body).not.toContain('4111');
+      const stored = await ledgerBytes();
+      expect(stored).not.toContain('4111-1111-1111-1111');
+      expect(stored).not.toContain('4111111111111111');
+      const [listed] = await t.client.listTransactions({ page_size: 1 });
+      expect(listed).toMatchObject({ result: 'Rejected', error_code: '8032' });
+    },
+  );
+
   it('is refused in a field given twice in XML, even when the first one holds it', async () => {
     const response = await t.request('transactions', {
       method: 'POST',

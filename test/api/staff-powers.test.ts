@@ -211,6 +211,21 @@ describe('the narrower permissions of other programs', () => {
     });
   }
 
+  it('a type given twice in XML needs the permission of each: 403, and nothing recorded', async () => {
+    const sales = await t.createKey(['transactions:sale']);
+    const before = await ledgerState();
+    for (const types of ['<type>REFUND</type><type>SALE</type>', '<type>SALE</type><type>REFUND</type>']) {
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: { api_key: sales, 'content-type': 'application/xml', accept: 'application/xml' },
+        body: `<transaction>${types}<amount>75.00</amount><card>4111111111111111</card><exp_date>1230</exp_date></transaction>`,
+      });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain('transactions:refund');
+    }
+    expect(await ledgerState()).toEqual(before);
+  });
+
   it('a key with none of the transaction permissions is refused before its body is read', async () => {
     const reader = await t.createKey(['transactions:read']);
     const refused = await send(reader, 'json', { type: 'SALE', amount: '1.00', ...VISA });
@@ -363,6 +378,14 @@ describe('a manager allows one request at the counter', () => {
       pin: MANAGER_PIN,
     })) as { outcome: string };
     expect(stale.outcome).toBe('changed');
+    // A net above what one transaction may be is still compared, as the REST route does: not closed.
+    const large = (await bridge('counter:approved-close', {
+      expectedTotalCount: Number(open.total_count),
+      expectedNetAmount: '123456789.00',
+      pin: MANAGER_PIN,
+    })) as { outcome: string };
+    expect(large.outcome).toBe('changed');
+    expect((await t.client.openBatch())?.id).toBe(open.id);
     expect(
       await bridgeRefusal('counter:approved-close', {
         expectedTotalCount: Number(open.total_count),
@@ -490,6 +513,80 @@ describe("the counter's manager PIN of earlier versions", () => {
       expect(
         await dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Mallory', newPin: '1357' }),
       ).toMatchObject({ ok: false, error: { code: 'refused' } });
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
+
+  it('makes one first manager of two asked for at once', async () => {
+    const other = await startTestGateway();
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    try {
+      const both = await Promise.all([
+        dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Owner', newPin: '8642' }),
+        dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Mallory', newPin: '1357' }),
+      ]);
+      expect(both.filter((result) => result.ok)).toHaveLength(1);
+      expect(both.find((result) => !result.ok)).toMatchObject({ ok: false, error: { code: 'refused' } });
+      expect(other.gateway.engine.staff.list()).toHaveLength(1);
+    } finally {
+      await counter.stop();
+      await other.close();
+    }
+  });
+});
+
+describe('the idle lock, kept by the host', () => {
+  it('signs out whoever was signed in once the counter went unused, so a client coming later acts for no one', async () => {
+    let now = Date.now();
+    const other = await startTestGateway({ engine: { now: () => now } });
+    await other.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+    await other.gateway.engine.settings.setFromText('lock_after_minutes', '1');
+    const counter = await Terminal.start({
+      gateway: other.gateway,
+      dataDir: other.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    const call = (channel: string, input?: unknown) => dispatchInvoke(counter.handlers, channel, input);
+    try {
+      await call('staff:sign-in', { pin: MANAGER_PIN });
+      // A screen in use keeps it signed in, each use starting the minute again.
+      now += 50_000;
+      expect(await call('staff:active')).toEqual({ ok: true, value: null });
+      now += 50_000;
+      expect(await call('staff:session')).toMatchObject({ ok: true, value: { signedIn: { name: 'Maya' } } });
+
+      // The page goes away; 70 s later another client of the bridge finds the counter locked.
+      now += 70_000;
+      expect(await call('staff:session')).toMatchObject({ ok: true, value: { signedIn: null } });
+      const { apiKey } = ((await call('terminal:session')) as { value: { apiKey: string } }).value;
+      const sale = await other.request('transactions', {
+        method: 'POST',
+        headers: { api_key: apiKey, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ type: 'SALE', amount: '6.00', ...VISA }),
+      });
+      expect(sale.status).toBe(403);
+      expect(
+        await call('counter:approved-transaction', {
+          request: { type: 'REFUND', amount: '750.00', ...VISA },
+          idempotencyKey: 'idle-lock-refund',
+        }),
+      ).toMatchObject({ ok: false, error: { code: 'refused' } });
+      expect(await call('keys:create', { name: 'x', permissions: ['transactions:write'] })).toMatchObject({
+        ok: false,
+        error: { code: 'pin-required' },
+      });
+      const signedOut = (await recentAudit(other, 10)).find((entry) => entry.action === 'sign_out');
+      expect(signedOut?.detail).toBe('locked after 1 min unused');
     } finally {
       await counter.stop();
       await other.close();

@@ -3,7 +3,7 @@
  * store server: what one counter changes holds at the others within about a second, wrong PINs
  * pause PIN entry at every counter, every change is in the store's audit log, a data dir joining
  * the store brings its keys along, and a store server that stops refuses changes while the counters
- * keep answering from what they last read.
+ * keep answering from what they last read (keys and staff for a few seconds at most).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { dataDirLayout } from '../../electron/gateway/paths';
 import { readDataDirAudit } from '../../electron/gateway/store/sqlite/open';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
 import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
+import { STALE_AFTER_MS } from '../../electron/gateway/store/postgres/admin-store';
 import { migrateStore } from '../../electron/gateway/store/postgres/migrate';
 import { POSTGRES_MIGRATIONS } from '../../electron/gateway/store/postgres/migrations';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -69,7 +70,7 @@ async function status(t: TestGateway, key: string): Promise<number> {
 }
 
 const wrongPin = (engine: Engine, pin: string) =>
-  engine.staff.identify(pin, 'sign-in', 'test').then(
+  engine.staff.identify(pin, 'sign-in', 'test', engine.lane).then(
     () => 'accepted',
     (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
   );
@@ -178,22 +179,138 @@ describe('the store’s staff', () => {
     expect(entries.filter((entry) => entry.action === 'staff_create')).toHaveLength(2);
   });
 
-  it('five wrong PINs at one counter pause PIN entry at every counter, each in the store’s audit log', async () => {
-    const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
+  it('five wrong PINs at one counter pause PIN entry there alone, as the store keeps it, each in its audit log', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
     await a.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
     await within(1000, () => b.gateway.engine.staff.hasStaff());
     const first = [];
     for (let attempt = 0; attempt < 4; attempt += 1) first.push(await wrongPin(a.gateway.engine, '1111'));
     expect(first).toEqual(['wrong', 'wrong', 'wrong', 'wrong']);
-    // The fifth in a row, at the other counter, begins the pause.
-    expect(await wrongPin(b.gateway.engine, '2222')).toBe('locked');
+    // Four at one counter and one at the other: neither is paused, each counts its own.
+    expect(await wrongPin(b.gateway.engine, '2222')).toBe('wrong');
+    expect(await wrongPin(a.gateway.engine, '2222')).toBe('locked');
     expect(await wrongPin(a.gateway.engine, '4826')).toBe('locked');
-    expect(await wrongPin(b.gateway.engine, '4826')).toBe('locked');
+    expect(await wrongPin(b.gateway.engine, '4826')).toBe('accepted');
+    // The pause is the store's record of that counter, whichever engine serves it next.
+    const again = (await counters(['lane-a'], url)) as [TestGateway];
+    expect(await wrongPin(again[0].gateway.engine, '4826')).toBe('locked');
     const failures = (await a.gateway.engine.reads.recentAudit(20)).filter(
       (entry) => entry.action === 'pin_failed',
     );
-    expect(failures).toHaveLength(7);
+    expect(failures).toHaveLength(6);
     expect(JSON.stringify(failures)).not.toMatch(/1111|2222|4826/);
+  });
+});
+
+/**
+ * Stops the backend of `lane`'s listening connection (SIGSTOP), found in pg_stat_activity by the
+ * name the counter gives it, as a stalled network or a hung server process would leave it: it
+ * neither answers nor closes. `thaw` lets it go on.
+ */
+async function freezeListener(url: string, lane: string): Promise<{ thaw(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+      [`tender ${lane} listener`],
+    );
+    expect(rows).toHaveLength(1);
+    const pid = rows[0]?.pid ?? 0;
+    process.kill(pid, 'SIGSTOP');
+    return { thaw: async () => void process.kill(pid, 'SIGCONT') };
+  } finally {
+    await admin.end();
+  }
+}
+
+describe('a counter whose listener has stalled', () => {
+  /** A REFUND to a card with `key` at `t`: its HTTP status, and what was recorded. */
+  async function refund(t: TestGateway, key: string, amount: string) {
+    const response = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'REFUND', amount, card: '4111111111111111', exp_date: '1230' }),
+    });
+    return { status: response.status, body: response.body };
+  }
+
+  it('refuses a key revoked at another counter, at once for money and within the bound for the rest', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    const { key, info } = await b.gateway.engine.keys.create('till script', [
+      'transactions:write',
+      'transactions:read',
+    ]);
+    await within(1000, async () => (await status(a, key)) === 200);
+
+    // The attack: counter a's LISTEN backend is frozen, so no NOTIFY reaches it.
+    const frozen = await freezeListener(url, 'lane-a');
+    try {
+      await b.gateway.engine.keys.revoke(info.id);
+      const revokedAt = Date.now();
+      // Money never moves with it: the write itself checks the key in the store.
+      const refused = await refund(a, key, '321.00');
+      expect(refused.status).toBe(401);
+      expect(refused.body).toContain('not valid, or was revoked');
+      const kept = await a.gateway.engine.ledger.find(1);
+      expect(kept).toBeUndefined();
+
+      // Everything else is refused once the bound has passed since the revocation, and every answer
+      // to a request sent after it is a refusal.
+      for (;;) {
+        const sentAt = Date.now();
+        const answered = await status(a, key);
+        if (sentAt > revokedAt + STALE_AFTER_MS) {
+          expect(answered).not.toBe(200);
+          break;
+        }
+        if (answered !== 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await frozen.thaw();
+    }
+    // The counter replaced the stalled listener and is current again: the key stays refused, others work.
+    await within(10_000, async () => (await status(a, key)) === 401);
+    expect(await status(a, a.key)).toBe(200);
+  });
+
+  it('refuses a manager retired at another counter within the bound', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    await b.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await b.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
+    await within(1000, () => a.gateway.engine.staff.list().length === 2);
+    const approve = () =>
+      a.gateway.engine.staff.approvingManager('4826', 'refund', 'test', 'lane-a').then(
+        (member) => member.name,
+        (error: unknown) => (error instanceof Error ? error.constructor.name : String(error)),
+      );
+    expect(await approve()).toBe('Maya');
+
+    const frozen = await freezeListener(url, 'lane-a');
+    try {
+      await b.gateway.engine.staff.retire('Maya', 'test');
+      const retiredAt = Date.now();
+      for (;;) {
+        const sentAt = Date.now();
+        const answered = await approve();
+        if (sentAt > retiredAt + STALE_AFTER_MS) {
+          expect(answered).not.toBe('Maya');
+          break;
+        }
+        if (answered !== 'Maya') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await frozen.thaw();
+    }
+    await within(10_000, async () => (await approve()) === 'PinRefusedError');
+    expect((await a.gateway.engine.staff.approvingManager('2580', 'refund', 'test', 'lane-a')).name).toBe(
+      'Olga',
+    );
   });
 });
 
@@ -259,12 +376,12 @@ describe('a store server that stops', () => {
     await within(1000, async () => (await status(b, key)) === 200);
     await server.stop();
     try {
+      expect(b.gateway.engine.keys.list().some((listed) => listed.name === 'kitchen display')).toBe(true);
       await expect(a.gateway.engine.settings.setFromText('tips_enabled', 'true')).rejects.toBeInstanceOf(
         StoreUnreachableError,
       );
       await expect(a.gateway.engine.keys.create('another')).rejects.toThrow(/store server cannot be reached/);
       expect(a.gateway.engine.settings.get('tips_enabled')).toBe(false);
-      expect(b.gateway.engine.keys.list().some((listed) => listed.name === 'kitchen display')).toBe(true);
     } finally {
       await server.start();
     }

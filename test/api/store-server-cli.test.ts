@@ -99,6 +99,21 @@ describe('serve --database and --lane', () => {
     expect(result.stderr).toContain('Usage:');
   });
 
+  it.each([
+    ['serve', 'postgresql://tender:s3cret@127.0.0.1/tender'],
+    ['serve', 'postgresql://tender@127.0.0.1/tender?sslmode=require&password=s3cret'],
+    ['keys list', 'postgresql://tender@127.0.0.1/tender?PASSWORD=s3cret'],
+    ['audit', 'postgresql://tender:s3cret@127.0.0.1/tender'],
+  ])(
+    '%s refuses a password on its command line, says where to give it, and never prints it',
+    (command, url) => {
+      const result = run(...command.split(' '), '--port', '1', '--database', url, '--lane', 'front');
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/PGPASSWORD.*~\/\.pgpass/s);
+      expect(`${result.stdout}${result.stderr}`).not.toContain('s3cret');
+    },
+  );
+
   it("backup and restore refuse --database: they copy the data dir's SQLite ledger", () => {
     const flags = ['--database', 'postgresql://tender@127.0.0.1/tender', '--lane', 'counter-1'];
     const backup = run('backup', '--to', join(dataDir, 'copy.db'), ...flags);

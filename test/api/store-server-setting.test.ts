@@ -33,10 +33,10 @@ beforeEach(async () => {
     dataDir,
     engine,
     running: undefined,
-    actor: 'cashier app',
     requirePin: async (pin) => {
       if (pin === undefined) throw new BridgeError('pin-required', 'A manager must allow this.');
       if (pin !== MANAGER_PIN) throw new BridgeError('wrong-pin', 'That PIN is not a manager’s.');
+      return 'Cal at Tender browser screens (key abc), approved by manager Maya';
     },
   }) as BridgeHandlers;
 });
@@ -72,9 +72,28 @@ describe('the store-server setting', () => {
     expect(readStoreServerFile(dataDir)).toEqual({ url, lane: 'counter-2' });
 
     const [entry] = await engine.reads.recentAudit(1);
-    expect(entry).toMatchObject({ action: 'setting_change', subject: 'store_server', actor: 'cashier app' });
+    expect(entry).toMatchObject({
+      action: 'setting_change',
+      subject: 'store_server',
+      actor: 'Cal at Tender browser screens (key abc), approved by manager Maya',
+    });
     expect(entry?.detail).toContain('as lane counter-2');
     expect(entry?.detail).not.toContain('s3cret');
+
+    // A password given as a parameter of the URL is hidden as well, in the answer and the log.
+    const withParameter = `${await server.createDatabase()}?password=s3cret&sslmode=disable`;
+    const again = await invoke('store-server:set', {
+      database: withParameter,
+      lane: 'counter-2',
+      pin: MANAGER_PIN,
+    });
+    expect(again).toMatchObject({
+      ok: true,
+      value: { saved: { server: expect.stringContaining('password=hidden') } },
+    });
+    expect(JSON.stringify(again)).not.toContain('s3cret');
+    expect(JSON.stringify(await invoke('store-server:get'))).not.toContain('s3cret');
+    expect((await engine.reads.recentAudit(1))[0]?.detail).not.toContain('s3cret');
 
     expect(await invoke('store-server:clear', { pin: MANAGER_PIN })).toMatchObject({
       ok: true,

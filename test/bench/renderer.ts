@@ -75,7 +75,7 @@ export async function measureRenderer(): Promise<RendererFigures> {
         const context = await browser.newContext();
         const page = await context.newPage();
         const started = Date.now();
-        await page.goto(screens.screensUrl);
+        await page.goto(screens.pairingAddress());
         await page
           .getByRole('group', { name: 'Amount keys' })
           .getByRole('button', { name: '1', exact: true })

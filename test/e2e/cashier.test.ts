@@ -26,7 +26,7 @@ async function latestTransactions(count = 5) {
 }
 
 describe('opening the screens', () => {
-  it('without the address’s token says where to open them from', async () => {
+  it('without a pairing ticket says where to open them from', async () => {
     const context = await counter.browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const page = new CounterPage(await context.newPage());
@@ -38,12 +38,14 @@ describe('opening the screens', () => {
     }
   });
 
-  it('with a token from an earlier run says to open the new address', async () => {
+  it('with a used or unknown pairing ticket says to open the screens again from Tender', async () => {
     const context = await counter.browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const page = new CounterPage(await context.newPage());
-      await page.page.goto(`${counter.screens.origin}/#bridge=a-token-from-yesterday`);
-      await page.page.getByRole('heading', { name: 'This page is out of date' }).waitFor();
+      await page.page.goto(`${counter.screens.origin}/#pair=a-ticket-from-yesterday`);
+      await page.page
+        .getByRole('heading', { name: 'This page is not one of the counter’s screens' })
+        .waitFor();
       expect(await page.page.evaluate(() => window.location.hash)).toBe('');
       await page.check('00b-stale-address');
     } finally {

@@ -107,7 +107,7 @@ export async function startCounter(): Promise<Counter> {
       contexts.push(context);
       const page = await context.newPage();
       const counter = new CounterPage(page, prefix);
-      await page.goto(screens.running.screensUrl);
+      await page.goto(screens.running.pairingAddress());
       await counter.readerBadge('Card reader ready').waitFor();
       return counter;
     },

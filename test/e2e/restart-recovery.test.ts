@@ -54,7 +54,7 @@ async function openPage(screens: TestScreens, prefix: string): Promise<CounterPa
     ignoreHTTPSErrors: true,
   });
   const page = new CounterPage(await context.newPage(), prefix);
-  await page.page.goto(screens.running.screensUrl);
+  await page.page.goto(screens.running.pairingAddress());
   await page.readerBadge('Card reader ready').waitFor();
   return page;
 }
@@ -147,7 +147,11 @@ describe('a page left open while the engine restarts', () => {
     const second = await start(port);
     await cashier.readerBadge('Card reader ready').waitFor({ timeout: 15_000 });
     expect(await cashier.page.evaluate(() => 'pageBeforeRestart' in window)).toBe(true);
-    expect(await cashier.page.getByRole('heading', { name: 'This page is out of date' }).count()).toBe(0);
+    expect(
+      await cashier.page
+        .getByRole('heading', { name: 'This page is not one of the counter’s screens' })
+        .count(),
+    ).toBe(0);
     // The socket's drop and the aborted request are expected; nothing else may have gone wrong.
     cashier.problems.length = 0;
     return { cashier, screens: second };

@@ -72,7 +72,7 @@ describe('the end of day of a store', () => {
     });
     try {
       const cashier = new CounterPage(await context.newPage(), 'lanes');
-      await cashier.page.goto(front.running.screensUrl);
+      await cashier.page.goto(front.running.pairingAddress());
       await cashier.readerBadge('Card reader ready').waitFor();
       await cashier.goTo('End of day');
       const lanes = cashier.screen.getByTestId('by-lane');

@@ -13,7 +13,12 @@ import { TenderClient } from '../../shared/api/client';
 import type { TenderBridge } from '../../shared/ipc/contract';
 import { createBridge } from '../../shared/ipc/facade';
 import { BRIDGE_SOCKET_PATH } from '../../shared/ipc/socket-protocol';
-import { socketTransport, type SocketState, type SocketTransport } from '../../shared/ipc/socket-transport';
+import {
+  socketTransport,
+  type PagePass,
+  type SocketState,
+  type SocketTransport,
+} from '../../shared/ipc/socket-transport';
 import { startHeadlessScreens, type RunningHeadlessScreens } from '../../electron/bridge/headless';
 import type { ReaderSetup } from '../../electron/bridge/terminal';
 import type { OpenEngineOptions } from '../../electron/gateway/open-store';
@@ -31,8 +36,11 @@ export interface TestScreens {
     options?: { method?: string; headers?: Record<string, string>; body?: string },
   ): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
-  /** A bridge in Node over the WebSocket, as a browser page would hold it. */
-  connectBridge(token?: string): Promise<NodeBridge>;
+  /**
+   * A bridge in Node over the WebSocket, as a browser page would hold it: paired with a ticket of its
+   * own unless `pass` says otherwise.
+   */
+  connectBridge(pass?: PagePass): Promise<NodeBridge>;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,8 @@ export interface TestResponse {
 
 export interface NodeBridge {
   bridge: TenderBridge;
+  /** The credential the host made for this page, once it is paired. */
+  credential(): string | undefined;
   transport: SocketTransport;
   /** Resolves once the transport reaches a state that passes the test. */
   until(test: (state: SocketState) => boolean): Promise<SocketState>;
@@ -108,7 +118,15 @@ export async function startTestScreens(options: {
     },
   });
 
-  const connectBridge = async (token = running.bridgeToken): Promise<NodeBridge> => {
+  const connectBridge = async (given?: PagePass): Promise<NodeBridge> => {
+    let credential = given?.credential;
+    const pass: PagePass = {
+      ...(given ?? { ticket: running.issueTicket() }),
+      keep: (made) => {
+        credential = made;
+        given?.keep?.(made);
+      },
+    };
     const transport = socketTransport(
       (handlers) => {
         const ws = new WebSocket(`wss://127.0.0.1:${port}${BRIDGE_SOCKET_PATH}`, {
@@ -121,7 +139,7 @@ export async function startTestScreens(options: {
         ws.on('error', () => undefined);
         return { send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) };
       },
-      token,
+      pass,
       {
         schedule: (callback, delayMs) => {
           const timer = setTimeout(callback, delayMs);
@@ -140,7 +158,12 @@ export async function startTestScreens(options: {
           resolve(state);
         });
       });
-    return { bridge: createBridge(transport, '0.1.0-test'), transport, until };
+    return {
+      bridge: createBridge(transport, '0.1.0-test'),
+      credential: () => credential,
+      transport,
+      until,
+    };
   };
 
   return {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PIN_GATE_RULE, type AdminStore } from '../../electron/gateway/store/admin-store';
+import { PIN_GATE_RULE, wornPinGate, type AdminStore } from '../../electron/gateway/store/admin-store';
 import { SqliteAdminStore } from '../../electron/gateway/store/sqlite/admin-store';
 import { AuditLog } from '../../electron/gateway/store/sqlite/audit-log';
 import { type AuditEntry } from '../../electron/gateway/store/audit';
@@ -137,14 +137,39 @@ describe.each(Object.keys(STORES))('the %s keys, settings and staff', (storeName
     ]);
   });
 
-  it('pauses PIN entry at the fifth wrong PIN in a row, and starts counting again after a right one', async () => {
-    const wrong = () => admin.write((tx) => tx.recordWrongPin(1000, PIN_GATE_RULE));
-    await wrong();
-    await wrong();
-    await admin.write((tx) => tx.clearWrongPins());
-    expect(await admin.pinGate()).toEqual({ failures: 0, pausedUntil: 0 });
-    for (let attempt = 1; attempt < PIN_GATE_RULE.attempts; attempt += 1) await wrong();
-    expect(await admin.pinGate()).toEqual({ failures: PIN_GATE_RULE.attempts - 1, pausedUntil: 0 });
-    expect(await wrong()).toEqual({ failures: 0, pausedUntil: 1000 + PIN_GATE_RULE.pauseMs });
+  it('counts wrong PINs per scope, pausing the fifth and doubling each after, kept as stored', async () => {
+    const rule = PIN_GATE_RULE;
+    const wrong = (scope: string, at: number) => admin.write((tx) => tx.recordWrongPin(scope, at, rule));
+    for (let attempt = 1; attempt < rule.attempts; attempt += 1) await wrong('sign-in at front', 1000);
+    expect(await admin.pinGate('sign-in at front')).toEqual({
+      failures: rule.attempts - 1,
+      pausedUntil: 0,
+      lastFailureAt: 1000,
+    });
+    // Another counter's, and another target's, count is its own.
+    expect(await admin.pinGate('sign-in at bar')).toEqual({ failures: 0, pausedUntil: 0, lastFailureAt: 0 });
+    expect(await wrong('approval at front', 1000)).toEqual({
+      failures: 1,
+      pausedUntil: 0,
+      lastFailureAt: 1000,
+    });
+
+    expect(await wrong('sign-in at front', 2000)).toEqual({
+      failures: rule.attempts,
+      pausedUntil: 2000 + rule.pauseMs,
+      lastFailureAt: 2000,
+    });
+    const later = 2000 + rule.pauseMs;
+    expect((await wrong('sign-in at front', later)).pausedUntil).toBe(later + 2 * rule.pauseMs);
+
+    // Slips of a PIN typed right are taken back; time takes one off for each quiet period.
+    await admin.write((tx) => tx.forgiveWrongPins('sign-in at front', 2));
+    expect((await admin.pinGate('sign-in at front')).failures).toBe(rule.attempts - 1);
+    const quiet = later + 2 * rule.forgetMs;
+    expect(wornPinGate(await admin.pinGate('sign-in at front'), quiet, rule)).toEqual({
+      failures: rule.attempts - 3,
+      pausedUntil: later + 2 * rule.pauseMs,
+      lastFailureAt: later + 2 * rule.forgetMs,
+    });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptSchema } from '../../shared/ipc/attempts-contract';
-import { AttemptJournal } from '../../electron/bridge/attempt-journal';
+import { AttemptJournal, ATTEMPTS_KEPT } from '../../electron/bridge/attempt-journal';
 import type { StoredAnswer } from '../../electron/gateway/store/ledger-store';
 
 let dir: string;
@@ -21,10 +21,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The screens' keys by public id: 7 and 8 were issued to earlier runs, 9 to another app. */
-const SCREENS_KEYS = new Map([
+/** Keys by public id: 7 and 8 were issued to the screens by runs of this host, 9 named like them by a manager. */
+const KEYS = new Map([
   ['aaaaaaaaaaaaaaa7', 7],
   ['aaaaaaaaaaaaaaa8', 8],
+  ['aaaaaaaaaaaaaaa9', 9],
 ]);
 
 function openJournal(apiKeyId: number, now?: () => number): AttemptJournal {
@@ -32,7 +33,7 @@ function openJournal(apiKeyId: number, now?: () => number): AttemptJournal {
     file,
     ledger,
     apiKeyId: () => apiKeyId,
-    earlierScreensKey: (publicId) => SCREENS_KEYS.get(publicId),
+    keyRecordId: (publicId) => KEYS.get(publicId),
     ...(now && { now }),
   });
 }
@@ -101,15 +102,30 @@ describe('the attempt journal', () => {
       authorization_code: 'A1B2C3',
     };
     answers.set('7 sent-before', { fingerprint: 'f', response: JSON.stringify(response) });
+    answers.set('9 sent-before', { fingerprint: 'f', response: JSON.stringify(response) });
+    openJournal(7);
     const journal = openJournal(8);
     expect(await journal.earlierAnswer('sent-before', 'aaaaaaaaaaaaaaa7')).toEqual({
       state: 'answered',
       response,
     });
     expect(await journal.earlierAnswer('never-sent', 'aaaaaaaaaaaaaaa7')).toEqual({ state: 'never-reached' });
-    // Only the screens' keys of earlier runs: not this run's, and not another app's.
+    // Only the keys earlier runs of this host issued, by id: not this run's, not an unknown one, and
+    // not a key a manager created under the screens' own name (9).
     await expect(journal.earlierAnswer('sent-before', 'aaaaaaaaaaaaaaa8')).rejects.toThrow(/not a key/);
     await expect(journal.earlierAnswer('sent-before', 'bbbbbbbbbbbbbbbb')).rejects.toThrow(/not a key/);
+    await expect(journal.earlierAnswer('sent-before', 'aaaaaaaaaaaaaaa9')).rejects.toThrow(/not a key/);
+  });
+
+  it('takes no more than its cap of payments waiting for an answer', () => {
+    const journal = openJournal(7);
+    for (let index = 0; index < ATTEMPTS_KEPT; index += 1) journal.begin(sale(`k${index}`));
+    expect(() => journal.begin(sale('one-more'))).toThrow(/already waiting/);
+    // The same payment again replaces its entry, and one resolved makes room.
+    journal.begin(sale('k0', '26.00'));
+    journal.resolve('k1');
+    journal.begin(sale('one-more'));
+    expect(JSON.parse(readFileSync(file, 'utf8')).attempts).toHaveLength(ATTEMPTS_KEPT);
   });
 
   it('sets a damaged journal aside and starts a new one', async () => {

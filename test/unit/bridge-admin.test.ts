@@ -6,15 +6,24 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TenderApiError } from '../../shared/api/client';
 import type { AppSettings, EventPayload } from '../../shared/ipc/contract';
 import { COUNTER_SETTINGS_FILE, DamagedPreferencesError } from '../../electron/bridge/counter-preferences';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { hashPin, PIN_ATTEMPTS, PIN_LOCK_MS, PinGate, pinMatches } from '../../electron/bridge/manager-pin';
+import { hashPin, pinMatches } from '../../electron/bridge/manager-pin';
 import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
+import type { Engine } from '../../electron/gateway/engine';
 import { openEngine } from '../../electron/gateway/open-store';
+import { PinRefusedError } from '../../electron/gateway/staff/staff';
+import {
+  nextPinGate,
+  OPEN_PIN_GATE,
+  PIN_GATE_RULE,
+  wornPinGate,
+  type PinGateState,
+} from '../../electron/gateway/store/admin-store';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 
 let t: TestGateway;
@@ -114,7 +123,7 @@ describe('settings', () => {
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
   });
 
-  it('change together, reach every screen, and are recorded in the audit log as the cashier app', async () => {
+  it('change together, reach every screen, and are recorded in the audit log with the manager who allowed them', async () => {
     const terminal = await start();
     const seen = settingsEvents(terminal);
     const changed = (await invoke(terminal, 'settings:update', {
@@ -127,14 +136,17 @@ describe('settings', () => {
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
     expect(t.gateway.engine.settings.get('auth_expiry_days')).toBe(3);
     const [percentages, days, tips] = await t.gateway.engine.reads.recentAudit(3);
+    const approved = expect.stringMatching(
+      /^Olga at Tender browser screens \(key \w+\), approved by manager Olga$/,
+    );
     expect(percentages).toMatchObject({
-      actor: CASHIER_APP,
+      actor: approved,
       action: 'setting_change',
       subject: 'tip_percentages',
       detail: '15, 18, 20 → 18, 20, 25',
     });
-    expect(days).toMatchObject({ actor: CASHIER_APP, subject: 'auth_expiry_days' });
-    expect(tips).toMatchObject({ actor: CASHIER_APP, subject: 'tips_enabled' });
+    expect(days).toMatchObject({ actor: approved, subject: 'auth_expiry_days' });
+    expect(tips).toMatchObject({ actor: approved, subject: 'tips_enabled' });
 
     // The percentages live in the data dir, so the next start (or the other shell) has them.
     await terminal.stop();
@@ -164,7 +176,10 @@ describe('settings', () => {
     expect(JSON.stringify(changed)).not.toContain(bdk);
     expect(t.gateway.engine.settings.get('swipe_bdk')).toBe(bdk);
     const [entry] = await t.gateway.engine.reads.recentAudit(1);
-    expect(entry).toMatchObject({ actor: CASHIER_APP, subject: 'swipe_bdk' });
+    expect(entry).toMatchObject({
+      actor: expect.stringMatching(/, approved by manager Olga$/),
+      subject: 'swipe_bdk',
+    });
     expect(JSON.stringify(entry)).not.toContain(bdk);
   });
 
@@ -193,7 +208,7 @@ describe('manager approval of settings changes', () => {
     expect(await invoke(terminal, 'manager:verify', { pin: OWNER_PIN, action: 'refund' })).toBeNull();
     expect(await refusal(terminal, 'manager:verify', { pin: '1111', action: 'batch-close' })).toEqual({
       code: 'wrong-pin',
-      message: 'Wrong PIN. 4 more tries before a one-minute pause.',
+      message: 'Wrong PIN. 4 more tries before a pause.',
     });
     expect(await refusal(terminal, 'settings:update', { tipsEnabled: true })).toMatchObject({
       code: 'pin-required',
@@ -213,66 +228,161 @@ describe('manager approval of settings changes', () => {
       tipsEnabled: true,
     });
     const change = (await t.gateway.engine.reads.recentAudit(1))[0];
-    expect(change).toMatchObject({ action: 'setting_change', subject: 'tips_enabled' });
+    // Named as the cashier who asked and the manager whose PIN allowed it, not "cashier app".
+    expect(change).toMatchObject({
+      action: 'setting_change',
+      subject: 'tips_enabled',
+      actor: expect.stringMatching(/^Cal at Tender browser screens \(key \w+\), approved by manager Olga$/),
+    });
+    await invoke(terminal, 'keys:create', {
+      name: 'till',
+      permissions: ['transactions:read'],
+      pin: OWNER_PIN,
+    });
+    expect((await t.gateway.engine.reads.recentAudit(1))[0]).toMatchObject({
+      action: 'key_create',
+      actor: expect.stringMatching(/approved by manager Olga$/),
+    });
     const failures = (await t.gateway.engine.reads.recentAudit(20)).filter(
       (entry) => entry.action === 'pin_failed',
     );
     expect(failures.length).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(await t.gateway.engine.reads.recentAudit(30))).not.toMatch(/9999|1111"/);
-    // Right PINs start the count afresh for the next test.
-    await invoke(terminal, 'manager:verify', { pin: OWNER_PIN, action: 'void' });
+  });
+});
+
+describe('the PIN gate', () => {
+  const rule = PIN_GATE_RULE;
+  let now: number;
+  let dataDir: string;
+  let engine: Engine;
+  beforeEach(async () => {
+    now = 1_800_000_000_000;
+    dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-'));
+    engine = await openEngine(dataDir, { now: () => now });
+    await engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
+    await engine.staff.create({ name: 'Cal', role: 'cashier', pin: CASHIER_PIN }, 'test');
+  });
+  afterEach(async () => {
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pauses for a minute after five wrong PINs in a row, even for the right one', async () => {
-    let now = 1_000_000;
-    const gate = new PinGate(() => now);
-    const stored = await hashPin('2468');
-    for (let attempt = 1; attempt < PIN_ATTEMPTS; attempt += 1) {
-      expect(await gate.check('1111', stored)).toEqual({ ok: false, reason: 'wrong' });
+  const reason = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 'accepted',
+      (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
+    );
+  const approve = (pin: string, counter = 'front') =>
+    engine.staff.approvingManager(pin, 'void', CASHIER_APP, counter);
+  const signIn = (pin: string, counter = 'front') =>
+    engine.staff.identify(pin, 'sign-in', CASHIER_APP, counter);
+
+  it('counts a cashier’s own PIN slipped between guesses at a manager’s, so the pause comes all the same', async () => {
+    const seen: string[] = [];
+    for (const pin of ['0000', '0001', '0002', '0003', CASHIER_PIN]) seen.push(await reason(approve(pin)));
+    expect(seen).toEqual(['wrong', 'wrong', 'wrong', 'wrong', 'locked']);
+    // Paused, even for the manager's own PIN; the cashier's sign-in, another target, still works.
+    expect(await reason(approve(OWNER_PIN))).toBe('locked');
+    expect((await signIn(CASHIER_PIN)).name).toBe('Cal');
+    expect(await reason(approve(OWNER_PIN))).toBe('locked');
+  });
+
+  it('lets no correct PIN, a colleague’s at another counter or the manager’s own, forgive the guesses', async () => {
+    for (const pin of ['0000', '0001', '0002', '0003']) await reason(approve(pin));
+    expect((await approve(OWNER_PIN, 'bar')).name).toBe('Olga');
+    expect((await signIn(CASHIER_PIN, 'front')).name).toBe('Cal');
+    now += rule.pauseMs;
+    expect((await approve(OWNER_PIN)).name).toBe('Olga');
+    // Still four counted at the front counter: the next guess pauses it.
+    expect(await reason(approve('0004'))).toBe('locked');
+  });
+
+  it('pauses the counter where the guesses were typed, not the rest of the store', async () => {
+    for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin, 'front'));
+    expect(await reason(signIn(CASHIER_PIN, 'front'))).toBe('locked');
+    expect((await signIn(CASHIER_PIN, 'bar')).name).toBe('Cal');
+    expect((await approve(OWNER_PIN, 'bar')).name).toBe('Olga');
+  });
+
+  it('doubles the pause with each wrong PIN past the fifth, and takes guesses sent at once one by one', async () => {
+    const all = await Promise.all(
+      [...Array.from({ length: 20 }, (_, index) => `90${String(index).padStart(2, '0')}`), OWNER_PIN].map(
+        (pin) => reason(signIn(pin)),
+      ),
+    );
+    expect(all.filter((outcome) => outcome === 'wrong')).toHaveLength(rule.attempts - 1);
+    expect(all.filter((outcome) => outcome === 'accepted')).toEqual([]);
+    const pauses: number[] = [];
+    for (let guess = 0; guess < 4; guess += 1) {
+      const gate = await engine.admin.pinGate('sign-in at front');
+      now = gate.pausedUntil;
+      await reason(signIn(`80${guess}0`));
+      pauses.push((await engine.admin.pinGate('sign-in at front')).pausedUntil - now);
     }
-    expect(await gate.check('1111', stored)).toEqual({ ok: false, reason: 'locked', retryInSeconds: 60 });
-    expect(await gate.check('2468', stored)).toMatchObject({ ok: false, reason: 'locked' });
-    now += PIN_LOCK_MS;
-    expect(await gate.check('2468', stored)).toEqual({ ok: true });
-    expect(gate.attemptsLeft).toBe(PIN_ATTEMPTS);
+    expect(pauses).toEqual([2, 4, 8, 16].map((times) => times * rule.pauseMs));
   });
 
-  it('takes guesses sent all at once one after another, so the pause still comes after five', async () => {
-    const gate = new PinGate(() => 1_000_000);
-    const stored = await hashPin('2468');
-    const guesses = [...Array.from({ length: 20 }, () => '1111'), '2468'];
-    const checks = await Promise.all(guesses.map((pin) => gate.check(pin, stored)));
-    expect(checks.filter((check) => check.ok)).toEqual([]);
-    expect(checks.filter((check) => !check.ok && check.reason === 'wrong')).toHaveLength(PIN_ATTEMPTS - 1);
-    expect(checks.at(-1)).toMatchObject({ ok: false, reason: 'locked' });
+  it('forgives a typing slip of the PIN typed right next, and nothing else', async () => {
+    expect(await reason(signIn('2850'))).toBe('wrong');
+    expect(await reason(signIn('9999'))).toBe('wrong');
+    expect((await signIn(OWNER_PIN)).name).toBe('Olga');
+    // '2850' is 2580 with two digits swapped; '9999' is no slip of anyone's and stays counted.
+    expect((await engine.admin.pinGate('sign-in at front')).failures).toBe(1);
+  });
+
+  it('writes a burst of refusals during a pause as one entry with its count', async () => {
+    for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
+    const before = (await engine.reads.recentAudit(100)).length;
+    for (let attempt = 0; attempt < 200; attempt += 1) expect(await reason(signIn(OWNER_PIN))).toBe('locked');
+    expect((await engine.reads.recentAudit(100)).length).toBe(before);
+    now += rule.pauseMs;
+    expect((await signIn(OWNER_PIN)).name).toBe('Olga');
+    expect((await engine.reads.recentAudit(1))[0]?.detail).toMatch(
+      /^200 PINs refused at front while PIN entry there was paused/,
+    );
   });
 
   it('says how long to wait once the pause has begun', async () => {
-    let now = 0;
-    const dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-'));
-    const engine = await openEngine(dataDir, { now: () => now });
-    try {
-      await engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
-      for (let attempt = 0; attempt < PIN_ATTEMPTS; attempt += 1) {
-        await expect(engine.staff.identify('1357', 'sign-in', CASHIER_APP)).rejects.toThrow();
+    for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
+    now += 15_000;
+    await expect(signIn(OWNER_PIN)).rejects.toThrow(
+      'Too many wrong PINs at this counter. Wait 45 seconds, then try again.',
+    );
+    const failed = (await engine.reads.recentAudit(10)).filter((entry) => entry.action === 'pin_failed');
+    expect(failed.map((entry) => entry.detail)).toEqual([
+      'wrong PIN at front; PIN entry here paused for 60 seconds',
+      'wrong PIN at front',
+      'wrong PIN at front',
+      'wrong PIN at front',
+      'wrong PIN at front',
+    ]);
+  });
+
+  it('keeps its count across a restart of the engine', async () => {
+    for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
+    await engine.close();
+    engine = await openEngine(dataDir, { now: () => now });
+    expect(await reason(signIn(OWNER_PIN))).toBe('locked');
+  });
+
+  it('leaves a four-digit space longer than a working life to search at the fastest pace it allows', () => {
+    // Two targets at a counter, each with its own count: half the space each, tried at the pace that
+    // reaches it soonest (waiting for the count to fall to `floor` before each guess), from a clean start.
+    const YEAR = 365.25 * 24 * 3_600_000;
+    let fastest = Infinity;
+    for (let floor = 0; floor <= 30; floor += 1) {
+      let at = 0;
+      let gate: PinGateState = OPEN_PIN_GATE;
+      for (let guess = 0; guess < 5_000; guess += 1) {
+        at = Math.max(at, gate.pausedUntil);
+        while (wornPinGate(gate, at, rule).failures > floor) at += rule.forgetMs / 24;
+        gate = nextPinGate(gate, at, rule);
+        if (at > fastest) break;
       }
-      now += 15_000;
-      await expect(engine.staff.identify(OWNER_PIN, 'sign-in', CASHIER_APP)).rejects.toThrow(
-        'Too many wrong PINs. Wait 45 seconds, then try again.',
-      );
-      const failed = (await engine.reads.recentAudit(10)).filter((entry) => entry.action === 'pin_failed');
-      expect(failed.map((entry) => entry.detail)).toEqual([
-        'refused: PIN entry paused for 45 s',
-        'refused: PIN entry paused for 60 s',
-        'wrong PIN',
-        'wrong PIN',
-        'wrong PIN',
-        'wrong PIN',
-      ]);
-    } finally {
-      await engine.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      fastest = Math.min(fastest, at);
     }
+    expect(fastest / YEAR).toBeGreaterThan(45);
   });
 });
 
@@ -341,7 +451,10 @@ describe('API keys for other programs', () => {
       code: 'refused',
     });
     const [entry] = await t.gateway.engine.reads.recentAudit(1);
-    expect(entry).toMatchObject({ actor: CASHIER_APP, action: 'key_revoke' });
+    expect(entry).toMatchObject({
+      actor: expect.stringMatching(/, approved by manager Olga$/),
+      action: 'key_revoke',
+    });
   });
 });
 

@@ -48,7 +48,7 @@ function fetchPage(url: string): Promise<{ status: number; csp: string | undefin
 }
 
 describe('serve --renderer', () => {
-  it('serves the screens and prints their address with this run’s bridge token', async () => {
+  it('serves the screens and prints their address and the launch page, neither with a credential', async () => {
     const port = await freePort();
     const child = spawn(
       process.execPath,
@@ -77,12 +77,17 @@ describe('serve --renderer', () => {
     });
     try {
       await ready;
-      const address = /Cashier screens: (https:\/\/127\.0\.0\.1:\d+\/#bridge=([A-Za-z0-9_-]{43}))/.exec(
-        output,
-      );
-      expect(address, output).not.toBeNull();
+      expect(output).toContain(`Cashier screens: https://127.0.0.1:${port}/\n`);
       expect(output).toContain('Card reader: simulator');
-      const page = await fetchPage(address?.[1] ?? '');
+      const launchPage = join(dataDir, 'screens', 'open-screens.html');
+      expect(output).toContain(`To open them in a browser on this computer, open file://${launchPage}\n`);
+      // The ticket the launch page holds, and the page key, are in files, never in what serve prints.
+      const ticket = /#pair=([A-Za-z0-9_-]{43})/.exec(readFileSync(launchPage, 'utf8'))?.[1] ?? '';
+      expect(ticket).not.toBe('');
+      expect(output).not.toContain(ticket);
+      expect(output).not.toContain(readFileSync(join(dataDir, 'screens', 'page.key'), 'utf8').trim());
+      expect(output).not.toMatch(/#pair=|#bridge=/);
+      const page = await fetchPage(`https://127.0.0.1:${port}/`);
       expect(page.status).toBe(200);
       expect(page.csp).toContain("frame-ancestors 'none'");
     } finally {

@@ -1,6 +1,6 @@
 /**
  * The headless engine serving the screens: the files and their security headers, and the bridge
- * WebSocket with its Host, Origin and token checks, driven from Node through the screens' own
+ * WebSocket with its Host, Origin and pairing checks, driven from Node through the screens' own
  * transport.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_SOCKET_PATH, SOCKET_CLOSE_CODES } from '../../shared/ipc/socket-protocol';
-import { REFUSED_TOKEN } from '../../shared/ipc/socket-transport';
+import { NOT_PAIRED, REPLACED } from '../../shared/ipc/socket-transport';
 import { startTestScreens, type TestScreens } from '../support/screens';
 
 let rendererDir: string;
@@ -53,7 +53,10 @@ function upgrade(options: { path?: string; host?: string; origin?: string }): Pr
 function closeCodeAfter(...messages: (string | Buffer)[]): Promise<number> {
   const { port, certificatePem } = screens.running.gateway;
   return new Promise((resolve) => {
-    const ws = new WebSocket(`wss://127.0.0.1:${port}${BRIDGE_SOCKET_PATH}`, { ca: certificatePem });
+    const ws = new WebSocket(`wss://127.0.0.1:${port}${BRIDGE_SOCKET_PATH}`, {
+      ca: certificatePem,
+      origin: screens.origin,
+    });
     ws.on('open', () => messages.forEach((message) => ws.send(message)));
     ws.on('close', (code) => resolve(code));
     ws.on('error', () => undefined);
@@ -104,15 +107,19 @@ describe('the bridge socket', () => {
   it('opens only on its path, for a loopback Host and the screens’ own origin', async () => {
     const { origin, running } = screens;
     expect(await upgrade({ origin })).toBe(101);
-    expect(await upgrade({})).toBe(101);
+    // A program that sends no Origin is no page of the screens, whatever it presents next.
+    expect(await upgrade({})).toBe(403);
     expect(await upgrade({ path: '/elsewhere', origin })).toBe(404);
     expect(await upgrade({ origin: 'https://example.com' })).toBe(403);
     expect(await upgrade({ origin: 'null' })).toBe(403);
     expect(await upgrade({ host: `attacker.example:${running.gateway.port}`, origin })).toBe(421);
   });
 
-  it('closes a socket that presents a wrong token, asks before presenting one, or talks nonsense', async () => {
-    expect(await closeCodeAfter(JSON.stringify({ type: 'hello', token: 'guess' }))).toBe(
+  it('closes a socket that presents a wrong ticket or credential, asks before pairing, or talks nonsense', async () => {
+    expect(await closeCodeAfter(JSON.stringify({ type: 'pair', ticket: 'guess' }))).toBe(
+      SOCKET_CLOSE_CODES.UNAUTHORIZED,
+    );
+    expect(await closeCodeAfter(JSON.stringify({ type: 'hello', credential: 'guess' }))).toBe(
       SOCKET_CLOSE_CODES.UNAUTHORIZED,
     );
     expect(await closeCodeAfter(JSON.stringify({ type: 'invoke', id: 1, channel: 'terminal:session' }))).toBe(
@@ -122,16 +129,45 @@ describe('the bridge socket', () => {
     expect(await closeCodeAfter(Buffer.from([1, 2, 3]))).toBe(SOCKET_CLOSE_CODES.BAD_MESSAGE);
   });
 
-  it('tells a page from an earlier run to open the new address', async () => {
-    const stale = await screens.connectBridge('a-token-from-yesterday');
-    expect(await stale.until((state) => state.state === 'refused')).toEqual({
+  it('tells a page whose ticket was used, or a credential no engine of this data dir made, to open the screens again', async () => {
+    const ticket = screens.running.issueTicket();
+    const first = await screens.connectBridge({ ticket });
+    await first.until((state) => state.state === 'ready');
+    const second = await screens.connectBridge({ ticket });
+    expect(await second.until((state) => state.state === 'refused')).toEqual({
       state: 'refused',
-      message: REFUSED_TOKEN,
+      message: NOT_PAIRED,
     });
-    await expect(stale.bridge.invoke('reader:status')).rejects.toThrow(REFUSED_TOKEN);
+    await expect(second.bridge.invoke('reader:status')).rejects.toThrow(NOT_PAIRED);
+    const forged = await screens.connectBridge({ credential: `${'A'.repeat(22)}.${'B'.repeat(43)}` });
+    expect(await forged.until((state) => state.state === 'refused')).toEqual({
+      state: 'refused',
+      message: NOT_PAIRED,
+    });
   });
 
-  it('answers requests with the token, and validates their input', async () => {
+  it('gives each page a credential of its own, which one socket holds at a time', async () => {
+    const cashier = await screens.connectBridge();
+    await cashier.until((state) => state.state === 'ready');
+    const credential = cashier.credential() ?? '';
+    expect(credential).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    const other = await screens.connectBridge();
+    await other.until((state) => state.state === 'ready');
+    expect(other.credential()).not.toBe(credential);
+
+    // The same page again (a reload, or a copy of its credential) takes over from the older socket.
+    const again = await screens.connectBridge({ credential });
+    expect(await again.bridge.invoke('reader:status')).toEqual(
+      expect.objectContaining({ state: expect.any(String) }),
+    );
+    expect(await cashier.until((state) => state.state === 'refused')).toEqual({
+      state: 'refused',
+      message: REPLACED,
+    });
+    expect(other.transport.state).toEqual({ state: 'ready' });
+  });
+
+  it('answers requests once paired, and validates their input', async () => {
     const { bridge } = await screens.connectBridge();
     const session = await bridge.invoke('terminal:session');
     expect(session).toMatchObject({
@@ -178,5 +214,27 @@ describe('stopping the engine', () => {
     expect(await until((state) => state.state === 'reconnecting')).toEqual({ state: 'reconnecting' });
     await stopping;
     await own.close();
+  });
+
+  it('lets a paired page back in once the engine has started again on the same data dir', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tender-screens-restart-'));
+    try {
+      const first = await startTestScreens({ rendererDir, reader: { kind: 'none' }, dataDir });
+      const page = await first.connectBridge();
+      await page.until((state) => state.state === 'ready');
+      const { port } = first.running.gateway;
+      await first.running.close();
+      await page.until((state) => state.state === 'reconnecting');
+      const second = await startTestScreens({ rendererDir, reader: { kind: 'none' }, dataDir, port });
+      try {
+        await page.until((state) => state.state === 'ready');
+        expect(await page.bridge.invoke('reader:status')).toEqual({ state: 'off' });
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -86,6 +86,7 @@ function fakeStaffHandlers(): Pick<
     'staff:session': vi.fn(() => COUNTER_SESSION),
     'staff:sign-in': vi.fn(() => COUNTER_SESSION),
     'staff:lock': vi.fn(() => ({ ...COUNTER_SESSION, signedIn: null })),
+    'staff:active': vi.fn(() => null),
     'staff:first-manager': vi.fn(() => COUNTER_SESSION),
     'staff:list': vi.fn(() => ({ staff: [COUNTER_SESSION.signedIn] })),
     'staff:create': vi.fn(() => COUNTER_SESSION.signedIn),

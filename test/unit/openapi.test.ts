@@ -17,4 +17,19 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths['/batches'] ?? {})).toEqual(['get']);
     expect(Object.keys(document.paths['/batches/open'] ?? {}).sort()).toEqual(['get', 'put']);
   });
+
+  it('lists every answer an operation can give: 429 everywhere, the close’s 503, counter_locked under 403', () => {
+    type Operation = { responses: Record<string, { description: string }> };
+    const document = JSON.parse(openApiText()) as { paths: Record<string, Record<string, Operation>> };
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.responses, `${method} ${path}`).toHaveProperty('429');
+      }
+    }
+    const close = document.paths['/batches/open']?.put?.responses ?? {};
+    expect(close['503']?.description).toMatch(/store_unreachable/);
+    expect(close['409']?.description).toMatch(/batches:read/);
+    const sale = document.paths['/transactions']?.post?.responses ?? {};
+    expect(sale['403']?.description).toMatch(/counter_locked/);
+  });
 });

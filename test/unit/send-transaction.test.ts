@@ -31,11 +31,16 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'tender-send-'));
   kept = new Map();
   sent = [];
-  const journal = new AttemptJournal({
+  const options = {
     file: join(dir, 'unanswered-payments.json'),
-    ledger: { findAnswer: async (apiKeyId, key) => kept.get(`${apiKeyId} ${key}`) },
+    ledger: { findAnswer: async (apiKeyId: number, key: string) => kept.get(`${apiKeyId} ${key}`) },
+  };
+  // The run before this one, which issued its screens the earlier key.
+  new AttemptJournal({ ...options, apiKeyId: () => EARLIER_RECORD, keyRecordId: () => undefined });
+  const journal = new AttemptJournal({
+    ...options,
     apiKeyId: () => CURRENT_RECORD,
-    earlierScreensKey: (publicId) => (publicId === 'aaaaaaaaaaaaaaa1' ? EARLIER_RECORD : undefined),
+    keyRecordId: (publicId) => (publicId === 'aaaaaaaaaaaaaaa1' ? EARLIER_RECORD : undefined),
   });
   const handlers = journal.handlers() as unknown as BridgeHandlers;
   bridge = createBridge(

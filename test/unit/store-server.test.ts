@@ -74,7 +74,7 @@ async function count(client: pg.Client, sql: string, params: unknown[] = []): Pr
 
 /**
  * Every transaction counted once in its block of ids, and no block counting one that is not there:
- * the counts deep pages are found by (schema step 10).
+ * the counts deep pages are found by (schema step 11).
  */
 async function expectCountedBlocks(client: pg.Client): Promise<void> {
   const { rows } = await client.query(`

@@ -164,7 +164,15 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
         return send(reply, 200, closeOpenBatch.answer.xmlRoot, close.batch);
       case 'none open':
         return reply.code(204).send();
-      case 'changed':
+      case 'changed': {
+        // The figures are the batch's: a key that may close but not read batches is not shown them.
+        if (!key.permissions.includes('batches:read')) {
+          throw new ApiProblem(
+            409,
+            'batch_changed',
+            'The open batch no longer has what was expected. Nothing was closed: review the batch and close it again.',
+          );
+        }
         throw new ApiProblem(
           409,
           'batch_changed',
@@ -172,6 +180,7 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
             'expected. Nothing was closed: review the batch and close it again.',
           { batch: close.batch },
         );
+      }
     }
   });
 

@@ -13,7 +13,7 @@ import {
   type TransactionOrderField,
 } from '../../../shared/api/schemas';
 import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/api/transaction-types';
-import { parseMoney } from '../../../shared/money';
+import { parseMoney, parseNetCents } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
 import type { ExpectedBatch } from '../domain/batch';
 import type { BatchFilter, Page, StoreFilter, TransactionFilter } from '../store/sql/list-sql';
@@ -146,12 +146,12 @@ export function readReceiptRequest(
 /** PUT /batches/open's query: the figures the closer saw, if any. */
 export function readCloseBatchQuery(query: Query): ExpectedBatch {
   const parsed = validated(closeBatchQuerySchema, query);
-  const net = parsed.expected_net_amount;
+  // The schema's pattern has let the text through, so it reads as cents.
+  const net =
+    parsed.expected_net_amount === undefined ? undefined : parseNetCents(parsed.expected_net_amount);
   return {
     ...(parsed.expected_total_count !== undefined && { totalCount: Number(parsed.expected_total_count) }),
-    ...(net !== undefined && {
-      netAmount: (net.startsWith('-') ? -1 : 1) * Number(net.replace(/[-.]/g, '')),
-    }),
+    ...(net !== undefined && { netAmount: net }),
   };
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/api/routes';
 import type { Engine } from '../engine';
 
-import { StoreBusyError, StoreUnreachableError } from '../store/store-errors';
+import { KeyRevokedError, StoreBusyError, StoreUnreachableError } from '../store/store-errors';
 import type { ApiKeyInfo } from '../keys';
 
 import { contentTypeOf, prefersPlainText, responseFormat, serialize, type Format } from './formats';
@@ -213,6 +213,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       // lingers to take what the client still sends so that the answer reaches it.
       reply.header('connection', 'close');
       return sendProblem(reply, problems.payloadTooLarge(BODY_LIMIT_BYTES));
+    }
+    if (error instanceof KeyRevokedError) {
+      return sendProblem(reply, problems.unauthorized(error.message));
     }
     if (error instanceof StoreUnreachableError) {
       return sendProblem(

@@ -14,6 +14,13 @@ export interface StaffMember {
 
 export class InvalidStaffRequestError extends Error {}
 
+/** The first manager was asked for when someone already has an account. */
+export class StaffExistError extends InvalidStaffRequestError {
+  constructor() {
+    super('Tender already has a manager. Sign in with your PIN.');
+  }
+}
+
 /** A PIN that was not accepted: wrong, or the gate is closed for a while after too many. */
 export class PinRefusedError extends Error {
   constructor(

@@ -1,14 +1,16 @@
 /**
  * Cashiers and managers. A PIN names its owner at the counter (sign-in and switching cashier take
- * one PIN), so no two people at work share one; every check goes through one gate with a lockout,
- * and every wrong PIN is in the audit log. Retired staff keep their rows, so history still names
- * them. On a store server, staff and the gate are the store's: a PIN works, and a pause after wrong
- * ones holds, at every counter. Which staff member the counter's screens act for is kept here too,
+ * one PIN), so no two people at work share one; every check goes through a gate that counts wrong
+ * PINs where they were typed and for what (pin-gate.ts), and every wrong PIN is in the audit log.
+ * Retired staff keep their rows, so history still names them. On a store server, staff and the
+ * gates are the store's: a PIN works at every counter, and a counter's pause holds whichever of the
+ * store's engines it talks to. Which staff member the counter's screens act for is kept here too,
  * beside the engine that records it with each transaction.
  */
-import { PIN_GATE_RULE, type AdminStore, type AdminWrite } from '../store/admin-store';
+import { PIN_GATE_RULE, wornPinGate, type AdminStore, type AdminWrite } from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
 import { foldCase, type StaffRecord } from '../store/staff-rows';
+import { PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
 import { hashPin, type StoredPin } from './pins';
 import {
   checkedName,
@@ -21,6 +23,7 @@ import {
   PIN_PATTERN,
   PinRefusedError,
   requireAnotherManager,
+  StaffExistError,
   requireFreeName,
   samePins,
   toMember,
@@ -28,7 +31,16 @@ import {
 } from './staff-rules';
 
 export type { StaffRole } from '../store/staff-rows';
-export { InvalidStaffRequestError, PinRefusedError, STAFF_ROLES, type StaffMember } from './staff-rules';
+export type { PinTarget } from './pin-gate';
+/** Where PINs are typed when no counter is named: a single counter's own screens. */
+export const THIS_COUNTER = 'this counter';
+export {
+  InvalidStaffRequestError,
+  PinRefusedError,
+  STAFF_ROLES,
+  StaffExistError,
+  type StaffMember,
+} from './staff-rules';
 
 export interface NewStaffMember {
   name: string;
@@ -43,18 +55,42 @@ export interface StaffMemberChange {
   pin?: string;
   serverId?: string | null;
 }
+/** One PIN typed at a counter: what for, who the audit log names, and what the PIN had to be. */
+interface PinGuess {
+  purpose: string;
+  where: string;
+  counter: string;
+  target: PinTarget;
+}
+
+function pausedMessage(ms: number): string {
+  return `Too many wrong PINs at this counter. Wait ${waitInWords(ms)}, then try again.`;
+}
+
+/** How the audit log names the counter's screens, which the idle lock signs out for. */
+const SCREENS_ACTOR = 'cashier app';
+
 export class StaffService {
   /** The PIN check in progress: the next waits for it, so guesses sent at once cannot all pass the gate. */
   #previousCheck: Promise<unknown> = Promise.resolve();
   /** The staff member each counter key acts for, by the key's record id; none while it is locked. */
   readonly #counters = new Map<number, StaffMember>();
+  /** When each counter was last used, by its key's record id: its idle lock is kept here, not in the page. */
+  readonly #lastUsed = new Map<number, number>();
   /** The keys of counters' screens. */
   readonly #registered = new Set<number>();
+  /** Wrong PINs of the last moments, in memory only, by scope: a PIN typed right next forgives its slips. */
+  readonly #slips = pinSlips();
+  readonly #refusals: PinRefusals;
 
   constructor(
     private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
-  ) {}
+    /** lock_after_minutes: how long a counter may go unused before it locks; 0 never. */
+    private readonly lockAfterMinutes: () => number = () => 0,
+  ) {
+    this.#refusals = new PinRefusals((entry) => this.#record(entry), now);
+  }
 
   list(): StaffMember[] {
     return this.store.staff().map(toMember);
@@ -65,7 +101,20 @@ export class StaffService {
     return this.#live().length > 0;
   }
 
-  async create(member: NewStaffMember, actor: string): Promise<StaffMember> {
+  /**
+   * The first manager of a counter (or store) that has no one yet. Whether there is no one is decided
+   * inside the write that adds them, so of two first managers asked for at once only one is made.
+   */
+  async createFirstManager(member: Omit<NewStaffMember, 'role'>, actor: string): Promise<StaffMember> {
+    if (this.hasStaff()) throw new StaffExistError();
+    return this.#create({ ...member, role: 'manager' }, actor, true);
+  }
+
+  create(member: NewStaffMember, actor: string): Promise<StaffMember> {
+    return this.#create(member, actor, false);
+  }
+
+  async #create(member: NewStaffMember, actor: string, first: boolean): Promise<StaffMember> {
     const name = checkedName(member.name);
     const role = checkedRole(member.role);
     const pin = checkedPin(member.pin);
@@ -73,6 +122,7 @@ export class StaffService {
     requireFreeName(this.#live(), name);
     const pinHash = JSON.stringify(await hashPin(pin));
     return this.#withFreePin(pin, undefined, (tx, live) => {
+      if (first && live.length > 0) throw new StaffExistError();
       requireFreeName(live, name);
       return this.#insert(tx, { name, role, serverId, pinHash }, actor, 'new');
     });
@@ -160,36 +210,53 @@ export class StaffService {
   }
 
   /**
-   * The live staff member whose PIN this is. A wrong PIN is written to the audit log with what it
-   * was for (never the PIN itself); after five in a row every PIN is refused for a minute.
+   * The live staff member whose PIN this is, signing in at `counter`. A wrong PIN is written to the
+   * audit log with what it was for (never the PIN itself) and counted at that counter.
    */
-  identify(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const result = this.#previousCheck.then(() => this.#identifyAlone(pin, purpose, where));
+  identify(pin: string, purpose: string, where: string, counter = THIS_COUNTER): Promise<StaffMember> {
+    return this.#gated(pin, { purpose, where, counter, target: 'sign-in' });
+  }
+
+  /**
+   * The manager whose PIN this is, for one action at `counter`. Any other PIN, a cashier's included,
+   * is a wrong guess at a manager's PIN and counted as one.
+   */
+  approvingManager(
+    pin: string,
+    purpose: string,
+    where: string,
+    counter = THIS_COUNTER,
+  ): Promise<StaffMember> {
+    return this.#gated(pin, { purpose, where, counter, target: 'approval' });
+  }
+
+  #gated(pin: string, guess: PinGuess): Promise<StaffMember> {
+    const result = this.#previousCheck.then(() => this.#checkAlone(pin, guess));
     this.#previousCheck = result.catch(() => undefined);
     return result;
   }
 
-  /** The manager whose PIN this is, for one action; a cashier's PIN does not approve. */
-  async approvingManager(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const member = await this.identify(pin, purpose, where);
-    if (member.role !== 'manager') {
-      await this.#record({
-        actor: where,
-        action: 'pin_failed',
-        subject: purpose,
-        detail: `refused: ${member.name} is a cashier`,
-      });
-      throw new PinRefusedError(
-        'not-manager',
-        `${member.name} is a cashier. A manager must enter their PIN.`,
+  /**
+   * The staff member a counter's key now acts for, or none while the counter is locked. A counter
+   * unused for lock_after_minutes is locked here, whatever its page did or did not do.
+   */
+  signedInAt(keyRecordId: number): StaffMember | undefined {
+    const member = this.#counters.get(keyRecordId);
+    if (!member) return undefined;
+    const minutes = this.lockAfterMinutes();
+    const idleMs = this.now() - (this.#lastUsed.get(keyRecordId) ?? 0);
+    if (minutes > 0 && idleMs >= minutes * 60_000) {
+      void this.signOut(keyRecordId, SCREENS_ACTOR, `locked after ${minutes} min unused`).catch(
+        () => undefined,
       );
+      return undefined;
     }
     return member;
   }
 
-  /** The staff member a counter's key now acts for, or none while the counter is locked. */
-  signedInAt(keyRecordId: number): StaffMember | undefined {
-    return this.#counters.get(keyRecordId);
+  /** The counter is in use now: its idle lock starts again. Call after signedInAt, never before. */
+  noteUse(keyRecordId: number): void {
+    if (this.#counters.has(keyRecordId)) this.#lastUsed.set(keyRecordId, this.now());
   }
 
   /** Whether the key is a counter's own, whose transactions need someone signed in. */
@@ -217,6 +284,7 @@ export class StaffService {
       detail: previous ? `after ${previous.name}` : '',
     });
     this.#counters.set(keyRecordId, member);
+    this.#lastUsed.set(keyRecordId, this.now());
   }
 
   /** Signs out at once; settles once the entry saying so is committed. */
@@ -232,40 +300,46 @@ export class StaffService {
     });
   }
 
-  async #identifyAlone(pin: string, purpose: string, where: string): Promise<StaffMember> {
-    const refused = (detail: string) => ({
-      actor: where,
-      action: 'pin_failed' as const,
-      subject: purpose,
-      detail,
-    });
-    const gate = await this.store.pinGate();
+  async #checkAlone(pin: string, guess: PinGuess): Promise<StaffMember> {
+    const scope = pinScope(guess.counter, guess.target);
+    const gate = wornPinGate(await this.store.pinGate(scope), this.now(), PIN_GATE_RULE);
     if (this.now() < gate.pausedUntil) {
-      const seconds = Math.ceil((gate.pausedUntil - this.now()) / 1000);
-      await this.#record(refused(`refused: PIN entry paused for ${seconds} s`));
-      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+      this.#refusals.refused(scope, guess, gate.pausedUntil);
+      throw new PinRefusedError('locked', pausedMessage(gate.pausedUntil - this.now()));
     }
+    await this.#refusals.flush(scope);
     const found = PIN_PATTERN.test(pin) ? await holderOf(pin, this.#live()) : undefined;
-    if (found) {
-      if (gate.failures > 0) await this.store.write((tx) => tx.clearWrongPins());
+    if (found && (guess.target === 'sign-in' || found.role === 'manager')) {
+      const slips = this.#slips.typedRight(scope, pin, this.now());
+      if (slips > 0) await this.store.write((tx) => tx.forgiveWrongPins(scope, slips));
       return toMember(found);
     }
+    // Every guess that is not what the target needs counts, a cashier's own PIN at an approval too:
+    // otherwise a cashier could slip their own PIN between guesses at a manager's.
     const now = this.now();
     const after = await this.store.write(async (tx) => {
-      const state = await tx.recordWrongPin(now, PIN_GATE_RULE);
-      const paused = state.pausedUntil > now;
-      const detail = paused ? `refused: PIN entry paused for ${PIN_GATE_RULE.pauseMs / 1000} s` : 'wrong PIN';
-      await tx.appendAudit({ at: now, ...refused(detail) });
+      const state = await tx.recordWrongPin(scope, now, PIN_GATE_RULE);
+      const why = found ? `${found.name} is a cashier` : 'wrong PIN';
+      const paused =
+        state.pausedUntil > now ? `; PIN entry here paused for ${waitInWords(state.pausedUntil - now)}` : '';
+      await tx.appendAudit({
+        at: now,
+        actor: guess.where,
+        action: 'pin_failed',
+        subject: guess.purpose,
+        detail: `${why} at ${guess.counter}${paused}`,
+      });
       return state;
     });
-    if (after.pausedUntil > now) {
-      const seconds = Math.ceil((after.pausedUntil - now) / 1000);
-      throw new PinRefusedError('locked', `Too many wrong PINs. Wait ${seconds} seconds, then try again.`);
+    if (!found) this.#slips.wrong(scope, pin, now);
+    if (after.pausedUntil > now) throw new PinRefusedError('locked', pausedMessage(after.pausedUntil - now));
+    if (found) {
+      throw new PinRefusedError('not-manager', `${found.name} is a cashier. A manager must enter their PIN.`);
     }
     const left = PIN_GATE_RULE.attempts - after.failures;
     throw new PinRefusedError(
       'wrong',
-      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a one-minute pause.`,
+      `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before a pause.`,
     );
   }
 

@@ -1,8 +1,8 @@
 /**
  * The store port of what the merchant administers: API keys, settings, staff and the PIN gate, with
  * the audit entries of every change. Reads are synchronous (every request looks its key up and reads
- * settings); the SQLite file answers them at once (sqlite/admin-store.ts), and the store server from a
- * snapshot it keeps current (postgres/admin-store.ts). Writes are asynchronous and settle once their
+ * settings); the SQLite file answers them at once (sqlite/admin-store.ts), and the store server from
+ * a snapshot it keeps current (postgres/admin-store.ts). Writes are asynchronous and settle once their
  * commit, with the audit entry recording them, is durable.
  */
 import type { AuditEntry } from './audit';
@@ -24,20 +24,61 @@ export interface DataDirAdmin {
   staff: StaffRecord[];
 }
 
-/** Wrong PINs in a row, and until when (epoch ms) every PIN is refused; 0 when PIN entry is open. */
+/**
+ * The wrong PINs counted in one scope (a counter, and what its PINs were for), until when PIN entry
+ * there is paused (epoch ms, 0 when open), and when the last wrong one came.
+ */
 export interface PinGateState {
   failures: number;
   pausedUntil: number;
+  lastFailureAt: number;
 }
 
-/** How many wrong PINs pause PIN entry, and for how long. */
+/**
+ * The rule of both stores. The first `attempts - 1` wrong PINs in a scope are free; each one from
+ * the `attempts`-th on pauses the scope, for `pauseMs` and then twice as long each time. A correct
+ * PIN forgives nothing: the count falls by one for each `forgetMs` without a wrong PIN.
+ */
 export interface PinGateRule {
   attempts: number;
   pauseMs: number;
+  forgetMs: number;
 }
 
-/** The rule of both stores: five wrong PINs in a row pause PIN entry for a minute. */
-export const PIN_GATE_RULE: PinGateRule = { attempts: 5, pauseMs: 60_000 };
+export const PIN_GATE_RULE: PinGateRule = { attempts: 5, pauseMs: 60_000, forgetMs: 7 * 24 * 3_600_000 };
+
+/** A scope nobody has typed a wrong PIN in. */
+export const OPEN_PIN_GATE: PinGateState = { failures: 0, pausedUntil: 0, lastFailureAt: 0 };
+
+/** The count as time has worn it down by `now`. */
+export function wornPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
+  if (state.failures === 0) return state;
+  const forgotten = Math.floor(Math.max(0, now - state.lastFailureAt) / rule.forgetMs);
+  const failures = Math.max(0, state.failures - forgotten);
+  return {
+    failures,
+    pausedUntil: state.pausedUntil,
+    // The time still counting towards the next one forgotten is kept.
+    lastFailureAt: failures === 0 ? 0 : state.lastFailureAt + forgotten * rule.forgetMs,
+  };
+}
+
+/** The gate after one more wrong PIN at `now`. */
+export function nextPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
+  const failures = wornPinGate(state, now, rule).failures + 1;
+  const doublings = Math.min(failures - rule.attempts, 40);
+  return {
+    failures,
+    pausedUntil: doublings >= 0 ? now + rule.pauseMs * 2 ** doublings : state.pausedUntil,
+    lastFailureAt: now,
+  };
+}
+
+/** The gate after `count` wrong PINs were found to be typing slips of a correct one. */
+export function forgivenPinGate(state: PinGateState, count: number): PinGateState {
+  const failures = Math.max(0, state.failures - count);
+  return { ...state, failures, lastFailureAt: failures === 0 ? 0 : state.lastFailureAt };
+}
 
 /**
  * The changes of one write, committed together. Its methods are valid only while the write runs, and
@@ -54,9 +95,10 @@ export interface AdminWrite {
   insertStaff(member: Omit<StaffRecord, 'id' | 'retiredAt'>): Promise<StaffRecord>;
   updateStaff(id: number, current: StaffRecord, change: StaffChange): Promise<StaffRecord | undefined>;
   retireStaff(id: number, at: number): Promise<StaffRecord | undefined>;
-  /** Counts a wrong PIN at `now`; the last allowed one pauses PIN entry and starts the count again. */
-  recordWrongPin(now: number, rule: PinGateRule): Promise<PinGateState>;
-  clearWrongPins(): Promise<void>;
+  /** Counts a wrong PIN in `scope` at `now`, pausing the scope as the rule says. */
+  recordWrongPin(scope: string, now: number, rule: PinGateRule): Promise<PinGateState>;
+  /** Takes `count` wrong PINs off the scope's count: typing slips of a PIN then typed right. */
+  forgiveWrongPins(scope: string, count: number): Promise<void>;
   appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
 }
 
@@ -67,19 +109,11 @@ export interface AdminStore {
   setting(name: string): string | undefined;
   /** Everyone, the live first, by name (letter case aside), then id. */
   staff(): StaffRecord[];
-  /** The PIN gate now: the store's, shared by its counters, on a store server. */
-  pinGate(): Promise<PinGateState>;
+  /** The PIN gate of one scope now, as stored (the store's on a store server). */
+  pinGate(scope: string): Promise<PinGateState>;
   /** Runs `work` as one transaction; settles with its value once it is committed. */
   write<T>(work: (tx: AdminWrite) => Promise<T>): Promise<T>;
   /** Notes when a key was last used; kept for people, so it may be written later and in batches. */
   touchKey(id: number, at: number): void;
   close(): Promise<void>;
-}
-
-/** Wrong PINs in the engine's memory, as one counter keeps them: its SQLite file does not. */
-export function nextPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
-  const failures = state.failures + 1;
-  return failures >= rule.attempts
-    ? { failures: 0, pausedUntil: now + rule.pauseMs }
-    : { failures, pausedUntil: state.pausedUntil };
 }

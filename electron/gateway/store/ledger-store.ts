@@ -92,4 +92,10 @@ export interface LedgerWrite extends LedgerLookups {
 
   /** Adds an entry to the audit log, kept or dropped with the rest of the write. */
   appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
+
+  /**
+   * Fails the write with KeyRevokedError unless the key is live in the store as the write sees it:
+   * the engine authenticated the request from its copy of the keys, which may be a moment behind.
+   */
+  requireLiveKey(apiKeyId: number): Promise<void>;
 }

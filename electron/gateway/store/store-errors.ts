@@ -40,6 +40,17 @@ export function isStoreError(error: unknown): error is StoreError {
 }
 
 /**
+ * The API key a write is made with was revoked: checked inside the write, since a counter's copy of
+ * the store's keys may be a moment behind (a revocation made at another counter). Nothing is kept.
+ */
+export class KeyRevokedError extends Error {
+  readonly code = 'key_revoked';
+  constructor() {
+    super('The API key is not valid, or was revoked.');
+  }
+}
+
+/**
  * Another counter stored an answer under the same API key and Idempotency-Key first: the write that
  * tried to store its own was undone whole, and the stored answer is the one to give.
  */

@@ -1,33 +1,36 @@
 /**
  * The screens run the same code in the desktop app and in a browser; only the bridge differs, and
  * it is chosen here, once, at startup: the preload's window.tender when present, otherwise the
- * WebSocket bridge of `npm run gateway -- serve --renderer`, whose token arrives in the address.
+ * WebSocket bridge of `npm run gateway -- serve --renderer`, which a page joins with the pairing
+ * ticket it was opened with (in the address's fragment) and then with the credential the host made
+ * for it.
  */
 import type { TenderBridge } from '../../../shared/ipc/contract';
 import { createBridge } from '../../../shared/ipc/facade';
-import { BRIDGE_SOCKET_PATH, BRIDGE_TOKEN_PARAMETER } from '../../../shared/ipc/socket-protocol';
-import { socketTransport, type SocketTransport } from '../../../shared/ipc/socket-transport';
+import { BRIDGE_PAIRING_PARAMETER, BRIDGE_SOCKET_PATH } from '../../../shared/ipc/socket-protocol';
+import { socketTransport, type PagePass, type SocketTransport } from '../../../shared/ipc/socket-transport';
 
 export type BridgeChoice =
   | { kind: 'desktop'; bridge: TenderBridge }
   | { kind: 'browser'; bridge: TenderBridge; link: SocketTransport }
   | { kind: 'none' };
 
-const TOKEN_STORAGE_KEY = 'tender.bridge-token';
+/** This tab's credential: session storage is the tab's own, and a reload finds it again. */
+const CREDENTIAL_STORAGE_KEY = 'tender.screen-credential';
 
 /**
- * Takes the token out of the address (so it is not bookmarked, shared or shown) into this tab's
- * session storage, where a reload finds it again.
+ * Who this page is to the host: a pairing ticket taken out of the address (so it is not bookmarked,
+ * shared or shown, and a reload does not try it twice), else the credential this tab was given.
  */
-function takeToken(): string | undefined {
+function pageAtStart(): PagePass | undefined {
   const fragment = new URLSearchParams(window.location.hash.slice(1));
-  const fromAddress = fragment.get(BRIDGE_TOKEN_PARAMETER);
-  if (fromAddress) {
-    window.sessionStorage.setItem(TOKEN_STORAGE_KEY, fromAddress);
-    window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
-    return fromAddress;
-  }
-  return window.sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? undefined;
+  const ticket = fragment.get(BRIDGE_PAIRING_PARAMETER);
+  if (ticket) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+  const keep = (credential: string) => window.sessionStorage.setItem(CREDENTIAL_STORAGE_KEY, credential);
+  // A new ticket pairs this tab afresh, even one that was a screen before.
+  if (ticket) return { ticket, keep };
+  const credential = window.sessionStorage.getItem(CREDENTIAL_STORAGE_KEY) ?? undefined;
+  return credential === undefined ? undefined : { credential, keep };
 }
 
 function openBrowserSocket(url: string) {
@@ -51,11 +54,11 @@ function openBrowserSocket(url: string) {
 
 export function chooseBridge(): BridgeChoice {
   if (window.tender) return { kind: 'desktop', bridge: window.tender };
-  const token = takeToken();
-  if (!token || window.location.protocol !== 'https:') return { kind: 'none' };
+  const pass = pageAtStart();
+  if (!pass || window.location.protocol !== 'https:') return { kind: 'none' };
   const link = socketTransport(
     openBrowserSocket(`wss://${window.location.host}${BRIDGE_SOCKET_PATH}`),
-    token,
+    pass,
     {
       schedule: (callback, delayMs) => {
         const timer = window.setTimeout(callback, delayMs);

@@ -39,13 +39,14 @@ export function StartupScreen(props: StartupProps) {
 
 const TITLES = {
   failed: 'Tender could not start the counter',
-  refused: 'This page is out of date',
+  refused: 'This page is not one of the counter’s screens',
   'no-bridge': 'Open the counter from Tender',
 } as const;
 
 const NO_BRIDGE = (
   <>
-    These screens need Tender next to them: open the desktop app, or the address that{' '}
-    <code>npm run gateway -- serve --renderer</code> prints when it starts.
+    This page is not paired with the counter. On the counter’s computer, run <code>npm start</code>, or open
+    the launch page that <code>npm run gateway -- serve --renderer</code> names when it starts (
+    <code>screens/open-screens.html</code> in Tender’s data folder).
   </>
 );

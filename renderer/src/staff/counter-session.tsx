@@ -28,6 +28,8 @@ export function useCounterPerson(): CounterPerson {
 
 /** What counts as someone at the counter: a touch, a click, a key. */
 const ACTIVITY = ['pointerdown', 'keydown', 'wheel'] as const;
+/** How often, at most, a screen in use tells the host so; well under the shortest lock (a minute). */
+const HOST_TOLD_EVERY_MS = 15_000;
 
 export function CounterGate({ children }: { children: ReactNode }) {
   const { bridge, link } = useTerminal();
@@ -56,9 +58,14 @@ export function CounterGate({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (signedInId === undefined || minutes === 0) return;
     let timer: ReturnType<typeof setTimeout>;
+    let toldHost = 0;
     const restart = () => {
       clearTimeout(timer);
       timer = setTimeout(() => void bridge.invoke('staff:lock').catch(() => undefined), minutes * 60_000);
+      // The host keeps its own idle lock, which only requests reach: it is told of use now and then.
+      if (Date.now() - toldHost < HOST_TOLD_EVERY_MS) return;
+      toldHost = Date.now();
+      void bridge.invoke('staff:active').catch(() => undefined);
     };
     restart();
     for (const name of ACTIVITY) window.addEventListener(name, restart, { capture: true, passive: true });

@@ -13,19 +13,18 @@ export const STAFF_LOCK = 0x73746166; // "staf"
 
 /**
  * The statements both stores share (../sql/admin-sql.ts), named, and those only the store server
- * has: its PIN gate, the notices of what changed, and the staff lock.
+ * has: the lock of a PIN gate's row, the notices of what changed, the staff lock, and the name its
+ * listening connection gives itself.
  */
 export const ADMIN_SQL = {
   ...named('admin', adminStatements(POSTGRES_DIALECT)),
   lockStaff: statement('admin_lock_staff', 'SELECT pg_advisory_xact_lock($1)'),
-  pinGate: statement('admin_pin_gate', 'SELECT failures, paused_until FROM pin_gate'),
-  wrongPin: statement(
-    'admin_wrong_pin',
-    `UPDATE pin_gate SET
-       failures = CASE WHEN failures + 1 >= $2::integer THEN 0 ELSE failures + 1 END,
-       paused_until = CASE WHEN failures + 1 >= $2::integer THEN $1::bigint + $3::bigint ELSE paused_until END
-     RETURNING failures, paused_until`,
+  /** The scope's row, made when missing, locked until the transaction ends. */
+  lockPinGate: statement(
+    'admin_lock_pin_gate',
+    `INSERT INTO pin_gates (scope) VALUES ($1) ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope
+     RETURNING failures, paused_until, last_failure_at`,
   ),
-  clearPins: statement('admin_clear_pins', 'UPDATE pin_gate SET failures = 0 WHERE failures <> 0'),
   notify: statement('admin_notify', 'SELECT pg_notify($1, $2)'),
+  nameSession: statement('admin_name_session', "SELECT set_config('application_name', $1, false)"),
 };

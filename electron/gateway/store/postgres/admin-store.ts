@@ -2,15 +2,27 @@
  * API keys, settings, staff and the PIN gate on the store server, shared by its counters. Reads are
  * answered from a snapshot in memory, loaded at start and kept current: each write announces what it
  * changed (NOTIFY, sent at its commit), every counter listens and reloads that part, and a counter
- * that lost the server reloads everything once it is back. Meanwhile it answers from the last
- * snapshot. Writes run as one transaction with their audit entries and settle after the commit, with
+ * that lost the server reloads everything once it is back. The listening connection is asked to
+ * answer every second; one that does not within two is dropped and replaced, and keys and staff are
+ * refused (store_unreachable) once the snapshot has gone five seconds without a confirmed listener,
+ * so a revocation or a retirement reaches every counter within that bound (STALE_AFTER_MS). Writes run as one transaction with their audit entries and settle after the commit, with
  * the writer's own snapshot already reloaded. The PIN gate is read from the server at each check, so
  * a pause after wrong PINs holds at every counter at once.
  */
 import type pg from 'pg';
-import type { AdminStore, AdminWrite, DataDirAdmin, PinGateRule, PinGateState } from '../admin-store';
+import {
+  forgivenPinGate,
+  nextPinGate,
+  OPEN_PIN_GATE,
+  type AdminStore,
+  type AdminWrite,
+  type DataDirAdmin,
+  type PinGateRule,
+  type PinGateState,
+} from '../admin-store';
 import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
 import { byStaffOrder, staffFromRow, type StaffRecord, type StaffRow } from '../staff-rows';
+import { StoreUnreachableError } from '../store-errors';
 import { adoptDataDir } from './admin-adopt';
 import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, STAFF_LOCK, type AdminPart } from './admin-sql';
 import { openPool, type PostgresConnectionOptions } from './connection';
@@ -18,6 +30,14 @@ import { asStoreError, inTransaction } from './transaction';
 
 /** How soon a counter that lost the server tries again to listen. */
 const RELISTEN_MS = 1000;
+/** How often the listening connection is asked to answer, and how long it has to. */
+const HEARTBEAT_MS = 1000;
+const HEARTBEAT_TIMEOUT_MS = 2000;
+/**
+ * How old the snapshot of keys and staff may be: the last moment the listener was known to have
+ * delivered every change committed before it. Past this, keys and staff are refused.
+ */
+export const STALE_AFTER_MS = 5000;
 /** Last-used stamps wait this long in memory and reach the server together. */
 const TOUCH_FLUSH_MS = 10_000;
 
@@ -34,13 +54,24 @@ export class PostgresAdminStore implements AdminStore {
   private readonly reloads = new Map<AdminPart, Promise<void>>();
   private readonly touched = new Map<number, number>();
   private touchTimer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** Every change committed before this moment is in the snapshot (epoch ms). */
+  private freshAt = 0;
   private closed = false;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    /** How the listening connection is named in the server's activity view. */
+    private readonly listenerName: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Loads the snapshot and starts listening; fails within seconds when the server cannot be reached. */
   static async open(options: PostgresConnectionOptions): Promise<PostgresAdminStore> {
-    const store = new PostgresAdminStore(openPool({ max: 3, ...options }));
+    const store = new PostgresAdminStore(
+      openPool({ max: 3, ...options }),
+      `${options.applicationName ?? 'tender'} listener`,
+    );
     try {
       await store.listen();
     } catch (error) {
@@ -51,10 +82,12 @@ export class PostgresAdminStore implements AdminStore {
   }
 
   findKey(publicId: string): Readonly<ApiKeyRecord> | undefined {
+    this.requireFresh();
     return this.snapshot.keys.get(publicId);
   }
 
   keys(): ApiKeyRecord[] {
+    this.requireFresh();
     return [...this.snapshot.keys.values()].sort((a, b) => a.id - b.id).map((key) => ({ ...key }));
   }
 
@@ -63,12 +96,22 @@ export class PostgresAdminStore implements AdminStore {
   }
 
   staff(): StaffRecord[] {
+    this.requireFresh();
     return this.snapshot.staff.map((member) => ({ ...member }));
   }
 
-  async pinGate(): Promise<PinGateState> {
+  /** Refuses a snapshot that may have missed a revocation or a retirement. */
+  private requireFresh(): void {
+    if (this.now() - this.freshAt > STALE_AFTER_MS) {
+      throw new StoreUnreachableError(
+        'The store server has not confirmed this counter’s keys and staff for a few seconds.',
+      );
+    }
+  }
+
+  async pinGate(scope: string): Promise<PinGateState> {
     try {
-      const row = (await this.pool.query<GateRow>(ADMIN_SQL.pinGate())).rows[0];
+      const row = (await this.pool.query<GateRow>(ADMIN_SQL.pinGate([scope]))).rows[0];
       return toGate(row);
     } catch (error) {
       throw asStoreError(error);
@@ -121,6 +164,7 @@ export class PostgresAdminStore implements AdminStore {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.relisten);
+    clearInterval(this.heartbeat);
     clearTimeout(this.touchTimer);
     await this.flushTouches();
     this.listener?.release(true);
@@ -159,15 +203,48 @@ export class PostgresAdminStore implements AdminStore {
       this.reload(part ? [part] : [...ADMIN_PARTS]).catch(lost);
     });
     try {
+      await client.query(ADMIN_SQL.nameSession([this.listenerName]));
       await client.query(`LISTEN ${ADMIN_CHANNEL}`);
       this.listener = client;
+      const listening = this.now();
       await this.reload([...ADMIN_PARTS]);
+      this.freshAt = Math.max(this.freshAt, listening);
+      this.heartbeat ??= setInterval(() => void this.beat(), HEARTBEAT_MS).unref();
     } catch (error) {
       if (!dropped) {
         if (this.listener === client) this.listener = undefined;
         client.release(true);
       }
       throw error;
+    }
+  }
+
+  /**
+   * Asks the listener to answer. The server sends a listener every notification committed before it
+   * reads the question, ahead of the answer; so once answered, the snapshot holds every change made
+   * before the question was sent. A listener that does not answer in time (its backend stopped, the
+   * network gone silent, which TCP keepalive would notice only after hours) is dropped and replaced.
+   */
+  private async beat(): Promise<void> {
+    const client = this.listener;
+    if (!client || this.closed) return;
+    const asked = this.now();
+    try {
+      const answered = client.query('SELECT 1');
+      // Dropping the listener ends this query too; its failure then has nobody left to tell.
+      answered.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the listener did not answer')), HEARTBEAT_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([answered, silent]);
+      } finally {
+        clearTimeout(timer);
+      }
+      if (this.listener === client) this.freshAt = Math.max(this.freshAt, asked);
+    } catch {
+      if (this.listener === client) this.dropListener();
     }
   }
 
@@ -222,10 +299,17 @@ export class PostgresAdminStore implements AdminStore {
 interface GateRow {
   failures: number;
   paused_until: number;
+  last_failure_at: number;
 }
 
 function toGate(row: GateRow | undefined): PinGateState {
-  return { failures: row?.failures ?? 0, pausedUntil: row?.paused_until ?? 0 };
+  return row
+    ? {
+        failures: row.failures,
+        pausedUntil: Number(row.paused_until),
+        lastFailureAt: Number(row.last_failure_at),
+      }
+    : OPEN_PIN_GATE;
 }
 
 /** One transaction's changes on `client`, noting which parts of the snapshot they touch. */
@@ -282,12 +366,16 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       return staffRow(ADMIN_SQL.updateStaff([next.name, next.role, next.pinHash, next.serverId, id]));
     },
     retireStaff: async (id, at) => staffRow(ADMIN_SQL.retireStaff([at, id])),
-    recordWrongPin: async (now: number, rule: PinGateRule) => {
-      const { rows } = await client.query<GateRow>(ADMIN_SQL.wrongPin([now, rule.attempts, rule.pauseMs]));
-      return toGate(rows[0]);
+    recordWrongPin: async (scope: string, now: number, rule: PinGateRule) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
+      const next = nextPinGate(toGate(rows[0]), now, rule);
+      await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
+      return next;
     },
-    clearWrongPins: async () => {
-      await client.query(ADMIN_SQL.clearPins());
+    forgiveWrongPins: async (scope: string, count: number) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
+      const next = forgivenPinGate(toGate(rows[0]), count);
+      await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
     },
     appendAudit: async (entry) => {
       await client.query(

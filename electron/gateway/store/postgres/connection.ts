@@ -20,6 +20,8 @@ export interface PostgresConnectionOptions {
   max?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** How the server's activity view names these connections: the counter's lane, for whoever looks. */
+  applicationName?: string;
 }
 
 /** A statement stopped past statement_timeout, or past lock_timeout while waiting for a lock. */
@@ -65,7 +67,7 @@ export function openPool(options: PostgresConnectionOptions): pg.Pool {
     idle_in_transaction_session_timeout: statementTimeout * 2,
     // The server's own timeout cannot fire when the network is gone: the driver gives up a little later.
     query_timeout: statementTimeout + 1000,
-    application_name: 'tender',
+    application_name: options.applicationName ?? 'tender',
     // Statements are sent without waiting for the answer to the one before (write-transaction.ts);
     // the server still runs them one after another, in the order sent.
     pipeline: true,

@@ -52,6 +52,12 @@ function numberedAfter(text: string, before: string): string {
   return text.replace(/\$(\d+)/g, (_, position: string) => `$${Number(position) + offset}`);
 }
 
+/**
+ * The SQLSTATEs `tender_expect` fails a statement with (schema step 11), for what a write took for
+ * granted: the open batch its group began with, the API key it is made with.
+ */
+export const EXPECTED = { openBatch: 'TD001', liveKey: 'TD002' } as const;
+
 /** A 32-bit key for a lock on text (a hash's first eight hex digits, or a hash of the text). */
 export function lockKey(text: string): number {
   if (/^[0-9a-f]{8}/.test(text)) return Number.parseInt(text.slice(0, 8), 16) | 0;
@@ -87,7 +93,13 @@ export const SQL = {
   /** Fails the transaction (TD001) unless a batch is open; after its shared lock, so no close is under way. */
   expectOpenBatch: statement(
     'expect_open_batch',
-    "SELECT tender_expect(EXISTS (SELECT 1 FROM batches WHERE id = $1::bigint AND status = 'OPEN'), 'batch ' || $1::bigint || ' open')",
+    `SELECT tender_expect(EXISTS (SELECT 1 FROM batches WHERE id = $1::bigint AND status = 'OPEN'),
+       '${EXPECTED.openBatch}', 'batch ' || $1::bigint || ' open')`,
+  ),
+  /** Fails the transaction (TD002) unless the API key is live in the store. */
+  expectLiveKey: statement(
+    'expect_live_key',
+    `SELECT tender_expect(EXISTS (${LEDGER.liveKey}), '${EXPECTED.liveKey}', 'the API key is live')`,
   ),
   /** A batch a rule reads (a void's target's), shared likewise. */
   shareBatch: statement('share_batch', `SELECT pg_advisory_xact_lock_shared(${LOCKS.batch}, $1::integer)`),

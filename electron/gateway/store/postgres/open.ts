@@ -22,12 +22,14 @@ export interface PostgresStoreOptions {
 
 /** Fails within seconds, with nothing left open, when the store server cannot be reached. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const ledger = await PostgresLedger.open({ url: options.url, lane: options.lane });
-  const readPool = new PostgresReadPool({ url: options.url });
+  // The server's activity view names each counter's connections by its lane.
+  const applicationName = `tender ${options.lane}`;
+  const ledger = await PostgresLedger.open({ url: options.url, lane: options.lane, applicationName });
+  const readPool = new PostgresReadPool({ url: options.url, applicationName });
   let admin: PostgresAdminStore | undefined;
   try {
     const cardHashKey = await ledger.cardHashKey();
-    admin = await PostgresAdminStore.open({ url: options.url });
+    admin = await PostgresAdminStore.open({ url: options.url, applicationName });
     if (options.dataDir) await admin.adopt(options.dataDir);
     const openedAdmin = admin;
     return {

@@ -18,7 +18,8 @@ import type pg from 'pg';
 import type { WriteOutcome } from '../sql/write-queue';
 import type { LedgerWrite } from '../ledger-store';
 import { isConnectionFailure, isRetryable } from './connection';
-import { AnswerStoredMeanwhileError } from '../store-errors';
+import { EXPECTED } from './ledger-sql';
+import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
 import { asStoreError } from './transaction';
 import { GuessedBatchClosedError, WriteTransaction, type WritePlace } from './write-transaction';
 
@@ -38,6 +39,7 @@ interface Run {
 function writeError(error: unknown): unknown {
   const { code, constraint } = error as { code?: unknown; constraint?: unknown };
   if (code === '23505' && constraint === 'idempotency_keys_pkey') return new AnswerStoredMeanwhileError();
+  if (code === EXPECTED.liveKey) return new KeyRevokedError();
   return asStoreError(error);
 }
 

@@ -320,6 +320,14 @@ export class WriteTransaction implements LedgerWrite {
     return [first as pg.QueryResult, second as pg.QueryResult];
   }
 
+  /**
+   * Fails the write unless its key is live in the store, as the write sees it: a statement that fails
+   * in the database (KeyRevokedError, write-group.ts), so the group's COMMIT sees it.
+   */
+  async requireLiveKey(apiKeyId: number): Promise<void> {
+    this.send(SQL.expectLiveKey([apiKeyId]));
+  }
+
   /** The transaction a follow-up names, locked to the end of the write. */
   async find(id: number): Promise<LedgerTransaction | undefined> {
     const row = (await this.read<TransactionRowShape>(SQL.findToChange([id]))).rows[0];

@@ -1,8 +1,7 @@
 /**
  * The statements of what the merchant administers, each written once for both stores: API keys,
- * settings and staff, with the audit entries of their changes. What only a store server has (the PIN
- * gate shared by its counters, the notices of changes, the staff lock) is its own
- * (postgres/admin-sql.ts).
+ * settings, staff and the PIN gates, with the audit entries of their changes. What only a store server
+ * has (the notices of changes, the staff lock) is its own (postgres/admin-sql.ts).
  */
 import { inDialect, type SqlDialect } from './dialect';
 import { APPEND_AUDIT_SQL } from './ledger-sql';
@@ -40,6 +39,13 @@ export function adminStatements(dialect: SqlDialect) {
     updateStaff:
       'UPDATE staff SET name = ?, role = ?, pin_hash = ?, server_id = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
     retireStaff: 'UPDATE staff SET retired_at = ? WHERE id = ? AND retired_at IS NULL RETURNING *',
+
+    // Wrong PINs per scope (where they were typed, and for what).
+    pinGate: 'SELECT failures, paused_until, last_failure_at FROM pin_gates WHERE scope = ?',
+    putPinGate: `
+      INSERT INTO pin_gates (scope, failures, paused_until, last_failure_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (scope) DO UPDATE SET failures = excluded.failures,
+        paused_until = excluded.paused_until, last_failure_at = excluded.last_failure_at`,
 
     appendAudit: APPEND_AUDIT_SQL,
   });

@@ -91,7 +91,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   keyInUse: 'NOT awaiting_counter',
 };
 
-/** How many ids each row of a store server's `transaction_blocks` counts (schema step 10). */
+/** How many ids each row of a store server's `transaction_blocks` counts (schema step 11). */
 export const ID_BLOCK = 4096;
 
 /** `?` parameters numbered as PostgreSQL takes them: `$1`, `$2`, ... */

@@ -35,6 +35,8 @@ export function ledgerStatements(dialect: SqlDialect) {
   const counted = COUNTERS.map((column) => `${column} = ${column} + ?`).join(', ');
   return inDialect(dialect, {
     find: 'SELECT * FROM transactions WHERE id = ?',
+    // The key a write is made with, found only while live: a counter's copy may be a moment behind.
+    liveKey: `SELECT id FROM api_keys WHERE id = ? AND revoked_at IS NULL AND ${dialect.keyInUse}`,
     // Inside a write, the transaction a follow-up names: locked until the write ends, so the checks
     // of domain/rules.ts hold at its commit.
     findToChange: `SELECT * FROM transactions WHERE id = ?${dialect.forUpdate}`,

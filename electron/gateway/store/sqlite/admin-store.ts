@@ -1,9 +1,11 @@
 /**
- * Keys, settings, staff and the PIN gate in a data dir's SQLite file: reads at once, writes in the
+ * Keys, settings, staff and the PIN gates in a data dir's SQLite file: reads at once, writes in the
  * ledger's group commit, so they settle once on disk with the writes around them.
  */
 import {
+  forgivenPinGate,
   nextPinGate,
+  OPEN_PIN_GATE,
   type AdminStore,
   type AdminWrite,
   type DataDirAdmin,
@@ -15,6 +17,7 @@ import type { AuditLog } from './audit-log';
 import type { Connection } from './database';
 import type { GroupCommit } from './group-commit';
 import { KeyStore } from './keys';
+import { PinGateStore } from './pin-gates';
 import { SettingsStore } from './settings';
 import { StaffStore } from './staff';
 
@@ -32,7 +35,7 @@ export class SqliteAdminStore implements AdminStore {
   private readonly keyStore: KeyStore;
   private readonly settingsStore: SettingsStore;
   private readonly staffStore: StaffStore;
-  private gate: PinGateState = { failures: 0, pausedUntil: 0 };
+  private readonly gates: PinGateStore;
   private readonly inWrite: AdminWrite;
 
   constructor(
@@ -43,6 +46,7 @@ export class SqliteAdminStore implements AdminStore {
     this.keyStore = new KeyStore(db);
     this.settingsStore = new SettingsStore(db);
     this.staffStore = new StaffStore(db);
+    this.gates = new PinGateStore(db);
     const keys = this.keyStore;
     const staff = this.staffStore;
     this.inWrite = {
@@ -54,12 +58,22 @@ export class SqliteAdminStore implements AdminStore {
       insertStaff: async (member) => staff.insert(member),
       updateStaff: async (id, current, change) => staff.update(id, current, change),
       retireStaff: async (id, at) => staff.retire(id, at),
-      recordWrongPin: async (now, rule) => {
-        this.gate = nextPinGate(this.gate, now, rule);
-        return this.gate;
+      recordWrongPin: async (scope, now, rule) => {
+        const next = nextPinGate(this.gateOf(scope), now, rule);
+        this.gates.put(scope, {
+          failures: next.failures,
+          paused_until: next.pausedUntil,
+          last_failure_at: next.lastFailureAt,
+        });
+        return next;
       },
-      clearWrongPins: async () => {
-        this.gate = { ...this.gate, failures: 0 };
+      forgiveWrongPins: async (scope, count) => {
+        const next = forgivenPinGate(this.gateOf(scope), count);
+        this.gates.put(scope, {
+          failures: next.failures,
+          paused_until: next.pausedUntil,
+          last_failure_at: next.lastFailureAt,
+        });
       },
       appendAudit: async (entry) => this.audit.append(entry),
     };
@@ -81,8 +95,15 @@ export class SqliteAdminStore implements AdminStore {
     return this.staffStore.list();
   }
 
-  async pinGate(): Promise<PinGateState> {
-    return this.gate;
+  async pinGate(scope: string): Promise<PinGateState> {
+    return this.gateOf(scope);
+  }
+
+  private gateOf(scope: string): PinGateState {
+    const row = this.gates.get(scope);
+    return row
+      ? { failures: row.failures, pausedUntil: row.paused_until, lastFailureAt: row.last_failure_at }
+      : OPEN_PIN_GATE;
   }
 
   write<T>(work: (tx: AdminWrite) => Promise<T>): Promise<T> {

@@ -13,7 +13,7 @@ import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 import { SQLITE_DIALECT } from '../sql/dialect';
 import { ledgerStatements } from '../sql/ledger-sql';
-import { AnswerStoredMeanwhileError } from '../store-errors';
+import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
 import {
   insertParams,
   toTransaction,
@@ -39,6 +39,7 @@ export class SqliteLedger implements LedgerStore {
     this.statements = {
       find: db.prepare<[number], TransactionRowShape>(sql.find),
       nextId: db.prepare<[], { next: number }>('SELECT COALESCE(MAX(id), 0) + 1 AS next FROM transactions'),
+      liveKey: db.prepare<[number], { id: number }>(sql.liveKey),
       insert: db.prepare(sql.insert),
       findAnswer: db.prepare<[number, string], StoredAnswer>(sql.findAnswer),
       rememberAnswer: db.prepare<[number, string, string, string, number]>(sql.rememberAnswer),
@@ -176,6 +177,9 @@ export class SqliteLedger implements LedgerStore {
         sql.forgetAnswers.run(before);
       },
       appendAudit: async (entry) => this.audit.append(entry),
+      requireLiveKey: async (apiKeyId) => {
+        if (sql.liveKey.get(apiKeyId) === undefined) throw new KeyRevokedError();
+      },
     };
   }
 }

@@ -12,7 +12,8 @@ import { staffAndCashiers } from './0006-staff-and-cashiers';
 import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
-import { locksPerRule } from './0010-locks-per-rule';
+import { pinGates } from './0010-pin-gates';
+import { locksPerRule } from './0011-locks-per-rule';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -24,6 +25,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   storeCardHashKey,
   storeKeysSettingsStaff,
   cashierListIndex,
+  pinGates,
   locksPerRule,
 ];
 

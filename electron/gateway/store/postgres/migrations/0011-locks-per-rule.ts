@@ -15,12 +15,12 @@ import type { Migration } from '../../migration';
  * - A batch's counters, while it is open, are the sum of its shares in `batch_lanes`, each lane's
  *   share kept in one row per writer for the same reason; the close writes the sums into the batch's
  *   own row. `batch_totals` is each batch with its counters, whichever holds them.
- * - `tender_expect` fails the statement (SQLSTATE TD001) when what a write took for granted does not
- *   hold, so that a write sent without waiting for its answers fails in the database, where its
- *   COMMIT sees it, rather than in the counter's check of an answer after the commit.
+ * - `tender_expect` fails the statement, with the SQLSTATE given, when what a write took for granted
+ *   does not hold, so that a write sent without waiting for its answers fails in the database, where
+ *   its COMMIT sees it, rather than in the counter's check of an answer after the commit.
  */
 export const locksPerRule: Migration = {
-  version: 10,
+  version: 11,
   description:
     'locks per rule instead of the ledger head: ids from a sequence, counted blocks, shares per writer',
   sql: `
@@ -62,9 +62,9 @@ export const locksPerRule: Migration = {
           FROM batch_lanes s WHERE s.batch_id = b.id AND b.status = 'OPEN'
         ) o ON true;
 
-      CREATE FUNCTION tender_expect(held boolean, what text) RETURNS boolean LANGUAGE plpgsql AS $$
+      CREATE FUNCTION tender_expect(held boolean, code text, what text) RETURNS boolean LANGUAGE plpgsql AS $$
         BEGIN
-          IF held IS NOT TRUE THEN RAISE EXCEPTION 'expected: %', what USING ERRCODE = 'TD001'; END IF;
+          IF held IS NOT TRUE THEN RAISE EXCEPTION USING ERRCODE = code, MESSAGE = 'expected: ' || what; END IF;
           RETURN true;
         END
       $$;

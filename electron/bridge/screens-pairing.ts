@@ -1,0 +1,174 @@
+/**
+ * How a browser page becomes one of this counter's screens. Nothing that opens the bridge is ever put
+ * on a command line or printed: the process list and a terminal's scrollback are readable by others.
+ *
+ * - A **pairing ticket** opens the door once. It is random, single-use and short-lived, kept by the
+ *   engine in memory only, and reaches the browser through a file only the counter's user can read:
+ *   the launch page `screens/open-screens.html` in the data dir (0600 in a 0700 folder), which
+ *   redirects to the screens with the ticket in the address's fragment. The engine keeps one unused
+ *   ticket in that page and writes a new one when it is used or runs out, so the page opens exactly
+ *   one more screen each time.
+ * - The page then holds a **page credential**, made for it alone when it redeemed the ticket and kept
+ *   only in that tab's session storage. It is the page's id and a MAC of it under the data dir's page
+ *   key (`screens/page.key`, 0600), so an engine restarted on the same data dir still knows the page
+ *   and the open screen reconnects by itself. The socket takes either only from the screens' own
+ *   Origin, and one page id has one socket at a time.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BRIDGE_PAIRING_PARAMETER } from '../../shared/ipc/socket-protocol';
+import { writeFileAtomically } from '../gateway/atomic-file';
+
+/** How long a ticket opens the door: the launch page is rewritten with a new one after this. */
+export const TICKET_LIFETIME_MS = 10 * 60_000;
+/** Tickets handed out and not yet used, at most; the oldest gives way. */
+const TICKETS_KEPT = 64;
+const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const CREDENTIAL_PATTERN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/** Where a data dir keeps what pairs the screens; the folder is the counter's user's alone. */
+export function screensPairingLayout(dataDir: string) {
+  const dir = join(dataDir, 'screens');
+  return {
+    dir,
+    pageKey: join(dir, 'page.key'),
+    launchPage: join(dir, 'open-screens.html'),
+    /** The one token every page shared before pages were paired one by one; removed at start. */
+    formerToken: join(dataDir, 'bridge-token'),
+  };
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function loadPageKey(file: string): Buffer {
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (KEY_PATTERN.test(kept)) return Buffer.from(kept, 'base64url');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  writeFileAtomically(file, `${key.toString('base64url')}\n`, 0o600);
+  return key;
+}
+
+/** The launch page: no script, no network of its own; it only sends the browser on with the ticket. */
+function launchPage(target: string): string {
+  const escaped = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  return [
+    '<!doctype html>',
+    '<meta charset="utf-8">',
+    '<meta name="referrer" content="no-referrer">',
+    `<meta http-equiv="refresh" content="0;url=${escaped}">`,
+    '<title>Tender</title>',
+    '<p>Opening the cashier screens…</p>',
+    '',
+  ].join('\n');
+}
+
+export class ScreensPairing {
+  readonly #layout: ReturnType<typeof screensPairingLayout>;
+  readonly #pageKey: Buffer;
+  readonly #now: () => number;
+  /** Unused tickets by their SHA-256, with when each stops opening the door. */
+  readonly #tickets = new Map<string, number>();
+  #launch: { ticketHash: string; screensOrigin: string } | undefined;
+  #refresh: NodeJS.Timeout | undefined;
+
+  private constructor(dataDir: string, now: () => number) {
+    this.#layout = screensPairingLayout(dataDir);
+    this.#now = now;
+    mkdirSync(this.#layout.dir, { recursive: true, mode: 0o700 });
+    chmodSync(this.#layout.dir, 0o700);
+    rmSync(this.#layout.formerToken, { force: true });
+    this.#pageKey = loadPageKey(this.#layout.pageKey);
+  }
+
+  /** The data dir's pairing; call once the data dir is this engine's. */
+  static open(dataDir: string, now: () => number = Date.now): ScreensPairing {
+    return new ScreensPairing(dataDir, now);
+  }
+
+  get launchPagePath(): string {
+    return this.#layout.launchPage;
+  }
+
+  /** A new ticket for one page; whoever the engine's own process hands it to. */
+  issueTicket(): string {
+    this.#forgetExpired();
+    while (this.#tickets.size >= TICKETS_KEPT) {
+      const oldest = this.#tickets.keys().next().value;
+      if (oldest === undefined) break;
+      this.#tickets.delete(oldest);
+    }
+    const ticket = randomBytes(32).toString('base64url');
+    this.#tickets.set(digest(ticket).toString('hex'), this.#now() + TICKET_LIFETIME_MS);
+    return ticket;
+  }
+
+  /** The address a browser opens to become a screen with this ticket. */
+  static pairingAddress(screensOrigin: string, ticket: string): string {
+    return `${screensOrigin}/#${BRIDGE_PAIRING_PARAMETER}=${ticket}`;
+  }
+
+  /**
+   * Writes the launch page with a fresh ticket for the screens at `screensOrigin`, and keeps it
+   * fresh: it is written again once its ticket is used or runs out.
+   */
+  keepLaunchPage(screensOrigin: string): void {
+    this.#writeLaunchPage(screensOrigin);
+    this.#refresh ??= setInterval(() => {
+      const launch = this.#launch;
+      if (launch && !this.#tickets.has(launch.ticketHash)) this.#writeLaunchPage(launch.screensOrigin);
+    }, TICKET_LIFETIME_MS / 4).unref();
+  }
+
+  /** A new page's credential for an unused, unexpired ticket, which is then spent; else undefined. */
+  redeem(ticket: string): string | undefined {
+    this.#forgetExpired();
+    const hash = digest(ticket).toString('hex');
+    if (!this.#tickets.delete(hash)) return undefined;
+    if (this.#launch?.ticketHash === hash) this.#writeLaunchPage(this.#launch.screensOrigin);
+    const pageId = randomBytes(16).toString('base64url');
+    return `${pageId}.${this.#mac(pageId).toString('base64url')}`;
+  }
+
+  /** The page id a credential was made for, or undefined when this data dir did not make it. */
+  pageOf(credential: string): string | undefined {
+    const match = CREDENTIAL_PATTERN.exec(credential);
+    if (!match) return undefined;
+    const [, pageId = '', mac = ''] = match;
+    const given = Buffer.from(mac, 'base64url');
+    const expected = this.#mac(pageId);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? pageId : undefined;
+  }
+
+  /** Stops refreshing the launch page and removes it, so no ticket of a stopped engine lies around. */
+  close(): void {
+    clearInterval(this.#refresh);
+    this.#refresh = undefined;
+    this.#tickets.clear();
+    if (this.#launch) rmSync(this.#layout.launchPage, { force: true });
+    this.#launch = undefined;
+  }
+
+  #mac(pageId: string): Buffer {
+    return createHmac('sha256', this.#pageKey).update(`tender screens page ${pageId}`).digest();
+  }
+
+  #writeLaunchPage(screensOrigin: string): void {
+    const ticket = this.issueTicket();
+    this.#launch = { ticketHash: digest(ticket).toString('hex'), screensOrigin };
+    writeFileAtomically(
+      this.#layout.launchPage,
+      launchPage(ScreensPairing.pairingAddress(screensOrigin, ticket)),
+      0o600,
+    );
+  }
+
+  #forgetExpired(): void {
+    const now = this.#now();
+    for (const [hash, until] of this.#tickets) if (until <= now) this.#tickets.delete(hash);
+  }
+}

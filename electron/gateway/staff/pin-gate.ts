@@ -1,0 +1,118 @@
+/**
+ * Where wrong PINs are counted, and what is done about them besides counting.
+ *
+ * A scope is one counter and what its PINs were for: signing in (anyone's PIN) or a manager's
+ * approval (a manager's PIN). A pause holds only there, so whoever guesses is held up at their own
+ * counter and nobody else; and a PIN typed right for one target never forgives guesses at the other.
+ * No correct PIN forgives another's wrong ones: the only wrong PINs a correct one takes back are its
+ * own typing slips (one digit wrong, two swapped, one missing or extra) typed just before it at that
+ * counter, which stay in memory for a moment and nowhere else.
+ */
+import type { AuditEntry } from '../store/audit';
+
+export type PinTarget = 'sign-in' | 'approval';
+
+export function pinScope(counter: string, target: PinTarget): string {
+  return `${target} at ${counter}`;
+}
+
+/** How long a wrong PIN may still turn out to be a slip of the next one typed. */
+const SLIP_MS = 120_000;
+/** Slips kept per scope, and forgiven by one correct PIN, at most. */
+const SLIPS_KEPT = 4;
+const SLIPS_FORGIVEN = 2;
+
+/** Whether `wrong` is `right` with one typing slip: a digit changed, two neighbours swapped, one dropped or doubled. */
+export function isSlipOf(wrong: string, right: string): boolean {
+  if (wrong === right) return false;
+  if (wrong.length === right.length) {
+    const differ = [...wrong].flatMap((digit, index) => (digit === right[index] ? [] : [index]));
+    if (differ.length === 1) return true;
+    const [a = -1, b = -1] = differ;
+    return differ.length === 2 && b === a + 1 && wrong[a] === right[b] && wrong[b] === right[a];
+  }
+  const [longer, shorter] = wrong.length > right.length ? [wrong, right] : [right, wrong];
+  if (longer.length !== shorter.length + 1) return false;
+  for (let index = 0; index < longer.length; index += 1) {
+    if (longer.slice(0, index) + longer.slice(index + 1) === shorter) return true;
+  }
+  return false;
+}
+
+/** The wrong PINs of the last moments, by scope, for the correct PIN that may follow them. */
+export function pinSlips() {
+  const recent = new Map<string, { pin: string; at: number }[]>();
+  return {
+    wrong(scope: string, pin: string, at: number): void {
+      const kept = (recent.get(scope) ?? []).filter((slip) => at - slip.at < SLIP_MS);
+      recent.set(scope, [...kept, { pin, at }].slice(-SLIPS_KEPT));
+    },
+    /** How many of the scope's recent wrong PINs were slips of `pin`, typed right at `at`; all are then forgotten. */
+    typedRight(scope: string, pin: string, at: number): number {
+      const kept = recent.get(scope) ?? [];
+      recent.delete(scope);
+      const slips = kept.filter((slip) => at - slip.at < SLIP_MS && isSlipOf(slip.pin, pin));
+      return Math.min(slips.length, SLIPS_FORGIVEN);
+    },
+  };
+}
+
+/** A wait in the words a cashier reads: "45 seconds", "8 minutes", "3 hours", "2 days". */
+export function waitInWords(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  const units: [number, string][] = [
+    [86_400, 'day'],
+    [3_600, 'hour'],
+    [60, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size * 2) {
+      const count = Math.ceil(seconds / size);
+      return `${count} ${name}s`;
+    }
+  }
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+}
+
+type Burst = { count: number; counter: string; purpose: string; where: string; from: number };
+
+/**
+ * PINs refused while a scope is paused, written to the audit log as one entry with their count once
+ * the pause is over, rather than one entry each: a script refusing thousands a second would
+ * otherwise fill the log and hold up every other write.
+ */
+export class PinRefusals {
+  readonly #bursts = new Map<string, Burst>();
+
+  constructor(
+    private readonly record: (entry: Omit<AuditEntry, 'id' | 'at'>) => Promise<void>,
+    private readonly now: () => number,
+  ) {}
+
+  refused(
+    scope: string,
+    guess: { counter: string; purpose: string; where: string },
+    pausedUntil: number,
+  ): void {
+    const burst = this.#bursts.get(scope);
+    if (burst) {
+      burst.count += 1;
+      return;
+    }
+    this.#bursts.set(scope, { count: 1, ...guess, from: this.now() });
+    setTimeout(() => void this.flush(scope), Math.max(0, pausedUntil - this.now())).unref();
+  }
+
+  /** Writes the scope's burst, if any; the entry is lost only if the log cannot be written. */
+  async flush(scope: string): Promise<void> {
+    const burst = this.#bursts.get(scope);
+    if (!burst) return;
+    this.#bursts.delete(scope);
+    await this.record({
+      actor: burst.where,
+      action: 'pin_failed',
+      subject: burst.purpose,
+      detail: `${burst.count} ${burst.count === 1 ? 'PIN' : 'PINs'} refused at ${burst.counter} while PIN entry there was paused, from ${new Date(burst.from).toISOString()}`,
+    }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * How a page becomes one of the counter's screens: single-use, short-lived tickets handed over in a
+ * file only the counter's user can read, and a credential made for the one page that redeemed one.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  screensPairingLayout,
+  ScreensPairing,
+  TICKET_LIFETIME_MS,
+} from '../../electron/bridge/screens-pairing';
+
+let dataDir: string;
+let now: number;
+const clock = () => now;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tender-pairing-'));
+  now = 1_800_000_000_000;
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const ticketIn = (page: string) => /#pair=([A-Za-z0-9_-]{43})"/.exec(page)?.[1] ?? '';
+
+describe('a pairing ticket', () => {
+  it('pairs one page once, and nothing after it is spent or has run out', () => {
+    const pairing = ScreensPairing.open(dataDir, clock);
+    const ticket = pairing.issueTicket();
+    const credential = pairing.redeem(ticket);
+    expect(credential).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(pairing.redeem(ticket)).toBeUndefined();
+
+    const late = pairing.issueTicket();
+    now += TICKET_LIFETIME_MS;
+    expect(pairing.redeem(late)).toBeUndefined();
+    expect(pairing.redeem('a-ticket-nobody-issued')).toBeUndefined();
+  });
+
+  it('reaches the browser in a launch page only the counter’s user can read, renewed once used', () => {
+    const pairing = ScreensPairing.open(dataDir, clock);
+    pairing.keepLaunchPage('https://127.0.0.1:8443');
+    const { dir, launchPage, pageKey } = screensPairingLayout(dataDir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(launchPage).mode & 0o777).toBe(0o600);
+    expect(statSync(pageKey).mode & 0o777).toBe(0o600);
+    const page = readFileSync(launchPage, 'utf8');
+    expect(page).toMatch(/content="0;url=https:\/\/127\.0\.0\.1:8443\/#pair=[A-Za-z0-9_-]{43}"/);
+    expect(page).not.toContain('<script');
+
+    expect(pairing.redeem(ticketIn(page))).toBeDefined();
+    const next = readFileSync(launchPage, 'utf8');
+    expect(ticketIn(next)).not.toBe(ticketIn(page));
+    expect(pairing.redeem(ticketIn(next))).toBeDefined();
+
+    pairing.close();
+    expect(() => statSync(launchPage)).toThrow();
+  });
+});
+
+describe('a page’s credential', () => {
+  it('is known again by an engine restarted on the same data dir, and by no other', () => {
+    const first = ScreensPairing.open(dataDir, clock);
+    const credential = first.redeem(first.issueTicket()) ?? '';
+    const pageId = first.pageOf(credential);
+    expect(pageId).toBeDefined();
+    first.close();
+
+    expect(ScreensPairing.open(dataDir, clock).pageOf(credential)).toBe(pageId);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tender-pairing-other-'));
+    try {
+      expect(ScreensPairing.open(elsewhere, clock).pageOf(credential)).toBeUndefined();
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('is refused when altered, and every page’s once the page key is deleted', () => {
+    const pairing = ScreensPairing.open(dataDir, clock);
+    const credential = pairing.redeem(pairing.issueTicket()) ?? '';
+    const [pageId = '', mac = ''] = credential.split('.');
+    const otherId = `${pageId.slice(0, -1)}${pageId.endsWith('A') ? 'B' : 'A'}`;
+    expect(pairing.pageOf(`${otherId}.${mac}`)).toBeUndefined();
+    expect(pairing.pageOf(pageId)).toBeUndefined();
+
+    rmSync(screensPairingLayout(dataDir).pageKey);
+    expect(ScreensPairing.open(dataDir, clock).pageOf(credential)).toBeUndefined();
+  });
+
+  it('replaces the one shared token of earlier versions, which is removed at start', () => {
+    const { formerToken } = screensPairingLayout(dataDir);
+    writeFileSync(formerToken, 'Qm9yZWQgdG9rZW4gZnJvbSBhbiBlYXJsaWVyIHZlcnNpb24\n');
+    ScreensPairing.open(dataDir, clock);
+    expect(() => statSync(formerToken)).toThrow();
+  });
+});
