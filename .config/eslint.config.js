@@ -1,4 +1,5 @@
-// Lint rules, including the import boundaries between layers (see ../shared/design.md of the handbook).
+// Lint rules, including the import boundaries between layers (docs/architecture.md, "How the layer
+// boundaries are enforced").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -267,7 +267,8 @@ export async function measureStoreServerSales(): Promise<BenchRow[]> {
     await stopCounter(sqlite);
   }
 
-  const server = await startPostgresServer();
+  // Four engines hold up to a hundred connections between them (docs/operations.md).
+  const server = await startPostgresServer({ maxConnections: 200 });
   try {
     const ceiling = commitCeiling(await server.createDatabase());
     const rows: BenchRow[] = [];
@@ -280,7 +281,6 @@ export async function measureStoreServerSales(): Promise<BenchRow[]> {
         baseline: `${perSecond(alone.perSecond)} (${alone.p99.toFixed(1)} ms) SQLite`,
         ratio: one.together / alone.perSecond,
         target: 'for context',
-        pass: true,
       });
     direct.forEach((run, index) => {
       const fewer = direct[index - 1];
@@ -305,8 +305,9 @@ export async function measureStoreServerSales(): Promise<BenchRow[]> {
           engine: `${perSecond(run.together)} (${run.worstP99.toFixed(1)} ms)`,
           baseline: `${perSecond(first.together)} 1 engine ${NETWORK_DELAY_MS} ms away`,
           ratio: run.together / first.together,
-          target: run.engines === LANES.length ? `≥ ${NETWORK_SCALE}× 1 engine` : 'for context',
-          pass: run.engines !== LANES.length || run.together >= NETWORK_SCALE * first.together,
+          ...(run.engines === LANES.length
+            ? { target: `≥ ${NETWORK_SCALE}× 1 engine`, pass: run.together >= NETWORK_SCALE * first.together }
+            : { target: 'for context' }),
         });
       }
     } finally {
