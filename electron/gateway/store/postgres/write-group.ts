@@ -1,7 +1,8 @@
 /**
  * The writes of one group on the store server, in the group's transaction: each in arrival order,
- * each seeing the writes before it, each in a savepoint of its own (write-transaction.ts), and each
- * undone alone when it fails.
+ * each seeing the writes before it. A group first runs without savepoints and commits at once
+ * (`runAtOnce`, below); when a statement of it fails, nothing of it is kept and it runs again with
+ * each write in a savepoint of its own (write-transaction.ts), each undone alone when it fails.
  *
  * A write is not waited for before the next begins: the statements it sent without waiting are
  * answered while the next one runs, and all of them are checked once, in order, before the group
