@@ -6,6 +6,7 @@
 import type { OpenEngineOptions } from '../gateway/open-store';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
+import { counterTipPercentages } from './counter-preferences';
 import { serveScreens } from './screens-files';
 import { ScreensPairing } from './screens-pairing';
 import { hostBridgeSocket } from './socket';
@@ -47,6 +48,7 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     port: options.port,
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     ...(options.engine && { engine: options.engine }),
+    tipPercentages: () => counterTipPercentages(options.dataDir),
     extend: (app) => {
       // Opened once the data dir is this engine's, so two starts never make two page keys.
       const opened = ScreensPairing.open(options.dataDir);

@@ -143,6 +143,7 @@ export class Terminal {
         permissions: issued.info.permissions,
       },
       earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
+      settingsChanged: () => this.#admin.announceSettings(),
     });
     this.#journal = new AttemptJournal({
       file: join(options.dataDir, ATTEMPT_JOURNAL_FILE),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron';
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
+import { counterTipPercentages } from '../bridge/counter-preferences';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { readStoreServerFile } from '../gateway/store-server-file';
@@ -110,6 +111,7 @@ async function start(): Promise<void> {
     port,
     allowedOrigins: screensOrigins,
     engine: { nativeBinding, ...(store && { store }) },
+    tipPercentages: () => counterTipPercentages(dataDir),
   });
   let current: Services | undefined;
   services = starting.then(

@@ -24,7 +24,7 @@ let handlers: BridgeHandlers;
 
 beforeAll(async () => {
   server = await startPostgresServer();
-}, 60_000);
+});
 afterAll(() => server?.close());
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-store-setting-'));

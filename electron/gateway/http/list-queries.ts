@@ -131,7 +131,7 @@ export function readBatchListQuery(query: Query): {
 export function readReceiptRequest(
   idText: string,
   query: Query,
-): { id: number; copy: 'customer' | 'merchant'; width: 32 | 42 | 48 } {
+): { id: number; copy: 'customer' | 'merchant' | 'check'; width: 32 | 42 | 48 } {
   if (!/^[1-9]\d{0,14}$/.test(idText)) {
     throw problems.badParameter('id', 'in the path must be a transaction id, a positive whole number.');
   }

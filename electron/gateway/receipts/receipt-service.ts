@@ -10,6 +10,7 @@ import { escposBytes } from './escpos';
 import { isEmailAddress, MailError, NOT_AN_ADDRESS, sendReceiptMail } from './mailer';
 import { sendToPrinter, type PrinterOptions } from './printer';
 import {
+  DEFAULT_TIP_PERCENTAGES,
   receiptDocument,
   renderReceipt,
   type MerchantDetails,
@@ -24,6 +25,20 @@ export class ReceiptNotFoundError extends Error {
   }
 }
 
+/** The check of a transaction that is not a tab: only an approved AUTH has one. */
+export class NotATabError extends Error {
+  constructor(readonly id: number) {
+    super(`Transaction ${id} is not a tab (an approved AUTH): only a tab has a check.`);
+  }
+}
+
+/** A page whose lines are wider than the paper: it was laid out before the paper width changed. */
+export class PageTooWideError extends Error {
+  constructor(readonly width: number) {
+    super(`The page is wider than the ${width} columns of the receipt paper now set. Print it again.`);
+  }
+}
+
 export interface RenderedReceipt {
   document: ReceiptDocument;
   lines: string[];
@@ -32,6 +47,8 @@ export interface RenderedReceipt {
 export interface ReceiptServiceOptions {
   printer?: PrinterOptions;
   mailTimeoutMs?: number;
+  /** The counter's suggested tip percentages, which its checks print; the defaults without one. */
+  tipPercentages?: () => readonly number[];
 }
 
 /** What the counter prints on its own after an approval, and whether it offers the customer copy. */
@@ -80,10 +97,19 @@ export class ReceiptService {
     copy: ReceiptCopy,
     options: { width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
   ): RenderedReceipt {
+    if (copy === 'check' && (transaction.type !== 'Auth' || transaction.result !== 'Approved')) {
+      throw new NotATabError(transaction.id);
+    }
+    const takesTips = this.settings.get('tips_enabled');
     const document = receiptDocument(transaction, {
       copy,
       merchant: this.merchant(),
-      ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
+      takesTips,
+      ...(copy === 'check' &&
+        takesTips && {
+          tipPercentages:
+            options.tipPercentages ?? this.options.tipPercentages?.() ?? DEFAULT_TIP_PERCENTAGES,
+        }),
     });
     return { document, lines: renderReceipt(document, options.width ?? this.width()) };
   }
@@ -118,6 +144,17 @@ export class ReceiptService {
     const width = options.width ?? this.width();
     const pages = copies.map((copy) => this.renderOf(transaction, copy, { ...options, width }).lines);
     return this.send(escposBytes(pages, width), options.printer);
+  }
+
+  /**
+   * Prints a page laid out elsewhere for this paper (the end-of-day report): lines of at most the
+   * receipt width, cut after the last.
+   */
+  printPage(lines: readonly string[]): Promise<string> {
+    const width = this.width();
+    const tooWide = lines.find((line) => line.length > width);
+    if (tooWide !== undefined) throw new PageTooWideError(width);
+    return this.send(escposBytes([lines], width));
   }
 
   /** A short page that shows the printer, the paper width and the merchant lines are right. */

@@ -27,6 +27,7 @@ const KEYED_SHORTCUTS = [
 export function AmountPanel({ state, act }: Props) {
   const { cents, invoice, orderNumber } = state.sale;
   const editable = state.step === 'amount';
+  const untouched = state.step === 'amount' && state.untouched === true;
   const stepIndex = state.step === 'amount' ? 0 : 1;
   const shortcuts =
     state.step === 'amount'
@@ -69,7 +70,9 @@ export function AmountPanel({ state, act }: Props) {
           Amount
         </span>
         <output
-          className={cents === 0 ? 'amount-value amount-zero' : 'amount-value'}
+          className={['amount-value', cents === 0 && 'amount-zero', untouched && 'amount-untouched']
+            .filter(Boolean)
+            .join(' ')}
           aria-labelledby="amount-label"
           aria-live="polite"
           data-testid="sale-amount"
@@ -78,7 +81,16 @@ export function AmountPanel({ state, act }: Props) {
         </output>
         {editable ? (
           <p className="amount-hint">
-            Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.
+            {untouched ? (
+              <>
+                The first digit typed starts a new amount; <kbd>Backspace</kbd> edits this one, and{' '}
+                <kbd>Enter</kbd> charges it.
+              </>
+            ) : (
+              <>
+                Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.
+              </>
+            )}
           </p>
         ) : (
           <button type="button" className="link-button" onClick={() => act({ type: 'edit-amount' })}>

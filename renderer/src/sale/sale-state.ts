@@ -14,7 +14,12 @@ export interface SaleDetails {
 }
 
 export type SaleState =
-  | { step: 'amount'; sale: SaleDetails; notice?: string }
+  /**
+   * `untouched`: the amount on screen was not typed on this visit to the step (the cashier came back
+   * to it from the card): the first digit replaces it, as typing into a money field just entered does,
+   * and Backspace edits it.
+   */
+  | { step: 'amount'; sale: SaleDetails; notice?: string; untouched?: boolean }
   | { step: 'card'; sale: SaleDetails; mode: 'swipe' | 'keyed'; notice?: string }
   | { step: 'charging'; sale: SaleDetails; card: ChargedCard }
   | { step: 'result'; sale: SaleDetails; card: ChargedCard; outcome: SaleOutcome };
@@ -48,6 +53,10 @@ export const freshSale = (): SaleState => ({
   sale: { cents: 0, invoice: '', orderNumber: '' },
 });
 
+function backToAmount(sale: SaleDetails): SaleState {
+  return { step: 'amount', sale, untouched: sale.cents > 0 };
+}
+
 export function saleReducer(state: SaleState, action: SaleAction): SaleState {
   switch (action.type) {
     case 'amount-key':
@@ -56,7 +65,7 @@ export function saleReducer(state: SaleState, action: SaleAction): SaleState {
       if (state.step !== 'amount') return state;
       const cents =
         action.type === 'amount-key'
-          ? pressAmountKey(state.sale.cents, action.key)
+          ? pressAmountKey(state.untouched ? 0 : state.sale.cents, action.key)
           : action.type === 'backspace'
             ? pressBackspace(state.sale.cents)
             : 0;
@@ -80,9 +89,9 @@ export function saleReducer(state: SaleState, action: SaleAction): SaleState {
       if (state.step !== 'card') return state;
       return state.mode === 'keyed'
         ? { step: 'card', sale: state.sale, mode: 'swipe' }
-        : { step: 'amount', sale: state.sale };
+        : backToAmount(state.sale);
     case 'edit-amount':
-      return state.step === 'card' ? { step: 'amount', sale: state.sale } : state;
+      return state.step === 'card' ? backToAmount(state.sale) : state;
     case 'notice':
       return state.step === 'amount' || state.step === 'card' ? { ...state, notice: action.message } : state;
     case 'charge':
