@@ -32,7 +32,7 @@ async function firstStart(): Promise<{ screens: TestScreens; cashier: CounterPag
   browsers.push(browser);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   const cashier = new CounterPage(await context.newPage(), 'first-start');
-  await cashier.page.goto(screens.running.screensUrl);
+  await cashier.page.goto(screens.running.pairingAddress());
   await cashier.page.getByRole('heading', { name: 'Welcome. Who manages this counter?' }).waitFor();
   return { screens, cashier };
 }
