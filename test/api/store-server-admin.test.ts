@@ -368,18 +368,32 @@ describe('a counter joining the store', () => {
 });
 
 describe('a store server that stops', () => {
-  it('refuses changes with a clear error, keeps answering from the last snapshot, and resumes by itself', async () => {
+  it('refuses changes with a clear error, answers from the last snapshot within its bound and refuses after it, and resumes by itself', async () => {
     const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
     const { key } = await a.gateway.engine.keys.create('kitchen display');
     await eventually(async () => (await status(b, key)) === 200);
+    const heard = Date.now();
     await server.stop();
+    const listsKitchenDisplay = () =>
+      b.gateway.engine.keys.list().some((listed) => listed.name === 'kitchen display');
     try {
-      expect(b.gateway.engine.keys.list().some((listed) => listed.name === 'kitchen display')).toBe(true);
+      // The snapshot answers while it is within its bound; a stop slowed by a busy machine may
+      // already have outlasted it, and then only the refusal below can be seen.
+      if (Date.now() - heard < STALE_AFTER_MS / 2) expect(listsKitchenDisplay()).toBe(true);
       await expect(a.gateway.engine.settings.setFromText('tips_enabled', 'true')).rejects.toBeInstanceOf(
         StoreUnreachableError,
       );
       await expect(a.gateway.engine.keys.create('another')).rejects.toThrow(/store server cannot be reached/);
       expect(a.gateway.engine.settings.get('tips_enabled')).toBe(false);
+      // Past the bound the counter refuses rather than trust keys it cannot confirm.
+      await eventually(() => {
+        try {
+          listsKitchenDisplay();
+          return false;
+        } catch (error) {
+          return error instanceof StoreUnreachableError;
+        }
+      });
     } finally {
       await server.start();
     }
