@@ -13,7 +13,7 @@ import type { UpstreamProcessor } from './processor/upstream';
 import type { Settings } from './settings';
 import type { BatchRecord, UpstreamBatch } from './store/batch-rows';
 import type { LedgerStore, LedgerWrite } from './store/ledger-store';
-import type { LedgerReadPort } from './store/ledger-reads';
+import type { LedgerReadPort } from './store/read-port';
 
 export type CloseOutcome =
   | { outcome: 'closed'; closed: BatchRecord }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { parseSwipeString } from '../../electron/gateway/swipe/format';
 import { EngineClient, freePort, runCli, startEngineProcess } from '../support/engine-process';
 import { createTestDatabase, type TestDatabase } from '../support/gateway';
@@ -87,7 +87,7 @@ describe('store and forward, durably', () => {
       const database: TestDatabase | undefined = await createTestDatabase();
       const storeArgs = database ? ['--database', database.url, '--lane', database.lane] : [];
       try {
-        const engine = await Engine.start(dataDir, database ? { store: database } : {});
+        const engine = await openEngine(dataDir, database ? { store: database } : {});
         const key = (await engine.keys.create('till')).key;
         await engine.settings.change([
           ['upstream_url', upstream.url],

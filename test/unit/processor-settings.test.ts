@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
-import { Engine } from '../../electron/gateway/engine';
+import type { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 
 let dir: string;
 let engine: Engine;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tender-processor-settings-'));
-  engine = Engine.open(dir);
+  engine = await openEngine(dir);
 });
 afterEach(async () => {
   await engine.close();
@@ -61,7 +62,7 @@ describe('the payment processor settings', () => {
     const refusal = settings.refusal('upstream_api_key', `${KEY}\n`);
     expect(refusal).toMatch(/^That value is not a valid value for upstream_api_key/);
     expect(refusal).not.toContain(KEY);
-    const audit = JSON.stringify(engine.audit.recent(10));
+    const audit = JSON.stringify(await engine.reads.recentAudit(10));
     expect(audit).toContain('upstream_api_key');
     expect(audit).not.toContain(KEY);
   });

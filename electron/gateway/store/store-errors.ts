@@ -67,5 +67,17 @@ export class AnswerStoredMeanwhileError extends Error {
 export class AnswerHeldElsewhereError extends Error {
   constructor() {
     super('A request with this Idempotency-Key is being answered at another counter.');
+    this.name = 'AnswerHeldElsewhereError';
+  }
+}
+
+/** How long a read may take, from when it is asked for, before it is refused. */
+export const READ_TIMEOUT_MS = 5000;
+
+/** A read that took longer than its time limit and was stopped. */
+export class ReadTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The read took longer than ${timeoutMs} ms and was stopped.`);
+    this.name = 'ReadTimeoutError';
   }
 }

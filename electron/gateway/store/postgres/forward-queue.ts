@@ -28,8 +28,8 @@ import {
   type DeclinedRow,
   type SummaryRow,
   type WaitingRow,
-} from '../forward-queue-sql';
-import { numbered } from './connection';
+} from '../sql/forward-queue-sql';
+import { POSTGRES_DIALECT } from '../sql/dialect';
 
 /** The advisory lock the store's one forwarder holds: "TNDRFWD1" as a 64-bit key. */
 const FORWARDER_LOCK = '6076016427498225713';
@@ -40,7 +40,7 @@ const FORWARDER_LOCK = '6076016427498225713';
 const OFFLINE_TOTAL_LOCK = '6076016427490133553';
 
 const q = Object.fromEntries(
-  Object.entries(FORWARD_QUEUE_SQL).map(([name, text]) => [name, numbered(text)]),
+  Object.entries(FORWARD_QUEUE_SQL).map(([name, text]) => [name, POSTGRES_DIALECT.placeholders(text)]),
 ) as Record<keyof typeof FORWARD_QUEUE_SQL, string>;
 
 type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
