@@ -50,5 +50,24 @@ export const gateway: Migration = {
       ALTER TABLE batches ADD COLUMN upstream_batch_id text;
       ALTER TABLE batches ADD COLUMN upstream_totals text;
       ALTER TABLE batches ADD COLUMN reconciled smallint CHECK (reconciled IN (0, 1));
+
+      -- Batches are read through this view (step 11): it shows the gateway's figures too.
+      CREATE OR REPLACE VIEW batch_totals AS
+        SELECT b.id, b.status, b.opened_at, b.settled_at, b.confirmation_code,
+               CASE WHEN b.status = 'OPEN' THEN o.sales_count ELSE b.sales_count END AS sales_count,
+               CASE WHEN b.status = 'OPEN' THEN o.sales_total ELSE b.sales_total END AS sales_total,
+               CASE WHEN b.status = 'OPEN' THEN o.refund_count ELSE b.refund_count END AS refund_count,
+               CASE WHEN b.status = 'OPEN' THEN o.refund_total ELSE b.refund_total END AS refund_total,
+               CASE WHEN b.status = 'OPEN' THEN o.tip_total ELSE b.tip_total END AS tip_total,
+               b.upstream_batch_id, b.upstream_totals, b.reconciled
+        FROM batches b
+        LEFT JOIN LATERAL (
+          SELECT COALESCE(sum(s.sales_count), 0)::integer AS sales_count,
+                 COALESCE(sum(s.sales_total), 0)::bigint AS sales_total,
+                 COALESCE(sum(s.refund_count), 0)::integer AS refund_count,
+                 COALESCE(sum(s.refund_total), 0)::bigint AS refund_total,
+                 COALESCE(sum(s.tip_total), 0)::bigint AS tip_total
+          FROM batch_lanes s WHERE s.batch_id = b.id AND b.status = 'OPEN'
+        ) o ON true;
     `,
 };
