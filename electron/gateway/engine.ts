@@ -31,6 +31,9 @@ import { PostgresLedgerReads } from './store/postgres/ledger-reads';
 import { ReadPool, type ReadPoolOptions } from './store/read-pool';
 import { StaffService } from './staff/staff';
 import { TransactionService } from './transactions';
+import { Signatures } from './signatures';
+import { SqliteCustomerRecords, type CustomerRecords } from './store/customer-records';
+import { PostgresCustomerRecords } from './store/postgres/customer-records';
 
 export interface EngineOptions {
   now?: () => number;
@@ -62,6 +65,7 @@ interface StoreParts {
   ledger: LedgerStore;
   reads: LedgerReadPort;
   admin: AdminStore;
+  customerRecords: CustomerRecords;
   cardHashKey: Buffer;
   lane: string;
   /** Closes the ledger and its reads (the engine closes `admin`). */
@@ -83,6 +87,10 @@ export class Engine {
   readonly admin: AdminStore;
   /** Cashiers and managers, their PINs, and who is signed in at each counter. */
   readonly staff: StaffService;
+  /** What customers leave with their transactions: signatures and receipt addresses. */
+  readonly customerRecords: CustomerRecords;
+  /** Customers' signatures for their charges. */
+  readonly signatures: Signatures;
   /** Lists and the open batch, read on the reader threads or the store server's read pool. */
   readonly reads: LedgerReadPort;
   /** The lane this counter writes in: its name on a store server, LOCAL_LANE on its own. */
@@ -107,12 +115,14 @@ export class Engine {
       this.ledger = parts.ledger;
       this.reads = parts.reads;
       this.admin = parts.admin;
+      this.customerRecords = parts.customerRecords;
       this.lane = parts.lane;
     } else {
       const ledger = new SqliteLedger(db, this.audit);
       this.ledger = ledger;
       this.reads = new LedgerReads(readPool as ReadPool);
       this.admin = new SqliteAdminStore(db, this.audit, ledger.commits);
+      this.customerRecords = new SqliteCustomerRecords(db, ledger.commits);
       this.lane = LOCAL_LANE;
     }
     this.onStoreServer = parts !== undefined;
@@ -132,6 +142,7 @@ export class Engine {
       now,
     );
     this.batches = new BatchService(this.ledger, this.reads, now);
+    this.signatures = new Signatures(this.ledger, this.customerRecords, now);
   }
 
   /** Opens (creating when new) the ledger of a data dir. */
@@ -213,25 +224,30 @@ async function openStoreServer(store: StoreServerOptions, dataDir: DataDirAdmin)
   const ledger = await PostgresLedger.open({ url: store.url, lane: store.lane, applicationName });
   let reads: PostgresLedgerReads | undefined;
   let admin: PostgresAdminStore | undefined;
+  let customerRecords: PostgresCustomerRecords | undefined;
   try {
     reads = new PostgresLedgerReads({ url: store.url, applicationName });
+    customerRecords = new PostgresCustomerRecords({ url: store.url, applicationName });
     const cardHashKey = await ledger.cardHashKey();
     admin = await PostgresAdminStore.open({ url: store.url, applicationName });
     await admin.adopt(dataDir);
-    const [openedReads, openedAdmin] = [reads, admin];
+    const [openedReads, openedAdmin, openedRecords] = [reads, admin, customerRecords];
     return {
       ledger,
       reads: openedReads,
       admin: openedAdmin,
+      customerRecords: openedRecords,
       cardHashKey,
       lane: store.lane,
       close: async () => {
+        await openedRecords.close();
         await openedReads.close();
         await ledger.close();
       },
     };
   } catch (error) {
     await admin?.close();
+    await customerRecords?.close();
     await reads?.close();
     await ledger.close();
     throw error;

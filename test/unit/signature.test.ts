@@ -14,11 +14,16 @@ import {
   SIGNATURE_PAD,
   signatureStrokesSchema,
 } from '../../shared/signature';
+import { escposBytes } from '../../electron/gateway/receipts/escpos';
+import { SIGNATURE_PICTURE } from '../../electron/gateway/receipts/receipt';
 import {
   drawSignature,
   SIGNATURE_PNG_SIZE,
+  SIGNATURE_PRINT_SIZE,
   signaturePng,
+  signatureRgba,
 } from '../../electron/gateway/receipts/signature-image';
+import { decodeEscPos } from '../support/escpos-decoder';
 import { sampleSignature } from '../support/signatures';
 
 const strokes = fc.array(
@@ -106,5 +111,32 @@ describe('the signature as a picture', () => {
     const bitmap = drawSignature([[600, 200, 620, 200]], SIGNATURE_PNG_SIZE);
     const inked = [...bitmap.gray.keys()].filter((i) => bitmap.gray[i] === 0).map((i) => i % bitmap.width);
     expect(Math.max(...inked) - Math.min(...inked)).toBeLessThan(40);
+  });
+});
+
+describe('the signature on paper', () => {
+  it('prints as a raster picture among the lines, dot for dot the drawn signature', () => {
+    const bitmap = drawSignature(sampleSignature(), SIGNATURE_PRINT_SIZE);
+    const bytes = escposBytes(
+      [['MERCHANT COPY', SIGNATURE_PICTURE, 'Signed on screen'], ['CUSTOMER COPY']],
+      42,
+      signatureRgba(bitmap),
+    );
+    const paper = decodeEscPos(bytes);
+    expect(paper.copies).toEqual([
+      ['MERCHANT COPY', '[picture 384x128]', 'Signed on screen'],
+      ['CUSTOMER COPY'],
+    ]);
+    expect(paper.pictures).toHaveLength(1);
+    const [picture] = paper.pictures;
+    expect(Array.from(picture?.dots ?? [])).toEqual(
+      Array.from(bitmap.gray, (value) => (value === 0 ? 1 : 0)),
+    );
+  });
+
+  it('a copy without a signature prints no picture, even with one at hand', () => {
+    const bitmap = drawSignature(sampleSignature(), SIGNATURE_PRINT_SIZE);
+    const paper = decodeEscPos(escposBytes([['CUSTOMER COPY']], 32, signatureRgba(bitmap)));
+    expect(paper.pictures).toEqual([]);
   });
 });

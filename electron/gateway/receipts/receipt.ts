@@ -77,6 +77,11 @@ export interface ReceiptDocument {
   message?: string;
   suggestedTips: SuggestedTip[];
   signature: boolean;
+  /**
+   * The customer signed on the screen turned to them: the copy to sign shows their signature (as a
+   * picture on paper) in place of the line to sign on.
+   */
+  signed: boolean;
   /** CUSTOMER COPY, MERCHANT COPY or CHECK. */
   copyLabel: string;
   footer: string;
@@ -89,6 +94,8 @@ export interface ReceiptOptions {
   tipPercentages?: readonly number[];
   /** The time zone the date and time are printed in (IANA name); the terminal's own by default. */
   timeZone?: string;
+  /** The customer signed on screen for this transaction. */
+  signed?: boolean;
 }
 
 const TITLES: Record<TransactionTypeLabel, string> = {
@@ -197,6 +204,7 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
     ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
     suggestedTips,
     signature: copy !== 'customer' && t.result === 'Approved',
+    signed: copy !== 'customer' && t.result === 'Approved' && options.signed === true,
     copyLabel: COPY_LABELS[copy],
     footer: merchant.footer,
   };
@@ -246,9 +254,26 @@ function blank(label: string, width: number): string {
   return `${label}${' '.repeat(width - label.length - line)}${'_'.repeat(line)}`;
 }
 
+/** Where the customer's signature is printed as a picture, among the lines of a copy. */
+export const SIGNATURE_PICTURE = { picture: 'signature' } as const;
+export type ReceiptPiece = string | typeof SIGNATURE_PICTURE;
+
+/** What stands for the signature's picture where only text can be shown. */
+const SIGNATURE_IN_TEXT = '[signature]';
+
 /** The document as lines of exactly the paper's width or less, with no trailing spaces. */
 export function renderReceipt(receipt: ReceiptDocument, width: ReceiptWidth): string[] {
-  const lines: string[] = [];
+  return receiptPieces(receipt, width).flatMap((piece) =>
+    typeof piece === 'string' ? [piece] : center(SIGNATURE_IN_TEXT, width),
+  );
+}
+
+/**
+ * The document as it is printed: its lines, and the customer's signature as a picture where it
+ * goes when they signed on screen.
+ */
+export function receiptPieces(receipt: ReceiptDocument, width: ReceiptWidth): ReceiptPiece[] {
+  const lines: ReceiptPiece[] = [];
   const rule = '-'.repeat(width);
   const { merchant } = receipt;
   if (merchant.name) lines.push(...center(merchant.name, width));
@@ -272,12 +297,15 @@ export function renderReceipt(receipt: ReceiptDocument, width: ReceiptWidth): st
       );
     }
   }
-  if (receipt.signature) {
+  if (receipt.signed) {
+    lines.push('', SIGNATURE_PICTURE, ...center('Signed on screen', width));
+    if (receipt.copy === 'merchant') lines.push(...center('I agree to pay the above total', width));
+  } else if (receipt.signature) {
     lines.push('', '', `x${'_'.repeat(width - 1)}`, ...center('Signature', width));
     if (receipt.copy === 'merchant') lines.push(...center('I agree to pay the above total', width));
   }
   lines.push('', ...center(receipt.copyLabel, width));
   if (receipt.footer)
     lines.push('', ...receipt.footer.split('|').flatMap((line) => center(line.trim(), width)));
-  return lines.map((line) => line.trimEnd());
+  return lines.map((line) => (typeof line === 'string' ? line.trimEnd() : line));
 }

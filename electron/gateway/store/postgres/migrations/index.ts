@@ -13,6 +13,7 @@ import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
 import { pinGates } from './0010-pin-gates';
+import { signaturesAndReceiptEmails } from './0011-signatures-and-receipt-emails';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -25,6 +26,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   storeKeysSettingsStaff,
   cashierListIndex,
   pinGates,
+  signaturesAndReceiptEmails,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
