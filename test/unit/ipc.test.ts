@@ -46,6 +46,11 @@ const SETTINGS: AppSettings = {
   tipWarnPercent: 30,
   duplicateWindowMinutes: 2,
   confirmAmountAboveCents: 100_000,
+  counterTips: false,
+  smartTipBelowCents: 1000,
+  smartTipAmountsCents: [100, 200, 300],
+  signatureAboveCents: null,
+  customerScreen: true,
   managerPin: false,
   swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
 };
