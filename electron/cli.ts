@@ -273,6 +273,7 @@ async function serve(
   };
   let screensUrl: string | undefined;
   let launchPage: string | undefined;
+  let customer: { url: string; launchPage: string } | undefined;
   keepEngineHeapSmall();
   if (screens) {
     const running = await startHeadlessScreens({
@@ -294,6 +295,7 @@ async function serve(
     };
     screensUrl = running.screensUrl;
     launchPage = running.launchPage;
+    customer = { url: running.customerUrl, launchPage: running.customerLaunchPage };
   } else {
     gateway = await startGateway({ dataDir, port, allowedOrigins, ...(engine && { engine }) });
   }
@@ -320,6 +322,13 @@ async function serve(
     // computer's user of the data dir can read.
     console.log(`Cashier screens: ${screensUrl}`);
     console.log(`To open them in a browser on this computer, open ${pathToFileURL(launchPage ?? '').href}`);
+    if (customer) {
+      console.log(`Customer screen: ${customer.url}`);
+      console.log(
+        `To open it in a browser on this computer, open ${pathToFileURL(customer.launchPage).href}, ` +
+          'or press Open the customer screen in Settings on the cashier screens',
+      );
+    }
   }
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);

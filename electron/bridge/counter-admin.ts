@@ -59,6 +59,7 @@ type AdminChannel = Exclude<
   | `counter:${string}`
   | `attempts:${string}`
   | `store-server:${string}`
+  | `customer:${string}`
 >;
 
 const REVOKED_SHOWN = 25;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 import { attemptChannels } from './attempts-contract';
+import { customerCashierChannels, customerEvents, customerScreenChannels } from './customer-contract';
 import { staffChannels, staffEvents } from './staff-contract';
 import { storeServerChannels } from './store-server-contract';
 
@@ -412,6 +413,8 @@ export const invokeChannels = {
   ...staffChannels,
   ...attemptChannels,
   ...storeServerChannels,
+  ...customerScreenChannels,
+  ...customerCashierChannels,
 } as const;
 
 /** Events from the host to the screens. */
@@ -422,6 +425,7 @@ export const eventChannels = {
   /** Any settings change, from any screen, so every open screen shows the same settings. */
   'settings:changed': appSettingsSchema,
   ...staffEvents,
+  ...customerEvents,
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;

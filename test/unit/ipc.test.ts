@@ -2,6 +2,7 @@
  * The IPC contract in Node: what the main process accepts, from whom, and what the preload facade
  * lets through, with stand-ins for ipcMain, ipcRenderer and webContents.
  */
+import type { CustomerView } from '../../shared/ipc/customer-contract';
 import { describe, expect, it, vi } from 'vitest';
 import { invokeChannels, type AppSettings, type InvokeResult } from '../../shared/ipc/contract';
 import { BridgeCallError, createBridge } from '../../shared/ipc/facade';
@@ -107,6 +108,31 @@ function fakeStaffHandlers(): Pick<
   };
 }
 
+const CUSTOMER_VIEW: CustomerView = {
+  sequence: 1,
+  merchantName: 'Blue Door Bistro',
+  step: { step: 'idle' },
+  choices: { receiptNotices: [] },
+  screen: { connected: false, enabled: true },
+};
+
+function customerHandlers(): Pick<BridgeHandlers, `customer:${string}` & keyof BridgeHandlers> {
+  const view = () => CUSTOMER_VIEW;
+  return {
+    'customer:view': vi.fn(view),
+    'customer:choose-tip': vi.fn(view),
+    'customer:sign': vi.fn(view),
+    'customer:choose-receipt': vi.fn(view),
+    'customer:start': vi.fn(view),
+    'customer:skip': vi.fn(view),
+    'customer:cancel': vi.fn(view),
+    'customer:charging': vi.fn(view),
+    'customer:answered': vi.fn(view),
+    'customer:try-again': vi.fn(view),
+    'customer:finish': vi.fn(view),
+  };
+}
+
 function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     'terminal:session': vi.fn(() => SESSION),
@@ -118,6 +144,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'store-server:set': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
     'store-server:clear': vi.fn(() => ({ running: null, saved: null, setOutside: null })),
     'attempts:dismiss': vi.fn(() => null),
+    ...customerHandlers(),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
       certificate: {
