@@ -40,6 +40,8 @@ export interface CustomerDisplayOptions {
   settings: () => AppSettings;
   receipts: ReceiptService;
   thanksMs?: number;
+  /** In a browser: the address that pairs one more customer's page (a ticket of its own each time). */
+  pairingAddress?: () => string;
 }
 
 /** The sale on the customer's screen: what it comes to, once the tip is known. */
@@ -278,6 +280,16 @@ export class CustomerDisplay {
       'customer:finish': () => {
         this.#toIdle();
         return this.view();
+      },
+      'customer:open-screen': () => {
+        const address = this.#options.pairingAddress;
+        if (!address) {
+          throw new BridgeError(
+            'unavailable',
+            'The desktop app shows the customer’s screen on a second display by itself, when one is plugged in.',
+          );
+        }
+        return { address: address() };
       },
     };
   }

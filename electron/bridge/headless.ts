@@ -60,11 +60,16 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
       app.addHook('onClose', async () => opened.close());
     },
   });
+  const screensOrigin = gateway.url.slice(0, -API_PREFIX.length);
   try {
     terminal = await Terminal.start({
       gateway,
       dataDir: options.dataDir,
       shell: 'browser',
+      customerScreenAddress: () => {
+        if (!pairing) throw new Error('The engine started without the screens.');
+        return ScreensPairing.pairingAddress(screensOrigin, pairing.issueTicket('customer'), 'customer');
+      },
       version: options.version,
       reader: options.reader,
       ...(options.engine?.store && {
@@ -81,7 +86,6 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
   const started = terminal;
   const paired = pairing;
   if (!paired) throw new Error('The engine started without the screens.');
-  const screensOrigin = gateway.url.slice(0, -API_PREFIX.length);
   // Written once the screens can be used: a page opened from it at once finds its host.
   paired.keepLaunchPage(screensOrigin);
   let closing: Promise<void> | undefined;

@@ -60,6 +60,8 @@ export interface TerminalOptions {
   store?: RunningStore;
   /** How long the customer's screen says thank you before it is idle again. */
   customerThanksMs?: number;
+  /** In a browser: the address that pairs one more customer's page. */
+  customerScreenAddress?: () => string;
 }
 
 /**
@@ -171,6 +173,7 @@ export class Terminal {
       settings: () => this.#admin.settings(),
       receipts: new ReceiptService(engine.reads, engine.settings, { signatures: engine.signatures }),
       ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
+      ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
     });
     // The switch in Settings shows or hides the customer's screen at once.
     this.events.subscribe((event) => {

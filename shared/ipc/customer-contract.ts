@@ -146,6 +146,14 @@ export const customerCashierChannels = {
   'customer:try-again': { input: z.undefined(), output: customerViewSchema },
   /** The cashier starts the next sale: back to idle. */
   'customer:finish': { input: z.undefined(), output: customerViewSchema },
+  /**
+   * In a browser: the address that pairs one customer's page, with a ticket of its own, for the
+   * cashier's screen to open in a new window. The desktop app opens its own on a second display.
+   */
+  'customer:open-screen': {
+    input: z.undefined(),
+    output: z.object({ address: z.string().regex(/^https:\/\/[^#\s]+\/customer#pair=[A-Za-z0-9_-]{43}$/) }),
+  },
 } as const;
 
 export const customerEvents = {

@@ -130,6 +130,9 @@ function customerHandlers(): Pick<BridgeHandlers, `customer:${string}` & keyof B
     'customer:answered': vi.fn(view),
     'customer:try-again': vi.fn(view),
     'customer:finish': vi.fn(view),
+    'customer:open-screen': vi.fn(() => ({
+      address: `https://127.0.0.1:8443/customer#pair=${'T'.repeat(43)}`,
+    })),
   };
 }
 
