@@ -61,7 +61,8 @@ export function senderRole(event: IpcSender, trusted: TrustedScreens): ScreenWin
   if (origin === undefined || !trusted.origins.includes(origin)) return undefined;
   const id = event.sender.id;
   if (id === trusted.webContentsId()) return 'cashier';
-  if (trusted.customerWebContentsId !== undefined && id === trusted.customerWebContentsId()) return 'customer';
+  if (trusted.customerWebContentsId !== undefined && id === trusted.customerWebContentsId())
+    return 'customer';
   return undefined;
 }
 
