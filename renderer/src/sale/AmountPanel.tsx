@@ -7,6 +7,7 @@ import { KeyHint } from '../ui/KeyHint';
 type Props = { state: Exclude<SaleState, { step: 'result' }>; act: (action: SaleAction) => void };
 
 const STEPS = ['Amount', 'Card', 'Answer'] as const;
+const STEPS_WITH_TIP = ['Amount', 'Tip', 'Card', 'Answer'] as const;
 
 const AMOUNT_SHORTCUTS = [
   ['0-9', 'amount'],
@@ -25,9 +26,11 @@ const KEYED_SHORTCUTS = [
 ] as const;
 
 export function AmountPanel({ state, act }: Props) {
-  const { cents, invoice, orderNumber } = state.sale;
+  const { cents, invoice, orderNumber, tipCents, tipLabel } = state.sale;
   const editable = state.step === 'amount';
-  const stepIndex = state.step === 'amount' ? 0 : 1;
+  const withTip = state.step === 'tip' || tipLabel !== '';
+  const steps = withTip ? STEPS_WITH_TIP : STEPS;
+  const stepIndex = state.step === 'amount' ? 0 : state.step === 'tip' || !withTip ? 1 : 2;
   const shortcuts =
     state.step === 'amount'
       ? AMOUNT_SHORTCUTS
@@ -47,7 +50,7 @@ export function AmountPanel({ state, act }: Props) {
       <header className="ticket-head">
         <h1 id="ticket-title">New sale</h1>
         <ol className="steps" aria-label="Sale steps">
-          {STEPS.map((name, index) => (
+          {steps.map((name, index) => (
             <li
               key={name}
               className={
@@ -76,6 +79,21 @@ export function AmountPanel({ state, act }: Props) {
         >
           {displayMoney(cents)}
         </output>
+        {tipLabel !== '' && (
+          <dl className="amount-tip" data-testid="sale-tip">
+            <div>
+              <dt>Tip</dt>
+              <dd>
+                {tipCents === 0 ? 'None' : displayMoney(tipCents)}
+                {tipLabel.endsWith('%') && ` (${tipLabel})`}
+              </dd>
+            </div>
+            <div className="amount-tip-total">
+              <dt>Total</dt>
+              <dd data-testid="sale-total">{displayMoney(cents + tipCents)}</dd>
+            </div>
+          </dl>
+        )}
         {editable ? (
           <p className="amount-hint">
             Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.

@@ -3,12 +3,13 @@
  * cashier's words and what to do next. Enter starts the next sale, or after a refusal tries another
  * card; for a moment after the answer appears its buttons do nothing (see step-pause).
  */
+import type { ReactNode } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
 import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import type { ChargedCard } from '../payment/card-payment';
-import type { SaleDetails } from './sale-state';
+import { totalOf, type SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 import { useStepPause } from '../ui/step-pause';
 import { ReceiptActions } from '../receipts/ReceiptActions';
@@ -17,6 +18,10 @@ type Props = {
   sale: SaleDetails;
   card: ChargedCard;
   outcome: SaleOutcome;
+  /** The card holds an approved AUTH of this sale: no other card may be taken for it. */
+  holdsCard?: boolean;
+  /** What the customer's screen shows and what the customer chose, when the sale ran on it. */
+  customer?: ReactNode;
   onNewSale: () => void;
   onTryAgain: () => void;
   onCheckAgain: () => void;
@@ -31,11 +36,20 @@ const TONES: Record<SaleOutcome['kind'], string> = {
   unknown: 'unknown',
 };
 
-export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheckAgain }: Props) {
+export function ResultView({
+  sale,
+  card,
+  outcome,
+  holdsCard = false,
+  customer,
+  onNewSale,
+  onTryAgain,
+  onCheckAgain,
+}: Props) {
   const tone = TONES[outcome.kind];
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
-  const canTryAgain = !approved && !unknown;
+  const canTryAgain = !approved && !unknown && !holdsCard;
   const holder = cardholderOf(card);
   const { paused, guard } = useStepPause();
 
@@ -49,8 +63,8 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           {outcomeTitle(outcome)}
         </h1>
         <p className="result-amount">
-          {displayMoney(sale.cents)}
-          {!approved && !unknown && <span className="result-amount-note"> not charged</span>}
+          {displayMoney(totalOf(sale))}
+          {!approved && !unknown && !holdsCard && <span className="result-amount-note"> not charged</span>}
         </p>
 
         {outcome.kind === 'approved' ? (
@@ -70,6 +84,16 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
               <dt>Transaction</dt>
               <dd>#{outcome.transactionId}</dd>
             </div>
+            {sale.tipLabel && (
+              <div className="result-fact" data-testid="result-tip">
+                <dt>Tip</dt>
+                <dd>
+                  {sale.tipCents === 0
+                    ? 'No tip'
+                    : `${displayMoney(sale.tipCents)} on ${displayMoney(sale.cents)}${sale.tipLabel.endsWith('%') ? ` (${sale.tipLabel})` : ''}`}
+                </dd>
+              </div>
+            )}
             {sale.invoice.trim() && (
               <div className="result-fact">
                 <dt>Invoice</dt>
@@ -101,8 +125,15 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           </div>
         )}
 
+        {customer}
         {outcome.kind === 'approved' && (
-          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
+          // With the customer's screen, the host prints what prints by itself once the customer has
+          // signed (so the copy to sign carries the signature); the buttons stay for the cashier.
+          <ReceiptActions
+            transactionId={outcome.transactionId}
+            isTab={false}
+            printsByItself={customer === undefined}
+          />
         )}
 
         <div className="result-actions">
