@@ -17,6 +17,21 @@ export function isLargeTip(checkCents: number, tipCents: number, warnPercent: nu
   return tipCents > checkCents || tipCents * 100 > checkCents * warnPercent;
 }
 
+/**
+ * Whether a tip chosen at the counter asks to be confirmed: one typed in (or not among the
+ * suggestions) above tip_warn_percent. A suggestion is the merchant's own figure, shown in dollars
+ * before it was tapped: a fixed $2.00 on a $6.50 coffee is what smart tipping offers, not a slip.
+ */
+export function needsTipConfirm(
+  checkCents: number,
+  tipCents: number,
+  warnPercent: number,
+  suggestions: readonly { cents: number }[],
+): boolean {
+  if (suggestions.some((suggestion) => suggestion.cents === tipCents)) return false;
+  return isLargeTip(checkCents, tipCents, warnPercent);
+}
+
 /** How many suggestions the customer is shown, beside Custom and No tip. */
 export const TIP_SUGGESTIONS_SHOWN = 3;
 

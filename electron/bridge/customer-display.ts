@@ -15,7 +15,7 @@ import type {
   CustomerStep,
   CustomerView,
 } from '../../shared/ipc/customer-contract';
-import { isLargeTip, tipSuggestions } from '../../shared/tips';
+import { needsTipConfirm, tipSuggestions } from '../../shared/tips';
 import type { Engine } from '../gateway/engine';
 import { isEmailAddress, MailError, NOT_AN_ADDRESS } from '../gateway/receipts/mailer';
 import { PrinterError } from '../gateway/receipts/printer';
@@ -121,7 +121,10 @@ export class CustomerDisplay {
         if (sale.amountCents + input.tipCents > MAX_AMOUNT_CENTS) {
           throw new BridgeError('invalid-input', 'That tip is too large. Choose a smaller one.');
         }
-        if (isLargeTip(sale.amountCents, input.tipCents, step.warnPercent) && !input.confirmed) {
+        if (
+          needsTipConfirm(sale.amountCents, input.tipCents, step.warnPercent, step.suggestions) &&
+          !input.confirmed
+        ) {
           throw new BridgeError(
             'refused',
             `A tip of ${displayMoney(input.tipCents)} is more than ${step.warnPercent}% of ${displayMoney(sale.amountCents)}. Confirm it first.`,

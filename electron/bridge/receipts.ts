@@ -176,6 +176,9 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
         }
       }),
     'receipts:test-print': () => inWords(async () => ({ message: await receipts.testPrint() })),
+    'receipts:kept-email': async (input) => ({
+      address: (await engine.customerRecords.receiptEmail(input.id)) ?? null,
+    }),
     'receipts:email': (input) =>
       inWords(async () => {
         // Without an address: the one the receipt went to before, else the one sent with the sale.

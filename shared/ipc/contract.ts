@@ -399,6 +399,11 @@ export const invokeChannels = {
     }),
   },
   'receipts:test-print': { input: z.undefined(), output: deliverySchema },
+  /** The address a transaction's receipt was last emailed to, kept with it; null when none was. */
+  'receipts:kept-email': {
+    input: z.strictObject({ id: transactionIdInput }),
+    output: z.object({ address: z.string().max(254).nullable() }),
+  },
   /** Emails the customer copy to `to`, or to the email the transaction was sent with. */
   'receipts:email': {
     input: z.strictObject({

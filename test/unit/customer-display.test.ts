@@ -167,6 +167,21 @@ describe('the tip', () => {
     expect(view.step).toMatchObject({ totalCents: 2200 });
   });
 
+  it('a suggested amount is the merchant’s own and needs no confirming; the same share typed in does', async () => {
+    const start = await cashier('customer:start', { amountCents: 650, askTip: true });
+    // $3.00 on $6.50 is 46%, above tip_warn_percent, but it is one of the smart tip amounts.
+    const view = await customer('customer:choose-tip', {
+      sequence: start.sequence,
+      tipCents: 300,
+      confirmed: false,
+    });
+    expect(view.choices).toMatchObject({ tipCents: 300, tipLabel: '$3.00' });
+    const again = await cashier('customer:start', { amountCents: 650, askTip: true });
+    await expect(
+      customer('customer:choose-tip', { sequence: again.sequence, tipCents: 301, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused' });
+  });
+
   it('an answer to a step no longer on screen changes nothing', async () => {
     const first = await cashier('customer:start', { amountCents: 4000, askTip: true });
     await cashier('customer:start', { amountCents: 3000, askTip: true });

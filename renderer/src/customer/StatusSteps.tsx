@@ -48,9 +48,9 @@ export function ProcessingStep({ totalCents }: { totalCents: number }) {
     <section className="customer-message" aria-labelledby="customer-title" aria-busy="true">
       <Total totalCents={totalCents} />
       <Spinner className="spinner customer-spinner" />
-      <h1 id="customer-title" role="status">
-        Processing… please wait
-      </h1>
+      <div role="status">
+        <h1 id="customer-title">Processing… please wait</h1>
+      </div>
     </section>
   );
 }
@@ -59,9 +59,9 @@ export function ApprovedStep({ totalCents }: { totalCents: number }) {
   return (
     <section className="customer-message customer-good" aria-labelledby="customer-title">
       <CheckIcon className="customer-icon" />
-      <h1 id="customer-title" role="status">
-        Approved
-      </h1>
+      <div role="status">
+        <h1 id="customer-title">Approved</h1>
+      </div>
       <Total totalCents={totalCents} />
     </section>
   );
@@ -71,9 +71,9 @@ export function DeclinedStep({ totalCents }: { totalCents: number }) {
   return (
     <section className="customer-message customer-bad" aria-labelledby="customer-title">
       <CrossIcon className="customer-icon" />
-      <h1 id="customer-title" role="alert">
-        {CUSTOMER_DECLINE_WORDS}
-      </h1>
+      <div role="alert">
+        <h1 id="customer-title">{CUSTOMER_DECLINE_WORDS}</h1>
+      </div>
       <Total totalCents={totalCents} />
     </section>
   );
@@ -83,9 +83,9 @@ export function SeeCashierStep() {
   return (
     <section className="customer-message" aria-labelledby="customer-title">
       <AlertIcon className="customer-icon" />
-      <h1 id="customer-title" role="alert">
-        Please see the cashier
-      </h1>
+      <div role="alert">
+        <h1 id="customer-title">Please see the cashier</h1>
+      </div>
       <p className="customer-note">Your payment did not go through yet. The cashier will help you.</p>
     </section>
   );
@@ -94,9 +94,11 @@ export function SeeCashierStep() {
 export function ThanksStep({ merchantName }: { merchantName: string }) {
   return (
     <section className="customer-message customer-good" aria-labelledby="customer-title">
-      <h1 id="customer-title" className="customer-welcome" role="status">
-        Thank you!
-      </h1>
+      <div role="status">
+        <h1 id="customer-title" className="customer-welcome">
+          Thank you!
+        </h1>
+      </div>
       {merchantName && <p className="customer-note">See you again at {merchantName}.</p>}
     </section>
   );

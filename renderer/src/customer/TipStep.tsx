@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { CustomerStep } from '../../../shared/ipc/customer-contract';
 import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
-import { isLargeTip, percentOfCheck } from '../../../shared/tips';
+import { needsTipConfirm, percentOfCheck } from '../../../shared/tips';
 import { BackspaceIcon } from '../ui/icons';
 import type { CustomerAnswers } from './answers';
 
@@ -26,9 +26,9 @@ export function TipStep({ step, answers }: { step: TipStepShown; answers: Custom
     setBusy(false);
   };
   const pick = (tipCents: number, from: 'choose' | 'custom') => {
-    if (isLargeTip(step.amountCents, tipCents, step.warnPercent))
+    if (needsTipConfirm(step.amountCents, tipCents, step.warnPercent, step.suggestions)) {
       setMode({ mode: 'confirm', tipCents, from });
-    else void send(tipCents, false);
+    } else void send(tipCents, false);
   };
 
   if (mode.mode === 'confirm') {

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
-import { isLargeTip, percentOfCheck, tipSuggestions } from '../../../shared/tips';
+import { needsTipConfirm, percentOfCheck, tipSuggestions } from '../../../shared/tips';
 import type { AppSettings } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { MoneyInput } from '../ui/MoneyInput';
@@ -36,7 +36,7 @@ export function CounterTip({
     fixedAmountsCents: settings.smartTipAmountsCents,
   });
   const choose = (tip: ChosenTip) => {
-    if (isLargeTip(amountCents, tip.tipCents, settings.tipWarnPercent)) setConfirming(tip);
+    if (needsTipConfirm(amountCents, tip.tipCents, settings.tipWarnPercent, suggestions)) setConfirming(tip);
     else onTip(tip);
   };
   const tooLarge = amountCents + custom > MAX_AMOUNT_CENTS;

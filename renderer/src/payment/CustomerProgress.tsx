@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { CustomerView } from '../../../shared/ipc/customer-contract';
 import { displayMoney } from '../../../shared/money';
 import { BusyButton } from '../ui/BusyButton';
+import { CustomerScreenIcon } from '../ui/icons';
 import { ProblemNotice } from '../ui/ProblemNotice';
 
 const STEP_WORDS: Record<CustomerView['step']['step'], string> = {
@@ -28,8 +29,11 @@ export function CustomerProgress({
   view,
   onSkip,
   onCancel,
+  main = false,
 }: {
   view: CustomerView;
+  /** The whole of its panel (while the customer chooses the tip), rather than a note under another. */
+  main?: boolean;
   /** Offered on the tip and the signature. */
   onSkip?: () => Promise<string | undefined>;
   /** Offered before the card is read. */
@@ -60,10 +64,18 @@ export function CustomerProgress({
   }
 
   return (
-    <section className="customer-progress" aria-label="Customer screen" data-testid="customer-progress">
+    <section
+      className={main ? 'card-panel customer-progress customer-progress-main' : 'customer-progress'}
+      aria-label="Customer screen"
+      data-testid="customer-progress"
+    >
+      {main && <CustomerScreenIcon className="customer-progress-icon" />}
       <p className="customer-progress-step" role="status" data-customer-step={step.step}>
         {screen.connected ? STEP_WORDS[step.step] : 'The customer screen is not connected'}
       </p>
+      {main && screen.connected && step.step === 'tip' && (
+        <p className="card-panel-text">The card is taken once the customer has chosen.</p>
+      )}
       {facts.length > 0 && (
         <ul className="customer-progress-facts" data-testid="customer-choices">
           {facts.map((fact) => (

@@ -4,7 +4,12 @@ import { displayMoney } from '../../../shared/money';
 import type { SaleAction, SaleState } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 
-type Props = { state: Exclude<SaleState, { step: 'result' }>; act: (action: SaleAction) => void };
+type Props = {
+  state: Exclude<SaleState, { step: 'result' }>;
+  act: (action: SaleAction) => void;
+  /** A customer's screen is connected and switched on: the sale will show on it. */
+  customerScreen?: boolean;
+};
 
 const STEPS = ['Amount', 'Card', 'Answer'] as const;
 const STEPS_WITH_TIP = ['Amount', 'Tip', 'Card', 'Answer'] as const;
@@ -25,7 +30,7 @@ const KEYED_SHORTCUTS = [
   ['Esc', 'swipe instead'],
 ] as const;
 
-export function AmountPanel({ state, act }: Props) {
+export function AmountPanel({ state, act, customerScreen = false }: Props) {
   const { cents, invoice, orderNumber, tipCents, tipLabel } = state.sale;
   const editable = state.step === 'amount';
   const withTip = state.step === 'tip' || tipLabel !== '';
@@ -66,6 +71,12 @@ export function AmountPanel({ state, act }: Props) {
           ))}
         </ol>
       </header>
+
+      {customerScreen && (
+        <p className="customer-badge" data-testid="customer-screen-badge">
+          The customer sees this sale on their screen
+        </p>
+      )}
 
       <div className="amount">
         <span className="amount-label" id="amount-label">

@@ -416,7 +416,7 @@ export function SaleScreen() {
           onCancel={closeAmountConfirm}
         />
       )}
-      <AmountPanel state={state} act={act} />
+      <AmountPanel state={state} act={act} customerScreen={customer.present} />
       <section
         className="sale-side"
         aria-label={state.step === 'amount' ? 'Amount keypad' : state.step === 'tip' ? 'Tip' : 'Payment'}
@@ -430,7 +430,7 @@ export function SaleScreen() {
           <>
             {heldCard && <HeldCard card={heldCard} onDrop={dropHeldCard} />}
             {onCustomerScreen && customer.view ? (
-              <CustomerProgress view={customer.view} onSkip={customer.skip} onCancel={cancelSale} />
+              <CustomerProgress view={customer.view} onSkip={customer.skip} onCancel={cancelSale} main />
             ) : (
               <CounterTip
                 amountCents={state.sale.cents}
