@@ -326,7 +326,7 @@ async function serve(
       console.log(`Customer screen: ${customer.url}`);
       console.log(
         `To open it in a browser on this computer, open ${pathToFileURL(customer.launchPage).href}, ` +
-          'or press Open the customer screen in Settings on the cashier screens',
+          'or use Settings > Counter sales > Open the window on the cashier screens',
       );
     }
   }

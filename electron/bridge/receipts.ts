@@ -176,9 +176,13 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
         }
       }),
     'receipts:test-print': () => inWords(async () => ({ message: await receipts.testPrint() })),
-    'receipts:kept-email': async (input) => ({
-      address: (await engine.customerRecords.receiptEmail(input.id)) ?? null,
-    }),
+    'receipts:customer-kept': async (input) => {
+      const [signature, address] = await Promise.all([
+        engine.customerRecords.signature(input.id),
+        engine.customerRecords.receiptEmail(input.id),
+      ]);
+      return { signed: signature !== undefined, address: address ?? null };
+    },
     'receipts:email': (input) =>
       inWords(async () => {
         // Without an address: the one the receipt went to before, else the one sent with the sale.

@@ -399,10 +399,13 @@ export const invokeChannels = {
     }),
   },
   'receipts:test-print': { input: z.undefined(), output: deliverySchema },
-  /** The address a transaction's receipt was last emailed to, kept with it; null when none was. */
-  'receipts:kept-email': {
+  /**
+   * What the customer left with a transaction: whether they signed on screen (the picture is the
+   * engine's, at GET /transactions/{id}/signature), and the address its receipt was last emailed to.
+   */
+  'receipts:customer-kept': {
     input: z.strictObject({ id: transactionIdInput }),
-    output: z.object({ address: z.string().max(254).nullable() }),
+    output: z.object({ signed: z.boolean(), address: z.string().max(254).nullable() }),
   },
   /** Emails the customer copy to `to`, or to the email the transaction was sent with. */
   'receipts:email': {

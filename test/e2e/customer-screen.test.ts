@@ -395,6 +395,43 @@ describe('a counter sale on the customer’s screen', () => {
   });
 });
 
+describe('Settings → Counter sales', () => {
+  it('opens a customer window paired with the counter, and turns tips at the counter off and on', async () => {
+    const cashier = await counter.open('counter');
+    const { page } = cashier;
+    await cashier.goTo('Settings');
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('button', { name: 'Counter sales' })
+      .click();
+    const status = page.getByTestId('customer-screen-status');
+    await status.getByText('Not connected').waitFor();
+    await cashier.check('10-settings-counter-sales');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await cashier.check('10b-settings-counter-sales-1024x768');
+    await page.setViewportSize({ width: 800, height: 600 });
+    await cashier.check('10c-settings-counter-sales-800x600');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Opened without an opener, it pairs with the ticket in its address alone.
+    const opened = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Open the window' }).click();
+    const customer = await opened;
+    await customer.getByTestId('customer-screen').waitFor();
+    expect(customer.url()).toMatch(/\/customer$/);
+    await status.getByText('Connected').waitFor();
+
+    await page.getByRole('switch', { name: 'Tips at the counter' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved').waitFor();
+    expect((await counter.reader.bridge.invoke('settings:get')).counterTips).toBe(false);
+    await page.getByRole('switch', { name: 'Tips at the counter' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved').waitFor();
+    expect((await counter.reader.bridge.invoke('settings:get')).counterTips).toBe(true);
+  });
+});
+
 describe('the customer’s screen on counter panels', () => {
   it('every step passes axe, with targets a fingertip wide, at 800x480, 1024x600 and 1280x800', async () => {
     await counter.reader.bridge.invoke('settings:update', { signatureAboveCents: 1000 });

@@ -306,6 +306,11 @@ describe('the signature and the receipt', () => {
     });
     expect(mails.at(-1)?.text).toContain(`#${id}`);
     expect(await t.gateway.engine.customerRecords.receiptEmail(id)).toBe('ann@example.test');
+    // The transaction's details read it back, with whether the customer signed.
+    expect(await dispatchInvoke(terminal.handlers, 'receipts:customer-kept', { id })).toEqual({
+      ok: true,
+      value: { signed: false, address: 'ann@example.test' },
+    });
   });
 
   it('No receipt prints and sends nothing', async () => {

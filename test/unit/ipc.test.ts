@@ -196,7 +196,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'receipts:after-approval': vi.fn(() => ({ printed: [], offerCustomerCopy: true })),
     'receipts:test-print': vi.fn(() => ({ message: 'The printer at tcp://10.0.0.9:9100 took the receipt.' })),
     'receipts:email': vi.fn(() => ({ message: 'Receipt emailed to ada@example.test.' })),
-    'receipts:kept-email': vi.fn(() => ({ address: 'ada@example.test' })),
+    'receipts:customer-kept': vi.fn(() => ({ signed: false, address: 'ada@example.test' })),
     'simulator:swipe': vi.fn(() => null),
     'simulator:plug': vi.fn(() => null),
     ...fakeStaffHandlers(),

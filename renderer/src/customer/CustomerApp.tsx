@@ -100,7 +100,7 @@ function NotConnected() {
       <h1>This screen is not connected</h1>
       <p>Please ask the cashier for help.</p>
       <p className="customer-staff-note">
-        Staff: open the customer screen again from Tender, under Settings on the cashier screens.
+        Staff: open it again from the cashier screens, under Settings, Counter sales.
       </p>
     </main>
   );

@@ -16,11 +16,10 @@ function dataUrl(png: Uint8Array): string {
 export function CustomerKept({ id }: { id: string }) {
   const { client, bridge } = useTerminal();
   const kept = useLoad(async () => {
-    const [signature, email] = await Promise.all([
-      client.signature(id),
-      bridge.invoke('receipts:kept-email', { id: Number(id) }),
-    ]);
-    return { signature: signature && dataUrl(signature), email: email.address };
+    const { signed, address } = await bridge.invoke('receipts:customer-kept', { id: Number(id) });
+    // Asked for only when there is one: the engine's 404 would be a console error in a browser.
+    const signature = signed ? await client.signature(id) : undefined;
+    return { signature: signature && dataUrl(signature), email: address };
   }, [bridge, client, id]);
   const { signature, email } = kept.data ?? {};
   if (!signature && !email) return null;

@@ -1,5 +1,6 @@
 /**
- * The merchant's gateway settings: API keys for other programs, tips and tabs, receipts and the
+ * The merchant's gateway settings: API keys for other programs, tips and tabs, counter sales (the
+ * customer's screen, tips at the counter, signatures), receipts and the
  * printer, the card reader and its key, the address and certificate for integrators, the store
  * server, the staff and their PINs, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
@@ -7,6 +8,7 @@ import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { AuditLogSection } from './AuditLogSection';
 import { ConnectionSection } from './ConnectionSection';
+import { CounterSalesSection } from './CounterSalesSection';
 import { ReaderSection } from './ReaderSection';
 import { ReceiptsSection } from './ReceiptsSection';
 import { StaffSection } from '../staff/StaffSection';
@@ -16,6 +18,7 @@ import { TipsSection } from './TipsSection';
 const SECTIONS = [
   { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
   { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
+  { id: 'counter', label: 'Counter sales', render: () => <CounterSalesSection /> },
   { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
   { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
