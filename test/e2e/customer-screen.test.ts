@@ -452,6 +452,12 @@ describe('the customer’s screen on counter panels', () => {
       await check('tip');
       await customer.getByRole('button', { name: 'Custom' }).click();
       await check('custom-tip');
+      const pad = customer.getByRole('group', { name: 'Tip keypad' });
+      for (const key of ['9', '00']) await pad.getByRole('button', { name: key, exact: true }).click();
+      await customer.getByRole('button', { name: 'Add tip' }).click();
+      await customer.getByTestId('tip-confirm').waitFor();
+      await check('confirm-tip');
+      await customer.getByRole('button', { name: 'Change the tip' }).click();
       await customer.getByRole('button', { name: 'Back' }).click();
       await customer.getByRole('button', { name: /^20%/ }).click();
       await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();

@@ -234,6 +234,17 @@ describe('settings', () => {
     const keys = t.gateway.engine.keys.list().filter((key) => key.revoked === null);
     expect(keys.map((key) => key.name)).not.toContain('Tender browser screens');
   });
+
+  it('read a file from before the customer screen as showing it, and refuse a switch that is not on or off', () => {
+    const file = join(t.dataDir, COUNTER_SETTINGS_FILE);
+    writeFileSync(file, JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], managerPin: null }));
+    expect(CounterPreferences.open(t.dataDir).customerScreen).toBe(true);
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], customerScreen: 'yes', managerPin: null }),
+    );
+    expect(() => CounterPreferences.open(t.dataDir)).toThrow(DamagedPreferencesError);
+  });
 });
 
 describe('manager approval of settings changes', () => {

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { CustomerStep, ReceiptChoice } from '../../../shared/ipc/customer-contract';
 import type { CustomerAnswers } from './answers';
 import { EmailKeyboard } from './EmailKeyboard';
-import { Total } from './StatusSteps';
+import { ApprovedNote, Total } from './StatusSteps';
 
 export function ReceiptStep({
   step,
@@ -48,6 +48,7 @@ export function ReceiptStep({
 
   return (
     <section className="customer-receipt" aria-labelledby="customer-title">
+      <ApprovedNote />
       <Total totalCents={step.totalCents} />
       <h1 id="customer-title">Would you like a receipt?</h1>
       {problem && (

@@ -13,7 +13,7 @@ import {
   SIGNATURE_PAD,
 } from '../../../shared/signature';
 import type { CustomerAnswers } from './answers';
-import { Total } from './StatusSteps';
+import { ApprovedNote, Total } from './StatusSteps';
 
 /** Points closer than this to the one before, in pad units, add nothing a printer could show. */
 const MIN_STEP = 3;
@@ -127,6 +127,7 @@ export function SignatureStep({
     <section className="customer-signature" aria-labelledby="customer-title">
       <div className="signature-head">
         <h1 id="customer-title">Please sign below</h1>
+        <ApprovedNote />
         <Total totalCents={step.totalCents} />
       </div>
       <div className="signature-box">

@@ -91,6 +91,16 @@ export function SeeCashierStep() {
   );
 }
 
+/** "Approved", on the steps that follow an approval: the signature and the receipt. */
+export function ApprovedNote() {
+  return (
+    <p className="customer-approved" role="status">
+      <CheckIcon className="customer-approved-icon" />
+      Approved
+    </p>
+  );
+}
+
 export function ThanksStep({ merchantName }: { merchantName: string }) {
   return (
     <section className="customer-message customer-good" aria-labelledby="customer-title">
@@ -99,6 +109,7 @@ export function ThanksStep({ merchantName }: { merchantName: string }) {
           Thank you!
         </h1>
       </div>
+      <p className="customer-note">Your payment is approved.</p>
       {merchantName && <p className="customer-note">See you again at {merchantName}.</p>}
     </section>
   );

@@ -149,7 +149,7 @@ export function CounterSalesSection() {
               className="button button-secondary"
               onClick={() => void openCustomerScreen()}
             >
-              Open the customer screen
+              Open the window
             </button>
           </div>
         )}
