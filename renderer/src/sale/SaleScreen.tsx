@@ -177,7 +177,12 @@ export function SaleScreen() {
       if (start.step === 'amount' && (after.step === 'tip' || after.step === 'card')) {
         const present = customerNow.current.present;
         runOnCustomerScreen(present);
-        if (present) void customerNow.current.start(after.sale.cents, after.step === 'tip');
+        if (present) {
+          // A customer's screen that cannot take the sale leaves it to the cashier's screen.
+          void customerNow.current.start(after.sale.cents, after.step === 'tip').then((shown) => {
+            if (!shown) runOnCustomerScreen(false);
+          });
+        }
       } else if (onCustomerScreenNow.current && start.step !== 'amount' && after.step === 'amount') {
         // Back to the amount (changed, or a new sale): the customer's screen goes back to its welcome.
         runOnCustomerScreen(false);
@@ -293,8 +298,9 @@ export function SaleScreen() {
     const sale = current.current;
     if (!onCustomerScreen || sale.step !== 'tip' || !customerView) return;
     const { step, choices } = customerView;
-    if (step.step === 'swipe' && step.amountCents === sale.sale.cents && choices.tipCents !== undefined) {
-      act({ type: 'tip-chosen', tipCents: choices.tipCents, label: choices.tipLabel ?? '' });
+    // No tip chosen there means the host offered none (its settings changed meanwhile): none it is.
+    if (step.step === 'swipe' && step.amountCents === sale.sale.cents) {
+      act({ type: 'tip-chosen', tipCents: choices.tipCents ?? 0, label: choices.tipLabel ?? '' });
     }
   }, [act, customerView, onCustomerScreen]);
 
