@@ -139,6 +139,11 @@ describe('a counter sale on the customer’s screen', () => {
     await customerStep(cashier, 'tip').waitFor();
     await shoot(customer, 'customer-02-tip');
     await cashier.check('01-customer-choosing-tip');
+    await cashier.page.setViewportSize({ width: 1024, height: 768 });
+    await cashier.check('01b-customer-choosing-tip-1024x768');
+    await cashier.page.setViewportSize({ width: 800, height: 600 });
+    await cashier.check('01c-customer-choosing-tip-800x600');
+    await cashier.page.setViewportSize({ width: 1280, height: 800 });
 
     await customer.getByRole('button', { name: /^20%/ }).click();
     await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();

@@ -74,7 +74,7 @@ export function AmountPanel({ state, act, customerScreen = false }: Props) {
 
       {customerScreen && (
         <p className="customer-badge" data-testid="customer-screen-badge">
-          The customer sees this sale on their screen
+          Shown on the customer screen
         </p>
       )}
 
