@@ -259,7 +259,7 @@ describe('a counter sale on the customer’s screen', () => {
       await shoot(customer, 'customer-10-sign');
       expect(await customer.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
 
-      // Drawn as a finger would: pointer events on the pad, stroke by stroke.
+      // Drawn on the pad with pointer events, stroke by stroke.
       const box = await customer.getByTestId('signature-pad').boundingBox();
       if (!box) throw new Error('no signature pad');
       const at = (x: number, y: number) =>
@@ -267,6 +267,20 @@ describe('a counter sale on the customer’s screen', () => {
           box.x + (x / SIGNATURE_PAD.width) * box.width,
           box.y + (y / SIGNATURE_PAD.height) * box.height,
         ] as const;
+      // A finger first: touch events, which the page reads as touch pointers. Clear takes it off.
+      const touch = await customer.context().newCDPSession(customer);
+      const [fx, fy] = at(200, 150);
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: fx, y: fy }] });
+      for (let step = 1; step <= 20; step += 1) {
+        const [x, y] = at(200 + step * 30, 150 + (step % 2) * 60);
+        await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+      }
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await customer.getByRole('button', { name: 'Done' }).and(customer.locator(':enabled')).waitFor();
+      await shoot(customer, 'customer-10b-signed-by-finger');
+      await customer.getByRole('button', { name: 'Clear' }).click();
+      expect(await customer.getByRole('button', { name: 'Done' }).isDisabled()).toBe(true);
+      // Then the signature kept: strokes drawn with the mouse, pointer events all the same.
       for (const stroke of sampleSignature()) {
         await customer.mouse.move(...at(stroke[0] ?? 0, stroke[1] ?? 0));
         await customer.mouse.down();
