@@ -10,7 +10,7 @@
  *   npm run gateway -- staff list | staff create --name <name> --role cashier|manager [--server <nn>]
  *   npm run gateway -- staff change <id or name> [--name] [--role] [--server] [--new-pin] | staff retire <id or name>
  *   npm run gateway -- backup --to <file> | restore --from <file>
- *   npm run gateway -- receipt --id <id> [--copy customer|merchant] [--width 32|42|48] [--printer <printer>]
+ *   npm run gateway -- receipt --id <id> [--copy customer|merchant|check] [--width 32|42|48] [--printer <printer>]
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../shared/api/permissions';
 import { startHeadlessScreens } from './bridge/headless';
 import { ScreensNotBuiltError } from './bridge/screens-files';
+import { counterTipPercentages } from './bridge/counter-preferences';
 import { hidReaderSetup, type ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
 import { Engine, type StoreServerOptions } from './gateway/engine';
@@ -41,7 +42,7 @@ import {
 import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
-import { ReceiptNotFoundError, ReceiptService } from './gateway/receipts/receipt-service';
+import { NotATabError, ReceiptNotFoundError, ReceiptService } from './gateway/receipts/receipt-service';
 
 export const DEFAULT_PORT = 8443;
 /** How the audit log names changes made here. */
@@ -74,7 +75,8 @@ Commands:
   keys, staff, settings, audit [--database <url> --lane <name>]
                                 the store's, shared by its counters, on the store server
   receipt --id <id>             Write a transaction's receipt to standard output
-          [--copy customer|merchant]  which copy (default: customer; merchant has a signature line)
+          [--copy customer|merchant|check]  which copy (default: customer; merchant has a signature
+                                line; check is a tab's check, with a tip to fill in when tips are on)
           [--width 32|42|48]    characters per line (default: the receipt_width setting)
           [--printer <printer>] send it to a printer instead: tcp://<host>:<port> or a raw print queue
           [--database <url> --lane <name>]  a transaction of the store server's ledger
@@ -104,8 +106,8 @@ async function receipt(
     );
   }
   const copy = values.copy ?? 'customer';
-  if (copy !== 'customer' && copy !== 'merchant') {
-    throw new UsageError(`--copy takes customer or merchant, not "${copy}".`);
+  if (copy !== 'customer' && copy !== 'merchant' && copy !== 'check') {
+    throw new UsageError(`--copy takes customer, merchant or check, not "${copy}".`);
   }
   const width = values.width === undefined ? undefined : Number(values.width);
   if (width !== undefined && (!/^\d+$/.test(values.width ?? '') || !isReceiptWidth(width))) {
@@ -113,7 +115,9 @@ async function receipt(
   }
   const engine = await openEngine(dataDir, store);
   try {
-    const receipts = new ReceiptService(engine.reads, engine.settings);
+    const receipts = new ReceiptService(engine.reads, engine.settings, {
+      tipPercentages: () => counterTipPercentages(dataDir),
+    });
     const options = { ...(width !== undefined && { width }) };
     if (values.printer === undefined) {
       const { lines } = await receipts.render(Number(values.id), copy, options);
@@ -297,7 +301,13 @@ async function serve(
     launchPage = running.launchPage;
     customer = { url: running.customerUrl, launchPage: running.customerLaunchPage };
   } else {
-    gateway = await startGateway({ dataDir, port, allowedOrigins, ...(engine && { engine }) });
+    gateway = await startGateway({
+      dataDir,
+      port,
+      allowedOrigins,
+      ...(engine && { engine }),
+      tipPercentages: () => counterTipPercentages(dataDir),
+    });
   }
   const layout = dataDirLayout(dataDir);
   console.log(`Data dir: ${dataDir}`);
@@ -611,7 +621,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`tender: ${error.message}`);
     process.exit(1);
   }
-  if (error instanceof ReceiptNotFoundError || error instanceof PrintFailedError) {
+  if (
+    error instanceof ReceiptNotFoundError ||
+    error instanceof NotATabError ||
+    error instanceof PrintFailedError
+  ) {
     console.error(`tender: ${error.message}`);
     process.exit(1);
   }

@@ -309,6 +309,11 @@ export class CounterAdmin {
     return (this.#options.now ?? Date.now)();
   }
 
+  /** Tells the screens the settings as they are now, after a change made elsewhere on the host. */
+  announceSettings(): void {
+    this.#announce();
+  }
+
   #announce(): AppSettings {
     const settings = this.settings();
     this.#options.events.emit('settings:changed', settings);

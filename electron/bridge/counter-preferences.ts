@@ -8,10 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tipPercentagesSchema } from '../../shared/ipc/contract';
 import { writeFileAtomically } from '../gateway/atomic-file';
+import { DEFAULT_TIP_PERCENTAGES } from '../gateway/receipts/receipt';
 import { isStoredPin, type StoredPin } from './manager-pin';
 
 export const COUNTER_SETTINGS_FILE = 'counter-settings.json';
-export const DEFAULT_TIP_PERCENTAGES: readonly number[] = [15, 18, 20];
+
+/** The tip percentages this data dir's counter suggests, as its tab screen and its checks use them. */
+export function counterTipPercentages(dataDir: string): number[] {
+  return CounterPreferences.open(dataDir).tipPercentages;
+}
 
 interface StoredPreferences {
   version: 1;

@@ -35,6 +35,8 @@ export interface CounterStaffOptions {
   key: { recordId: number; id: string; name: string };
   /** The counter's manager PIN of earlier versions, which becomes the first manager's PIN. */
   earlierManagerPin: StoredPin | null;
+  /** Tells the screens the settings changed (the first manager's answer on tips). */
+  settingsChanged?: () => void;
 }
 
 function shown(member: StaffMember): StaffMemberShown {
@@ -148,11 +150,19 @@ export class CounterStaff {
       },
       'staff:first-manager': (input) =>
         changing(async () => {
+          if (staff.hasStaff()) {
+            throw new BridgeError('refused', 'Tender already has a manager. Sign in with your PIN.');
+          }
+          // The counter's answer on tips first: a manager is created only with the counter set as asked.
+          const tips = input.takesTips;
+          const tipsChange = tips !== undefined && tips !== engine.settings.get('tips_enabled');
+          if (tipsChange) await engine.settings.setFromText('tips_enabled', String(tips), actor);
           const member = await staff.createFirstManager(
             { name: input.name, pin: input.newPin, serverId: input.serverId ?? null },
             actor,
           );
           await staff.signIn(key.recordId, member, actor);
+          if (tipsChange) this.#options.settingsChanged?.();
           return this.#announce();
         }),
       'staff:list': () => ({ staff: staff.list().map(shown) }),

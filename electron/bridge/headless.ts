@@ -6,6 +6,7 @@
 import type { EngineOptions } from '../gateway/engine';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
+import { counterTipPercentages } from './counter-preferences';
 import { serveScreens } from './screens-files';
 import { SCREEN_PATHS, ScreensPairing, type ScreenRole } from './screens-pairing';
 import { hostBridgeSocket } from './socket';
@@ -51,6 +52,7 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     port: options.port,
     ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     ...(options.engine && { engine: options.engine }),
+    tipPercentages: () => counterTipPercentages(options.dataDir),
     extend: (app) => {
       // Opened once the data dir is this engine's, so two starts never make two page keys.
       const opened = ScreensPairing.open(options.dataDir);

@@ -8,7 +8,12 @@ import type { InvokeChannel, ReceiptCopyName, ReceiptSettings } from '../../shar
 import type { Engine } from '../gateway/engine';
 import { MailError } from '../gateway/receipts/mailer';
 import { PrinterError, type PrinterOptions } from '../gateway/receipts/printer';
-import { ReceiptNotFoundError, ReceiptService } from '../gateway/receipts/receipt-service';
+import {
+  NotATabError,
+  PageTooWideError,
+  ReceiptNotFoundError,
+  ReceiptService,
+} from '../gateway/receipts/receipt-service';
 import type { SettingName } from '../gateway/settings';
 import { ReadTimeoutError } from '../gateway/store/read-pool';
 import { BridgeError, type BridgeHandlers } from './dispatch';
@@ -69,6 +74,9 @@ async function inWords<T>(work: () => Promise<T>): Promise<T> {
     }
     if (error instanceof ReceiptNotFoundError) {
       throw new BridgeError('refused', `${error.message} Check the number.`);
+    }
+    if (error instanceof NotATabError || error instanceof PageTooWideError) {
+      throw new BridgeError('refused', error.message);
     }
     if (error instanceof ReadTimeoutError) {
       throw new BridgeError('unavailable', 'The ledger took too long to read. Try again in a moment.');
@@ -183,6 +191,8 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
       ]);
       return { signed: signature !== undefined, address: address ?? null };
     },
+    'receipts:print-report': (input) =>
+      inWords(async () => ({ message: await receipts.printPage(input.lines) })),
     'receipts:email': (input) =>
       inWords(async () => {
         // Without an address: the one the receipt went to before, else the one sent with the sale.

@@ -152,6 +152,7 @@ export class Terminal {
       actor: CASHIER_APP,
       key: { recordId: issued.info.recordId, id: issued.info.id, name: issued.info.name },
       earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
+      settingsChanged: () => this.#admin.announceSettings(),
     });
     this.#journal = new AttemptJournal({
       file: join(options.dataDir, ATTEMPT_JOURNAL_FILE),

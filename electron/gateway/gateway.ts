@@ -23,6 +23,8 @@ export interface GatewayOptions {
   limits?: Partial<ServerLimits>;
   /** Routes and listeners beside the API on the same origin (see ApiServerOptions.extend). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** The counter's suggested tip percentages, which the check of a tab prints; the defaults without. */
+  tipPercentages?: () => readonly number[];
 }
 
 export interface RunningGateway {
@@ -151,6 +153,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
       ...(options.extend && { extend: options.extend }),
       ...(options.limits && { limits: options.limits }),
+      ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
     });
     // Node's default backlog of 511 lets one program's burst of connects fill the kernel's accept
     // queue; a newcomer's connect is then dropped and tried again only a second later. The kernel

@@ -86,7 +86,7 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
 export function presentReceipt({ document, lines }: RenderedReceipt, width: 32 | 42 | 48): Receipt {
   return {
     id: String(document.id),
-    copy: document.copy === 'merchant' ? 'merchant' : 'customer',
+    copy: document.copy,
     width: String(width) as Receipt['width'],
     merchant: {
       name: document.merchant.name,

@@ -229,7 +229,9 @@ export function validateTransactionRequest(
   if (!type) {
     throw new Rejection(
       ERROR_CODES.UNKNOWN_TYPE,
-      `${FIELD_VALIDATION}type "${request.type}" is not one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID`,
+      // Quoted as JSON quotes it: a control character in it is written out, never kept raw, so the
+      // message can be stored (PostgreSQL text holds no NUL) and written as XML.
+      `${FIELD_VALIDATION}type ${JSON.stringify(request.type)} is not one of SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID`,
     );
   }
   const fields: TypeFields = FIELDS_BY_TYPE[type];
@@ -363,8 +365,13 @@ export function safeDetail(
   const type = typeof record.type === 'string' ? parseTransactionType(record.type) : undefined;
   const amount = typeof record.amount === 'string' ? parseMoney(record.amount) : undefined;
   const card = typeof record.card === 'string' && /^\d{13,19}$/.test(record.card) ? record.card : undefined;
+  // An invoice is kept only as the engine could have accepted it: a control character (a NUL, which
+  // PostgreSQL text cannot hold) or a card number in it drops it.
   const invoice =
-    typeof record.invoice === 'string' && record.invoice.length <= 64 && !holdsCardNumber(record.invoice)
+    typeof record.invoice === 'string' &&
+    record.invoice.length <= 64 &&
+    !/\p{Cc}/u.test(record.invoice) &&
+    !holdsCardNumber(record.invoice)
       ? record.invoice
       : null;
   return {

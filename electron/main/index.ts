@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, type Display } from 'electron';
 import { CUSTOMER_SCREEN_EVENTS } from '../../shared/ipc/customer-contract';
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
+import { counterTipPercentages } from '../bridge/counter-preferences';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { readStoreServerFile } from '../gateway/store-server-file';
@@ -114,6 +115,7 @@ async function start(): Promise<void> {
     port,
     allowedOrigins: screensOrigins,
     engine: { nativeBinding, ...(store && { store }) },
+    tipPercentages: () => counterTipPercentages(dataDir),
   });
   let current: Services | undefined;
   services = starting.then(

@@ -17,6 +17,18 @@ const text = (max: number) =>
 
 const pattern = (regex: RegExp, message: string, max: number) => text(max).regex(regex, message);
 
+/** The control characters no kept text may hold: every C0 one but tab and line breaks, and DEL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * Text a transaction keeps or repeats (an invoice, a name, an address): no control character but
+ * tab and line breaks. A NUL cannot be kept on a store server (PostgreSQL text holds none) nor
+ * written in XML, and no other one means anything on a receipt.
+ */
+const keptText = (max: number) =>
+  text(max).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not hold control characters');
+
 /** Dollars with exactly two decimals, read into integer cents. */
 const money = (options: { allowZero: boolean }) =>
   text(16)
@@ -63,33 +75,33 @@ const IPV6 = /^(?=.*:)[0-9A-Fa-f:.]{2,45}$/;
 
 export const billingSchema = z.object(
   {
-    first_name: text(64).optional().meta({ description: 'First name on the card.' }),
-    last_name: text(64).optional().meta({ description: 'Last name on the card.' }),
-    company: text(100).optional(),
-    street: text(100).optional().meta({ description: 'Used for address verification.' }),
-    street2: text(100).optional(),
-    city: text(64).optional(),
-    state: text(64).optional(),
-    country: text(64).optional(),
+    first_name: keptText(64).optional().meta({ description: 'First name on the card.' }),
+    last_name: keptText(64).optional().meta({ description: 'Last name on the card.' }),
+    company: keptText(100).optional(),
+    street: keptText(100).optional().meta({ description: 'Used for address verification.' }),
+    street2: keptText(100).optional(),
+    city: keptText(64).optional(),
+    state: keptText(64).optional(),
+    country: keptText(64).optional(),
     zip: pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code such as 30301', 10)
       .optional()
       .meta({ description: 'Address verification zip code. 99999 never matches (avs_result_code N).' }),
-    phone: text(32).optional(),
+    phone: keptText(32).optional(),
   },
   { error: 'must be an object of billing fields (first_name, street, zip, ...)' },
 );
 
 export const shippingSchema = z.object(
   {
-    first_name: text(64).optional(),
-    last_name: text(64).optional(),
-    company: text(100).optional(),
-    street: text(100).optional(),
-    street2: text(100).optional(),
-    city: text(64).optional(),
-    state: text(64).optional(),
+    first_name: keptText(64).optional(),
+    last_name: keptText(64).optional(),
+    company: keptText(100).optional(),
+    street: keptText(100).optional(),
+    street2: keptText(100).optional(),
+    city: keptText(64).optional(),
+    state: keptText(64).optional(),
     zip: pattern(/^\d{5}(-?\d{4})?$/, 'must be five or nine digits', 10).optional(),
-    phone: text(32).optional(),
+    phone: keptText(32).optional(),
   },
   { error: 'must be an object of shipping fields (first_name, street, zip, ...)' },
 );
@@ -109,19 +121,21 @@ export const transactionRequestSchema = z.object({
     .optional()
     .meta({ examples: ['1229'] }),
   amount: money({ allowZero: false }).optional(),
-  invoice: text(64).optional(),
+  invoice: keptText(64).optional(),
   authorization_code: pattern(/^[A-Za-z0-9]{1,8}$/, 'must be 1 to 8 letters or digits', 8)
     .optional()
     .meta({ description: 'Required for FORCED SALE: the code the issuer gave by voice.' }),
-  purchase_order: text(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
-  email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254).optional(),
-  customer_id: text(64).optional(),
+  purchase_order: keptText(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
+  email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), 'must be an e-mail address')
+    .optional(),
+  customer_id: keptText(64).optional(),
   order_number: pattern(/^[0-9A-Z]{1,18}$/, 'must be 1 to 18 characters 0-9 and A-Z', 18).optional(),
   client_ip: text(45)
     .refine((ip) => IPV4.test(ip) || IPV6.test(ip), 'must be an IPv4 or IPv6 address')
     .optional(),
-  description: text(255).optional(),
-  comments: text(1000).optional(),
+  description: keptText(255).optional(),
+  comments: keptText(1000).optional(),
   tip_amount: money({ allowZero: true })
     .optional()
     .meta({ description: 'CAPTURE and FORCED SALE only, and only when tip support is on.' }),
@@ -396,14 +410,19 @@ export { TRANSACTION_TYPES };
 // ---------------------------------------------------------------------------------------------
 // Receipts
 
-export const RECEIPT_API_COPIES = ['customer', 'merchant'] as const;
+export const RECEIPT_API_COPIES = ['customer', 'merchant', 'check'] as const;
 export const RECEIPT_API_WIDTHS = ['32', '42', '48'] as const;
 
 export const receiptQuerySchema = z.strictObject({
   copy: z
-    .enum(RECEIPT_API_COPIES, { error: 'must be customer or merchant' })
+    .enum(RECEIPT_API_COPIES, { error: 'must be customer, merchant or check' })
     .optional()
-    .meta({ description: 'customer (default) or merchant: the merchant copy has a signature line.' }),
+    .meta({
+      description:
+        'customer (default); merchant, which has a signature line; or check: the check of a tab (an approved ' +
+        'AUTH) that the guest pays from, with blank TIP and TOTAL lines and suggested tips only when ' +
+        'tips_enabled is true.',
+    }),
   width: z
     .enum(RECEIPT_API_WIDTHS, { error: 'must be 32, 42 or 48' })
     .optional()
@@ -426,14 +445,20 @@ export const receiptSchema = z.object({
     phone: wireText,
   }),
   title: wireText.meta({
-    description: 'The type in words: SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID.',
+    description:
+      "The type in words: SALE, FORCED SALE, AUTH (TAB), CAPTURE (TAB), REFUND or VOID; a tab's AUTH and CAPTURE say TAB.",
   }),
   fields: z.array(receiptFieldSchema).meta({
     description:
-      'Date, Time, Transaction, Refund of / Void of / Tab (the original id), Invoice, Order, Server, Card (brand and last ' +
-      'four digits only), Entry (Swiped or Keyed), Name, Auth code: those that apply, in this order.',
+      'Date, Time, Transaction (Tab on a check), Refund of / Void of / Tab (the original id), Invoice, Order, Server, ' +
+      'the card (brand and last four digits only) labelled with how it was taken, Swiped or Typed in (Card when not ' +
+      'known), Name, Auth code: those that apply, in this order.',
   }),
-  amounts: z.array(receiptFieldSchema).meta({ description: 'AMOUNT, TIP (when there is one) and TOTAL.' }),
+  amounts: z.array(receiptFieldSchema).meta({
+    description:
+      'AMOUNT, TIP (when there is one) and TOTAL; on a check, AMOUNT with TIP and TOTAL left blank to fill in when ' +
+      'tips_enabled is true, else AMOUNT and TOTAL.',
+  }),
   result: wireText.meta({ description: 'APPROVED, DECLINED, REJECTED or ERROR.' }),
   message: wireText.optional().meta({ description: 'Why a transaction that was not approved was not.' }),
   signature: flagText.meta({ description: 'true when the copy has a signature line.' }),

@@ -407,6 +407,24 @@ export const invokeChannels = {
     input: z.strictObject({ id: transactionIdInput }),
     output: z.object({ signed: z.boolean(), address: z.string().max(254).nullable() }),
   },
+  /**
+   * Prints the end-of-day report on the receipt printer, as the screens laid it out at the paper's
+   * width: printable text only, so nothing in it can be taken for a printer command.
+   */
+  'receipts:print-report': {
+    input: z.strictObject({
+      lines: z
+        .array(
+          z
+            .string()
+            .max(48)
+            .regex(/^[^\p{Cc}]*$/u, 'must be printable text'),
+        )
+        .min(1)
+        .max(5000),
+    }),
+    output: deliverySchema,
+  },
   /** Emails the customer copy to `to`, or to the email the transaction was sent with. */
   'receipts:email': {
     input: z.strictObject({

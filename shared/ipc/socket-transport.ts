@@ -50,6 +50,11 @@ export interface SocketTransportOptions {
   /** The first wait before reconnecting; it doubles up to maxReconnectDelayMs. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
+  /**
+   * How long a request waits for a lost connection to come back before it fails. A cashier must
+   * learn within seconds that Tender cannot be reached, not watch a charge that never leaves.
+   */
+  unsentLimitMs?: number;
 }
 
 export interface SocketTransport extends BridgeTransport {
@@ -62,6 +67,9 @@ interface Pending {
   message: ClientMessage;
   resolve(value: unknown): void;
   reject(error: Error): void;
+  sent: boolean;
+  /** Cancels the time limit of a request waiting for a lost connection. */
+  cancelLimit?: () => void;
 }
 
 const LOST_CONNECTION =
@@ -70,6 +78,11 @@ export const NOT_PAIRED =
   'This page is not paired with the counter: the link it was opened with was used already or has run out, or the counter’s pages were reset. Open the cashier screens again from Tender on this computer.';
 export const REPLACED =
   'These screens were opened again in another window, which took over from this one. Close this window, or reload it to use the counter here.';
+/** What a request waiting for a lost connection fails with once its time is up. */
+export const UNREACHABLE =
+  'Tender cannot be reached: the connection to it was lost and has not come back. It reconnects by itself; check that Tender is running.';
+/** The wait for a lost connection that a request allows (see SocketTransportOptions.unsentLimitMs). */
+export const UNSENT_LIMIT_MS = 3_000;
 
 export function socketTransport(
   open: SocketOpener,
@@ -79,10 +92,11 @@ export function socketTransport(
   let { ticket, credential } = pass;
   const firstDelay = options.reconnectDelayMs ?? 500;
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;
+  const unsentLimit = options.unsentLimitMs ?? UNSENT_LIMIT_MS;
   const subscribers = new Map<EventName, Set<(payload: unknown) => void>>();
   const stateListeners = new Set<(state: SocketState) => void>();
   /** Requests not yet answered, by id; those not yet sent wait for ready. */
-  const pending = new Map<number, Pending & { sent: boolean }>();
+  const pending = new Map<number, Pending>();
   let nextId = 1;
   let state: SocketState = { state: 'connecting' };
   let socket: OpenSocket | undefined;
@@ -100,8 +114,22 @@ export function socketTransport(
     for (const [id, request] of pending) {
       if (onlySent && !request.sent) continue;
       pending.delete(id);
+      request.cancelLimit?.();
       request.reject(new BridgeCallError('unavailable', message));
     }
+  };
+
+  /**
+   * Once the connection is lost, a request still waiting to be sent fails after the limit. The first
+   * connection has none: the page was just served by this host, and its first requests wait for it.
+   */
+  const limitUnsent = (id: number, request: Pending) => {
+    if (request.sent || request.cancelLimit) return;
+    request.cancelLimit = options.schedule(() => {
+      if (pending.get(id) !== request || request.sent) return;
+      pending.delete(id);
+      request.reject(new BridgeCallError('unavailable', UNREACHABLE));
+    }, unsentLimit);
   };
 
   const receive = (message: ServerMessage) => {
@@ -115,6 +143,7 @@ export function socketTransport(
       setState({ state: 'ready' });
       for (const request of pending.values()) {
         request.sent = true;
+        request.cancelLimit?.();
         send(request.message);
       }
       return;
@@ -166,6 +195,7 @@ export function socketTransport(
           return setState({ state: 'refused', message: refusal });
         }
         setState({ state: 'reconnecting' });
+        for (const [id, request] of pending) limitUnsent(id, request);
         cancelReconnect = options.schedule(connect, delay);
         delay = Math.min(delay * 2, maxDelay);
       },
@@ -191,8 +221,18 @@ export function socketTransport(
         const id = nextId++;
         const message: ClientMessage = { type: 'invoke', id, channel, input };
         const ready = state.state === 'ready';
-        pending.set(id, { message, resolve, reject, sent: ready });
+        const request: Pending = { message, resolve, reject, sent: ready };
+        pending.set(id, request);
         if (ready) send(message);
+        else if (state.state === 'reconnecting') {
+          limitUnsent(id, request);
+          // Someone is waiting now: try at once rather than after the backoff, which may be longer
+          // than the request's limit while the host is in fact back.
+          if (cancelReconnect) {
+            cancelReconnect();
+            connect();
+          }
+        }
       });
     },
     subscribe(event, listener) {

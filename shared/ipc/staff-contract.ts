@@ -68,6 +68,8 @@ export const staffChannels = {
       name: staffNameSchema,
       newPin: staffPinSchema,
       serverId: serverNumberSchema.optional(),
+      /** Whether this counter takes tips (tips_enabled), asked once with the first manager. */
+      takesTips: z.boolean().optional(),
     }),
     output: counterSessionSchema,
   },

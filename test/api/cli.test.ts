@@ -78,8 +78,7 @@ function getOpenBatch(port: number, key: string): Promise<number> {
   });
 }
 
-// Each command starts Node and opens the ledger, a few seconds apiece on a busy machine.
-describe('the headless command line', { timeout: 60_000 }, () => {
+describe('the headless command line', () => {
   it('keys create prints the new key alone on the last line, and keys list never shows it', () => {
     const created = run(
       'keys',

@@ -31,6 +31,6 @@ describeSqliteOnly(
       // The kills really came mid-load: answers were checked, and requests were cut off.
       expect(report.approvedAnswered, context).toBeGreaterThan(50);
       expect(report.cutOff, context).toBeGreaterThan(0);
-    }, 55_000);
+    });
   },
 );

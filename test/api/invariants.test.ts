@@ -485,7 +485,7 @@ describe('a model of the ledger predicts every answer', () => {
       ),
       { numRuns: 25, interruptAfterTimeLimit: 40_000 },
     );
-  }, 55_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -635,7 +635,7 @@ describe('waves of mixed operations sent at once', () => {
       ),
       { numRuns: 25, interruptAfterTimeLimit: 40_000 },
     );
-  }, 55_000);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -678,7 +678,7 @@ describe('races on one transaction', () => {
       { numRuns: 20, interruptAfterTimeLimit: 20_000 },
     );
     expect(await ledgerProblems(t)).toEqual([]);
-  }, 30_000);
+  });
 
   it('captures of different amounts at once: exactly one wins when one fits, none when none does', async () => {
     await fc.assert(
@@ -710,7 +710,7 @@ describe('races on one transaction', () => {
       { numRuns: 20, interruptAfterTimeLimit: 20_000 },
     );
     expect(await ledgerProblems(t)).toEqual([]);
-  }, 30_000);
+  });
 
   it('a void racing the batch close: either the void wins and the closed batch leaves the sale out, or it is refused as settled', async () => {
     await fc.assert(
@@ -751,5 +751,5 @@ describe('races on one transaction', () => {
       { numRuns: 20, interruptAfterTimeLimit: 20_000 },
     );
     expect(await ledgerProblems(t)).toEqual([]);
-  }, 30_000);
+  });
 });

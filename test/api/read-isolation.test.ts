@@ -46,7 +46,7 @@ beforeAll(() => {
     endAt: Date.now(),
     days: 200,
   });
-}, 60_000);
+});
 /** Sales made on the shared ledger so far, so that each has an amount of its own. */
 let sales = 0;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /** `npm run gateway -- receipt`: a transaction's receipt on standard output, or sent to a printer. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ let dataDir: string;
 /** The store server's database when the suite runs on PostgreSQL. */
 let store: TestDatabase | undefined;
 let saleId: string;
+let tabId: string;
 
 function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -44,6 +45,11 @@ beforeAll(async () => {
       { apiKeyId: null },
     );
     saleId = sale.id ?? '';
+    const tab = await engine.transactions.submit(
+      { type: 'AUTH', amount: '20.00', card: '4111111111111111', exp_date: '1230', server_id: '04' },
+      { apiKeyId: null },
+    );
+    tabId = tab.id ?? '';
   } finally {
     await engine.close();
   }
@@ -76,7 +82,7 @@ describe('receipt', () => {
         'See you soon',
       ]),
     );
-    expect(stdout).toMatch(/^Card\s+Mastercard \*\*\*\* 5454$/m);
+    expect(stdout).toMatch(/^Typed in\s+Mastercard \*\*\*\* 5454$/m);
     expect(stdout).toMatch(/^Order\s+A77$/m);
     expect(lines.every((line) => line.length <= 42)).toBe(true);
     expect(stdout).not.toContain('5454545454545454');
@@ -136,9 +142,14 @@ describe('receipt', () => {
     const unknown = await run('receipt', '--id', '9999');
     expect(unknown.status).toBe(1);
     expect(unknown.stderr.trim()).toBe('tender: No transaction has id 9999.');
-    const copy = await run('receipt', '--id', saleId, '--copy', 'check');
+    const copy = await run('receipt', '--id', saleId, '--copy', 'tab');
     expect(copy.status).toBe(2);
-    expect(copy.stderr).toContain('--copy takes customer or merchant, not "check".');
+    expect(copy.stderr).toContain('--copy takes customer, merchant or check, not "tab".');
+    const notATab = await run('receipt', '--id', saleId, '--copy', 'check');
+    expect(notATab.status).toBe(1);
+    expect(notATab.stderr.trim()).toBe(
+      `tender: Transaction ${saleId} is not a tab (an approved AUTH): only a tab has a check.`,
+    );
     const width = await run('receipt', '--id', saleId, '--width', '40');
     expect(width.status).toBe(2);
     expect(width.stderr).toContain('--width takes 32, 42 or 48, not "40".');
@@ -147,9 +158,37 @@ describe('receipt', () => {
     expect(missing.stderr).toContain('receipt needs --id <transaction id>');
   });
 
+  it('writes a tab’s check with --copy check, with the counter’s suggested tips while tips are on', async () => {
+    const off = await run('receipt', '--id', tabId, '--copy', 'check');
+    expect(off.status).toBe(0);
+    expect(off.stdout).toMatch(/^ +AUTH \(TAB\)$/m);
+    expect(off.stdout).toMatch(/^TOTAL\s+\$20\.00$/m);
+    expect(off.stdout).not.toMatch(/\btips?\b|^TIP/im);
+    expect(off.stdout).toContain('CHECK');
+
+    // The percentages this counter's tab screen suggests, kept beside the ledger.
+    writeFileSync(
+      join(dataDir, 'counter-settings.json'),
+      JSON.stringify({ version: 1, tipPercentages: [10, 25], managerPin: null }),
+    );
+    expect((await run('settings', 'set', 'tips_enabled', 'true')).status).toBe(0);
+    try {
+      const on = await run('receipt', '--id', tabId, '--copy', 'check', '--width', '32');
+      expect(on.status).toBe(0);
+      expect(on.stdout).toMatch(/^TIP\s+_{20}$/m);
+      expect(on.stdout).toMatch(/^10% {2}tip \$2\.00\s+total \$22\.00$/m);
+      expect(on.stdout).toMatch(/^25% {2}tip \$5\.00\s+total \$25\.00$/m);
+      expect(on.stdout).not.toContain('15%');
+    } finally {
+      expect((await run('settings', 'set', 'tips_enabled', 'false')).status).toBe(0);
+      rmSync(join(dataDir, 'counter-settings.json'));
+    }
+  });
+
   it('is in the usage text', async () => {
     const { stdout } = await run('--help');
     expect(stdout).toContain('receipt --id <id>');
+    expect(stdout).toContain('[--copy customer|merchant|check]');
     expect(stdout).toContain('[--printer <printer>]');
   });
 });

@@ -7,6 +7,7 @@ import { DECLINED_CARD, useTestGateway, VISA } from '../support/gateway';
 const api = useTestGateway();
 let saleId: string;
 let declinedId: string;
+let tabId: string;
 
 beforeAll(async () => {
   const { settings } = api.gateway.engine;
@@ -19,6 +20,9 @@ beforeAll(async () => {
     '';
   declinedId =
     (await api.client.createTransaction({ type: 'SALE', amount: '9.00', ...DECLINED_CARD })).id ?? '';
+  tabId =
+    (await api.client.createTransaction({ type: 'AUTH', amount: '40.00', ...VISA, server_id: '07' })).id ??
+    '';
 });
 
 const receiptPath = (id: string, query = '') => `transactions/${id}/receipt${query}`;
@@ -35,7 +39,7 @@ describe('GET /transactions/{id}/receipt', () => {
     expect(lines.some((line) => line.length === 42)).toBe(true);
     expect(lines.every((line) => line.length <= 42)).toBe(true);
     expect(response.body).toMatch(/^Transaction\s+#\d+$/m);
-    expect(response.body).toMatch(/^Card\s+Visa \*\*\*\* 1111$/m);
+    expect(response.body).toMatch(/^Typed in\s+Visa \*\*\*\* 1111$/m);
     expect(response.body).toMatch(/^TOTAL\s+\$27\.50$/m);
     expect(response.body).toContain('CUSTOMER COPY');
     expect(response.body).not.toContain('4111111111111111');
@@ -79,8 +83,7 @@ describe('GET /transactions/{id}/receipt', () => {
       expect.arrayContaining([
         { label: 'Transaction', value: `#${saleId}` },
         { label: 'Invoice', value: 'INV-88' },
-        { label: 'Card', value: 'Visa **** 1111' },
-        { label: 'Entry', value: 'Keyed' },
+        { label: 'Typed in', value: 'Visa **** 1111' },
       ]),
     );
     expect(receipt.amounts).toEqual([
@@ -91,6 +94,76 @@ describe('GET /transactions/{id}/receipt', () => {
       headers: { api_key: api.key, accept: 'text/plain' },
     });
     expect(receipt.lines).toEqual(text.body.replace(/\n$/, '').split('\n'));
+  });
+
+  it('gives a tab’s check with copy=check: a tip to fill in and suggested tips only while tips are on', async () => {
+    const { settings } = api.gateway.engine;
+    await settings.setFromText('tips_enabled', 'true');
+    try {
+      const text = await api.request(receiptPath(tabId, '?copy=check&width=32'), {
+        headers: { api_key: api.key, accept: 'text/plain' },
+      });
+      expect(text.status).toBe(200);
+      expect(text.body).toMatch(/^ +AUTH \(TAB\)$/m);
+      expect(text.body).toMatch(/^Tab\s+#\d+$/m);
+      expect(text.body).toMatch(/^TIP\s+_{20}$/m);
+      expect(text.body).toMatch(/^TOTAL\s+_{20}$/m);
+      expect(text.body).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
+      expect(text.body).toContain('CHECK');
+      expect(
+        text.body
+          .trimEnd()
+          .split('\n')
+          .every((line) => line.length <= 32),
+      ).toBe(true);
+      const json = receiptSchema.parse(
+        (await api.request(receiptPath(tabId, '?copy=check'), { headers: { api_key: api.key } })).json(),
+      );
+      expect(json).toMatchObject({
+        copy: 'check',
+        title: 'AUTH (TAB)',
+        copy_label: 'CHECK',
+        signature: 'true',
+      });
+      expect(json.amounts).toEqual([
+        { label: 'AMOUNT', value: '$40.00' },
+        { label: 'TIP', value: '' },
+        { label: 'TOTAL', value: '' },
+      ]);
+    } finally {
+      await settings.setFromText('tips_enabled', 'false');
+    }
+    const withoutTips = receiptSchema.parse(
+      (await api.request(receiptPath(tabId, '?copy=check'), { headers: { api_key: api.key } })).json(),
+    );
+    expect(withoutTips.amounts).toEqual([
+      { label: 'AMOUNT', value: '$40.00' },
+      { label: 'TOTAL', value: '$40.00' },
+    ]);
+    expect(withoutTips.lines.join('\n')).not.toMatch(/\btips?\b|^TIP/im);
+    const xml = await api.request(receiptPath(tabId, '?copy=check'), {
+      headers: { api_key: api.key, accept: 'application/xml' },
+    });
+    expect(xml.status).toBe(200);
+    expect(xml.body).toContain('<copy>check</copy>');
+    expect((await api.client.receipt(tabId, { copy: 'check' })).copy_label).toBe('CHECK');
+  });
+
+  it('refuses the check of a transaction that is not a tab with 409 not_a_tab, in the format asked for', async () => {
+    for (const id of [saleId, declinedId]) {
+      const json = await api.request(receiptPath(id, '?copy=check'), { headers: { api_key: api.key } });
+      expect(json.status).toBe(409);
+      expect(json.json()).toEqual({
+        status: '409',
+        error: 'not_a_tab',
+        message: `Transaction ${id} is not a tab (an approved AUTH): only a tab has a check.`,
+      });
+    }
+    const text = await api.request(receiptPath(saleId, '?copy=check'), {
+      headers: { api_key: api.key, accept: 'text/plain' },
+    });
+    expect(text.status).toBe(409);
+    expect(text.body).toMatch(/^409 not_a_tab: /);
   });
 
   it('the typed client reads it too', async () => {
@@ -146,7 +219,7 @@ describe('GET /transactions/{id}/receipt', () => {
   it('a bad query or id is a 400 naming it', async () => {
     for (const [query, parameter] of [
       ['?width=40', 'width'],
-      ['?copy=check', 'copy'],
+      ['?copy=tab', 'copy'],
       ['?colour=red', 'colour'],
       ['?width=32&width=48', 'width'],
     ] as const) {

@@ -128,7 +128,7 @@ describe('serve --database and --lane', () => {
     let server: PostgresServer;
     beforeAll(async () => {
       server = await startPostgresServer();
-    }, 60_000);
+    });
     afterAll(async () => {
       await server?.close();
     });
@@ -198,7 +198,7 @@ describe('serve --database and --lane', () => {
       // The close from the store server, the key's creation from the data dir.
       expect(audited.stdout).toMatch(/batch_close/);
       expect(audited.stdout).toMatch(/key_create/);
-    }, 60_000);
+    });
 
     it('a data dir whose Settings saved a store server uses it without the options, which still win', async () => {
       const url = await server.createDatabase();
@@ -220,7 +220,7 @@ describe('serve --database and --lane', () => {
       expect(run('keys', 'list', '--database', elsewhere, '--lane', 'bar').stdout).not.toContain(
         'saved store',
       );
-    }, 60_000);
+    });
 
     it('keys, settings, staff and audit with them work on the store’s, as every counter sees them', async () => {
       const url = await server.createDatabase();
@@ -262,6 +262,6 @@ describe('serve --database and --lane', () => {
       } finally {
         rmSync(other, { recursive: true, force: true });
       }
-    }, 120_000);
+    });
   });
 });

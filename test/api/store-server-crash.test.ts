@@ -25,7 +25,7 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   server = await startPostgresServer();
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -131,7 +131,7 @@ describe('crashes on a store with two counters', () => {
     } finally {
       await Promise.all([front.engine.stop(), bar.engine.stop()]);
     }
-  }, 120_000);
+  });
 
   it('the database server killed mid-load loses nothing answered, and both counters sell again once it is back', async () => {
     const url = await server.createDatabase();
@@ -153,5 +153,5 @@ describe('crashes on a store with two counters', () => {
     } finally {
       await Promise.all([front.engine.stop(), bar.engine.stop()]);
     }
-  }, 120_000);
+  });
 });

@@ -23,7 +23,7 @@ let handlers: BridgeHandlers;
 
 beforeAll(async () => {
   server = await startPostgresServer();
-}, 60_000);
+});
 afterAll(() => server?.close());
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-store-setting-'));

@@ -3,6 +3,7 @@
  * baseline measured in the same run:
  *   - a request on a new connection while one process holds and trickles 2,000 connections, beside
  *     the same with none held;
+ *   - a request on a new connection amid a burst of 2,000 connects, beside the same alone;
  *   - a valid key's request p99 during a wrong-key brute force at 16 connections, beside it alone,
  *     and the wrong keys answered late in the brute force, beside its first seconds.
  * The attacker and the load run in processes of their own, as they would against a real counter.
@@ -10,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
+import { connect as connectTcp, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { HeldKind } from '../support/held-connections';
 import { median, percentile, type BenchRow as Row, type Measure, type RunningEngine } from './stats';
@@ -26,6 +28,10 @@ const NEW_CONNECTION_REQUESTS = 20;
 const UNDER_ATTACK_SPACING_MS = 600;
 /** The brute force's three runs: its first seconds, the valid key's run beside it, its last seconds. */
 const BRUTE_FORCE_MS = { first: 5000, middle: 12_000, last: 5000 };
+/** Connects opened at once, past Node's default listen backlog of 511 that the engine raises. */
+const BURST_CONNECTS = 2000;
+/** Bursts, each with one request amid it. */
+const BURSTS = 5;
 /** Well formed, so the engine looks it up as it would a real one. */
 const WRONG_KEY = `tender_${'0'.repeat(16)}_${'x'.repeat(43)}`;
 
@@ -179,6 +185,45 @@ export async function measureHeldConnections(engine: RunningEngine): Promise<Row
       ratio: underAttack.median / alone.median,
       target: `for context; ${attackerReport.closedByEngine.toLocaleString('en-US')} closed by the engine`,
       pass: true,
+    },
+  ];
+}
+
+/**
+ * A request on a new connection sent amid a burst of 2,000 TCP connects, five times, beside 20 with
+ * nothing else. With the listen backlog at Node's default, the burst fills the kernel's accept queue,
+ * the newcomer's connect is dropped and tried again only a second later; so every one must be
+ * answered within 1 s. (The API suite checks that the newcomer is answered at all; how soon is this.)
+ */
+export async function measureConnectBurst(engine: RunningEngine): Promise<Row[]> {
+  const ca = readFileSync(engine.caFile);
+  const port = Number(new URL(engine.api).port);
+  const alone = await requestsOnNewConnections(engine, ca);
+  const latencies: number[] = [];
+  let answered = 0;
+  for (let round = 0; round < BURSTS; round++) {
+    const burst: Socket[] = Array.from({ length: BURST_CONNECTS }, () => {
+      const socket = connectTcp({ host: '127.0.0.1', port });
+      socket.on('error', () => undefined);
+      return socket;
+    });
+    const { ms: took, status } = await requestOnNewConnection(engine, ca);
+    latencies.push(took);
+    if (status === 200 || status === 204) answered++;
+    for (const socket of burst) socket.destroy();
+    // The engine closes its side of the burst before the next one.
+    await delay(1000);
+  }
+  const slowest = Math.max(...latencies);
+  const allAnswered = answered === BURSTS && alone.answered === NEW_CONNECTION_REQUESTS;
+  return [
+    {
+      what: `Request on a new connection amid ${BURST_CONNECTS.toLocaleString('en-US')} connects at once (slowest of ${BURSTS})`,
+      engine: allAnswered ? ms(slowest) : `${answered} of ${BURSTS} answered`,
+      baseline: `${ms(alone.slowest)} alone`,
+      ratio: slowest / alone.slowest,
+      target: 'every one ≤ 1 s',
+      pass: allAnswered && slowest <= 1000,
     },
   ];
 }

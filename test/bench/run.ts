@@ -16,7 +16,7 @@ import { seedLedger } from './seed-ledger';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/list-sql';
 import { PAGE_SIZE_DEFAULT } from '../../shared/api/schemas';
 import { postgresBinDir } from '../support/postgres-server';
-import { measureHeldConnections, measureWrongKeyBruteForce } from './connections';
+import { measureConnectBurst, measureHeldConnections, measureWrongKeyBruteForce } from './connections';
 import { measureRenderer } from './renderer';
 import { measureStartChecks } from './start-checks';
 import { measureStoreServerLists } from './store-lists';
@@ -45,6 +45,7 @@ const DEEP_PAGE = 40_000;
  */
 const RUNNING_ENGINE_MEASURES: ((engine: RunningEngine) => Promise<BenchRow[]> | BenchRow[])[] = [
   measureHeldConnections,
+  measureConnectBurst,
   measureWrongKeyBruteForce,
 ];
 

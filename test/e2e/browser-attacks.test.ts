@@ -163,7 +163,7 @@ beforeAll(async () => {
   permissive = await startTestGateway({ allowedOrigins: [attackerOrigin] });
   // Trusts exactly the engines' certificates; no --ignore-certificate-errors.
   browser = await launchChromium([t.gateway.certificatePem, permissive.gateway.certificatePem]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -174,6 +174,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   context = await browser.newContext();
+  // A bound on a state that never comes, far past any step's pace on a busy machine.
+  context.setDefaultTimeout(90_000);
   page = await context.newPage();
   seen = [];
   page.on('response', (response) => {

@@ -59,6 +59,9 @@ export interface Counter {
   close(): Promise<void>;
 }
 
+/** How long a step may wait before its state counts as never coming. */
+const FAILURE_BOUND_MS = 90_000;
+
 /** The manager signed in at every counter the tests start. */
 export const OWNER = { name: 'Olga', pin: '2580' } as const;
 
@@ -158,6 +161,9 @@ export class CounterPage {
     /** Screenshots are saved as test-results/<prefix>-<name>.png. */
     private readonly screenshotPrefix = 'cashier',
   ) {
+    // A step waits for what it needs; on a busy machine that can take far longer than Playwright's
+    // 30 s default, which is only a bound on a state that never comes (see .config/vitest.config.ts).
+    page.setDefaultTimeout(FAILURE_BOUND_MS);
     page.on('console', (message) => {
       if (message.type() === 'error') this.problems.push(message.text());
     });

@@ -5,13 +5,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEscPos } from '../support/escpos-decoder';
+import { startFakePrinter } from '../support/fake-printer';
 import { startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(async () => {
   await counter?.closePages();
   const { client } = counter.screens;
@@ -276,6 +278,26 @@ describe('the answer screen', () => {
     expect(await cashier.amount.textContent()).toBe('$40.00');
   });
 
+  it('makes Try again the default after a processor error, whose words say to try again', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    await cashier.tapAmount('1900');
+    await cashier.chargeAndKeyIn();
+    await cashier.fillCard({ number: '4000000000000119', expiry: '1230' });
+    await cashier.submitCard();
+    expect(await cashier.outcome()).toBe('error');
+    expect(await cashier.result.textContent()).toMatch(/[Tt]ry (the sale )?again/);
+    await cashier.stepSettled();
+    const tryAgain = page.getByRole('button', { name: /^Try again/ });
+    expect(await tryAgain.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await tryAgain.getAttribute('class')).toContain('button-primary');
+    expect(await page.getByRole('button', { name: /^Try another card/ }).count()).toBe(0);
+    await cashier.check('07b-error-try-again');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('waiting-for-swipe').waitFor();
+    expect(await cashier.amount.textContent()).toBe('$19.00');
+  });
+
   it('a double tap on Charge does not key the card in', async () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;
@@ -442,7 +464,7 @@ describe('history', () => {
 });
 
 describe('the end-of-day report', () => {
-  it('prints the open batch mid-day marked not yet settled, with totals by card brand, on 80 mm paper too', async () => {
+  it('prints the open batch mid-day marked not yet settled, with totals by card brand, voids and declines, on the receipt printer too', async () => {
     const { client } = counter.screens;
     await client.closeOpenBatch().catch(() => undefined);
     await client.createTransaction({
@@ -463,25 +485,72 @@ describe('the end-of-day report', () => {
       card: '5454545454545454',
       exp_date: '1230',
     });
-    const cashier = await counter.open('safety');
-    const { page } = cashier;
-    await cashier.goTo('End of day');
-    await page.getByRole('button', { name: 'Print report' }).click();
-    const report = page.getByTestId('batch-report');
-    await report.waitFor();
-    expect(await report.getByTestId('not-settled').textContent()).toMatch(
-      /^Not yet settled: the open batch as of/,
+    const voided = await client.createTransaction({
+      type: 'SALE',
+      amount: '7.00',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    await counter.screens.running.gateway.engine.transactions.submit(
+      { type: 'VOID', id: voided.id ?? '' },
+      { apiKeyId: null },
     );
-    expect(await report.getByTestId('brand-Visa').textContent()).toBe('Visa2$42.50');
-    expect(await report.getByTestId('brand-Mastercard').textContent()).toBe('Mastercard1$20.00');
-    await cashier.check('13-open-batch-report');
+    await client.createTransaction({
+      type: 'SALE',
+      amount: '8.00',
+      card: '4000000000000002',
+      exp_date: '1230',
+    });
+    const printer = await startFakePrinter();
+    await counter.reader.bridge.invoke('receipts:update-settings', { printer: printer.address, width: 32 });
+    try {
+      const cashier = await counter.open('safety');
+      const { page } = cashier;
+      await cashier.goTo('End of day');
+      await page.getByTestId('batch-exceptions').filter({ hasText: '1 voided' }).waitFor();
+      expect(await page.getByTestId('batch-exceptions').textContent()).toBe(
+        '1 voided1 declined while the batch was open',
+      );
+      await page.getByRole('button', { name: 'Print report' }).click();
+      const report = page.getByTestId('batch-report');
+      await report.waitFor();
+      expect(await report.getByTestId('not-settled').textContent()).toMatch(
+        /^Not yet settled: the open batch as of/,
+      );
+      expect(await report.getByTestId('brand-Visa').textContent()).toBe('Visa2$42.50');
+      expect(await report.getByTestId('brand-Mastercard').textContent()).toBe('Mastercard1$20.00');
+      expect(await report.getByTestId('batch-exceptions').textContent()).toContain('1 declined');
+      await cashier.check('13-open-batch-report');
 
-    await page.getByRole('radio', { name: '80 mm receipt' }).click();
-    expect(await report.getAttribute('data-paper')).toBe('receipt');
-    await page.emulateMedia({ media: 'print' });
-    const width = (await report.boundingBox())?.width ?? 0;
-    expect(width).toBeLessThanOrEqual(303);
-    await cashier.check('14-report-80mm-print');
-    await page.emulateMedia({ media: 'screen' });
+      // On receipt paper, the report is the printer's lines at its width, within the paper.
+      await page.getByRole('radio', { name: 'Receipt paper' }).click();
+      const paper = page.locator('[data-testid="batch-report"][data-paper="receipt"]');
+      await paper.waitFor();
+      expect(await paper.getAttribute('data-width')).toBe('32');
+      const shown = ((await paper.locator('pre').textContent()) ?? '').split('\n');
+      expect(shown.every((line) => line.length <= 32)).toBe(true);
+      const text = shown.join('\n');
+      expect(text).toMatch(/^ +NOT YET SETTLED$/m);
+      expect(text).toMatch(/^Voided +1$/m);
+      expect(text).toMatch(/^Declined +1$/m);
+      expect(text).toMatch(/^Visa +2 +\$42\.50$/m);
+      expect(text).not.toMatch(/4111111111111111|\d{12,}/);
+      await cashier.check('14-report-receipt-paper');
+      await page.emulateMedia({ media: 'print' });
+      const box = await paper.boundingBox();
+      expect(box?.width ?? Infinity).toBeLessThanOrEqual(303);
+      const overflow = await paper.evaluate((figure) => figure.scrollWidth - figure.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.emulateMedia({ media: 'screen' });
+
+      const job = printer.nextJob();
+      await page.getByRole('button', { name: 'Print on receipt printer' }).click();
+      await page.getByTestId('report-printed').waitFor();
+      expect(decodeEscPos(await job).copies).toEqual([shown]);
+      await cashier.check('15-report-printed');
+    } finally {
+      await counter.reader.bridge.invoke('receipts:update-settings', { printer: '', width: 42 });
+      await printer.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ const VISA = { card: '4111111111111111', exp_date: '1230' } as const;
 beforeAll(async () => {
   counter = await startCounter();
   await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 

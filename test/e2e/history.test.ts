@@ -31,7 +31,7 @@ beforeAll(async () => {
   for (const amount of ['5.00', '6.00']) {
     await client.createTransaction({ type: 'SALE', amount, card: '4000000000000002', exp_date: '1230' });
   }
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 

@@ -12,7 +12,7 @@ let counter: Counter;
 beforeAll(async () => {
   counter = await startCounter();
   await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 
@@ -142,6 +142,12 @@ describe('by keyboard alone', () => {
     const { page } = cashier;
     const { keyboard } = page;
     await openScreen(page, 'Settings');
+    await tabTo(
+      page,
+      page.getByRole('navigation', { name: 'Settings' }).getByRole('button', { name: 'API keys' }),
+    );
+    await keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'API keys', level: 2 }).waitFor();
     await tabTo(page, page.getByLabel('Name'));
     await keyboard.type('Ordering system');
     await tabTo(page, page.getByRole('checkbox', { name: /Run every transaction/ }));

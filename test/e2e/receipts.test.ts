@@ -49,7 +49,7 @@ beforeAll(async () => {
     smtpSecurity: 'none',
     smtpFrom: 'receipts@bluedoor.test',
   });
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(async () => {
   await counter?.close();
@@ -162,37 +162,65 @@ describe('after a sale', () => {
   });
 });
 
-describe('a tab', () => {
-  it('prints its check when it opens, with the tip lines and the suggested tips', async () => {
-    const cashier = await counter.open('receipts');
-    const { page } = cashier;
-    await cashier.goTo('Tabs');
-    await page.getByRole('button', { name: 'Start a tab' }).click();
-    await page.getByTestId('tab-amount').fill('40.00');
-    await page.getByRole('button', { name: 'Take the card for $40.00' }).click();
-    await page.getByTestId('waiting-for-swipe').waitFor();
-    const job = printer.nextJob();
-    await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-mastercard' });
-    await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
-    const actions = page.getByTestId('receipt-actions');
-    await actions.getByText('Check printed.').waitFor();
-    const [check] = decodeEscPos(await job).copies;
-    const text = (check ?? []).join('\n');
-    expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
-    expect(text).toMatch(/^TIP\s+_{20}$/m);
-    expect(text).toMatch(/^TOTAL\s+_{20}$/m);
-    expect(text).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
-    expect(text).toContain('Signature');
-    expectNoCardNumber(text);
-    await cashier.check('06-tab-opened-check-printed');
+/** Opens a $40.00 tab with a swiped Mastercard and returns the check that printed by itself. */
+async function openTabAndReadCheck(cashier: CounterPage): Promise<string> {
+  const { page } = cashier;
+  await cashier.goTo('Tabs');
+  await page.getByRole('button', { name: 'Start a tab' }).click();
+  await page.getByTestId('tab-amount').fill('40.00');
+  await page.getByRole('button', { name: 'Take the card for $40.00' }).click();
+  await page.getByTestId('waiting-for-swipe').waitFor();
+  const job = printer.nextJob();
+  await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-mastercard' });
+  await page.getByTestId('outcome').and(page.locator('[data-outcome="approved"]')).waitFor();
+  await page.getByTestId('receipt-actions').getByText('Check printed.').waitFor();
+  const [check] = decodeEscPos(await job).copies;
+  return (check ?? []).join('\n');
+}
 
-    await actions.getByRole('button', { name: 'Preview' }).click();
-    const preview = page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
-    await preview.and(page.locator('[data-copy="check"]')).waitFor();
+describe('a tab', () => {
+  it('at a counter that takes no tips prints a check that asks for none, saying Tab and Swiped', async () => {
+    expect(counter.screens.running.gateway.engine.settings.get('tips_enabled')).toBe(false);
+    const cashier = await counter.open('receipts');
+    const text = await openTabAndReadCheck(cashier);
+    expect(text).toMatch(/^ +AUTH \(TAB\)$/m);
+    expect(text).toMatch(/^Swiped\s+Mastercard \*\*\*\* 5454$/m);
+    expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
+    expect(text).toMatch(/^TOTAL\s+\$40\.00$/m);
+    expect(text).not.toMatch(/^TIP|\btips?\b|Entry/im);
+    expectNoCardNumber(text);
+    await cashier.page.getByTestId('receipt-actions').getByRole('button', { name: 'Preview' }).click();
+    const preview = cashier.page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
+    await preview.and(cashier.page.locator('[data-copy="check"]')).waitFor();
     expect((await preview.textContent())?.trimEnd()).toBe(text);
-    await cashier.check('07-preview-check');
-    await page.setViewportSize({ width: 800, height: 600 });
-    await cashier.check('08-preview-check-800x600');
+    await cashier.check('05-check-without-tips');
+  });
+
+  it('prints its check when it opens, with the tip lines and the suggested tips while tips are on', async () => {
+    const { settings } = counter.screens.running.gateway.engine;
+    await settings.setFromText('tips_enabled', 'true');
+    try {
+      const cashier = await counter.open('receipts');
+      const { page } = cashier;
+      const text = await openTabAndReadCheck(cashier);
+      expect(text).toMatch(/^AMOUNT\s+\$40\.00$/m);
+      expect(text).toMatch(/^TIP\s+_{20}$/m);
+      expect(text).toMatch(/^TOTAL\s+_{20}$/m);
+      expect(text).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
+      expect(text).toContain('Signature');
+      expectNoCardNumber(text);
+      await cashier.check('06-tab-opened-check-printed');
+
+      await page.getByTestId('receipt-actions').getByRole('button', { name: 'Preview' }).click();
+      const preview = page.getByTestId('receipt-dialog').getByTestId('receipt-preview');
+      await preview.and(page.locator('[data-copy="check"]')).waitFor();
+      expect((await preview.textContent())?.trimEnd()).toBe(text);
+      await cashier.check('07-preview-check');
+      await page.setViewportSize({ width: 800, height: 600 });
+      await cashier.check('08-preview-check-800x600');
+    } finally {
+      await settings.setFromText('tips_enabled', 'false');
+    }
   });
 });
 

@@ -12,7 +12,7 @@ let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 

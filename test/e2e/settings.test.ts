@@ -15,7 +15,7 @@ let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(() => counter?.closePages());
 afterAll(() => counter?.close());
 
@@ -88,6 +88,10 @@ describe('API keys', () => {
     const id = key.split('_')[1] ?? '';
     await page.reload();
     await cashier.goTo('Settings');
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('button', { name: 'API keys' })
+      .click();
     const row = page.getByTestId(`key-${id}`);
     await row.waitFor();
     expect(await row.textContent()).toContain('Kitchen display');
@@ -277,46 +281,42 @@ describe('the audit log', () => {
 });
 
 describe('the store server', () => {
-  it(
-    'is saved for the next start once it answers, and a server that does not is refused',
-    { timeout: 60_000 },
-    async () => {
-      const server = await startPostgresServer();
-      try {
-        const cashier = await settings('Store server');
-        const { page } = cashier;
-        expect(await page.getByTestId('store-server-now').textContent()).toBe(
-          'This counter uses its own ledger, on this computer.',
-        );
-        await cashier.check('20-store-server');
+  it('is saved for the next start once it answers, and a server that does not is refused', async () => {
+    const server = await startPostgresServer();
+    try {
+      const cashier = await settings('Store server');
+      const { page } = cashier;
+      expect(await page.getByTestId('store-server-now').textContent()).toBe(
+        'This counter uses its own ledger, on this computer.',
+      );
+      await cashier.check('20-store-server');
 
-        await page
-          .getByRole('textbox', { name: 'Store server' })
-          .fill('postgresql://tender@127.0.0.1:1/tender');
-        await page.getByRole('textbox', { name: 'Counter name' }).fill('bar');
-        await page.getByRole('button', { name: 'Save for the next start' }).click();
-        await page.getByText(/could not reach the store server.*Nothing was saved/).waitFor();
-        expect(readStoreServerFile(counter.screens.dataDir)).toBeUndefined();
-        cashier.problems.length = 0;
+      await page
+        .getByRole('textbox', { name: 'Store server' })
+        .fill('postgresql://tender@127.0.0.1:1/tender');
+      await page.getByRole('textbox', { name: 'Counter name' }).fill('bar');
+      await page.getByRole('button', { name: 'Save for the next start' }).click();
+      await page.getByText(/could not reach the store server.*Nothing was saved/).waitFor();
+      expect(readStoreServerFile(counter.screens.dataDir)).toBeUndefined();
+      cashier.problems.length = 0;
 
-        const url = (await server.createDatabase()).replace('://tender@', '://tender:s3cret@');
-        await page.getByRole('textbox', { name: 'Store server' }).fill(url);
-        await page.getByRole('button', { name: 'Save for the next start' }).click();
-        await page.getByText('Saved. Restart Tender to use it.').waitFor();
-        const next = await page.getByTestId('store-server-next').textContent();
-        expect(next).toContain('as bar');
-        expect(next).not.toContain('s3cret');
-        expect(readStoreServerFile(counter.screens.dataDir)).toEqual({ url, lane: 'bar' });
-        await cashier.check('21-store-server-saved');
+      const url = (await server.createDatabase()).replace('://tender@', '://tender:s3cret@');
+      await page.getByRole('textbox', { name: 'Store server' }).fill(url);
+      await page.getByRole('button', { name: 'Save for the next start' }).click();
+      await page.getByText('Saved. Restart Tender to use it.').waitFor();
+      const next = await page.getByTestId('store-server-next').textContent();
+      expect(next).toContain('as bar');
+      expect(next).not.toContain('s3cret');
+      expect(readStoreServerFile(counter.screens.dataDir)).toEqual({ url, lane: 'bar' });
+      await cashier.check('21-store-server-saved');
 
-        await page.getByRole('button', { name: 'Use this counter’s own ledger' }).click();
-        await expect
-          .poll(() => page.getByTestId('store-server-next').textContent())
-          .toBe('The setting says: its own ledger, on this computer.');
-        expect(readStoreServerFile(counter.screens.dataDir)).toBeUndefined();
-      } finally {
-        await server.close();
-      }
-    },
-  );
+      await page.getByRole('button', { name: 'Use this counter’s own ledger' }).click();
+      await expect
+        .poll(() => page.getByTestId('store-server-next').textContent())
+        .toBe('The setting says: its own ledger, on this computer.');
+      expect(readStoreServerFile(counter.screens.dataDir)).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   front = await counterIn(url, 'front');
   bar = await counterIn(url, 'bar');
   browser = await launchChromium([front.running.gateway.certificatePem]);
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   await front?.close();
@@ -54,7 +54,7 @@ afterAll(async () => {
 const CARD = { card: '4111111111111111', exp_date: '1230' } as const;
 
 describe('the end of day of a store', () => {
-  it('shows the one open batch of the store with each counter’s share', { timeout: 90_000 }, async () => {
+  it('shows the one open batch of the store with each counter’s share', async () => {
     expect((await front.client.createTransaction({ type: 'SALE', amount: '20.00', ...CARD })).result).toBe(
       'Approved',
     );

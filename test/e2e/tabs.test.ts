@@ -10,7 +10,7 @@ let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(async () => {
   await counter?.closePages();
   counter?.engineClock.reset();

@@ -10,7 +10,7 @@ let counter: Counter;
 
 beforeAll(async () => {
   counter = await startCounter();
-}, 180_000);
+});
 afterEach(async () => {
   await counter?.closePages();
   const settings = counter?.screens.running.gateway.engine.settings;
@@ -51,17 +51,41 @@ describe('the duplicate prompt', () => {
       .toMatch(/^Possible duplicate: \$33\.33 on Visa 1111 at \d{1,2}:\d{2}\s?[AP]M\. Charge again\?$/);
     expect(await dialog.textContent()).toContain(`#${first?.id}`);
     await cashier.check('01-possible-duplicate');
-    await dialog.getByRole('button', { name: "Don't charge" }).click();
+    // Enter, pressed by a cashier who has not read the question, answers it the safe way.
+    const dontCharge = dialog.getByRole('button', { name: "Don't charge" });
+    expect(await dontCharge.evaluate((button) => button === document.activeElement)).toBe(true);
+    // A moment later, past the pause that swallows a key meant for the step before.
+    await cashier.stepSettled();
+    await cashier.page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
     expect(await cashier.outcome()).toBe('rejected');
     let rows = await counter.screens.client.listTransactions({ page_size: 2 });
     expect(rows.map((row) => [row.result, row.error_code])).toEqual([
       ['Rejected', '8033'],
       ['Approved', undefined],
     ]);
+    // The earlier sale's time and amount in the counter's words, never the engine's text for programs.
+    await expect
+      .poll(() => cashier.page.getByTestId('result-message').textContent())
+      .toMatch(
+        new RegExp(`^Visa 1111 already paid \\$33\\.33 at \\d{1,2}:\\d{2}\\s?[AP]M \\(sale #${first?.id}\\)`),
+      );
+    const answer = (await cashier.result.textContent()) ?? '';
+    expect(answer).not.toMatch(/duplicate_override|\d{4}-\d{2}-\d{2}T|SALE of/);
+    // The customer has paid: the next sale is what Enter starts.
+    await cashier.stepSettled();
+    const newSale = cashier.page.getByRole('button', { name: /^New sale/ });
+    expect(await newSale.evaluate((button) => button === document.activeElement)).toBe(true);
+    await cashier.check('01b-not-charged-again');
 
     await cashier.page.getByRole('button', { name: 'New sale' }).click();
     await keyedSale(cashier, '3333');
-    await cashier.page.getByTestId('confirm-dialog').getByRole('button', { name: 'Charge again' }).click();
+    const again = cashier.page.getByTestId('confirm-dialog');
+    await again.waitFor();
+    // Charging again is a deliberate tap, once the question has been on screen a moment.
+    await cashier.stepSettled();
+    await again.getByRole('button', { name: 'Charge again' }).click();
+    await again.waitFor({ state: 'detached' });
     expect(await cashier.outcome()).toBe('approved');
     rows = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(rows[0]).toMatchObject({ result: 'Approved', amount: '33.33', card: '************1111' });
@@ -93,6 +117,12 @@ describe('tips', () => {
     await panel.getByRole('button', { name: 'Adjust tip to $9.30' }).click();
     await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).waitFor();
     await cashier.page.getByRole('button', { name: 'Print receipt' }).waitFor();
+    // The list beside the answer shows the new tip at once, not only after Done.
+    const row = cashier.page.getByTestId(`captured-${tabId}`);
+    await row.filter({ hasText: 'tip $9.30' }).waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('$71.30');
+    expect(await cashier.page.getByRole('heading', { name: 'Tip adjusted' }).count()).toBe(1);
     await cashier.check('02-tip-adjusted');
 
     const captures = (

@@ -68,6 +68,8 @@ export function startEngineProcess(
   port: number,
   options: { readyTimeoutMs?: number; args?: readonly string[] } = {},
 ): Promise<EngineProcess> {
+  // A bound on a start that never comes, not a measure: a busy machine starts Node and tsx slowly.
+  const readyTimeoutMs = options.readyTimeoutMs ?? 120_000;
   const started = performance.now();
   const child = spawn(
     process.execPath,
@@ -86,8 +88,8 @@ export function startEngineProcess(
   return new Promise<EngineProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve was not ready within ${options.readyTimeoutMs ?? 30_000} ms:\n${output}`));
-    }, options.readyTimeoutMs ?? 30_000);
+      reject(new Error(`serve was not ready within ${readyTimeoutMs} ms:\n${output}`));
+    }, readyTimeoutMs);
     let ready = false;
     const onOutput = (chunk: Buffer) => {
       output += chunk.toString();

@@ -208,7 +208,7 @@ export function requireChromium(): void {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `The browser tests use Debian's Chromium at ${CHROMIUM}, which is not installed: ` +
-        'sudo apt-get install -y $(cat resources/debian-packages.txt)',
+        'sh resources/install-debian-packages.sh',
     );
   }
 }

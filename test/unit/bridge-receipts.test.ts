@@ -91,13 +91,36 @@ describe('receipt settings', () => {
 
 describe('receipts of a transaction', () => {
   it('preview any copy at the paper width', async () => {
+    await t.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    try {
+      const preview = await value('receipts:preview', { id: tabId, copy: 'check' });
+      expect(preview).toMatchObject({ id: tabId, copy: 'check', width: 32, title: 'AUTH (TAB)' });
+      const lines = preview.lines as string[];
+      expect(lines.every((line) => line.length <= 32)).toBe(true);
+      // The tab screen's suggested percentages (15, 18, 20 until changed).
+      expect(lines.join('\n')).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
+      expect(lines.join('\n')).not.toContain('5454545454545454');
+    } finally {
+      await t.gateway.engine.settings.setFromText('tips_enabled', 'false');
+    }
+  });
+
+  it('preview a check that asks for no tip while the counter takes none', async () => {
     const preview = await value('receipts:preview', { id: tabId, copy: 'check' });
-    expect(preview).toMatchObject({ id: tabId, copy: 'check', width: 32, title: 'AUTH' });
-    const lines = preview.lines as string[];
-    expect(lines.every((line) => line.length <= 32)).toBe(true);
-    // The tab screen's suggested percentages (15, 18, 20 until changed).
-    expect(lines.join('\n')).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/m);
-    expect(lines.join('\n')).not.toContain('5454545454545454');
+    const text = (preview.lines as string[]).join('\n');
+    expect(text).not.toMatch(/^(TIP|TOTAL)\s+_+$|\btips?\b/im);
+    expect(text).toMatch(/^TOTAL\s+\$40\.00$/m);
+  });
+
+  it('refuse the check of a transaction that is not a tab, in words', async () => {
+    const refused = await invoke('receipts:preview', { id: saleId, copy: 'check' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'refused',
+        message: `Transaction ${saleId} is not a tab (an approved AUTH): only a tab has a check.`,
+      },
+    });
   });
 
   it('print on the receipt printer, and reprint', async () => {

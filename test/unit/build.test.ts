@@ -16,7 +16,7 @@ beforeAll(() => {
       stdio: 'pipe',
     },
   );
-}, 180_000);
+});
 
 describe('the desktop build', () => {
   it('bundles the main process with the engine, leaving native modules to node_modules', () => {

@@ -5,11 +5,11 @@ import {
   renderReceipt,
   RECEIPT_WIDTHS,
   tipFor,
-  wrap,
   type MerchantDetails,
   type ReceiptTransaction,
 } from '../../electron/gateway/receipts/receipt';
 import { escposBytes } from '../../electron/gateway/receipts/escpos';
+import { wrap } from '../../shared/paper-text';
 import { decodeEscPos } from '../support/escpos-decoder';
 
 const MERCHANT: MerchantDetails = {
@@ -65,8 +65,9 @@ describe('receipt document', () => {
     expect(at(lines, 'Transaction')).toMatch(/^Transaction\s+#1042$/);
     expect(at(lines, 'Invoice')).toMatch(/INV-88$/);
     expect(at(lines, 'Order')).toMatch(/A12$/);
-    expect(at(lines, 'Card')).toMatch(/^Card\s+Visa \*\*\*\* 1111$/);
-    expect(at(lines, 'Entry')).toMatch(/Swiped$/);
+    // How the card was taken, in plain words, on the card's own line.
+    expect(at(lines, 'Visa')).toMatch(/^Swiped\s+Visa \*\*\*\* 1111$/);
+    expect(lines.some((line) => line.startsWith('Entry'))).toBe(false);
     expect(at(lines, 'Name')).toMatch(/Ada Lovelace$/);
     expect(at(lines, 'Auth code')).toMatch(/K7M2QX$/);
     expect(at(lines, 'AMOUNT')).toMatch(/\$27\.50$/);
@@ -84,6 +85,7 @@ describe('receipt document', () => {
             {
               copy,
               merchant: long,
+              takesTips: true,
               tipPercentages: [15, 18, 20],
             },
           ),
@@ -104,11 +106,12 @@ describe('receipt document', () => {
     );
   });
 
-  it('a check for a tab has the amount, blank TIP and TOTAL lines, suggested tips and a signature line', () => {
+  it('a check for a tab of a counter that takes tips has the amount, blank TIP and TOTAL lines, suggested tips and a signature line', () => {
     const tab: ReceiptTransaction = { ...SALE, type: 'Auth', amount: 4000, serverId: '07' };
     const document = receiptDocument(tab, {
       copy: 'check',
       merchant: MERCHANT,
+      takesTips: true,
       tipPercentages: [15, 18, 20],
     });
     expect(document.suggestedTips).toEqual([
@@ -123,7 +126,30 @@ describe('receipt document', () => {
     expect(at(lines, '15%')).toMatch(/^15% {2}tip \$6\.00\s+total \$46\.00$/);
     expect(at(lines, 'Server')).toMatch(/07$/);
     expect(at(lines, 'Tab')).toMatch(/#1042$/);
-    expect(lines.map((line) => line.trim())).toEqual(expect.arrayContaining(['AUTH', 'CHECK', 'Signature']));
+    expect(lines.map((line) => line.trim())).toEqual(
+      expect.arrayContaining(['AUTH (TAB)', 'CHECK', 'Signature']),
+    );
+  });
+
+  it('a check of a counter that takes no tips asks for none: no TIP line, no suggested tips', () => {
+    const tab: ReceiptTransaction = { ...SALE, type: 'Auth', amount: 4000, serverId: '07' };
+    for (const takesTips of [false, undefined]) {
+      const document = receiptDocument(tab, {
+        copy: 'check',
+        merchant: MERCHANT,
+        ...(takesTips !== undefined && { takesTips }),
+        tipPercentages: [15, 18, 20],
+      });
+      expect(document.suggestedTips).toEqual([]);
+      expect(document.amounts).toEqual([
+        { label: 'AMOUNT', value: '$40.00' },
+        { label: 'TOTAL', value: '$40.00' },
+      ]);
+      const lines = renderReceipt(document, 32);
+      expect(lines.filter((line) => /^(TIP|TOTAL)\s+_+$|\btips?\b/i.test(line.trim()))).toEqual([]);
+      expect(at(lines, 'TOTAL')).toMatch(/\$40\.00$/);
+      expect(lines.map((line) => line.trim())).toEqual(expect.arrayContaining(['AUTH (TAB)', 'CHECK']));
+    }
   });
 
   it('a capture shows the tip apart from the amount', () => {
@@ -139,6 +165,7 @@ describe('receipt document', () => {
     expect(at(lines, 'TIP')).toMatch(/\$8\.00$/);
     expect(at(lines, 'TOTAL')).toMatch(/\$48\.00$/);
     expect(at(lines, 'Tab ')).toMatch(/#1041$/);
+    expect(lines.map((line) => line.trim())).toContain('CAPTURE (TAB)');
   });
 
   it('refund and void receipts name the transaction they reverse', () => {
@@ -176,7 +203,7 @@ describe('receipt document', () => {
     expect(lines.some((line) => line.includes('Auth code'))).toBe(false);
   });
 
-  it('a keyed card says Keyed, and a receipt without merchant settings still prints', () => {
+  it('a keyed card says Typed in, and a receipt without merchant settings still prints', () => {
     const lines = renderReceipt(
       receiptDocument(
         { ...SALE, entryMode: 'keyed', firstName: null, lastName: null },
@@ -184,7 +211,8 @@ describe('receipt document', () => {
       ),
       32,
     );
-    expect(at(lines, 'Entry')).toMatch(/Keyed$/);
+    expect(at(lines, 'Visa')).toMatch(/^Typed in\s+Visa \*\*\*\* 1111$/);
+    expect(lines.some((line) => /Keyed|Entry/.test(line))).toBe(false);
     expect(lines.some((line) => line.startsWith('Name'))).toBe(false);
     expect(lines[1]?.trim()).toBe('SALE');
   });

@@ -69,6 +69,16 @@ describe('a keyed card', () => {
 });
 
 describe('the steps of a sale', () => {
+  it('replaces an amount come back to from the card with the first digit, and lets Backspace edit it', () => {
+    const back = run([...keys('555'), { type: 'take-card' }, { type: 'back' }]);
+    expect(back).toMatchObject({ step: 'amount', untouched: true });
+    expect(run(keys('2'), back).sale.cents).toBe(2);
+    expect(run([{ type: 'backspace' }, ...keys('9')], back).sale.cents).toBe(559);
+    expect(run([...keys('2'), ...keys('5')], back).sale.cents).toBe(25);
+    const edited = run([...keys('555'), { type: 'take-card' }, { type: 'edit-amount' }]);
+    expect(run(keys('7'), edited).sale.cents).toBe(7);
+  });
+
   it('needs an amount before it takes a card', () => {
     expect(run([{ type: 'take-card' }]).step).toBe('amount');
     expect(run([...keys('5'), { type: 'take-card' }])).toMatchObject({ step: 'card', mode: 'swipe' });
@@ -242,7 +252,7 @@ describe('what the cashier is told', () => {
     });
     expect(outcomeOfFailure(new TypeError('Failed to fetch'))).toMatchObject({
       kind: 'unknown',
-      reason: 'no-answer',
+      reason: 'unreachable',
     });
   });
 

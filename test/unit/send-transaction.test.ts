@@ -26,6 +26,7 @@ let kept: Map<string, StoredAnswer>;
 /** The requests that reached the engine, with the key they carried. */
 let sent: { apiKey: string; idempotencyKey: string }[];
 let bridge: TenderBridge;
+let journalHandlers: BridgeHandlers;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'tender-send-'));
@@ -43,6 +44,7 @@ beforeEach(() => {
     keyRecordId: (publicId) => (publicId === 'aaaaaaaaaaaaaaa1' ? EARLIER_RECORD : undefined),
   });
   const handlers = journal.handlers() as unknown as BridgeHandlers;
+  journalHandlers = handlers;
   bridge = createBridge(
     {
       invoke: (channel, input) => dispatchInvoke(handlers, channel, input),
@@ -93,7 +95,7 @@ describe('Check again after the engine restarted', () => {
         authorization_code: 'OLD411',
       }),
     });
-    const outcome = await sendTransaction(clientWith(CURRENT_KEY), pending, 'sale', bridge);
+    const outcome = await sendTransaction(clientWith(CURRENT_KEY), pending, 'sale', { bridge });
     expect(outcome).toMatchObject({ kind: 'approved' });
     expect(JSON.stringify(outcome)).toContain('OLD411');
     expect(sent).toEqual([]);
@@ -101,7 +103,7 @@ describe('Check again after the engine restarted', () => {
 
   it('sends it under the new key when the engine never received it', async () => {
     const pending = { ...prepareTransaction(SALE), sentWith: 'aaaaaaaaaaaaaaa1' };
-    const outcome = await sendTransaction(clientWith(CURRENT_KEY), pending, 'sale', bridge);
+    const outcome = await sendTransaction(clientWith(CURRENT_KEY), pending, 'sale', { bridge });
     expect(outcome).toMatchObject({ kind: 'approved' });
     expect(sent).toEqual([{ apiKey: CURRENT_KEY, idempotencyKey: pending.idempotencyKey }]);
     expect(pending.sentWith).toBe('aaaaaaaaaaaaaaa2');
@@ -110,16 +112,52 @@ describe('Check again after the engine restarted', () => {
   it('keeps the payment unknown when the resend is refused for its key: the first sending may have been done', async () => {
     const pending = { ...prepareTransaction(SALE), sentWith: 'aaaaaaaaaaaaaaa1' };
     // The page has not read its new key yet: it still sends with the earlier one, which is revoked.
-    const outcome = await sendTransaction(clientWith(EARLIER_KEY), pending, 'sale', bridge);
+    const outcome = await sendTransaction(clientWith(EARLIER_KEY), pending, 'sale', { bridge });
     expect(outcome).toMatchObject({ kind: 'unknown', reason: 'no-answer' });
     expect(sent).toEqual([]);
   });
 
   it('still refuses a first sending with an unknown key as not done', async () => {
     const pending = prepareTransaction(SALE);
-    expect(await sendTransaction(clientWith(EARLIER_KEY), pending, 'sale', bridge)).toMatchObject({
+    expect(await sendTransaction(clientWith(EARLIER_KEY), pending, 'sale', { bridge })).toMatchObject({
       kind: 'refused',
       status: 401,
     });
+  });
+});
+
+describe('a sale rung up while the engine restarts', () => {
+  it('refused for the stopped run’s key while reconnecting, is unreachable with Check again, and then sent once', async () => {
+    const pending = prepareTransaction(SALE);
+    const first = await sendTransaction(clientWith(EARLIER_KEY), pending, 'sale', {
+      bridge,
+      reconnecting: () => true,
+    });
+    expect(first).toMatchObject({ kind: 'unknown', reason: 'unreachable' });
+    expect(JSON.stringify(first)).not.toMatch(/API key/);
+    expect(sent).toEqual([]);
+
+    const again = await sendTransaction(clientWith(CURRENT_KEY), pending, 'sale', { bridge });
+    expect(again).toMatchObject({ kind: 'approved', transactionId: '77' });
+    expect(sent).toEqual([{ apiKey: CURRENT_KEY, idempotencyKey: pending.idempotencyKey }]);
+  });
+
+  it('carries the key the screens hold when it leaves, not the one they held when it was started', async () => {
+    let current = clientWith(EARLIER_KEY);
+    const journalled = createBridge(
+      {
+        invoke: (channel, input) => {
+          // The screens take the restarted engine's key while the journal is written.
+          if (channel === 'attempts:begin') current = clientWith(CURRENT_KEY);
+          return dispatchInvoke(journalHandlers, channel, input);
+        },
+        subscribe: () => () => undefined,
+      },
+      '',
+    );
+    const pending = prepareTransaction(SALE);
+    const outcome = await sendTransaction(() => current, pending, 'sale', { bridge: journalled });
+    expect(outcome).toMatchObject({ kind: 'approved' });
+    expect(sent).toEqual([{ apiKey: CURRENT_KEY, idempotencyKey: pending.idempotencyKey }]);
   });
 });

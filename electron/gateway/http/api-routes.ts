@@ -14,7 +14,7 @@ import { cardNumberInText, holdsCardNumber } from '../validation';
 import type { ApiKeyInfo } from '../keys';
 import type { SubmitContext } from '../operations/operation';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
-import { ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
+import { NotATabError, ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
 import { staffActor } from '../staff/actors';
 import type { BatchRecord } from '../store/batch-rows';
 import { formatOfContentType, normalizeFields, parseBody } from './formats';
@@ -51,7 +51,18 @@ function readIdempotencyKey(header: string | string[] | undefined): string | und
   return header;
 }
 
-export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenticate: Authenticate): void {
+/** What the routes take from the host besides the engine. */
+export interface ApiRouteOptions {
+  /** The counter's suggested tip percentages, which the check of a tab prints. */
+  tipPercentages?: () => readonly number[];
+}
+
+export function registerApiRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  authenticate: Authenticate,
+  options: ApiRouteOptions = {},
+): void {
   const serve = (route: Pick<ApiRoute, 'method' | 'path'>, handler: RouteHandlerMethod) =>
     app.route({
       method: route.method,
@@ -69,6 +80,7 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
   } = API_ROUTES;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
     signatures: engine.signatures,
+    ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
   });
 
   const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
@@ -190,8 +202,11 @@ export function registerApiRoutes(app: FastifyInstance, engine: Engine, authenti
     try {
       receipt = await withinReadLimit(receipts.render(id, copy, { width }));
     } catch (error) {
-      if (!(error instanceof ReceiptNotFoundError)) throw error;
-      throw new ApiProblem(404, 'not_found', `No transaction has id ${id}.`);
+      if (error instanceof ReceiptNotFoundError) {
+        throw new ApiProblem(404, 'not_found', `No transaction has id ${id}.`);
+      }
+      if (error instanceof NotATabError) throw new ApiProblem(409, 'not_a_tab', error.message);
+      throw error;
     }
     if (request.plainText)
       return reply

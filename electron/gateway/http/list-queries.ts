@@ -140,7 +140,7 @@ export function readTransactionId(idText: string): number {
 export function readReceiptRequest(
   idText: string,
   query: Query,
-): { id: number; copy: 'customer' | 'merchant'; width: 32 | 42 | 48 } {
+): { id: number; copy: 'customer' | 'merchant' | 'check'; width: 32 | 42 | 48 } {
   const id = readTransactionId(idText);
   const parsed = validated(receiptQuerySchema, query);
   return {

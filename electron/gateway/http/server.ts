@@ -58,6 +58,8 @@ export interface ApiServerOptions {
    */
   extend?: (app: FastifyInstance) => void | Promise<void>;
   limits?: Partial<ServerLimits>;
+  /** The counter's suggested tip percentages, which the check of a tab prints (see ApiRouteOptions). */
+  tipPercentages?: () => readonly number[];
 }
 
 /** What a slow or abusive client may take from the engine. */
@@ -316,7 +318,9 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     return key;
   };
 
-  registerApiRoutes(app, engine, authenticate);
+  registerApiRoutes(app, engine, authenticate, {
+    ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
+  });
 
   await options.extend?.(app);
   // Node's server closes only the connections its HTTP layer has seen; those still in their TLS

@@ -12,6 +12,7 @@ import { drawSignature, SIGNATURE_PRINT_SIZE, signatureRgba } from './signature-
 import { isEmailAddress, MailError, NOT_AN_ADDRESS, sendReceiptMail } from './mailer';
 import { sendToPrinter, type PrinterOptions } from './printer';
 import {
+  DEFAULT_TIP_PERCENTAGES,
   receiptDocument,
   receiptPieces,
   renderReceipt,
@@ -27,6 +28,20 @@ export class ReceiptNotFoundError extends Error {
   }
 }
 
+/** The check of a transaction that is not a tab: only an approved AUTH has one. */
+export class NotATabError extends Error {
+  constructor(readonly id: number) {
+    super(`Transaction ${id} is not a tab (an approved AUTH): only a tab has a check.`);
+  }
+}
+
+/** A page whose lines are wider than the paper: it was laid out before the paper width changed. */
+export class PageTooWideError extends Error {
+  constructor(readonly width: number) {
+    super(`The page is wider than the ${width} columns of the receipt paper now set. Print it again.`);
+  }
+}
+
 export interface RenderedReceipt {
   document: ReceiptDocument;
   lines: string[];
@@ -37,6 +52,8 @@ export interface ReceiptServiceOptions {
   mailTimeoutMs?: number;
   /** The customers' signatures, for the copy to sign; without them no copy shows one. */
   signatures?: { strokes(transactionId: number): Promise<number[][] | undefined> };
+  /** The counter's suggested tip percentages, which its checks print; the defaults without one. */
+  tipPercentages?: () => readonly number[];
 }
 
 interface RenderOptions {
@@ -95,10 +112,19 @@ export class ReceiptService {
   }
 
   private documentOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions) {
+    if (copy === 'check' && (transaction.type !== 'Auth' || transaction.result !== 'Approved')) {
+      throw new NotATabError(transaction.id);
+    }
+    const takesTips = this.settings.get('tips_enabled');
     return receiptDocument(transaction, {
       copy,
       merchant: this.merchant(),
-      ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
+      takesTips,
+      ...(copy === 'check' &&
+        takesTips && {
+          tipPercentages:
+            options.tipPercentages ?? this.options.tipPercentages?.() ?? DEFAULT_TIP_PERCENTAGES,
+        }),
       ...(options.signed && { signed: true }),
     });
   }
@@ -144,6 +170,17 @@ export class ReceiptService {
     );
     const picture = signature && signatureRgba(drawSignature(signature, SIGNATURE_PRINT_SIZE));
     return this.send(escposBytes(pages, width, picture), options.printer);
+  }
+
+  /**
+   * Prints a page laid out elsewhere for this paper (the end-of-day report): lines of at most the
+   * receipt width, cut after the last.
+   */
+  printPage(lines: readonly string[]): Promise<string> {
+    const width = this.width();
+    const tooWide = lines.find((line) => line.length > width);
+    if (tooWide !== undefined) throw new PageTooWideError(width);
+    return this.send(escposBytes([lines], width));
   }
 
   /** A short page that shows the printer, the paper width and the merchant lines are right. */

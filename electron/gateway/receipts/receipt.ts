@@ -7,10 +7,14 @@
  */
 import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
+import { center, labelled, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
 export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
+
+/** The tips a check suggests until a manager chooses others (the tab screen suggests the same). */
+export const DEFAULT_TIP_PERCENTAGES: readonly number[] = [15, 18, 20];
 
 /** 58 mm paper prints 32 columns; 80 mm paper 42 (Font A on most printers) or 48 (Font B). */
 export const RECEIPT_WIDTHS = [32, 42, 48] as const;
@@ -65,11 +69,14 @@ export interface ReceiptDocument {
   id: number;
   copy: ReceiptCopy;
   merchant: { name: string; addressLines: string[]; phone: string };
-  /** The transaction type in words: SALE, FORCED SALE, AUTH, CAPTURE, REFUND, VOID. */
+  /** The transaction type in words: SALE, FORCED SALE, AUTH (TAB), CAPTURE (TAB), REFUND, VOID. */
   title: string;
-  /** Date, time, ids, the masked card and how it was read, each with its label. */
+  /** Date, time, ids, the masked card (labelled with how it was taken), each with its label. */
   fields: ReceiptField[];
-  /** Amount, tip and total as the copy prints them; on a check TIP and TOTAL are blank lines to fill in. */
+  /**
+   * Amount, tip and total as the copy prints them; on the check of a counter that takes tips, TIP and
+   * TOTAL are blank lines to fill in.
+   */
   amounts: ReceiptField[];
   /** APPROVED, DECLINED, REJECTED, ERROR. */
   result: string;
@@ -90,7 +97,12 @@ export interface ReceiptDocument {
 export interface ReceiptOptions {
   copy: ReceiptCopy;
   merchant: MerchantDetails;
-  /** The tab screen's suggested percentages; a check prints a tip and a total for each. */
+  /**
+   * Whether the counter takes tips (tips_enabled): only then does a check leave TIP and TOTAL to fill
+   * in and suggest tips. A check never invites a tip the counter cannot take.
+   */
+  takesTips?: boolean;
+  /** The tab screen's suggested percentages; a check of a counter that takes tips prints a tip and a total for each. */
   tipPercentages?: readonly number[];
   /** The time zone the date and time are printed in (IANA name); the terminal's own by default. */
   timeZone?: string;
@@ -113,7 +125,11 @@ const COPY_LABELS: Record<ReceiptCopy, string> = {
   check: 'CHECK',
 };
 
-const ENTRY_MODES: Record<string, string> = { swiped: 'Swiped', keyed: 'Keyed' };
+/** How the card was taken, in the customer's words: the label of the card's line. */
+const ENTRY_WORDS: Record<string, string> = { swiped: 'Swiped', keyed: 'Typed in' };
+
+/** A tab's transactions: its AUTH (the tab opened, and its check) and the CAPTURE that closed it. */
+const TAB_TYPES: ReadonlySet<TransactionTypeLabel> = new Set(['Auth', 'Capture']);
 
 const BRANDS = new Set<string>(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay']);
 
@@ -154,7 +170,8 @@ export function tipFor(cents: number, percent: number): number {
 
 export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions): ReceiptDocument {
   const { copy, merchant } = options;
-  const title = t.type === null ? 'TRANSACTION' : TITLES[t.type];
+  const title =
+    t.type === null ? 'TRANSACTION' : TAB_TYPES.has(t.type) ? `${TITLES[t.type]} (TAB)` : TITLES[t.type];
   const { date, time } = dateAndTime(t.createdAt, options.timeZone);
   const fields: ReceiptField[] = [
     { label: 'Date', value: date },
@@ -169,9 +186,8 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
   if (t.orderNumber) fields.push({ label: 'Order', value: t.orderNumber });
   if (t.serverId) fields.push({ label: 'Server', value: t.serverId });
   const card = maskedCard(t.cardBrand, t.cardLastFour);
-  if (card) fields.push({ label: 'Card', value: card });
-  const entry = t.entryMode === null ? undefined : ENTRY_MODES[t.entryMode];
-  if (entry) fields.push({ label: 'Entry', value: entry });
+  const entry = t.entryMode === null ? undefined : ENTRY_WORDS[t.entryMode];
+  if (card) fields.push({ label: entry ?? 'Card', value: card });
   const name = [t.firstName, t.lastName].filter(Boolean).join(' ');
   if (name) fields.push({ label: 'Name', value: name });
   if (t.authorizationCode) fields.push({ label: 'Auth code', value: t.authorizationCode });
@@ -180,13 +196,18 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
   const tip = t.amount === null ? 0 : t.tipAmount;
   const amounts: ReceiptField[] = [];
   let suggestedTips: SuggestedTip[] = [];
-  if (copy === 'check') {
+  if (copy === 'check' && options.takesTips === true) {
     amounts.push({ label: 'AMOUNT', value: displayMoney(total) });
     amounts.push({ label: 'TIP', value: '' }, { label: 'TOTAL', value: '' });
     suggestedTips = (options.tipPercentages ?? []).map((percent) => {
       const suggested = tipFor(total, percent);
       return { percent, tip: displayMoney(suggested), total: displayMoney(total + suggested) };
     });
+  } else if (copy === 'check') {
+    amounts.push(
+      { label: 'AMOUNT', value: displayMoney(total) },
+      { label: 'TOTAL', value: displayMoney(total) },
+    );
   } else if (t.amount !== null) {
     amounts.push({ label: 'AMOUNT', value: displayMoney(total - tip) });
     if (tip > 0) amounts.push({ label: 'TIP', value: displayMoney(tip) });
@@ -212,41 +233,6 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
 
 // ---------------------------------------------------------------------------------------------
 // Text
-
-/** Words broken onto lines of at most `width` characters; a word longer than a line is cut. */
-export function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    let rest = word;
-    while (rest.length > width) {
-      if (current) lines.push(current);
-      current = '';
-      lines.push(rest.slice(0, width));
-      rest = rest.slice(width);
-    }
-    if (!current) current = rest;
-    else if (current.length + 1 + rest.length <= width) current = `${current} ${rest}`;
-    else {
-      lines.push(current);
-      current = rest;
-    }
-  }
-  if (current) lines.push(current);
-  return lines;
-}
-
-function center(text: string, width: number): string[] {
-  return wrap(text, width).map((line) => `${' '.repeat(Math.floor((width - line.length) / 2))}${line}`);
-}
-
-/** Label on the left, value on the right; a value too long for the line goes under its label. */
-function labelled(label: string, value: string, width: number): string[] {
-  if (label.length + 1 + value.length <= width) {
-    return [`${label}${' '.repeat(width - label.length - value.length)}${value}`];
-  }
-  return [label, ...wrap(value, width - 2).map((line) => `${' '.repeat(width - line.length)}${line}`)];
-}
 
 /** A label with a line to write on: "TIP      ______________". */
 function blank(label: string, width: number): string {

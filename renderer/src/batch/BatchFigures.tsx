@@ -2,13 +2,30 @@
 import type { Batch } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { centsOf, counted } from '../transactions/present';
+import type { BatchExceptions } from '../transactions/queries';
 import type { BatchSummary } from './batch-summary';
 import { FiguresTable } from './FiguresTable';
 
-export function BatchTotals({ batch }: { batch: Batch }) {
+export function BatchTotals({
+  batch,
+  exceptions,
+}: {
+  batch: Batch;
+  exceptions?: BatchExceptions | undefined;
+}) {
   return (
     <>
       <StoreTotals batch={batch} />
+      {exceptions && (
+        <p className="batch-exceptions" data-testid="batch-exceptions">
+          <span>
+            <strong>{exceptions.voids}</strong> voided
+          </span>
+          <span>
+            <strong>{exceptions.declines}</strong> declined while the batch was open
+          </span>
+        </p>
+      )}
       <LaneTable batch={batch} />
     </>
   );

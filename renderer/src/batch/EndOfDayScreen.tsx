@@ -13,7 +13,7 @@ import { useManagerApproval } from '../manager/manager-approval';
 import { screenHref } from '../shell/routes';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
-import { listEvery, loadTabs } from '../transactions/queries';
+import { listEvery, loadBatchExceptions, loadTabs, type BatchExceptions } from '../transactions/queries';
 import { centsOf, counted, timeLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { AlertIcon, ArrowRightIcon, Spinner } from '../ui/icons';
@@ -23,6 +23,7 @@ import { ProblemNotice } from '../ui/ProblemNotice';
 import { summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
+import { BrandTable } from './BrandTable';
 import { CashierTable } from './CashierTable';
 
 type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean };
@@ -30,6 +31,7 @@ type View = { kind: 'open' } | { kind: 'report'; id: string; justClosed: boolean
 interface OpenBatch {
   batch: Batch | undefined;
   items: TransactionListItem[];
+  exceptions: BatchExceptions | undefined;
   openTabs: TransactionListItem[];
 }
 
@@ -135,7 +137,8 @@ function OpenBatchPanel({
       const items = batch
         ? (await listEvery(client, { batch_id: batch.id, order_by: 'id', descending: false })).items
         : [];
-      return { batch, items, openTabs: tabs.open };
+      const exceptions = batch && (await loadBatchExceptions(client, batch, items));
+      return { batch, items, exceptions, openTabs: tabs.open };
     },
     [client, settings.authExpiryDays, refresh, reread, active],
     active,
@@ -237,10 +240,11 @@ function OpenBatchPanel({
 
       {batch && (
         <>
-          <BatchTotals batch={batch} />
+          <BatchTotals batch={batch} exceptions={data?.exceptions} />
           <div className="report-columns">
             <TypeTable summary={summary} />
             <ServerTable summary={summary} />
+            <BrandTable counted={summary.counted} />
           </div>
           <CashierTable items={data?.items ?? []} />
         </>

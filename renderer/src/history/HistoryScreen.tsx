@@ -31,18 +31,38 @@ import { ReprintButton } from '../receipts/ReceiptDialog';
 import { CashierFilter } from '../staff/CashierFilter';
 import { transactionHref } from '../shell/routes';
 
-const COLUMNS: { field: TransactionOrderField | undefined; label: string; numeric?: boolean }[] = [
-  { field: 'id', label: '#' },
-  { field: 'created', label: 'Time' },
-  { field: 'type', label: 'Type' },
-  { field: 'result', label: 'Result' },
-  { field: 'last_four', label: 'Card' },
-  { field: 'authorization_code', label: 'Auth code' },
-  { field: 'invoice', label: 'Invoice' },
-  { field: 'server_id', label: 'Server' },
-  { field: undefined, label: 'Cashier' },
-  { field: 'amount', label: 'Amount', numeric: true },
+/**
+ * Which windows show a column: every one, or those at least as wide as a large (1440 px), a medium
+ * (1100 px) or a small (900 px) counter screen. The table fits its frame at every size, so the
+ * amount is never scrolled out of view; what a narrow window leaves out is in the details and the CSV.
+ */
+type ColumnShown = 'always' | 'large' | 'medium' | 'small';
+
+const COLUMNS: {
+  field: TransactionOrderField | undefined;
+  label: string;
+  numeric?: boolean;
+  shown: ColumnShown;
+}[] = [
+  { field: 'id', label: '#', shown: 'always' },
+  { field: 'created', label: 'Time', shown: 'always' },
+  { field: 'type', label: 'Type', shown: 'always' },
+  { field: 'result', label: 'Result', shown: 'always' },
+  { field: 'last_four', label: 'Card', shown: 'always' },
+  { field: 'authorization_code', label: 'Auth code', shown: 'large' },
+  { field: 'invoice', label: 'Invoice', shown: 'medium' },
+  { field: 'server_id', label: 'Server', shown: 'medium' },
+  { field: undefined, label: 'Cashier', shown: 'small' },
+  { field: 'amount', label: 'Amount', numeric: true, shown: 'always' },
 ];
+
+function columnClass(shown: ColumnShown, ...others: (string | false | undefined)[]): string | undefined {
+  const names = [shown === 'always' ? undefined : `column-${shown}`, ...others].filter(Boolean);
+  return names.length > 0 ? names.join(' ') : undefined;
+}
+
+const shownOf = (label: string): ColumnShown =>
+  COLUMNS.find((column) => column.label === label)?.shown ?? 'always';
 
 export function HistoryScreen() {
   const { client } = useTerminal();
@@ -224,7 +244,7 @@ export function HistoryScreen() {
                     <th
                       key={column.label}
                       scope="col"
-                      className={column.numeric ? 'numeric' : undefined}
+                      className={columnClass(column.shown, column.numeric && 'numeric')}
                       aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : undefined}
                     >
                       {column.field ? (
@@ -308,16 +328,18 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
           {item.id}
         </a>
       </td>
-      <td className="nowrap">{timeLabel(item.created)}</td>
+      <td className="history-time">{timeLabel(item.created)}</td>
       <td>{item.type}</td>
       <td>
         <span className={`pill pill-${status.tone}`}>{status.label}</span>
       </td>
-      <td className="nowrap">{cardLabel(item)}</td>
-      <td className="mono">{item.authorization_code || '—'}</td>
-      <td className="truncate">{item.invoice || '—'}</td>
-      <td>{item.server_id || '—'}</td>
-      <td className="truncate">{item.cashier || '—'}</td>
+      <td className="history-card">
+        <CardName label={cardLabel(item)} />
+      </td>
+      <td className={columnClass(shownOf('Auth code'), 'mono')}>{item.authorization_code || '—'}</td>
+      <td className={columnClass(shownOf('Invoice'), 'truncate')}>{item.invoice || '—'}</td>
+      <td className={columnClass(shownOf('Server'))}>{item.server_id || '—'}</td>
+      <td className={columnClass(shownOf('Cashier'), 'truncate')}>{item.cashier || '—'}</td>
       <td className="numeric strong">
         {/* Money going back to the card reads as negative, as on the end-of-day report. */}
         {item.type === 'Refund' ? displayMoney(-centsOf(item.amount)) : moneyOf(item.amount)}
@@ -326,6 +348,17 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
         <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
       </td>
     </tr>
+  );
+}
+
+/** "Visa •••• 1111", which a narrow window breaks after the brand, never inside •••• 1111. */
+function CardName({ label }: { label: string }) {
+  const [brand, digits] = label.split(' •••• ');
+  if (digits === undefined) return label;
+  return (
+    <>
+      {brand} <span className="nowrap">•••• {digits}</span>
+    </>
   );
 }
 

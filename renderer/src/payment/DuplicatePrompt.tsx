@@ -1,16 +1,52 @@
 /**
  * A charge the engine refused as a possible duplicate (the same card and amount just before): the
- * cashier sees the earlier charge and decides. Charging again sends the same request with
- * duplicate_override, after a manager approves when a manager PIN is set.
+ * cashier sees the earlier charge, its time and amount in the counter's words, and decides. Don't
+ * charge is the answer Enter gives; charging again is a deliberate tap, and sends the same request
+ * with duplicate_override after a manager approves when one is needed.
  */
 import { useEffect, useState } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadTransaction } from '../transactions/queries';
-import { clockLabel } from '../transactions/present';
+import { centsOf, clockLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import type { ChargedCard } from './card-payment';
 import { cardName } from './card-text';
+
+/** The earlier charge a duplicate was refused for, as the screen names it. */
+interface EarlierCharge {
+  /** "3:36 PM" */
+  at: string;
+  /** "$33.33" */
+  amount: string;
+  /** "sale", "tab" or "forced sale" */
+  kind: string;
+}
+
+const KINDS: Record<string, string> = { Sale: 'sale', Auth: 'tab', 'Forced Sale': 'forced sale' };
+
+/** The earlier charge, once read; without it the screens still name it by its number. */
+function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
+  const { client } = useTerminal();
+  const [earlier, setEarlier] = useState<EarlierCharge>();
+  useEffect(() => {
+    let current = true;
+    loadTransaction(client, duplicateOf)
+      .then((item) => {
+        if (!current || !item) return;
+        setEarlier({
+          at: clockLabel(item.created),
+          amount: displayMoney(centsOf(item.amount)),
+          kind: KINDS[item.type] ?? 'charge',
+        });
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [client, duplicateOf]);
+  return earlier;
+}
 
 type Props = {
   /** The earlier transaction's id, as the engine named it. */
@@ -23,39 +59,40 @@ type Props = {
 };
 
 export function DuplicatePrompt({ duplicateOf, cents, card, busy = false, onChargeAgain, onCancel }: Props) {
-  const { client } = useTerminal();
-  const [earlierAt, setEarlierAt] = useState<string>();
-  useEffect(() => {
-    let current = true;
-    loadTransaction(client, duplicateOf)
-      .then((earlier) => {
-        if (current && earlier) setEarlierAt(clockLabel(earlier.created));
-      })
-      // Without the time the prompt still names the transaction.
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [client, duplicateOf]);
-
+  const earlier = useEarlierCharge(duplicateOf);
   return (
     <ConfirmDialog
       title="Possible duplicate"
       confirmLabel="Charge again"
       cancelLabel="Don't charge"
       tone="neutral"
+      defaultAnswer="cancel"
+      settle
       busy={busy}
       onConfirm={onChargeAgain}
       onCancel={onCancel}
     >
       <p data-testid="duplicate-question">
         Possible duplicate: <strong>{displayMoney(cents)}</strong> on {cardName(card).replace(' •••• ', ' ')}
-        {earlierAt ? ` at ${earlierAt}` : ''}. Charge again?
+        {earlier ? ` at ${earlier.at}` : ''}. Charge again?
       </p>
       <p className="note">
         The same card was charged the same amount moments ago (transaction #{duplicateOf}). Charge again only
         if the customer means to pay twice.
       </p>
     </ConfirmDialog>
+  );
+}
+
+/** What the answer screen says of a charge refused as a duplicate, in place of the engine's text. */
+export function DuplicateRefusal({ duplicateOf, card }: { duplicateOf: string; card: ChargedCard }) {
+  const earlier = useEarlierCharge(duplicateOf);
+  const name = cardName(card).replace(' •••• ', ' ');
+  return (
+    <p className="result-message" data-testid="result-message">
+      {earlier
+        ? `${name} already paid ${earlier.amount} at ${earlier.at} (${earlier.kind} #${duplicateOf}), so this charge was not sent again.`
+        : `${name} already paid this amount moments ago (transaction #${duplicateOf}), so this charge was not sent again.`}
+    </p>
   );
 }

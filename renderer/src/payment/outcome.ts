@@ -4,6 +4,7 @@
  */
 import { TenderApiError } from '../../../shared/api/client';
 import type { TransactionResponse } from '../../../shared/api/schemas';
+import { BridgeCallError } from '../../../shared/ipc/facade';
 
 export type SaleOutcome =
   | {
@@ -30,10 +31,16 @@ export type SaleOutcome =
   /** The engine answered with an HTTP error: the request was refused before any charge. */
   | { kind: 'refused'; message: string; nextStep: string; status: number }
   /**
-   * Whether the card was charged is not known yet: no answer came, or the engine is still working on
-   * this sale. Sending the same request with the same idempotency key settles it without charging twice.
+   * Whether the card was charged is not known yet: no answer came, Tender could not be reached, or
+   * the engine is still working on this sale. Sending the same request with the same idempotency key
+   * settles it without charging twice.
    */
-  | { kind: 'unknown'; reason: 'no-answer' | 'in-progress'; message: string; nextStep: string };
+  | {
+      kind: 'unknown';
+      reason: 'no-answer' | 'unreachable' | 'in-progress';
+      message: string;
+      nextStep: string;
+    };
 
 const TITLES: Record<SaleOutcome['kind'], string> = {
   approved: 'Approved',
@@ -47,9 +54,10 @@ const TITLES: Record<SaleOutcome['kind'], string> = {
 /** The headline of an answer; `approvedTitle` says what an approval means where it is shown ("Tab opened"). */
 export function outcomeTitle(outcome: SaleOutcome, approvedTitle = TITLES.approved): string {
   if (outcome.kind === 'approved') return approvedTitle;
-  return outcome.kind === 'unknown' && outcome.reason === 'in-progress'
-    ? 'Still processing'
-    : TITLES[outcome.kind];
+  if (isPossibleDuplicate(outcome)) return 'Possible duplicate';
+  if (outcome.kind === 'unknown' && outcome.reason === 'in-progress') return 'Still processing';
+  if (outcome.kind === 'unknown' && outcome.reason === 'unreachable') return 'Tender unreachable';
+  return TITLES[outcome.kind];
 }
 
 /** Field names the engine's validation messages use, in the counter's words. */
@@ -117,6 +125,17 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
       };
     }
     case 'Rejected': {
+      // The engine's text for a duplicate is written for programs (a timestamp, a field to send).
+      if (response.error_code === POSSIBLE_DUPLICATE && response.duplicate_of) {
+        return {
+          kind: 'rejected',
+          message: `The same card paid the same amount moments ago (transaction #${response.duplicate_of}): this may be a duplicate.`,
+          nextStep:
+            'Nothing was charged. If the customer does mean to pay twice, start the sale again and confirm it.',
+          errorCode: POSSIBLE_DUPLICATE,
+          duplicateOf: response.duplicate_of,
+        };
+      }
       const nextStep = nextStepFor(
         message,
         'Check what was entered, then charge again.',
@@ -154,6 +173,21 @@ export function isPossibleDuplicate(
     outcome.errorCode === POSSIBLE_DUPLICATE &&
     outcome.duplicateOf !== undefined
   );
+}
+
+/**
+ * What Enter does on an answer: start the next sale after an approval, or after a charge refused as
+ * a duplicate (the customer has paid); Check again when the outcome is unknown; try the same card
+ * again after a failure that was not the card's (the processor, the engine); and otherwise ask for
+ * another card.
+ */
+export type NextAction = 'new-sale' | 'check-again' | 'try-again' | 'another-card';
+
+export function nextAction(outcome: SaleOutcome): NextAction {
+  if (outcome.kind === 'approved' || isPossibleDuplicate(outcome)) return 'new-sale';
+  if (outcome.kind === 'unknown') return 'check-again';
+  if (outcome.kind === 'error' || outcome.kind === 'refused') return 'try-again';
+  return 'another-card';
 }
 
 const CHECK_AGAIN =
@@ -195,10 +229,14 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
   if (error instanceof TypeError) {
     return {
       kind: 'unknown',
-      reason: 'no-answer',
+      reason: 'unreachable',
       message: 'Tender could not reach its payment engine. Check that Tender is still running.',
       nextStep: CHECK_AGAIN,
     };
+  }
+  // The host's side of a request that needed a manager, or the bridge to it, could not be reached.
+  if (error instanceof BridgeCallError && error.code === 'unavailable') {
+    return { kind: 'unknown', reason: 'unreachable', message: error.message, nextStep: CHECK_AGAIN };
   }
   return {
     kind: 'unknown',

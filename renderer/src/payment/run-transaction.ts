@@ -3,7 +3,7 @@
  * with an Idempotency-Key made for each attempt, one request at a time, and after no answer the same
  * request with the same key again, so the engine answers for that one request and never does it twice.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { TenderApiError, type TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody, TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney, parseMoney } from '../../../shared/money';
@@ -69,6 +69,25 @@ const RECONNECTING: SaleOutcome = {
   nextStep: 'Press Check again once the reader badge says the card reader is ready.',
 };
 
+/** A first sending refused for its key while the screens were reconnecting: Tender was restarting. */
+const RESTARTING: SaleOutcome = {
+  kind: 'unknown',
+  reason: 'unreachable',
+  message: 'Tender is restarting, and these screens are reconnecting to it. Nothing was done yet.',
+  nextStep: 'Press Check again once the reader badge says the card reader is ready: it is sent then, once.',
+};
+
+/** What sendTransaction needs of the screens besides the request. */
+export interface SendContext {
+  /** The host, which journals each attempt and sends what needs a manager. */
+  bridge?: TenderBridge;
+  /**
+   * Whether the screens are reconnecting to a restarted host: a key refused then is the key of the
+   * run that stopped, not a revoked one.
+   */
+  reconnecting?: () => boolean;
+}
+
 export function prepareTransaction(request: TransactionRequestBody, approval?: Approval): PendingTransaction {
   return { request, idempotencyKey: crypto.randomUUID(), ...(approval && { approval }) };
 }
@@ -132,19 +151,21 @@ async function journal(step: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * Sends `pending` with the key of `client`, after the journal has it. A request last sent with the
- * key of an earlier run goes again only when the engine never received it; otherwise its answer
- * under that key is the outcome.
+ * Sends `pending` with the key of the screens' client, after the journal has it. A request last sent
+ * with the key of an earlier run goes again only when the engine never received it; otherwise its
+ * answer under that key is the outcome. `client` may be read again after the journal: the screens
+ * take a restarted engine's new key meanwhile.
  */
 export async function sendTransaction(
-  client: TenderClient,
+  client: TenderClient | (() => TenderClient),
   pending: PendingTransaction,
   move: MoneyMove,
-  bridge?: TenderBridge,
+  context: SendContext = {},
 ): Promise<SaleOutcome> {
-  const keyId = client.keyId;
+  const { bridge } = context;
+  const currentClient = typeof client === 'function' ? client : () => client;
   const sentBefore = pending.sentWith !== undefined;
-  if (bridge && sentBefore && pending.sentWith !== keyId) {
+  if (bridge && sentBefore && pending.sentWith !== currentClient().keyId) {
     const earlier = await earlierAnswer(bridge, pending, move);
     if (earlier !== 'never-reached') {
       if (earlier.kind !== 'unknown') await resolveAttempt(bridge, pending);
@@ -152,10 +173,16 @@ export async function sendTransaction(
     }
   }
   if (bridge) await journal(() => bridge.invoke('attempts:begin', attemptOf(pending)));
-  pending.sentWith = keyId;
-  const outcome = await sendOnce(client, pending, move, bridge);
-  // A resend refused for its key was not done, but the first sending may have been: still unknown.
-  if (sentBefore && outcome.kind === 'refused' && outcome.status === 401) return RECONNECTING;
+  const sender = currentClient();
+  pending.sentWith = sender.keyId;
+  const outcome = await sendOnce(sender, pending, move, bridge);
+  if (outcome.kind === 'refused' && outcome.status === 401) {
+    // A resend refused for its key was not done, but the first sending may have been: still unknown.
+    if (sentBefore) return RECONNECTING;
+    // Refused for the key of a run that has stopped: nothing was done, and Check again sends it
+    // under the new key.
+    if (context.reconnecting?.()) return RESTARTING;
+  }
   if (bridge && outcome.kind !== 'unknown') await resolveAttempt(bridge, pending);
   return outcome;
 }
@@ -218,9 +245,15 @@ async function sendOnce(
  * card data only until an answer is known, then drops it.
  */
 export function useKeyedIdempotentSender(move: MoneyMove) {
-  const { client, bridge } = useTerminal();
+  const { client, bridge, link } = useTerminal();
   const kept = useRef(new Map<string, PendingTransaction>());
   const inFlight = useRef(false);
+  // A request waits for the journal; by the time it leaves, a restarted engine may have given the
+  // screens a new key, which it must carry.
+  const latest = useRef({ client, link });
+  useEffect(() => {
+    latest.current = { client, link };
+  }, [client, link]);
 
   /**
    * Sends `next` for `item`, or without it the request of `item` still awaiting an answer, with its
@@ -234,13 +267,16 @@ export function useKeyedIdempotentSender(move: MoneyMove) {
       const current = kept.current.get(item);
       if (!current) return undefined;
       inFlight.current = true;
-      return sendTransaction(client, current, move, bridge).then((outcome) => {
+      return sendTransaction(() => latest.current.client, current, move, {
+        bridge,
+        reconnecting: () => latest.current.link !== 'up',
+      }).then((outcome) => {
         if (outcome.kind !== 'unknown') kept.current.delete(item);
         inFlight.current = false;
         return outcome;
       });
     },
-    [bridge, client, move],
+    [bridge, move],
   );
 
   /** Whether a request of `item` awaits an answer: it must go again as it was, with its key. */

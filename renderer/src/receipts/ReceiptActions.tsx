@@ -4,7 +4,7 @@
  * and **Print receipt**, **Email receipt** and **Preview** are offered. A printer that fails is said
  * in words; the transaction stands whatever the printer does.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReceiptCopyName } from '../../../shared/ipc/contract';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
@@ -36,6 +36,22 @@ export function ReceiptActions({
   const [address, setAddress] = useState('');
   const [previewing, setPreviewing] = useState(false);
   const [offer, setOffer] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const previewed = useRef(false);
+
+  // Closing the preview hands the keyboard to the answer's way on (New sale, Done), not back to
+  // Preview, where the next Enter would open it again. Runs after the dialog gave focus back.
+  useEffect(() => {
+    if (previewing) {
+      previewed.current = true;
+      return;
+    }
+    if (!previewed.current) return;
+    root.current
+      ?.closest('[data-answer]')
+      ?.querySelector<HTMLElement>('[data-answer-actions] .button-primary')
+      ?.focus();
+  }, [previewing]);
 
   useEffect(() => {
     if (!printsByItself || !Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
@@ -67,6 +83,7 @@ export function ReceiptActions({
 
   return (
     <div
+      ref={root}
       className="receipt-actions"
       data-testid="receipt-actions"
       onKeyDown={(event) => event.stopPropagation()}
@@ -113,7 +130,7 @@ export function ReceiptActions({
         >
           <label className="field">
             <span className="field-label">
-              Email address<span className="field-optional">(empty: the one sent with the sale)</span>
+              Email address <span className="field-optional">(empty: the one sent with the sale)</span>
             </span>
             <input
               className="input"

@@ -135,7 +135,7 @@ export function ReceiptDialog({
           >
             <label className="field">
               <span className="field-label">
-                Email address<span className="field-optional">(empty: the one sent with the sale)</span>
+                Email address <span className="field-optional">(empty: the one sent with the sale)</span>
               </span>
               <input
                 className="input"

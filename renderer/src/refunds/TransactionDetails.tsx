@@ -308,14 +308,16 @@ function Details({
       ) : remedy.kind === 'void' ? (
         <div className="remedy">
           <p>{remedy.what}</p>
-          <BusyButton
-            type="button"
-            className="button button-danger button-large"
-            onClick={ask}
-            busy={runner.state.phase === 'sending'}
-          >
-            Void {item.type.toLowerCase()} #{item.id}
-          </BusyButton>
+          <div className="side-actions">
+            <BusyButton
+              type="button"
+              className="button button-danger button-large"
+              onClick={ask}
+              busy={runner.state.phase === 'sending'}
+            >
+              Void {item.type.toLowerCase()} #{item.id}
+            </BusyButton>
+          </div>
         </div>
       ) : (
         <form
@@ -367,13 +369,15 @@ function Details({
               onKey={pressPadKey}
             />
           </div>
-          <BusyButton
-            type="submit"
-            className="button button-danger button-large"
-            busy={runner.state.phase === 'sending'}
-          >
-            Refund {displayMoney(refundCents)}
-          </BusyButton>
+          <div className="side-actions">
+            <BusyButton
+              type="submit"
+              className="button button-danger button-large"
+              busy={runner.state.phase === 'sending'}
+            >
+              Refund {displayMoney(refundCents)}
+            </BusyButton>
+          </div>
         </form>
       )}
 

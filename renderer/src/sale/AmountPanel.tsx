@@ -36,6 +36,7 @@ export function AmountPanel({ state, act, customerScreen = false }: Props) {
   const withTip = state.step === 'tip' || tipLabel !== '';
   const steps = withTip ? STEPS_WITH_TIP : STEPS;
   const stepIndex = state.step === 'amount' ? 0 : state.step === 'tip' || !withTip ? 1 : 2;
+  const untouched = state.step === 'amount' && state.untouched === true;
   const shortcuts =
     state.step === 'amount'
       ? AMOUNT_SHORTCUTS
@@ -83,7 +84,9 @@ export function AmountPanel({ state, act, customerScreen = false }: Props) {
           Amount
         </span>
         <output
-          className={cents === 0 ? 'amount-value amount-zero' : 'amount-value'}
+          className={['amount-value', cents === 0 && 'amount-zero', untouched && 'amount-untouched']
+            .filter(Boolean)
+            .join(' ')}
           aria-labelledby="amount-label"
           aria-live="polite"
           data-testid="sale-amount"
@@ -107,7 +110,16 @@ export function AmountPanel({ state, act, customerScreen = false }: Props) {
         )}
         {editable ? (
           <p className="amount-hint">
-            Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.
+            {untouched ? (
+              <>
+                The first digit typed starts a new amount; <kbd>Backspace</kbd> edits this one, and{' '}
+                <kbd>Enter</kbd> charges it.
+              </>
+            ) : (
+              <>
+                Type the amount with the keypad or the keyboard, then press <kbd>Enter</kbd> to charge.
+              </>
+            )}
           </p>
         ) : (
           <button type="button" className="link-button" onClick={() => act({ type: 'edit-amount' })}>

@@ -1,13 +1,14 @@
 /**
  * The answer, filling the screen: approved with its authorization code, or what went wrong in the
- * cashier's words and what to do next. Enter starts the next sale, or after a refusal tries another
- * card; for a moment after the answer appears its buttons do nothing (see step-pause).
+ * cashier's words and what to do next. Enter does what comes next (see nextAction); for a moment
+ * after the answer appears its buttons do nothing (see step-pause).
  */
 import type { ReactNode } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
-import { outcomeTitle, type SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, nextAction, outcomeTitle, type SaleOutcome } from '../payment/outcome';
+import { DuplicateRefusal } from '../payment/DuplicatePrompt';
 import type { ChargedCard } from '../payment/card-payment';
 import { totalOf, type SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
@@ -50,11 +51,19 @@ export function ResultView({
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
   const canTryAgain = !approved && !unknown && !holdsCard;
+  // A card holding this sale's AUTH takes no other card: the next thing is a new sale.
+  const next = holdsCard ? 'new-sale' : nextAction(outcome);
+  const newSaleFirst = next === 'new-sale';
   const holder = cardholderOf(card);
   const { paused, guard } = useStepPause();
 
   return (
-    <div className={`result result-${tone}`} data-testid="sale-result" data-outcome={outcome.kind}>
+    <div
+      className={`result result-${tone}`}
+      data-testid="sale-result"
+      data-outcome={outcome.kind}
+      data-answer
+    >
       <section className="result-card" role={approved ? 'status' : 'alert'} aria-labelledby="result-title">
         <div className="result-badge">
           <OutcomeIcon kind={outcome.kind} />
@@ -109,9 +118,13 @@ export function ResultView({
           </dl>
         ) : (
           <div className="result-explanation">
-            <p className="result-message" data-testid="result-message">
-              {outcome.message}
-            </p>
+            {isPossibleDuplicate(outcome) ? (
+              <DuplicateRefusal duplicateOf={outcome.duplicateOf} card={card} />
+            ) : (
+              <p className="result-message" data-testid="result-message">
+                {outcome.message}
+              </p>
+            )}
             {outcome.nextStep && (
               <p className="result-next">
                 <strong>What to do: </strong>
@@ -136,18 +149,21 @@ export function ResultView({
           />
         )}
 
-        <div className="result-actions">
+        <div className="result-actions" data-answer-actions>
           {canTryAgain && (
-            // After a refusal the customer is still there with another card: that is the next step.
+            // After a refusal the customer is still there with another card, or the same one when the
+            // card was not the problem: that is the next step, unless the customer has already paid.
             <button
               type="button"
-              className="button button-primary button-large"
+              className={
+                newSaleFirst ? 'button button-secondary button-large' : 'button button-primary button-large'
+              }
               aria-disabled={paused || undefined}
               onClick={guard(onTryAgain)}
-              autoFocus
+              autoFocus={!newSaleFirst}
             >
-              Try another card
-              <KeyHint>Enter</KeyHint>
+              {next === 'try-again' ? 'Try again' : 'Try another card'}
+              <KeyHint>{newSaleFirst ? 'T' : 'Enter'}</KeyHint>
             </button>
           )}
           {unknown && (
@@ -166,14 +182,14 @@ export function ResultView({
           <button
             type="button"
             className={
-              approved ? 'button button-primary button-large' : 'button button-secondary button-large'
+              newSaleFirst ? 'button button-primary button-large' : 'button button-secondary button-large'
             }
             aria-disabled={paused || undefined}
             onClick={guard(onNewSale)}
-            autoFocus={approved}
+            autoFocus={newSaleFirst}
           >
             New sale
-            <KeyHint>{approved ? 'Enter' : 'N'}</KeyHint>
+            <KeyHint>{newSaleFirst ? 'Enter' : 'N'}</KeyHint>
           </button>
         </div>
       </section>

@@ -10,10 +10,11 @@ import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
-import { isPossibleDuplicate, type SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { STEP_PAUSE_MS } from '../ui/step-pause';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCounterPerson } from '../staff/counter-session';
 import { LargeAmountConfirm, needsAmountConfirm } from '../ui/LargeAmountConfirm';
 import { useCardReader } from '../ui/use-card-reader';
 import { isAmountKey } from './amount';
@@ -229,6 +230,18 @@ export function SaleScreen() {
     chargeHeld.current = (card, payment) => void charge(card, payment);
   }, [charge]);
 
+  // Whoever signs in starts a clean sale: an amount or a swiped card left behind the lock is someone
+  // else's, or from before. A charge in flight or an answer on screen stays until it is settled.
+  const signedInId = useCounterPerson().signedIn?.id ?? null;
+  const lastSignedIn = useRef(signedInId);
+  useEffect(() => {
+    const previous = lastSignedIn.current;
+    lastSignedIn.current = signedInId;
+    if (signedInId === null || signedInId === previous) return;
+    const step = current.current.step;
+    if (step === 'amount' || step === 'tip' || step === 'card') act({ type: 'new-sale' });
+  }, [act, signedInId]);
+
   /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
   const chargeAgain = useCallback(async () => {
     const refused = refusedAsDuplicate.current;
@@ -343,13 +356,13 @@ export function SaleScreen() {
           if (event.key === 'Enter' || event.key === ' ') event.preventDefault();
           return;
         }
-        const { kind } = sale.outcome;
+        const next = holdsCard(tipped.current) ? 'new-sale' : nextAction(sale.outcome);
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
         else if (event.key === 'Enter' && !isControl(event.target))
           action =
-            kind === 'unknown'
+            next === 'check-again'
               ? { type: 'recheck' }
-              : kind === 'approved'
+              : next === 'new-sale'
                 ? { type: 'new-sale' }
                 : { type: 'try-again' };
         else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };

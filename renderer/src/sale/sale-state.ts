@@ -24,7 +24,12 @@ export function totalOf(sale: SaleDetails): number {
 }
 
 export type SaleState =
-  | { step: 'amount'; sale: SaleDetails; notice?: string }
+  /**
+   * `untouched`: the amount on screen was not typed on this visit to the step (the cashier came back
+   * to it from the card or the tip): the first digit replaces it, as typing into a money field just
+   * entered does, and Backspace edits it.
+   */
+  | { step: 'amount'; sale: SaleDetails; notice?: string; untouched?: boolean }
   /** The customer (on their screen) or the cashier chooses the tip. */
   | { step: 'tip'; sale: SaleDetails; notice?: string }
   | { step: 'card'; sale: SaleDetails; mode: 'swipe' | 'keyed'; notice?: string }
@@ -64,10 +69,9 @@ export const freshSale = (): SaleState => ({
 });
 
 /** Back to the amount: a tip chosen for the old amount is asked again for the new one. */
-const backToAmount = (sale: SaleDetails): SaleState => ({
-  step: 'amount',
-  sale: { ...sale, tipCents: 0, tipLabel: '' },
-});
+function backToAmount(sale: SaleDetails): SaleState {
+  return { step: 'amount', sale: { ...sale, tipCents: 0, tipLabel: '' }, untouched: sale.cents > 0 };
+}
 
 export function saleReducer(state: SaleState, action: SaleAction): SaleState {
   switch (action.type) {
@@ -77,7 +81,7 @@ export function saleReducer(state: SaleState, action: SaleAction): SaleState {
       if (state.step !== 'amount') return state;
       const cents =
         action.type === 'amount-key'
-          ? pressAmountKey(state.sale.cents, action.key)
+          ? pressAmountKey(state.untouched ? 0 : state.sale.cents, action.key)
           : action.type === 'backspace'
             ? pressBackspace(state.sale.cents)
             : 0;

@@ -1,8 +1,8 @@
 /**
- * The merchant's gateway settings: API keys for other programs, tips and tabs, counter sales (the
- * customer's screen, tips at the counter, signatures), receipts and the
- * printer, the card reader and its key, the address and certificate for integrators, the store
- * server, the staff and their PINs, and the audit log. Each is read and changed through the bridge, never the REST API.
+ * The merchant's gateway settings: the staff and their PINs, tips and tabs, counter sales (the
+ * customer's screen, tips at the counter, signatures), receipts and the printer, the card reader and
+ * its key, the store server, the address and certificate for integrators, API keys for other
+ * programs, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
 import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
@@ -15,22 +15,27 @@ import { StaffSection } from '../staff/StaffSection';
 import { StoreServerSection } from './StoreServerSection';
 import { TipsSection } from './TipsSection';
 
+/**
+ * In the order a manager at a counter looks for them: the people, tips, receipts and the reader
+ * first; what is set once for other programs and for a store (the connection, the store server, API
+ * keys) after; the audit log last. Settings opens on the first.
+ */
 const SECTIONS = [
-  { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
+  { id: 'staff', label: 'Staff', render: () => <StaffSection /> },
   { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
   { id: 'counter', label: 'Counter sales', render: () => <CounterSalesSection /> },
   { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
-  { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
   { id: 'store-server', label: 'Store server', render: () => <StoreServerSection /> },
-  { id: 'staff', label: 'Staff', render: () => <StaffSection /> },
+  { id: 'connection', label: 'Connection', render: () => <ConnectionSection /> },
+  { id: 'keys', label: 'API keys', render: () => <ApiKeysSection /> },
   { id: 'audit', label: 'Audit log', render: () => <AuditLogSection /> },
 ] as const;
 
 type SectionId = (typeof SECTIONS)[number]['id'];
 
 export function SettingsScreen() {
-  const [section, setSection] = useState<SectionId>('keys');
+  const [section, setSection] = useState<SectionId>(SECTIONS[0].id);
   const shown = SECTIONS.find((entry) => entry.id === section) ?? SECTIONS[0];
   return (
     <div className="screen settings-screen">

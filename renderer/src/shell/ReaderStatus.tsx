@@ -43,8 +43,9 @@ export function ReaderBanner() {
       <div className="banner banner-waiting" role="alert">
         <AlertIcon className="banner-icon" />
         <p>
-          <strong>Lost the connection to Tender.</strong> Reconnecting by itself; card swipes cannot reach
-          this screen until it is back. Keyed sales still work if the engine is running.
+          <strong>Lost the connection to Tender.</strong> Reconnecting by itself. Until it is back, swipes do
+          not reach this screen and a charge cannot go through: it ends with Check again, which finishes it
+          once Tender is back.
         </p>
       </div>
     );

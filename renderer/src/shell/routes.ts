@@ -16,7 +16,7 @@ export type ScreenId = (typeof SCREENS)[number]['id'];
 
 const IDS: readonly string[] = SCREENS.map((screen) => screen.id);
 
-/** The screen a fragment names; the sale screen for anything else (an empty fragment, a bridge token). */
+/** The screen a fragment names; the sale screen for anything else (an empty fragment, a pairing ticket). */
 export function screenOf(hash: string): ScreenId {
   const name = hash.replace(/^#/, '').split(/[/?&=]/)[0] ?? '';
   return IDS.includes(name) ? (name as ScreenId) : 'sale';

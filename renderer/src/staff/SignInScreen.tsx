@@ -58,6 +58,7 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
   const [pin, setPin] = useState('');
   const [repeat, setRepeat] = useState('');
   const [server, setServer] = useState('');
+  const [takesTips, setTakesTips] = useState<boolean>();
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -66,7 +67,11 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
       name.trim() === ''
         ? 'Type your name, as receipts and reports will show it.'
         : (pinProblem(pin, repeat) ??
-          (server !== '' && server.length !== 2 ? 'A server number has two digits, like 07.' : undefined));
+          (server !== '' && server.length !== 2
+            ? 'A server number has two digits, like 07.'
+            : takesTips === undefined
+              ? 'Say whether this counter takes tips.'
+              : undefined));
     if (wrong) return setProblem(wrong);
     setBusy(true);
     try {
@@ -75,6 +80,7 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
           name: name.trim(),
           newPin: pin,
           ...(server !== '' && { serverId: server }),
+          ...(takesTips !== undefined && { takesTips }),
         }),
       );
     } catch (error) {
@@ -137,6 +143,30 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
               onDigits={(digits) => (setServer(digits), setProblem(undefined))}
             />
           </label>
+          <fieldset className="field first-tips">
+            <legend className="field-label">Does this counter take tips?</legend>
+            <div className="choice-row">
+              {(
+                [
+                  [true, 'Yes: a tab is captured with its tip'],
+                  [false, 'No tips'],
+                ] as const
+              ).map(([value, label]) => (
+                <label key={label} className="choice">
+                  <input
+                    type="radio"
+                    name="takes-tips"
+                    checked={takesTips === value}
+                    onChange={() => (setTakesTips(value), setProblem(undefined))}
+                  />
+                  {label}
+                </label>
+              ))}
+            </div>
+            <p className="lock-help">
+              Checks printed for a tab ask for a tip only when it does. A manager can change this in Settings.
+            </p>
+          </fieldset>
           <ProblemNotice problem={problem} />
           <BusyButton type="submit" className="button button-primary button-large" busy={busy}>
             Create and sign in

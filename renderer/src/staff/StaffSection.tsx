@@ -29,6 +29,7 @@ export function StaffSection() {
   const [problem, setProblem] = useState<string>();
   const [done, setDone] = useState<string>();
   const [minutes, setMinutes] = useState(String(session.lockAfterMinutes));
+  const [retiring, setRetiring] = useState(false);
 
   const run = async (work: (pin: string | undefined) => Promise<unknown>, said: string) => {
     setProblem(undefined);
@@ -146,7 +147,7 @@ export function StaffSection() {
             (pin) => bridge.invoke('staff:set-lock-minutes', { minutes: value, ...(pin && { pin }) }),
             value === 0
               ? 'The counter locks only when someone locks it.'
-              : `The counter locks after ${value} minutes untouched.`,
+              : `The counter locks after ${value} ${value === 1 ? 'minute' : 'minutes'} untouched.`,
           );
         }}
       >
@@ -200,14 +201,17 @@ export function StaffSection() {
         <ConfirmDialog
           title={`Retire ${editing.member.name}?`}
           confirmLabel="Retire"
-          busy={false}
-          onConfirm={() =>
+          busy={retiring}
+          // A refusal (the last manager) is said in the dialog, where the manager is looking.
+          problem={problem}
+          onConfirm={() => {
+            setRetiring(true);
             void run(
               (pin) => bridge.invoke('staff:retire', { id: editing.member.id, ...(pin && { pin }) }),
               `${editing.member.name} is retired.`,
-            )
-          }
-          onCancel={() => setEditing(undefined)}
+            ).finally(() => setRetiring(false));
+          }}
+          onCancel={() => (setEditing(undefined), setProblem(undefined))}
         >
           <p>They can no longer sign in or approve anything. History keeps their name on what they did.</p>
         </ConfirmDialog>
@@ -247,6 +251,7 @@ function AddPerson({
       confirmLabel="Add"
       tone="neutral"
       busy={busy}
+      submitOnEnter
       onCancel={onCancel}
       onConfirm={() => {
         const wrong =
@@ -327,6 +332,7 @@ function NewPin({
       confirmLabel="Save the PIN"
       tone="neutral"
       busy={busy}
+      submitOnEnter
       onCancel={onCancel}
       onConfirm={() => {
         const wrong = pinProblem(pin, repeat);

@@ -1,8 +1,9 @@
 /**
  * Who works at the counter. The host keeps the session, so every screen of the counter shows the
  * same person; while no one is signed in the screens stay as they were, behind the sign-in keypad,
- * so a lock never loses a sale being rung up. The counter locks itself after the idle time the
- * settings give, and on demand.
+ * so a lock never loses a charge on its way or an answer (a sale not yet sent starts clean at the
+ * next sign-in: see SaleScreen). The counter locks itself after the idle time the settings give, and
+ * on demand.
  */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { CounterSession, StaffMemberShown } from '../../../shared/ipc/staff-contract';

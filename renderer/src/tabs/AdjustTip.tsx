@@ -4,7 +4,7 @@
  * stays until the tab itself is voided, so the second capture needs no card. If it fails, the tab is
  * open again with its hold and the screen says so: it is never lost.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
@@ -22,11 +22,16 @@ import { TipEntry } from './TipEntry';
 
 type Props = {
   capture: TransactionListItem;
+  /**
+   * A step has its answer: the lists are read again at once, so Captured in this batch shows the new
+   * tip (or the tab back among the open ones) while the answer is still on screen.
+   */
+  onSettled: () => void;
   /** changed: the capture was voided, so the lists must be read again. */
   onClose: (changed: boolean) => void;
 };
 
-export function AdjustTip({ capture, onClose }: Props) {
+export function AdjustTip({ capture, onSettled, onClose }: Props) {
   const { settings } = useTerminal();
   const approve = useManagerApproval();
   const voiding = useTransactionRunner('void');
@@ -38,6 +43,13 @@ export function AdjustTip({ capture, onClose }: Props) {
   const tabId = capture.original_id;
   const who = `${cardLabel(capture)}${holderOf(capture) ? ` · ${holderOf(capture)}` : ''}`;
   const busy = voiding.state.phase === 'sending' || recapture.state.phase === 'sending';
+  const settled = useRef(onSettled);
+  useEffect(() => {
+    settled.current = onSettled;
+  });
+  useEffect(() => {
+    if (voiding.state.phase === 'done' || recapture.state.phase === 'done') settled.current();
+  }, [voiding.state, recapture.state]);
 
   const captureAgain = () =>
     recapture.start({
@@ -170,11 +182,10 @@ export function AdjustTip({ capture, onClose }: Props) {
         onEnter={ask}
         autoFocus
       />
-
-      <CheckTotal checkCents={checkCents} tipCents={tipCents} />
       <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
 
       <div className="side-actions side-actions-row">
+        <CheckTotal checkCents={checkCents} tipCents={tipCents} />
         <BusyButton
           type="button"
           className="button button-primary button-large"

@@ -184,9 +184,8 @@ export function TabDetail({ tab, now, expired, onClose, onSettled }: Props) {
         </p>
       )}
 
-      <CheckTotal checkCents={checkCents} tipCents={tips ? tipCents : undefined} />
-
       <div className="side-actions side-actions-row">
+        <CheckTotal checkCents={checkCents} tipCents={tips ? tipCents : undefined} />
         <button
           type="button"
           className="button button-danger-quiet"

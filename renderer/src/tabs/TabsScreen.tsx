@@ -229,6 +229,7 @@ export function TabsScreen() {
           <AdjustTip
             key={side.capture.id}
             capture={side.capture}
+            onSettled={reload}
             onClose={(changed) => {
               setSide({ kind: 'none' });
               if (changed) reload();

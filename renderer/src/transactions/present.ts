@@ -57,13 +57,16 @@ export function ageLabel(iso: string, now: number): string {
   return `${days} ${days === 1 ? 'day' : 'days'}`;
 }
 
-/** How long until, for expiring tabs: "in 3 days", "in 5 h", "in 20 min". */
+/**
+ * How long until, for expiring tabs: "in 3 days", "in 5 h", "in 20 min". Days are the nearest whole
+ * number, so a tab just opened with auth_expiry_days 7 says 7 days, not the 6 days and 23 hours left.
+ */
 export function untilLabel(iso: string, now: number): string {
   const minutes = Math.floor((Date.parse(iso) - now) / 60_000);
   if (minutes < 60) return `in ${Math.max(minutes, 0)} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `in ${hours} h`;
-  return `in ${Math.floor(hours / 24)} days`;
+  return `in ${Math.round(minutes / 1440)} days`;
 }
 
 /** A short status of a transaction for lists: what became of it. */

@@ -6,6 +6,7 @@
 import type { TenderClient } from '../../../shared/api/client';
 import {
   PAGE_SIZE_MAX,
+  type Batch,
   type TransactionListItem,
   type TransactionListQuery,
 } from '../../../shared/api/schemas';
@@ -112,4 +113,26 @@ export async function loadTransaction(
 ): Promise<TransactionListItem | undefined> {
   const [item] = await client.listTransactions({ id, page_size: 1 });
   return item;
+}
+
+/** What went wrong in a batch's time, shown beside its totals. */
+export interface BatchExceptions {
+  /** Transactions of the batch voided since: they count for nothing. */
+  voids: number;
+  /** Charges the card issuer declined while the batch was open (declines join no batch). */
+  declines: number;
+}
+
+/** The voids among a batch's transactions, and the declines from its opening to its close (or now). */
+export async function loadBatchExceptions(
+  client: TenderClient,
+  batch: Batch,
+  items: readonly TransactionListItem[],
+): Promise<BatchExceptions> {
+  const declined = await listEvery(client, {
+    result: 'declined',
+    start_date: batch.opened,
+    ...(batch.settled && { end_date: batch.settled }),
+  });
+  return { voids: items.filter((item) => item.voided === 'true').length, declines: declined.items.length };
 }

@@ -1,9 +1,9 @@
 /**
  * What a cashier can do once a card transaction of a dialog has its answer: finish, or after a
- * refusal try another card or give up. Nothing is offered while the answer is unknown: the outcome
+ * refusal try again (the same card, when the card was not the problem) or another card, or give up. Nothing is offered while the answer is unknown: the outcome
  * panel's Check again is the only safe step then.
  */
-import type { SaleOutcome } from '../payment/outcome';
+import { nextAction, type SaleOutcome } from '../payment/outcome';
 import { useStepPause } from './step-pause';
 
 export function CardOutcomeActions({
@@ -43,7 +43,7 @@ export function CardOutcomeActions({
         onClick={guard(onTryAnotherCard)}
         autoFocus
       >
-        Try another card
+        {nextAction(outcome) === 'try-again' ? 'Try again' : 'Try another card'}
       </button>
       <button
         type="button"

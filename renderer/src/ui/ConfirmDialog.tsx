@@ -20,6 +20,13 @@ type Props = {
    * that may come twice (Enter on Charge): the second must not answer it.
    */
   settle?: boolean;
+  /**
+   * Which answer Enter gives when the dialog opens: confirming, unless doing nothing is the safe
+   * answer to a question the cashier may not have read (charging a card twice).
+   */
+  defaultAnswer?: 'confirm' | 'cancel';
+  /** Enter in one of the dialog's fields confirms, as it would submit a form (Add a person, a new PIN). */
+  submitOnEnter?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
@@ -33,28 +40,56 @@ export function ConfirmDialog({
   busy = false,
   problem,
   settle = false,
+  defaultAnswer = 'confirm',
+  submitOnEnter = false,
   onConfirm,
   onCancel,
 }: Props) {
   const { paused, guard } = useStepPause();
   const waiting = settle && paused;
+  const cancelFirst = defaultAnswer === 'cancel';
   // While a manager types the PIN for this, the PIN dialog stands alone; this comes back after.
   if (useManagerAsking()) return null;
   return (
     <Dialog title={title} onCancel={onCancel} tone={tone} busy={busy} testId="confirm-dialog">
-      <div className="dialog-body">{children}</div>
+      <div
+        className="dialog-body"
+        onKeyDown={
+          submitOnEnter
+            ? (event) => {
+                if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement) || busy) return;
+                event.preventDefault();
+                onConfirm();
+              }
+            : undefined
+        }
+      >
+        {children}
+      </div>
       <ProblemNotice problem={problem} />
       <div className="dialog-actions">
-        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
+        <button
+          type="button"
+          className={cancelFirst ? 'button button-primary' : 'button button-secondary'}
+          onClick={onCancel}
+          disabled={busy}
+          data-autofocus={cancelFirst || undefined}
+        >
           {cancelLabel}
         </button>
         <BusyButton
           type="button"
-          className={tone === 'danger' ? 'button button-danger' : 'button button-primary'}
+          className={
+            tone === 'danger'
+              ? 'button button-danger'
+              : cancelFirst
+                ? 'button button-secondary'
+                : 'button button-primary'
+          }
           onClick={settle ? guard(onConfirm) : onConfirm}
           aria-disabled={waiting || undefined}
           busy={busy}
-          data-autofocus
+          data-autofocus={!cancelFirst || undefined}
         >
           {confirmLabel}
         </BusyButton>

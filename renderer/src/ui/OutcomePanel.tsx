@@ -44,6 +44,7 @@ export function OutcomePanel({
       aria-labelledby="outcome-title"
       data-testid="outcome"
       data-outcome={outcome.kind}
+      data-answer
     >
       <div className="outcome-badge" aria-hidden="true">
         <OutcomeIcon kind={outcome.kind} />
@@ -70,7 +71,7 @@ export function OutcomePanel({
           )}
         </div>
       )}
-      <div className="outcome-actions">
+      <div className="outcome-actions" data-answer-actions>
         {outcome.kind === 'unknown' && onCheckAgain && (
           <button type="button" className="button button-primary" onClick={onCheckAgain} data-autofocus>
             Check again
