@@ -148,6 +148,7 @@ describe('the steps of a sale', () => {
       expect(run([back], chosen)).toEqual({
         step: 'amount',
         sale: { cents: 4000, tipCents: 0, tipLabel: '', invoice: '', orderNumber: '' },
+        untouched: true,
       });
     }
     expect(run([{ type: 'back' }], run([...keys('4000'), { type: 'ask-tip' }])).step).toBe('amount');
