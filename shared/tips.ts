@@ -65,3 +65,10 @@ export function percentOfCheck(checkCents: number, tipCents: number): number {
   if (checkCents <= 0) return 0;
   return Math.round((tipCents / checkCents) * 1000) / 10;
 }
+
+/**
+ * The `description` (the interface's "purpose of the transaction") of both requests of a counter
+ * sale tipped before the card, its AUTH of the total and the CAPTURE that follows at once. Receipts
+ * read it to print the capture as the SALE the customer made, not as a tab they never opened.
+ */
+export const COUNTER_SALE_WITH_TIP = 'Counter sale with tip';

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
+import { summarize } from '../../renderer/src/batch/batch-summary';
+import { byCashier } from '../../renderer/src/batch/cashier-summary';
 import { sendTransaction, type PendingTransaction } from '../../renderer/src/payment/run-transaction';
 import { firstRequest, holdsCard, settleTipped } from '../../renderer/src/payment/tipped-charge';
 import { useTestGateway, VISA } from '../support/gateway';
@@ -14,8 +16,11 @@ const api = useTestGateway({ tips: true });
 
 const send = (next: PendingTransaction) => sendTransaction(api.client, next, 'sale');
 
-async function tippedSale(amountCents: number, tipCents: number) {
-  const { request, tipped } = firstRequest({ amountCents, tipCents, invoice: 'INV-7' }, { ...VISA });
+async function tippedSale(amountCents: number, tipCents: number, serverId?: string) {
+  const { request, tipped } = firstRequest(
+    { amountCents, tipCents, invoice: 'INV-7', ...(serverId && { serverId }) },
+    { ...VISA },
+  );
   const first = await send({ request, idempotencyKey: crypto.randomUUID() });
   const outcome = tipped ? await settleTipped(tipped, first, send) : first;
   return { request, tipped, outcome };
@@ -47,6 +52,36 @@ describe('a tipped counter sale', () => {
     // Not left among the open tabs.
     const tabs = await api.client.listTransactions({ type: 'Auth' });
     expect(tabs.filter((tab) => tab.capturable === 'true').map((tab) => tab.id)).not.toContain(tipped.authId);
+  });
+
+  it('counts its tip for the server signed in, for the cashier, and at the end of the day', async () => {
+    const { outcome } = await tippedSale(2500, 500, '07');
+    if (outcome.kind !== 'approved') throw new Error('not approved');
+    const capture = await byId(outcome.transactionId);
+    expect(capture).toMatchObject({ server_id: '07', tip_amount: '5.00' });
+    // The end-of-day report's lines, made from the open batch's transactions as the screen makes them.
+    const batch = await api.client.openBatch();
+    const items = await api.client.listTransactions({ batch_id: batch?.id ?? '', page_size: 100 });
+    const summary = summarize(items);
+    const server = summary.servers.find((line) => line.server === '07');
+    expect(server).toMatchObject({ count: 1, salesCents: 3000, tipCents: 500 });
+    expect(summary.tipCents).toBe(Math.round(Number(batch?.tip_total) * 100));
+    const cashier = byCashier(items).find((line) => line.cashier === capture.cashier);
+    expect(cashier?.tipCents).toBeGreaterThanOrEqual(500);
+    expect(byCashier(items).reduce((sum, line) => sum + line.tipCents, 0)).toBe(summary.tipCents);
+  });
+
+  it('prints as the SALE the customer made, with its tip, never as a tab', async () => {
+    const { outcome } = await tippedSale(1850, 350);
+    if (outcome.kind !== 'approved') throw new Error('not approved');
+    const receipt = await api.client.receipt(outcome.transactionId);
+    expect(receipt.title).toBe('SALE');
+    expect(receipt.lines.join('\n')).not.toMatch(/TAB|CAPTURE|^Tab /m);
+    expect(receipt.amounts).toEqual([
+      { label: 'AMOUNT', value: '$18.50' },
+      { label: 'TIP', value: '$3.50' },
+      { label: 'TOTAL', value: '$22.00' },
+    ]);
   });
 
   it('without a tip is a SALE, as always, and a SALE still refuses tip_amount', async () => {

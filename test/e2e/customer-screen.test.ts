@@ -182,6 +182,9 @@ describe('a counter sale on the customer’s screen', () => {
     expect(mail?.text).toMatch(/^TIP\s+\$8\.00$/m);
     expect(mail?.text).toMatch(/^TOTAL\s+\$48\.00$/m);
     expect(mail?.text).not.toContain('4111111111111111');
+    // The customer made a sale and opened no tab: the receipt says so.
+    expect(mail?.text).toMatch(/^\s*SALE$/m);
+    expect(mail?.text).not.toMatch(/TAB|CAPTURE/);
 
     const choices = cashier.page.getByTestId('customer-choices');
     await choices.getByText('Receipt: Email to ann@bluedoor.com').waitFor();

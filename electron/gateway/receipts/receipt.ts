@@ -9,6 +9,7 @@ import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
 import { center, labelled, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
+import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
 export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
@@ -43,6 +44,8 @@ export interface ReceiptTransaction {
   firstName: string | null;
   lastName: string | null;
   originalId: number | null;
+  /** The request's purpose; a counter sale tipped before the card says so (COUNTER_SALE_WITH_TIP). */
+  description: string | null;
   createdAt: number;
 }
 
@@ -131,6 +134,20 @@ const ENTRY_WORDS: Record<string, string> = { swiped: 'Swiped', keyed: 'Typed in
 /** A tab's transactions: its AUTH (the tab opened, and its check) and the CAPTURE that closed it. */
 const TAB_TYPES: ReadonlySet<TransactionTypeLabel> = new Set(['Auth', 'Capture']);
 
+/**
+ * A counter sale tipped before the card: an AUTH of the total captured at once with the tip. The
+ * customer made a sale and opened no tab, so its capture prints as a SALE and neither says TAB.
+ */
+function isCounterSaleWithTip(t: ReceiptTransaction): boolean {
+  return t.description === COUNTER_SALE_WITH_TIP && (t.type === 'Auth' || t.type === 'Capture');
+}
+
+function titleOf(t: ReceiptTransaction): string {
+  if (t.type === null) return 'TRANSACTION';
+  if (isCounterSaleWithTip(t)) return t.type === 'Capture' ? TITLES.Sale : TITLES.Auth;
+  return TAB_TYPES.has(t.type) ? `${TITLES[t.type]} (TAB)` : TITLES[t.type];
+}
+
 const BRANDS = new Set<string>(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay']);
 
 function brandName(brand: string | null): string {
@@ -170,15 +187,16 @@ export function tipFor(cents: number, percent: number): number {
 
 export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions): ReceiptDocument {
   const { copy, merchant } = options;
-  const title =
-    t.type === null ? 'TRANSACTION' : TAB_TYPES.has(t.type) ? `${TITLES[t.type]} (TAB)` : TITLES[t.type];
+  const title = titleOf(t);
   const { date, time } = dateAndTime(t.createdAt, options.timeZone);
   const fields: ReceiptField[] = [
     { label: 'Date', value: date },
     { label: 'Time', value: time },
     { label: copy === 'check' ? 'Tab' : 'Transaction', value: `#${t.id}` },
   ];
-  if (t.originalId !== null && (t.type === 'Refund' || t.type === 'Void' || t.type === 'Capture')) {
+  const namesOriginal =
+    t.type === 'Refund' || t.type === 'Void' || (t.type === 'Capture' && !isCounterSaleWithTip(t));
+  if (t.originalId !== null && namesOriginal) {
     const verb = t.type === 'Capture' ? 'Tab' : t.type === 'Refund' ? 'Refund of' : 'Void of';
     fields.push({ label: verb, value: `#${t.originalId}` });
   }

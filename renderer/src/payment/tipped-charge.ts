@@ -10,6 +10,7 @@
  */
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
+import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
 import type { CardPayment } from './card-payment';
 import type { SaleOutcome } from './outcome';
 import { prepareTransaction, type PendingTransaction } from './run-transaction';
@@ -20,6 +21,11 @@ export interface CounterCharge {
   tipCents: number;
   invoice?: string;
   orderNumber?: string;
+  /**
+   * The server number of who is signed in: a tipped sale is theirs in the tips by server, as a tab
+   * they open is. A SALE takes no server_id, so a sale without a tip has none.
+   */
+  serverId?: string;
 }
 
 /** A tipped charge under way: the AUTH of the total, then its capture. */
@@ -49,6 +55,8 @@ export function firstRequest(
       amount: formatMoney(charge.amountCents + charge.tipCents),
       ...payment,
       ...references,
+      ...(charge.serverId && { server_id: charge.serverId }),
+      description: COUNTER_SALE_WITH_TIP,
     },
     tipped: { amountCents: charge.amountCents, tipCents: charge.tipCents, stage: 'auth' },
   };
@@ -60,6 +68,7 @@ export function captureRequest(tipped: TippedCharge & { authId: string }): Trans
     id: tipped.authId,
     amount: formatMoney(tipped.amountCents),
     tip_amount: formatMoney(tipped.tipCents),
+    description: COUNTER_SALE_WITH_TIP,
   };
 }
 

@@ -200,6 +200,13 @@ export function SaleScreen() {
     [forgetCharge, runOnCustomerScreen],
   );
 
+  // The server number of who is signed in, read when the card is charged.
+  const { signedIn } = useCounterPerson();
+  const serverNow = useRef(signedIn?.serverId ?? '');
+  useEffect(() => {
+    serverNow.current = signedIn?.serverId ?? '';
+  }, [signedIn?.serverId]);
+
   const charge = useCallback(
     async (card: ChargedCard, payment: CardPayment) => {
       const before = current.current;
@@ -211,6 +218,7 @@ export function SaleScreen() {
           tipCents: sale.tipCents,
           ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
           ...(sale.orderNumber.trim() && { orderNumber: sale.orderNumber.trim() }),
+          ...(serverNow.current && { serverId: serverNow.current }),
         },
         payment,
       );
@@ -232,7 +240,7 @@ export function SaleScreen() {
 
   // Whoever signs in starts a clean sale: an amount or a swiped card left behind the lock is someone
   // else's, or from before. A charge in flight or an answer on screen stays until it is settled.
-  const signedInId = useCounterPerson().signedIn?.id ?? null;
+  const signedInId = signedIn?.id ?? null;
   const lastSignedIn = useRef(signedInId);
   useEffect(() => {
     const previous = lastSignedIn.current;
