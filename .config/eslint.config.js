@@ -1,4 +1,5 @@
-// Lint rules, including the import boundaries between layers (see ../shared/design.md of the handbook).
+// Lint rules, including the import boundaries between layers (docs/architecture.md, "How the layer
+// boundaries are enforced").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -10,7 +11,7 @@ const noElectron = {
 };
 const noSqlite = {
   name: 'better-sqlite3',
-  message: 'Only electron/gateway/store talks to SQLite; take a repository instead.',
+  message: 'Only electron/gateway/store/sqlite talks to SQLite; take the store port instead.',
 };
 const noHid = { name: 'node-hid', message: 'Only electron/reader talks to node-hid.' };
 const noPg = {
@@ -60,14 +61,61 @@ export default tseslint.config(
     ignores: ['electron/gateway/store/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noSqlite, noHid, noPg] }] },
   },
+  // The store: its root and sql/ hold what both stores share and import neither store's side; each
+  // side imports only its own driver, and neither imports the other.
   {
     files: ['electron/gateway/store/**/*.ts'],
-    ignores: ['electron/gateway/store/postgres/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noHid, noPg] }] },
+    ignores: ['electron/gateway/store/sqlite/**', 'electron/gateway/store/postgres/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noHid, noSqlite, noPg],
+          patterns: [
+            {
+              regex: '^(\\./|(\\.\\./)+)(sqlite|postgres)(/|$)',
+              message: 'What both stores share depends on neither: the store that is chosen is given to it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/gateway/store/sqlite/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noHid, noPg],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+postgres(/|$)',
+              message:
+                'The SQLite side never imports the store server side; share through store/ or store/sql/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['electron/gateway/store/postgres/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noElectron, noHid] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, noHid, noSqlite],
+          patterns: [
+            {
+              regex: '^(\\.\\./)+sqlite(/|$)',
+              message:
+                'The store server side never imports the SQLite side; share through store/ or store/sql/.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['electron/reader/**/*.ts'],

@@ -24,7 +24,9 @@ import { ScreensNotBuiltError } from './bridge/screens-files';
 import { counterTipPercentages } from './bridge/counter-preferences';
 import { hidReaderSetup, type ReaderSetup } from './bridge/terminal';
 import { certificateFingerprint } from './gateway/crypto/certificate';
-import { Engine, type StoreServerOptions } from './gateway/engine';
+import type { Engine } from './gateway/engine';
+import { openEngine, type StoreServerOptions } from './gateway/open-store';
+import { readDataDirAudit } from './gateway/store/sqlite/open';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
 import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/gateway';
@@ -113,7 +115,8 @@ async function receipt(
   if (width !== undefined && (!/^\d+$/.test(values.width ?? '') || !isReceiptWidth(width))) {
     throw new UsageError(`--width takes 32, 42 or 48, not "${values.width}".`);
   }
-  const engine = await openEngine(dataDir, store);
+  // The data dir's engine, with its ledger on the store server when one is given.
+  const engine = await openEngine(dataDir, store ? { store } : {});
   try {
     const receipts = new ReceiptService(engine.reads, engine.settings, {
       tipPercentages: () => counterTipPercentages(dataDir),
@@ -225,10 +228,13 @@ function audit(
       // On a store, the entries are the store server's; a data dir used before its counter joined
       // the store keeps its earlier ones (keys, settings, staff): both, newest first.
       const entries = store
-        ? [...engine.audit.recent(limit), ...(await engine.reads.recentAudit(limit))]
+        ? [
+            ...readDataDirAudit(dataDirLayout(dataDir).database, limit),
+            ...(await engine.reads.recentAudit(limit)),
+          ]
             .sort((a, b) => b.at - a.at)
             .slice(0, limit)
-        : engine.audit.recent(limit);
+        : await engine.reads.recentAudit(limit);
       if (entries.length === 0) console.log('The audit log is empty.');
       for (const entry of entries) {
         console.log(
@@ -240,17 +246,13 @@ function audit(
   );
 }
 
-/** The data dir's engine, with its ledger on the store server when one is given. */
-function openEngine(dataDir: string, store?: StoreServerOptions): Promise<Engine> {
-  return store ? Engine.start(dataDir, { store }) : Promise.resolve(Engine.open(dataDir));
-}
-
 async function withEngine<T>(
   dataDir: string,
   work: (engine: Engine) => T | Promise<T>,
   store?: StoreServerOptions,
 ): Promise<T> {
-  const engine = await openEngine(dataDir, store);
+  // The data dir's engine, with its ledger on the store server when one is given.
+  const engine = await openEngine(dataDir, store ? { store } : {});
   try {
     return await work(engine);
   } finally {

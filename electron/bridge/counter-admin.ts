@@ -17,7 +17,7 @@ import type { Engine } from '../gateway/engine';
 import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
 import { dataDirLayout } from '../gateway/paths';
 import type { SettingName, SettingValues } from '../gateway/settings';
-import { ReadTimeoutError } from '../gateway/store/read-pool';
+import { ReadTimeoutError } from '../gateway/store/store-errors';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import { CounterPreferences } from './counter-preferences';

@@ -2,16 +2,17 @@
  * The people at the counter, on the host's side of the bridge: who is signed in, the lock, the first
  * manager, staff accounts, and the requests only a manager may allow. The screens' own API key holds
  * no standing power to refund, void, close the batch or charge past a possible duplicate; the host
- * checks the signed-in manager, or a manager's PIN for that one request, then has the engine run
- * exactly that request in this process, naming who made it and which manager approved it.
+ * checks the signed-in manager, or a manager's PIN for that one request, then asks the engine for
+ * exactly that request through the same way in as the API (Engine.transact, Engine.closeBatch),
+ * naming the manager who approved it, so the answer is the one the API would give.
  */
-import { needsManager } from '../../shared/api/permissions';
+import { needsManager, type Permission } from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
 import { formatMoney, parseMoney, parseNetCents } from '../../shared/money';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
-import { presentBatch } from '../gateway/presenters';
 import { approvedActor } from '../gateway/staff/actors';
+import { MoneyMoveRefused } from '../gateway/money-moves';
 import {
   InvalidStaffRequestError,
   PinRefusedError,
@@ -19,7 +20,6 @@ import {
   THIS_COUNTER,
   type StaffMember,
 } from '../gateway/staff/staff';
-import { IdempotencyConflict } from '../gateway/idempotency';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import type { StoredPin } from './manager-pin';
@@ -31,8 +31,8 @@ export interface CounterStaffOptions {
   events: BridgeEventHub;
   /** Who the audit log names for what the screens do outside the API. */
   actor: string;
-  /** The screens' own key: its ledger id and how the audit log names it. */
-  key: { recordId: number; id: string; name: string };
+  /** The screens' own key: its ledger id, how the audit log names it, and what it may do alone. */
+  key: { recordId: number; id: string; name: string; permissions: readonly Permission[] };
   /** The counter's manager PIN of earlier versions, which becomes the first manager's PIN. */
   earlierManagerPin: StoredPin | null;
   /** Tells the screens the settings changed (the first manager's answer on tips). */
@@ -216,27 +216,22 @@ export class CounterStaff {
             'Only refunds, voids and charges past a possible duplicate come this way.',
           );
         }
-        const cashier = this.#signedIn();
+        this.#signedIn();
         const manager = await this.approve(input.pin, describeRequest(input.request));
-        const context = {
-          apiKeyId: key.recordId,
-          actor: approvedActor(cashier.name, manager.name, key),
-          cashier: cashier.name,
-        };
         try {
-          const { response } = await engine.transactions.submitOnce(
+          const { response } = await engine.transact(
             input.request,
-            context,
+            { key, approvedBy: manager },
             input.idempotencyKey,
           );
           return response;
         } catch (error) {
-          if (error instanceof IdempotencyConflict) throw new BridgeError('refused', error.message);
+          if (error instanceof MoneyMoveRefused) throw new BridgeError('refused', error.message);
           throw error;
         }
       },
       'counter:approved-close': async (input): Promise<ApprovedClose> => {
-        const cashier = this.#signedIn();
+        this.#signedIn();
         // The contract's pattern has let the text through; every net it allows is compared, however large.
         const netAmount = parseNetCents(input.expectedNetAmount);
         if (netAmount === undefined)
@@ -245,17 +240,23 @@ export class CounterStaff {
           input.pin,
           `close the batch of ${input.expectedTotalCount} transactions`,
         );
-        const close = await engine.batches.closeOpen(approvedActor(cashier.name, manager.name, key), {
-          totalCount: input.expectedTotalCount,
-          netAmount,
-        });
+        let close;
+        try {
+          close = await engine.closeBatch(
+            { key, approvedBy: manager },
+            { totalCount: input.expectedTotalCount, netAmount },
+          );
+        } catch (error) {
+          if (error instanceof MoneyMoveRefused) throw new BridgeError('refused', error.message);
+          throw error;
+        }
         switch (close.outcome) {
           case 'closed':
-            return { outcome: 'closed', batch: presentBatch(close.closed) };
+            return { outcome: 'closed', batch: close.batch };
           case 'none open':
             return { outcome: 'none-open' };
           case 'changed':
-            return { outcome: 'changed', batch: presentBatch(close.open) };
+            return { outcome: 'changed', batch: close.batch };
         }
       },
     };

@@ -3,7 +3,7 @@
  * and carries the bridge over a WebSocket that only paired pages may use (screens-pairing.ts). Used
  * by `npm run gateway -- serve --renderer` and by the browser tests.
  */
-import type { EngineOptions } from '../gateway/engine';
+import type { OpenEngineOptions } from '../gateway/open-store';
 import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
 import { counterTipPercentages } from './counter-preferences';
@@ -21,7 +21,7 @@ export interface HeadlessScreensOptions {
   reader: ReaderSetup;
   version: string;
   allowedOrigins?: readonly string[];
-  engine?: EngineOptions;
+  engine?: OpenEngineOptions;
   /** How `engine.store` was given outside the screens ("--database and --lane"); none: the saved setting. */
   storeSetOutside?: string;
 }

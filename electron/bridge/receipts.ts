@@ -15,7 +15,7 @@ import {
   ReceiptService,
 } from '../gateway/receipts/receipt-service';
 import type { SettingName } from '../gateway/settings';
-import { ReadTimeoutError } from '../gateway/store/read-pool';
+import { ReadTimeoutError } from '../gateway/store/store-errors';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 
 export type ReceiptChannel = Extract<InvokeChannel, `receipts:${string}`>;

@@ -4,7 +4,8 @@
  * the counter rather than at the next morning's start. The change is in the audit log.
  */
 import type { StoreServerState } from '../../shared/ipc/store-server-contract';
-import type { Engine, StoreServerOptions } from '../gateway/engine';
+import type { Engine } from '../gateway/engine';
+import type { StoreServerOptions } from '../gateway/open-store';
 import {
   readStoreServerFile,
   shownStoreServer,

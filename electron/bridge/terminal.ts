@@ -150,7 +150,12 @@ export class Terminal {
       engine: options.gateway.engine,
       events: this.events,
       actor: CASHIER_APP,
-      key: { recordId: issued.info.recordId, id: issued.info.id, name: issued.info.name },
+      key: {
+        recordId: issued.info.recordId,
+        id: issued.info.id,
+        name: issued.info.name,
+        permissions: issued.info.permissions,
+      },
       earlierManagerPin: CounterPreferences.open(options.dataDir).managerPin,
       settingsChanged: () => this.#admin.announceSettings(),
     });

@@ -6,10 +6,9 @@
  */
 import { chmodSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { claimDataDir } from './data-dir';
-import { Engine } from './engine';
 import { dataDirLayout } from './paths';
-import { inspectLedgerFile } from './store/database';
-import { LATEST_SCHEMA_VERSION } from './store/migrations';
+import { backupDatabase, inspectLedgerFile, openDatabase } from './store/sqlite/database';
+import { LATEST_SCHEMA_VERSION } from './store/sqlite/migrations';
 
 export class BackupError extends Error {}
 
@@ -18,11 +17,11 @@ export async function backupLedger(dataDir: string, file: string): Promise<{ pro
   if (existsSync(file)) throw new BackupError(`${file} already exists; choose a new file for the backup.`);
   if (!existsSync(dataDirLayout(dataDir).database))
     throw new BackupError(`There is no ledger in ${dataDir}.`);
-  const engine = Engine.open(dataDir);
+  const db = openDatabase(dataDirLayout(dataDir).database);
   try {
-    await engine.backup(file);
+    await backupDatabase(db, file);
   } finally {
-    await engine.close();
+    db.close();
   }
   return { problems: inspectLedgerFile(file).problems };
 }

@@ -10,7 +10,7 @@ export type CloseOutcome =
   /** The open batch no longer has what the closer expected: nothing was closed. */
   | { outcome: 'changed'; open: BatchRecord };
 import type { LedgerStore } from './store/ledger-store';
-import type { LedgerReadPort } from './store/ledger-reads';
+import type { LedgerReadPort } from './store/read-port';
 
 export class BatchService {
   constructor(

@@ -11,7 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, stat
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataDirLayout } from './paths';
-import { holdLockFile, type HeldLock } from './store/database';
+import { holdLockFile, type HeldLock } from './store/sqlite/database';
 
 export class DataDirInUseError extends Error {}
 

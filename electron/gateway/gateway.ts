@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { createLoopbackCertificate, isCertificateFresh, type TlsIdentity } from './crypto/certificate';
 import { writeFileAtomically } from './atomic-file';
 import { claimDataDir, ledgerMatchesSeal, sealLedger, type LastStop } from './data-dir';
-import { Engine, type EngineOptions } from './engine';
+import type { Engine } from './engine';
+import { openEngine, type OpenEngineOptions } from './open-store';
 import { API_PREFIX, createApiServer, type ServerLimits } from './http/server';
 import { dataDirLayout } from './paths';
 
@@ -18,7 +19,7 @@ export interface GatewayOptions {
   port: number;
   /** Web origins allowed to call the API from a browser context (the desktop app's renderer). */
   allowedOrigins?: readonly string[];
-  engine?: EngineOptions;
+  engine?: OpenEngineOptions;
   /** Timeouts and caps against slow or abusive clients; the defaults suit a counter. */
   limits?: Partial<ServerLimits>;
   /** Routes and listeners beside the API on the same origin (see ApiServerOptions.extend). */
@@ -77,38 +78,42 @@ export class LedgerDamagedError extends Error {
  * 'unchanged': byte for byte the ledger that the last engine checked and left at a clean stop.
  * 'full': SQLite's integrity and foreign-key checks over all of it, since nothing vouched for it (an
  * unclean stop, a ledger changed or restored while no engine served, the first start of this
- * version). 'new': made by this start.
+ * version). 'new': made by this start. 'store server': the ledger is the store server's, which the
+ * database server keeps; the data dir holds no ledger file to check.
  */
-export type LedgerCheck = 'unchanged' | 'full' | 'new';
+export type LedgerCheck = 'unchanged' | 'full' | 'new' | 'store server';
 
 /**
- * Opens the data dir's ledger and checks it before anything is served. The full check reads every
- * index entry against its row, which takes seconds on a large ledger; a ledger that a clean stop
- * sealed is only hashed, which proves it is the very file that passed the check at that stop.
+ * Opens the data dir's engine and, when its ledger is the data dir's file, checks the file before
+ * anything is served. The full check reads every index entry against its row, which takes seconds on
+ * a large ledger; a ledger that a clean stop sealed is only hashed, which proves it is the very file
+ * that passed the check at that stop.
  */
 async function openCheckedLedger(
   dataDir: string,
   lastStop: LastStop,
-  options: EngineOptions | undefined,
+  options: OpenEngineOptions | undefined,
 ): Promise<{ engine: Engine; ledgerCheck: LedgerCheck }> {
   const { database } = dataDirLayout(dataDir);
-  const ledgerCheck: LedgerCheck = !existsSync(database)
+  const fileCheck: LedgerCheck = !existsSync(database)
     ? 'new'
     : lastStop.clean && lastStop.ledger && (await ledgerMatchesSeal(database, lastStop.ledger))
       ? 'unchanged'
       : 'full';
   let engine: Engine;
   try {
-    engine = await Engine.start(dataDir, options);
+    engine = await openEngine(dataDir, options);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
       throw new LedgerDamagedError(dataDir, lastStop, [(error as Error).message]);
     throw error;
   }
+  const file = engine.store.file;
+  if (!file) return { engine, ledgerCheck: 'store server' };
   let problems: string[];
   try {
-    problems = ledgerCheck === 'full' ? engine.checkIntegrity() : [];
+    problems = fileCheck === 'full' ? file.checkIntegrity() : [];
   } catch (error) {
     await engine.close();
     throw error;
@@ -117,18 +122,20 @@ async function openCheckedLedger(
     await engine.close();
     throw new LedgerDamagedError(dataDir, lastStop, problems);
   }
-  return { engine, ledgerCheck };
+  return { engine, ledgerCheck: fileCheck };
 }
 
 /**
- * Closes the engine and seals the ledger it leaves, after a quick check of every page: the next
+ * Closes the engine and seals the ledger file it leaves, after a quick check of every page: the next
  * start then needs only to see that the file is unchanged. A ledger that fails the check is not
- * sealed, so the next start checks it in full and refuses it, saying what to do.
+ * sealed, so the next start checks it in full and refuses it, saying what to do. A ledger on a store
+ * server is the database server's: nothing of the data dir is sealed.
  */
-async function closeAndSeal(engine: Engine, dataDir: string): Promise<LastStop> {
-  const sound = engine.checkIntegrity('quick').length === 0;
+async function closeAndSeal(engine: Engine): Promise<LastStop> {
+  const file = engine.store.file;
+  const sound = file !== undefined && file.checkIntegrity('quick').length === 0;
   await engine.close();
-  const ledger = sound ? await sealLedger(dataDirLayout(dataDir).database) : undefined;
+  const ledger = file && sound ? await sealLedger(file.path) : undefined;
   return { clean: true, ...(ledger && { ledger }) };
 }
 
@@ -171,7 +178,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       close: () =>
         (closing ??= server
           .close()
-          .then(() => closeAndSeal(engine, options.dataDir))
+          .then(() => closeAndSeal(engine))
           .then(
             (stop) => claim.release(stop),
             (error: unknown) => {

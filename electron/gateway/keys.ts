@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
 import type { AdminStore } from './store/admin-store';
-import type { ApiKeyRecord } from './store/keys';
+import type { ApiKeyRecord } from './store/key-rows';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
 export const LOCAL_ADMINISTRATOR = 'local administrator';

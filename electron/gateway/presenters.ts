@@ -16,7 +16,7 @@ import { formatTimestamp } from './http/dates';
 import { ERROR_CODES } from './domain/codes';
 import { authorizationExpiresAt, followUpsOf } from './domain/rules';
 import type { BatchRecord, LaneTotals } from './store/batch-rows';
-import { LOCAL_LANE } from './store/ledger-reads';
+import { LOCAL_LANE } from './store/read-port';
 import type { RenderedReceipt } from './receipts/receipt-service';
 import type { StoreError } from './store/store-errors';
 import type { LedgerTransaction } from './store/transaction-rows';

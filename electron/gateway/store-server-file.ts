@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomically } from './atomic-file';
-import type { StoreServerOptions } from './engine';
+import type { StoreServerOptions } from './open-store';
 import { StoreServerSettingError, storeServerOptions } from './store-server-options';
 
 export const STORE_SERVER_FILE = 'store-server.json';

@@ -3,7 +3,7 @@
  * (`--database`, `--lane`) and the desktop app (TENDER_DATABASE, TENDER_LANE) take them: given
  * together or not at all, checked before anything starts.
  */
-import type { StoreServerOptions } from './engine';
+import type { StoreServerOptions } from './open-store';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;

@@ -171,6 +171,7 @@ export class TransactionService {
       context,
       commit: (work) => this.commit(context, work),
       oneAtATime: (key, work) => this.charges.run(key, work),
+      holdOriginal: (originalId, work) => this.ledger.holdOriginal(originalId, work),
     };
   }
 

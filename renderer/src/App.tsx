@@ -1,18 +1,29 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { BridgeChoice } from './bridge/choose-bridge';
-import { EndOfDayScreen } from './batch/EndOfDayScreen';
-import { HistoryScreen } from './history/HistoryScreen';
 import { ManagerProvider } from './manager/manager-approval';
-import { RefundScreen } from './refunds/RefundScreen';
 import { SaleScreen } from './sale/SaleScreen';
-import { SettingsScreen } from './settings/SettingsScreen';
 import { CounterGate } from './staff/counter-session';
 import { AppShell } from './shell/AppShell';
 import { screenOf, SCREENS, type ScreenId } from './shell/routes';
 import { ScreenActiveContext } from './ui/screen-active';
 import { StartupScreen } from './shell/StartupScreen';
-import { TabsScreen } from './tabs/TabsScreen';
 import { TerminalProvider } from './terminal/terminal-context';
+
+// The sale screen is what a counter opens on; the others load the first time they are opened, so the
+// page the cashier waits for each morning parses and runs only its own code.
+const TabsScreen = lazy(() => import('./tabs/TabsScreen').then((screen) => ({ default: screen.TabsScreen })));
+const RefundScreen = lazy(() =>
+  import('./refunds/RefundScreen').then((screen) => ({ default: screen.RefundScreen })),
+);
+const HistoryScreen = lazy(() =>
+  import('./history/HistoryScreen').then((screen) => ({ default: screen.HistoryScreen })),
+);
+const EndOfDayScreen = lazy(() =>
+  import('./batch/EndOfDayScreen').then((screen) => ({ default: screen.EndOfDayScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('./settings/SettingsScreen').then((screen) => ({ default: screen.SettingsScreen })),
+);
 
 export function App({ choice }: { choice: BridgeChoice }) {
   if (choice.kind === 'none') return <StartupScreen kind="no-bridge" />;
@@ -56,7 +67,7 @@ function Counter() {
       {SCREENS.filter((screen) => opened.has(screen.id)).map((screen) => (
         <div key={screen.id} className="screen-slot" hidden={screen.id !== current} data-screen={screen.id}>
           <ScreenActiveContext.Provider value={screen.id === current}>
-            {RENDER[screen.id]()}
+            <Suspense fallback={null}>{RENDER[screen.id]()}</Suspense>
           </ScreenActiveContext.Provider>
         </div>
       ))}

@@ -10,7 +10,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { ApiError, Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
-import type { EngineOptions } from '../../electron/gateway/engine';
+import type { OpenEngineOptions } from '../../electron/gateway/open-store';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { seedLedger } from '../bench/seed-ledger';
@@ -56,7 +56,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** The seeded data dir served by a real engine, with a client that trusts it. */
 async function serve(
-  options: { engine?: EngineOptions; extend?: (app: FastifyInstance) => void } = {},
+  options: { engine?: OpenEngineOptions; extend?: (app: FastifyInstance) => void } = {},
 ): Promise<ServedLedger> {
   const gateway: RunningGateway = await startGateway({
     dataDir,

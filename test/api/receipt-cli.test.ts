@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter } from '../support/fake-printer';
 import { createTestDatabase, storeArguments, type TestDatabase } from '../support/gateway';
@@ -38,7 +38,7 @@ function run(...args: string[]): Promise<{ status: number | null; stdout: string
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-receipt-cli-'));
   store = await createTestDatabase();
-  const engine = await Engine.start(dataDir, store && { store });
+  const engine = await openEngine(dataDir, store ? { store } : {});
   try {
     const sale = await engine.transactions.submit(
       { type: 'SALE', amount: '12.34', card: '5454545454545454', exp_date: '1230', order_number: 'A77' },

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirInUseError } from '../../electron/gateway/data-dir';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { LedgerDamagedError, startGateway } from '../../electron/gateway/gateway';
 import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { freePort, startEngineProcess } from '../support/engine-process';
@@ -335,7 +335,7 @@ describeSqliteOnly('a ledger damaged while no engine served', "damages the data 
     expect(second.ledgerCheck).toBe('unchanged');
     await second.close();
     // A command run while no engine serves (keys create, settings set) changes the ledger.
-    const engine = Engine.open(scratch);
+    const engine = await openEngine(scratch);
     await engine.keys.create('kitchen display');
     await engine.close();
     const third = await startGateway({ dataDir: scratch, port: 0 });

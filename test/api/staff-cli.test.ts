@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { createTestDatabase, recentAudit, storeArguments, type TestDatabase } from '../support/gateway';
 import { storedText } from '../support/ledger-rows';
 
@@ -72,7 +72,7 @@ describe('staff from the command line', () => {
     ]);
     for (const output of [added.out, listed.out]) expect(output).not.toMatch(/4826|1357|2468/);
 
-    const engine = await Engine.start(dataDir, store && { store });
+    const engine = await openEngine(dataDir, store ? { store } : {});
     try {
       const wrong = await engine.staff.identify('2468', 'sign-in', 'test').then(
         () => 'signed in',

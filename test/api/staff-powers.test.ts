@@ -398,6 +398,10 @@ describe('a manager allows one request at the counter', () => {
       pin: MANAGER_PIN,
     })) as { outcome: string; batch: { id: string; status: string } };
     expect(closed).toMatchObject({ outcome: 'closed', batch: { id: open.id, status: 'CLOSED' } });
+    // The same batch as the API shows it, each lane's share included, whichever way it was closed.
+    const [listed] = await t.client.listBatches({ id: open.id });
+    expect(listed?.lanes).toHaveLength(1);
+    expect(closed.batch).toEqual(listed);
     expect((await recentAudit(t, 1))[0]).toMatchObject({ action: 'batch_close' });
     expect((await recentAudit(t, 1))[0]?.actor).toContain('approved by manager Maya');
   });

@@ -6,9 +6,6 @@
  * of each lane. A store server that stops answers POST /transactions with an Error and nothing
  * recorded, lists with 503, and the counters resume by themselves once it is back.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { ERROR_CODES } from '../../electron/gateway/domain/codes';
@@ -263,10 +260,8 @@ describe('several counters on one store server', () => {
     const url = await server.createDatabase();
     const front = await startTestGateway({ engine: { store: { url, lane: 'front' } } });
     running.push(front);
-    // A counter set up from a copy of the first one's data dir holds the same API keys.
-    const copy = mkdtempSync(join(tmpdir(), 'tender-copy-'));
-    await front.gateway.engine.backup(join(copy, 'tender.db'));
-    const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } }, dataDir: copy });
+    // API keys are the store's: the first counter's key opens the second one's API too.
+    const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } } });
     running.push(bar);
     const sameKey = { ...bar, key: front.key };
     const orders = Array.from({ length: 12 }, (_, i) => `order-${i}`);

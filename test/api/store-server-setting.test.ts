@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BridgeError, dispatchInvoke, type BridgeHandlers } from '../../electron/bridge/dispatch';
 import { storeServerHandlers } from '../../electron/bridge/store-server-setting';
-import { Engine } from '../../electron/gateway/engine';
+import type { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { readStoreServerFile, STORE_SERVER_FILE } from '../../electron/gateway/store-server-file';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
@@ -25,9 +26,9 @@ beforeAll(async () => {
   server = await startPostgresServer();
 });
 afterAll(() => server?.close());
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tender-store-setting-'));
-  engine = Engine.open(dataDir);
+  engine = await openEngine(dataDir);
   handlers = storeServerHandlers({
     dataDir,
     engine,
@@ -70,7 +71,7 @@ describe('the store-server setting', () => {
     expect(statSync(file()).mode & 0o777).toBe(0o600);
     expect(readStoreServerFile(dataDir)).toEqual({ url, lane: 'counter-2' });
 
-    const [entry] = engine.audit.recent(1);
+    const [entry] = await engine.reads.recentAudit(1);
     expect(entry).toMatchObject({
       action: 'setting_change',
       subject: 'store_server',
@@ -92,7 +93,7 @@ describe('the store-server setting', () => {
     });
     expect(JSON.stringify(again)).not.toContain('s3cret');
     expect(JSON.stringify(await invoke('store-server:get'))).not.toContain('s3cret');
-    expect(engine.audit.recent(1)[0]?.detail).not.toContain('s3cret');
+    expect((await engine.reads.recentAudit(1))[0]?.detail).not.toContain('s3cret');
 
     expect(await invoke('store-server:clear', { pin: MANAGER_PIN })).toMatchObject({
       ok: true,
@@ -123,7 +124,9 @@ describe('the store-server setting', () => {
       error: { code: 'pin-required' },
     });
     expect(existsSync(file())).toBe(false);
-    expect(engine.audit.recent(10).filter((entry) => entry.subject === 'store_server')).toEqual([]);
+    expect((await engine.reads.recentAudit(10)).filter((entry) => entry.subject === 'store_server')).toEqual(
+      [],
+    );
   });
 
   it('says a damaged setting file is damaged rather than guessing', async () => {

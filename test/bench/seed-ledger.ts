@@ -5,7 +5,7 @@
  * that equal their rows. Secondary indexes are dropped while the rows go in and rebuilt after, which
  * is what makes a million rows take seconds rather than minutes.
  */
-import { openDatabase } from '../../electron/gateway/store/database';
+import { openDatabase } from '../../electron/gateway/store/sqlite/database';
 
 export interface SeedOptions {
   /** Transactions in settled batches. */

@@ -6,8 +6,8 @@
  * the same ledger and nothing crosses the network but the statements. Sales, forced sales, refunds,
  * declines and rejections; authorizations each captured by the next row with a tip; voids of the
  * sale just before, from the same batch. Every constraint of the schema holds and is checked as the
- * rows go in; the batches' counters and each lane's share are then summed from their rows, so they
- * equal them. The transactions' secondary indexes are dropped while inserting and built after.
+ * rows go in; the batches' counters, each lane's share and each block's count of rows are then
+ * summed from their rows, so they equal them. The transactions' secondary indexes are dropped while inserting and built after.
  */
 import pg from 'pg';
 import { openPool } from '../../electron/gateway/store/postgres/connection';
@@ -197,11 +197,16 @@ export async function seedStore(
       `INSERT INTO batch_lanes (batch_id, lane, sales_count, sales_total, refund_count, refund_total, tip_total)
        SELECT batch_id, lane, ${SUMS} FROM transactions WHERE ${COUNTED} GROUP BY batch_id, lane`,
     );
-    await db.query('UPDATE ledger_head SET last_transaction_id = $1', [total]);
+    // Each block's count of rows, as the writers keep it, and the next id after the last row.
+    await db.query(
+      `INSERT INTO transaction_blocks (block, writer, rows)
+       SELECT id / 4096, '', count(*) FROM transactions GROUP BY id / 4096`,
+    );
+    await db.query("SELECT setval('transaction_ids', $1)", [total]);
     await db.query('COMMIT');
     // Fresh statistics for the planner, and a visibility map that lets lists page by index alone,
     // as autovacuum leaves a ledger that has been in use.
-    await db.query('VACUUM (ANALYZE) transactions, batches, batch_lanes');
+    await db.query('VACUUM (ANALYZE) transactions, batches, batch_lanes, transaction_blocks');
     // The load's pages written out now, not by a checkpoint in the middle of the measures after it.
     await db.query('CHECKPOINT');
   } catch (error) {

@@ -36,9 +36,12 @@ export interface BenchRow {
   engine: string;
   baseline: string;
   ratio: number;
-  /** How the ratio or the figure is judged, and whether it passes. */
+  /**
+   * How the ratio or the figure is judged, and whether it passes; a row with no verdict stands for
+   * context, and its target says so and why.
+   */
   target: string;
-  pass: boolean;
+  pass?: boolean;
 }
 
 /** What a measure of the running engine is given: its address, a key with every permission, the certificate to trust. */

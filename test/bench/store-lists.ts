@@ -2,7 +2,7 @@
  * The lists on a million-row store ledger: a store server seeded by seed-store.ts, one engine
  * serving it (`serve --database --lane`), and each list query the API serves asked 2,000 times over
  * HTTPS, one at a time, beside the same SQL asked straight through the pg driver. The engine reads
- * through its store read pool (store/postgres/ledger-reads.ts), as a counter does.
+ * through its store read pool (store/postgres/read-pool.ts), as a counter does.
  *
  * Run alone with `npx tsx test/bench/store-lists.ts`; `npm run bench` runs it after the SALEs on the
  * store server.
@@ -10,8 +10,9 @@
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { readTransactionListQuery } from '../../electron/gateway/http/list-queries';
-import { postgresTransactionListQuery } from '../../electron/gateway/store/postgres/ledger-reads';
-import { numbered } from '../../electron/gateway/store/postgres/connection';
+import { PostgresReadPool } from '../../electron/gateway/store/postgres/read-pool';
+import { numbered, POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import { startPostgresServer } from '../support/postgres-server';
 import { seedStore } from './seed-store';
 import { summarize, type BenchRow, type Measure } from './stats';
@@ -52,9 +53,16 @@ function storeListQueries(endAt: number): { what: string; query: string }[] {
 }
 
 /** The engine's SQL for a list query string, timed straight through the driver, one at a time. */
-async function timeSql(db: pg.Client, query: string, iterations: number): Promise<Measure> {
+async function timeSql(
+  db: pg.Client,
+  reads: LedgerReads,
+  query: string,
+  iterations: number,
+): Promise<Measure> {
   const { filter, page } = readTransactionListQuery(Object.fromEntries(new URLSearchParams(query)));
-  const { sql, params } = postgresTransactionListQuery(filter, page);
+  const found = await reads.transactionPageQuery(filter, page);
+  if (!found) throw new Error(`the engine reads nothing for ${query}`);
+  const { sql, params } = found;
   const text = numbered(sql);
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
@@ -81,6 +89,8 @@ export async function measureStoreServerLists(): Promise<{ rows: BenchRow[]; see
     const counter = await startCounter({ url, lane: 'front' });
     const db = new pg.Client({ connectionString: url });
     await db.connect();
+    const readPool = new PostgresReadPool({ url });
+    const reads = new LedgerReads(readPool, POSTGRES_DIALECT);
     const rows: BenchRow[] = [];
     try {
       for (const { what, query } of storeListQueries(endAt)) {
@@ -95,7 +105,7 @@ export async function measureStoreServerLists(): Promise<{ rows: BenchRow[]; see
         // 204 is the answer of a first page with nothing on it.
         const answered = (measured.statuses?.['200'] ?? 0) + (measured.statuses?.['204'] ?? 0);
         if (answered !== measured.requests) throw new Error(`${what}: ${JSON.stringify(measured.statuses)}`);
-        const sql = await timeSql(db, query, LIST_REQUESTS);
+        const sql = await timeSql(db, reads, query, LIST_REQUESTS);
         rows.push({
           what: `GET /transactions ${what}, store server (p99)`,
           engine: ms(measured.p99),
@@ -108,6 +118,7 @@ export async function measureStoreServerLists(): Promise<{ rows: BenchRow[]; see
       return { rows, seedSeconds };
     } finally {
       await db.end();
+      await readPool.close();
       await stopCounter(counter);
     }
   } finally {

@@ -32,7 +32,7 @@ async function firstStart(): Promise<{ screens: TestScreens; cashier: CounterPag
   browsers.push(browser);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   const cashier = new CounterPage(await context.newPage(), 'first-start');
-  await cashier.page.goto(screens.running.screensUrl);
+  await cashier.page.goto(screens.running.pairingAddress());
   await cashier.page.getByRole('heading', { name: 'Welcome. Who manages this counter?' }).waitFor();
   return { screens, cashier };
 }
@@ -87,7 +87,7 @@ describe('the first start', () => {
     expect(engine.settings.get('tips_enabled')).toBe(true);
     // Yes means at the counter too: a counter sale asks for the tip before the card.
     expect(engine.settings.get('counter_tips')).toBe(true);
-    expect(engine.audit.recent(10).map((entry) => [entry.action, entry.subject])).toEqual(
+    expect((await engine.reads.recentAudit(10)).map((entry) => [entry.action, entry.subject])).toEqual(
       expect.arrayContaining([
         ['setting_change', 'tips_enabled'],
         ['setting_change', 'counter_tips'],

@@ -289,7 +289,7 @@ describe('with a cashier signed in', () => {
       await approvedOutcome(cashier).waitFor();
       const [item] = await counter.screens.client.listTransactions({ id, page_size: 1 });
       expect(item?.voided).toBe('true');
-      const entry = engine.audit.recent(5).find((row) => row.action === 'void');
+      const entry = (await engine.reads.recentAudit(5)).find((row) => row.action === 'void');
       expect(entry?.actor).toMatch(new RegExp(`^Cole at .*, approved by manager ${OWNER.name}$`));
     } finally {
       await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });

@@ -64,9 +64,13 @@ describe('the lock', () => {
     await expect.poll(() => badge.textContent()).toContain(CASHIER.name);
     await expect.poll(() => badge.textContent()).toContain('Cashier');
 
-    const audit = counter.screens.running.gateway.engine.audit.recent(5).map((entry) => entry.action);
+    const audit = (await counter.screens.running.gateway.engine.reads.recentAudit(5)).map(
+      (entry) => entry.action,
+    );
     expect(audit).toEqual(expect.arrayContaining(['sign_in', 'pin_failed', 'sign_out']));
-    expect(JSON.stringify(counter.screens.running.gateway.engine.audit.recent(10))).not.toContain('9999');
+    expect(JSON.stringify(await counter.screens.running.gateway.engine.reads.recentAudit(10))).not.toContain(
+      '9999',
+    );
   });
 
   it('locks by itself after the idle time the settings give', async () => {

@@ -89,7 +89,7 @@ describe('the duplicate prompt', () => {
     expect(await cashier.outcome()).toBe('approved');
     rows = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(rows[0]).toMatchObject({ result: 'Approved', amount: '33.33', card: '************1111' });
-    const [audit] = counter.screens.running.gateway.engine.audit.recent(1);
+    const [audit] = await counter.screens.running.gateway.engine.reads.recentAudit(1);
     expect(audit).toMatchObject({ action: 'duplicate_override', subject: `transaction ${rows[0]?.id}` });
     await cashier.check('02-charged-again');
   });

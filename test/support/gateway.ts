@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { TenderClient, type FetchLike } from '../../shared/api/client';
 import type { Permission } from '../../shared/api/permissions';
-import type { Engine, EngineOptions, StoreServerOptions } from '../../electron/gateway/engine';
+import type { Engine } from '../../electron/gateway/engine';
+import type { OpenEngineOptions, StoreServerOptions } from '../../electron/gateway/open-store';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
 import type { ServerLimits } from '../../electron/gateway/http/server';
 import type { AuditEntry } from '../../electron/gateway/store/audit';
@@ -128,7 +129,7 @@ export interface TestGateway {
 
 export interface TestGatewayOptions {
   tips?: boolean;
-  engine?: EngineOptions;
+  engine?: OpenEngineOptions;
   allowedOrigins?: string[];
   limits?: Partial<ServerLimits>;
   /**
@@ -297,24 +298,9 @@ export function storeArguments(t: Pick<TestGateway, 'store'>): string[] {
   return t.store ? ['--database', t.store.url, '--lane', t.store.lane] : [];
 }
 
-/**
- * The audit log as the counter shows it, newest first: the entries of its data dir and, with the
- * ledger on a store server, the store's with them, wherever each kind is kept.
- */
-export async function recentAudit(t: { gateway: { engine: Engine } }, limit = 20): Promise<AuditEntry[]> {
-  const { engine } = t.gateway;
-  const local = await Promise.resolve(engine.audit.recent(limit));
-  if (!engine.onStoreServer) return local;
-  const seen = new Set<string>();
-  return [...(await engine.reads.recentAudit(limit)), ...local]
-    .filter((entry) => {
-      const same = JSON.stringify(entry);
-      if (seen.has(same)) return false;
-      seen.add(same);
-      return true;
-    })
-    .sort((a, b) => b.at - a.at)
-    .slice(0, limit);
+/** The audit log as the counter shows it, newest first, wherever its store keeps it. */
+export function recentAudit(t: { gateway: { engine: Engine } }, limit = 20): Promise<AuditEntry[]> {
+  return t.gateway.engine.reads.recentAudit(limit);
 }
 
 /** A card that approves, with an expiry comfortably in the future. */

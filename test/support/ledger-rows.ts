@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { StoreServerOptions } from '../../electron/gateway/engine';
+import type { StoreServerOptions } from '../../electron/gateway/open-store';
 import { blankRow, type NewRow } from '../../electron/gateway/operations/recording';
 import type { LedgerWrite } from '../../electron/gateway/store/ledger-store';
-import { numbered } from '../../electron/gateway/store/postgres/connection';
+import { numbered } from '../../electron/gateway/store/sql/dialect';
 import { dataDirLayout } from '../../electron/gateway/paths';
 
 export const T0 = Date.UTC(2026, 10, 24, 9, 30);

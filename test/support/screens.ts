@@ -21,7 +21,7 @@ import {
 } from '../../shared/ipc/socket-transport';
 import { startHeadlessScreens, type RunningHeadlessScreens } from '../../electron/bridge/headless';
 import type { ReaderSetup } from '../../electron/bridge/terminal';
-import type { EngineOptions } from '../../electron/gateway/engine';
+import type { OpenEngineOptions } from '../../electron/gateway/open-store';
 
 export interface TestScreens {
   running: RunningHeadlessScreens;
@@ -64,7 +64,7 @@ export interface NodeBridge {
 export async function startTestScreens(options: {
   rendererDir: string;
   reader?: ReaderSetup;
-  engine?: EngineOptions;
+  engine?: OpenEngineOptions;
   /** duplicate_window_minutes: off unless a test sets it, since the tests charge the same cards again. */
   duplicateWindowMinutes?: number;
   /** A data dir of the test's own, kept after close so that the screens can start again on it. */

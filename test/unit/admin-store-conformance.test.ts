@@ -6,18 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  PIN_GATE_RULE,
-  SqliteAdminStore,
-  wornPinGate,
-  type AdminStore,
-} from '../../electron/gateway/store/admin-store';
-import { AuditLog, type AuditEntry } from '../../electron/gateway/store/audit';
-import { openDatabase } from '../../electron/gateway/store/database';
-import { SqliteLedger } from '../../electron/gateway/store/ledger';
+import { PIN_GATE_RULE, wornPinGate, type AdminStore } from '../../electron/gateway/store/admin-store';
+import { SqliteAdminStore } from '../../electron/gateway/store/sqlite/admin-store';
+import { AuditLog } from '../../electron/gateway/store/sqlite/audit-log';
+import { type AuditEntry } from '../../electron/gateway/store/audit';
+import { openDatabase } from '../../electron/gateway/store/sqlite/database';
+import { SqliteLedger } from '../../electron/gateway/store/sqlite/ledger';
 import { PostgresAdminStore } from '../../electron/gateway/store/postgres/admin-store';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
-import { PostgresLedgerReads } from '../../electron/gateway/store/postgres/ledger-reads';
+import { PostgresReadPool } from '../../electron/gateway/store/postgres/read-pool';
+import { POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 interface StoreUnderTest {
@@ -52,12 +51,13 @@ const STORES: Record<string, () => Promise<StoreUnderTest>> = {
     // The ledger brings the database to the newest schema.
     await (await PostgresLedger.open({ url, lane: 'counter-1' })).close();
     const admin = await PostgresAdminStore.open({ url });
-    const reads = new PostgresLedgerReads({ url });
+    const pool = new PostgresReadPool({ url });
+    const reads = new LedgerReads(pool, POSTGRES_DIALECT);
     return {
       admin,
       auditEntries: () => reads.recentAudit(100),
       close: async () => {
-        await Promise.all([admin.close(), reads.close()]);
+        await Promise.all([admin.close(), pool.close()]);
       },
     };
   },

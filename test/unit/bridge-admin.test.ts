@@ -18,7 +18,8 @@ import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin, pinMatches } from '../../electron/bridge/manager-pin';
 import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
-import { Engine } from '../../electron/gateway/engine';
+import type { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
 import {
   nextPinGate,
@@ -125,7 +126,7 @@ describe('settings', () => {
     expect(changed).toMatchObject({ tipWarnPercent: 45, duplicateWindowMinutes: 5 });
     expect(t.gateway.engine.settings.get('tip_warn_percent')).toBe(45);
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
-    const subjects = t.gateway.engine.audit.recent(2).map((entry) => entry.subject);
+    const subjects = (await t.gateway.engine.reads.recentAudit(2)).map((entry) => entry.subject);
     expect(subjects.sort()).toEqual(['duplicate_window_minutes', 'tip_warn_percent']);
     await expect(invoke(terminal, 'settings:update', { duplicateWindowMinutes: 2000 })).rejects.toThrow();
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
@@ -151,7 +152,9 @@ describe('settings', () => {
     expect(settings.get('counter_tips')).toBe(true);
     expect(settings.get('smart_tip_amounts')).toEqual([100, 150, 250]);
     expect(settings.display('signature_above')).toBe('50.00');
-    const details = t.gateway.engine.audit.recent(5).map((entry) => `${entry.subject}: ${entry.detail}`);
+    const details = (await t.gateway.engine.reads.recentAudit(5)).map(
+      (entry) => `${entry.subject}: ${entry.detail}`,
+    );
     expect(details.sort()).toEqual([
       'counter_tips: false → true',
       'customer_screen: on → off',
@@ -180,7 +183,7 @@ describe('settings', () => {
     expect(seen).toEqual([changed]);
     expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
     expect(t.gateway.engine.settings.get('auth_expiry_days')).toBe(3);
-    const [percentages, days, tips] = t.gateway.engine.audit.recent(3);
+    const [percentages, days, tips] = await t.gateway.engine.reads.recentAudit(3);
     const approved = expect.stringMatching(
       /^Olga at Tender browser screens \(key \w+\), approved by manager Olga$/,
     );
@@ -202,13 +205,13 @@ describe('settings', () => {
 
   it('write only what changes, so the audit log holds no empty changes', async () => {
     const terminal = await start();
-    const before = t.gateway.engine.audit.recent(1)[0]?.id;
+    const before = (await t.gateway.engine.reads.recentAudit(1))[0]?.id;
     await invoke(terminal, 'settings:update', {
       tipsEnabled: false,
       tipPercentages: [15, 18, 20],
       authExpiryDays: 7,
     });
-    expect(t.gateway.engine.audit.recent(1)[0]?.id).toBe(before);
+    expect((await t.gateway.engine.reads.recentAudit(1))[0]?.id).toBe(before);
   });
 
   it('take a new swipe key without ever sending it back, and say it is no longer the test key', async () => {
@@ -220,7 +223,7 @@ describe('settings', () => {
     expect(changed.swipeKey.kcv).not.toBe('08D7B4');
     expect(JSON.stringify(changed)).not.toContain(bdk);
     expect(t.gateway.engine.settings.get('swipe_bdk')).toBe(bdk);
-    const [entry] = t.gateway.engine.audit.recent(1);
+    const [entry] = await t.gateway.engine.reads.recentAudit(1);
     expect(entry).toMatchObject({
       actor: expect.stringMatching(/, approved by manager Olga$/),
       subject: 'swipe_bdk',
@@ -283,7 +286,7 @@ describe('manager approval of settings changes', () => {
     expect(await invoke(terminal, 'settings:update', { tipsEnabled: true, pin: OWNER_PIN })).toMatchObject({
       tipsEnabled: true,
     });
-    const change = t.gateway.engine.audit.recent(1)[0];
+    const change = (await t.gateway.engine.reads.recentAudit(1))[0];
     // Named as the cashier who asked and the manager whose PIN allowed it, not "cashier app".
     expect(change).toMatchObject({
       action: 'setting_change',
@@ -295,13 +298,15 @@ describe('manager approval of settings changes', () => {
       permissions: ['transactions:read'],
       pin: OWNER_PIN,
     });
-    expect(t.gateway.engine.audit.recent(1)[0]).toMatchObject({
+    expect((await t.gateway.engine.reads.recentAudit(1))[0]).toMatchObject({
       action: 'key_create',
       actor: expect.stringMatching(/approved by manager Olga$/),
     });
-    const failures = t.gateway.engine.audit.recent(20).filter((entry) => entry.action === 'pin_failed');
+    const failures = (await t.gateway.engine.reads.recentAudit(20)).filter(
+      (entry) => entry.action === 'pin_failed',
+    );
     expect(failures.length).toBeGreaterThanOrEqual(3);
-    expect(JSON.stringify(t.gateway.engine.audit.recent(30))).not.toMatch(/9999|1111"/);
+    expect(JSON.stringify(await t.gateway.engine.reads.recentAudit(30))).not.toMatch(/9999|1111"/);
   });
 });
 
@@ -313,7 +318,7 @@ describe('the PIN gate', () => {
   beforeEach(async () => {
     now = 1_800_000_000_000;
     dataDir = mkdtempSync(join(tmpdir(), 'tender-staff-'));
-    engine = Engine.open(dataDir, { now: () => now });
+    engine = await openEngine(dataDir, { now: () => now });
     await engine.staff.create({ name: 'Olga', role: 'manager', pin: OWNER_PIN }, 'test');
     await engine.staff.create({ name: 'Cal', role: 'cashier', pin: CASHIER_PIN }, 'test');
   });
@@ -387,12 +392,12 @@ describe('the PIN gate', () => {
 
   it('writes a burst of refusals during a pause as one entry with its count', async () => {
     for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
-    const before = engine.audit.recent(100).length;
+    const before = (await engine.reads.recentAudit(100)).length;
     for (let attempt = 0; attempt < 200; attempt += 1) expect(await reason(signIn(OWNER_PIN))).toBe('locked');
-    expect(engine.audit.recent(100).length).toBe(before);
+    expect((await engine.reads.recentAudit(100)).length).toBe(before);
     now += rule.pauseMs;
     expect((await signIn(OWNER_PIN)).name).toBe('Olga');
-    expect(engine.audit.recent(1)[0]?.detail).toMatch(
+    expect((await engine.reads.recentAudit(1))[0]?.detail).toMatch(
       /^200 PINs refused at front while PIN entry there was paused/,
     );
   });
@@ -403,7 +408,7 @@ describe('the PIN gate', () => {
     await expect(signIn(OWNER_PIN)).rejects.toThrow(
       'Too many wrong PINs at this counter. Wait 45 seconds, then try again.',
     );
-    const failed = engine.audit.recent(10).filter((entry) => entry.action === 'pin_failed');
+    const failed = (await engine.reads.recentAudit(10)).filter((entry) => entry.action === 'pin_failed');
     expect(failed.map((entry) => entry.detail)).toEqual([
       'wrong PIN at front; PIN entry here paused for 60 seconds',
       'wrong PIN at front',
@@ -416,7 +421,7 @@ describe('the PIN gate', () => {
   it('keeps its count across a restart of the engine', async () => {
     for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
     await engine.close();
-    engine = Engine.open(dataDir, { now: () => now });
+    engine = await openEngine(dataDir, { now: () => now });
     expect(await reason(signIn(OWNER_PIN))).toBe('locked');
   });
 
@@ -504,7 +509,7 @@ describe('API keys for other programs', () => {
     expect(await refusal(terminal, 'keys:revoke', { id: created.info.id })).toMatchObject({
       code: 'refused',
     });
-    const [entry] = t.gateway.engine.audit.recent(1);
+    const [entry] = await t.gateway.engine.reads.recentAudit(1);
     expect(entry).toMatchObject({
       actor: expect.stringMatching(/, approved by manager Olga$/),
       action: 'key_revoke',

@@ -73,7 +73,7 @@ describe('receipt settings', () => {
     });
     expect(JSON.stringify(settings)).not.toContain('correct horse');
     expect(t.gateway.engine.settings.display('smtp_password')).toBe('set (hidden)');
-    const audit = JSON.stringify(t.gateway.engine.audit.recent(50));
+    const audit = JSON.stringify(await t.gateway.engine.reads.recentAudit(50));
     expect(audit).toContain('merchant_name');
     expect(audit).not.toContain('correct horse');
   });

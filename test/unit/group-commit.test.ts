@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../electron/gateway/store/group-commit';
+import { GroupCommit } from '../../electron/gateway/store/sqlite/group-commit';
 
 let dir: string;
 let db: Database.Database;

@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
-import { LedgerReads } from '../../electron/gateway/store/ledger-reads';
+import { SQLITE_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
 import {
   transactionListQuery,
   type Page,
   type TRANSACTION_ORDER_COLUMNS,
   type TransactionFilter,
-} from '../../electron/gateway/store/list-sql';
-import { ReadPool } from '../../electron/gateway/store/read-pool';
+} from '../../electron/gateway/store/sql/list-sql';
+import { ReadPool } from '../../electron/gateway/store/sqlite/read-pool';
 import { seedLedger } from '../bench/seed-ledger';
 
 const ROWS = 6_000;
@@ -90,7 +91,11 @@ describe('pages read through the reader threads', () => {
   let readers: { dense: LedgerReads; gapped: LedgerReads; pools: ReadPool[] };
   beforeAll(() => {
     const pools = [new ReadPool(dense), new ReadPool(gapped)] as const;
-    readers = { dense: new LedgerReads(pools[0]), gapped: new LedgerReads(pools[1]), pools: [...pools] };
+    readers = {
+      dense: new LedgerReads(pools[0], SQLITE_DIALECT),
+      gapped: new LedgerReads(pools[1], SQLITE_DIALECT),
+      pools: [...pools],
+    };
   });
   afterAll(async () => {
     for (const pool of readers.pools) await pool.close();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
-import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/list-sql';
+import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/sql/list-sql';
 import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type Connection } from '../../electron/gateway/store/database';
-import { ReadCache } from '../../electron/gateway/store/read-cache';
+import { openDatabase, type Connection } from '../../electron/gateway/store/sqlite/database';
+import { ReadCache } from '../../electron/gateway/store/sqlite/read-cache';
 
 let dir: string;
 let db: Connection;

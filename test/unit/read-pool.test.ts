@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Connection } from '../../electron/gateway/store/database';
+import { openDatabase, type Connection } from '../../electron/gateway/store/sqlite/database';
 import {
   defaultReaderCount,
   ReadPool,
-  ReadTimeoutError,
   type ReadPoolOptions,
-} from '../../electron/gateway/store/read-pool';
+} from '../../electron/gateway/store/sqlite/read-pool';
+import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 
 /** About 300 ms of work for SQLite, whatever the ledger holds, that never returns to JavaScript meanwhile. */
 const SLOW_COUNT =

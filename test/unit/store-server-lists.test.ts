@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewRow } from '../../electron/gateway/operations/recording';
-import { AuditLog } from '../../electron/gateway/store/audit';
-import { openDatabase, type Connection } from '../../electron/gateway/store/database';
-import { SqliteLedger } from '../../electron/gateway/store/ledger';
+import { AuditLog } from '../../electron/gateway/store/sqlite/audit-log';
+import { openDatabase, type Connection } from '../../electron/gateway/store/sqlite/database';
+import { SqliteLedger } from '../../electron/gateway/store/sqlite/ledger';
 import type { LedgerStore } from '../../electron/gateway/store/ledger-store';
 import {
   BATCH_ORDER_COLUMNS,
@@ -20,14 +20,12 @@ import {
   transactionListQuery,
   type BatchFilter,
   type TransactionFilter,
-} from '../../electron/gateway/store/list-sql';
+} from '../../electron/gateway/store/sql/list-sql';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
-import { numbered } from '../../electron/gateway/store/postgres/connection';
-import {
-  POSTGRES_LIST_DIALECT,
-  PostgresLedgerReads,
-} from '../../electron/gateway/store/postgres/ledger-reads';
-import { ReadTimeoutError } from '../../electron/gateway/store/read-pool';
+import { ID_BLOCK, numbered, POSTGRES_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { PostgresReadPool } from '../../electron/gateway/store/postgres/read-pool';
+import { LedgerReads } from '../../electron/gateway/store/sql/ledger-reads';
+import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import { addRow, T0 } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
@@ -36,7 +34,8 @@ let dir: string;
 let sqlite: Connection;
 let url: string;
 let lanes: PostgresLedger[];
-let reads: PostgresLedgerReads;
+let readPool: PostgresReadPool;
+let reads: LedgerReads;
 
 const NAMES = ['Élodie', 'élodie', 'Zoë', 'adam', 'Adam', null] as const;
 
@@ -61,10 +60,17 @@ function rowFields(i: number): Partial<NewRow> {
   };
 }
 
-async function writeLedger(ledger: LedgerStore, i: number): Promise<void> {
+/**
+ * Which row (its i) each store gave each id. Each store takes its own ids (a store server's may leave
+ * one unused), so lists are compared row by row, by the i each row was written for.
+ */
+const written = { sqlite: new Map<number, number>(), server: new Map<number, number>() };
+
+async function writeLedger(ledger: LedgerStore, i: number, rows: Map<number, number>): Promise<void> {
   await ledger.write(async (write) => {
     const fields = rowFields(i);
-    await addRow(write, fields.result === 'Approved' ? fields : { ...fields, batchId: null });
+    const row = await addRow(write, fields.result === 'Approved' ? fields : { ...fields, batchId: null });
+    rows.set(row.id, i);
     if (i % 4 === 0)
       await write.appendAudit({
         at: T0 + i,
@@ -88,18 +94,19 @@ beforeAll(async () => {
     await PostgresLedger.open({ url, lane: 'lane-a' }),
     await PostgresLedger.open({ url, lane: 'lane-b' }),
   ];
-  reads = new PostgresLedgerReads({ url });
+  readPool = new PostgresReadPool({ url });
+  reads = new LedgerReads(readPool, POSTGRES_DIALECT);
   dir = mkdtempSync(join(tmpdir(), 'tender-lists-'));
   sqlite = openDatabase(join(dir, 'ledger.db'));
   const sqliteLedger = new SqliteLedger(sqlite, new AuditLog(sqlite));
   for (let i = 0; i < 60; i += 1) {
-    await writeLedger(sqliteLedger, i);
-    await writeLedger(lanes[i % 2] as PostgresLedger, i);
+    await writeLedger(sqliteLedger, i, written.sqlite);
+    await writeLedger(lanes[i % 2] as PostgresLedger, i, written.server);
   }
 });
 
 afterAll(async () => {
-  await Promise.all([...(lanes ?? []).map((ledger) => ledger.close()), reads?.close()]);
+  await Promise.all([...(lanes ?? []).map((ledger) => ledger.close()), readPool?.close()]);
   sqlite?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   await server?.close();
@@ -110,7 +117,13 @@ function sqliteTransactionIds(
   page: Parameters<typeof transactionListQuery>[1],
 ): number[] {
   const { sql, params } = transactionListQuery(filter, page, { dense: true });
-  return (sqlite.prepare(sql).all(...params) as { id: number }[]).map((row) => row.id);
+  return (sqlite.prepare(sql).all(...params) as { id: number }[]).map((row) => rowOf(written.sqlite, row.id));
+}
+
+function rowOf(rows: Map<number, number>, id: number): number {
+  const i = rows.get(id);
+  if (i === undefined) throw new Error(`no row was written with id ${id}`);
+  return i;
 }
 
 const FILTERS: TransactionFilter[] = [
@@ -135,7 +148,9 @@ describe('lists from the store server', () => {
             [7, 5],
           ] as const) {
             const page = { orderBy, descending, limit, offset };
-            const fromServer = (await reads.listTransactions(filter, page)).map((t) => t.id);
+            const fromServer = (await reads.listTransactions(filter, page)).map((t) =>
+              rowOf(written.server, t.id),
+            );
             expect(fromServer, JSON.stringify({ filter, page })).toEqual(sqliteTransactionIds(filter, page));
           }
     },
@@ -163,13 +178,15 @@ describe('lists from the store server', () => {
 
   it('a transaction, the open batch and the audit log read the same as from SQLite', async () => {
     const sqliteLedger = new SqliteLedger(sqlite, new AuditLog(sqlite));
-    for (const id of [1, 17, 60]) {
+    const idOf = (rows: Map<number, number>, i: number) =>
+      [...rows].find(([, written]) => written === i)?.[0] ?? 0;
+    for (const i of [0, 16, 59]) {
       // The store server's rows also say which counter wrote them; SQLite's keep no lane.
-      const { lane, ...row } = (await reads.transaction(id)) ?? {};
-      expect(row).toEqual(await sqliteLedger.find(id));
-      expect(lane).toBe(id % 2 === 1 ? 'lane-a' : 'lane-b');
+      const { lane, ...row } = (await reads.transaction(idOf(written.server, i))) ?? {};
+      expect({ ...row, id: i }).toEqual({ ...(await sqliteLedger.find(idOf(written.sqlite, i))), id: i });
+      expect(lane).toBe(i % 2 === 0 ? 'lane-a' : 'lane-b');
     }
-    expect(await reads.transaction(61)).toBeUndefined();
+    expect(await reads.transaction(Math.max(...written.server.keys()) + 1)).toBeUndefined();
     const open = await reads.openBatch();
     expect(open).toEqual(await sqliteLedger.write((write) => write.openBatch()));
     expect(await reads.recentAudit(5, 2)).toEqual(new AuditLog(sqlite).recent(5, 2));
@@ -178,7 +195,9 @@ describe('lists from the store server', () => {
   it('a list filtered by lane holds only that counter’s transactions, and the lanes of a batch add up to it', async () => {
     const page = { orderBy: 'id' as const, descending: false, limit: 100, offset: 0 };
     const laneB = await reads.listTransactions({ lane: 'lane-b' }, page);
-    expect(laneB.map((t) => t.id)).toEqual(Array.from({ length: 30 }, (_, i) => 2 * i + 2));
+    expect(laneB.map((t) => rowOf(written.server, t.id))).toEqual(
+      Array.from({ length: 30 }, (_, i) => 2 * i + 1),
+    );
     const open = await reads.openBatch();
     const shares = await reads.batchLanes(open?.id ?? 0);
     expect(shares.map((share) => share.lane)).toEqual(['lane-a', 'lane-b']);
@@ -188,7 +207,8 @@ describe('lists from the store server', () => {
   });
 
   it('a read past its time limit is stopped and says so', async () => {
-    const hasty = new PostgresLedgerReads({ url, statementTimeoutMs: 300 });
+    const hastyPool = new PostgresReadPool({ url, statementTimeoutMs: 300 });
+    const hasty = new LedgerReads(hastyPool, POSTGRES_DIALECT);
     const locker = new pg.Client({ connectionString: url });
     await locker.connect();
     try {
@@ -200,7 +220,7 @@ describe('lists from the store server', () => {
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
-      await hasty.close();
+      await hastyPool.close();
     }
   });
 });
@@ -231,7 +251,9 @@ describe('list query plans on the store server', () => {
           CASE WHEN i % 6 = 0 THEN NULL ELSE lpad((i % 20)::text, 2, '0') END,
           (ARRAY['Ada', 'Bo', 'Cy', 'Di'])[1 + i % 4], 1 + i % 60, CASE WHEN i % 5 = 2 THEN i - 1 ELSE NULL END, ${T0} + i::bigint * 259000
         FROM generate_series(1, 20000) AS i;
-      UPDATE ledger_head SET last_transaction_id = 20000;`);
+      SELECT setval('transaction_ids', 20000);
+      INSERT INTO transaction_blocks (block, writer, rows)
+        SELECT id / ${ID_BLOCK}, 'planned', count(*) FROM transactions GROUP BY id / ${ID_BLOCK};`);
     // Statistics, and the visibility map autovacuum keeps, by which a page is read from an index alone.
     await planner.query('VACUUM (ANALYZE)');
   });
@@ -245,7 +267,7 @@ describe('list query plans on the store server', () => {
       filter,
       { orderBy, descending: true, limit: 25, offset: 0 },
       { dense: true },
-      POSTGRES_LIST_DIALECT,
+      POSTGRES_DIALECT,
     );
     const { rows } = await planner.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered(sql)}`, params);
     return rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -273,12 +295,36 @@ describe('list query plans on the store server', () => {
     expect(await plan(filter, 'id')).not.toMatch(/Seq Scan on transactions/);
   });
 
+  it.each([false, true])(
+    'a deep page of the whole list (descending %s) is the page stepping gives, and steps over one block of ids at most',
+    async (descending) => {
+      const page = { orderBy: 'id' as const, descending, limit: 25, offset: 15_000 };
+      const { sql, params } = transactionListQuery({}, page, { dense: false }, POSTGRES_DIALECT);
+      const stepped = await planner.query<{ id: string }>(
+        `SELECT id FROM transactions ORDER BY id ${descending ? 'DESC' : 'ASC'} LIMIT 25 OFFSET 15000`,
+      );
+      const found = await planner.query<{ id: string }>(numbered(sql), params);
+      expect(found.rows.map((row) => row.id)).toEqual(stepped.rows.map((row) => row.id));
+      const { rows } = await planner.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, TIMING OFF) ${numbered(sql)}`,
+        params,
+      );
+      const steps = rows.map((row) => row['QUERY PLAN']).join('\n');
+      const steppedOver = [
+        ...steps.matchAll(/Index Only Scan.* on transactions[^\n]*actual rows=(\d+)/g),
+      ].map((match) => Number(match[1]));
+      expect(steppedOver.length).toBeGreaterThan(0);
+      for (const count of steppedOver) expect(count).toBeLessThanOrEqual(ID_BLOCK + 25);
+      expect(steps).not.toMatch(/Seq Scan on transactions/);
+    },
+  );
+
   it("a deep page of one cashier's transactions is read from the cashier's index in id order", async () => {
     const { sql, params } = transactionListQuery(
       { cashier: 'Ada' },
       { orderBy: 'id', descending: true, limit: 25, offset: 2500 },
       { dense: true },
-      POSTGRES_LIST_DIALECT,
+      POSTGRES_DIALECT,
     );
     const { rows } = await planner.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${numbered(sql)}`, params);
     const steps = rows.map((row) => row['QUERY PLAN']).join('\n');

@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Engine } from '../../electron/gateway/engine';
+import { openEngine } from '../../electron/gateway/open-store';
 import {
   migrate,
   NewerSchemaError,
   openDatabase,
   schemaVersion,
-} from '../../electron/gateway/store/database';
-import { startCheckpointer } from '../../electron/gateway/store/checkpoints';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/migrations';
+} from '../../electron/gateway/store/sqlite/database';
+import { startCheckpointer } from '../../electron/gateway/store/sqlite/checkpoints';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../electron/gateway/store/sqlite/migrations';
 import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;
@@ -128,7 +128,7 @@ describe('the seeder', () => {
 
 describe('background checkpoints', () => {
   it('copy committed pages into the database file outside any commit', async () => {
-    const engine = Engine.open(dir);
+    const engine = await openEngine(dir);
     const file = join(dir, 'tender.db');
     const before = statSync(file).size;
     for (let i = 0; i < 200; i++) {
@@ -177,7 +177,7 @@ describe('background checkpoints', () => {
 
 describe('API keys', () => {
   it('only a hash of the key is stored, and the key works until revoked', async () => {
-    const engine = Engine.open(dir);
+    const engine = await openEngine(dir);
     const { key, info } = await engine.keys.create('kitchen display', ['transactions:read']);
     const db = new Database(join(dir, 'tender.db'), { readonly: true });
     const row = db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
@@ -194,13 +194,13 @@ describe('API keys', () => {
   });
 
   it('a key revoked by another process stops working at once, and one it creates works at once', async () => {
-    const engine = Engine.open(dir);
+    const engine = await openEngine(dir);
     const { key, info } = await engine.keys.create('till 2');
     // Twice: the first use also records when the key was last used.
     expect(engine.keys.authenticate(key)?.id).toBe(info.id);
     expect(engine.keys.authenticate(key)?.id).toBe(info.id);
     // The command line opens the ledger through its own connection while the engine serves.
-    const commandLine = Engine.open(dir);
+    const commandLine = await openEngine(dir);
     await commandLine.keys.revoke(info.id);
     const created = await commandLine.keys.create('till 3');
     await commandLine.close();
@@ -211,7 +211,7 @@ describe('API keys', () => {
 
   it('records when a key was last used', async () => {
     let now = 1_000_000;
-    const engine = Engine.open(dir, { now: () => now });
+    const engine = await openEngine(dir, { now: () => now });
     const { key } = await engine.keys.create('script');
     expect(engine.keys.list()[0]?.lastUsed).toBeNull();
     now += 5;
@@ -223,9 +223,9 @@ describe('API keys', () => {
 
 describe('settings', () => {
   it('a setting changed by another process applies at once', async () => {
-    const engine = Engine.open(dir);
+    const engine = await openEngine(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);
-    const commandLine = Engine.open(dir);
+    const commandLine = await openEngine(dir);
     await commandLine.settings.setFromText('tips_enabled', 'true');
     await commandLine.close();
     expect(engine.settings.get('tips_enabled')).toBe(true);
@@ -233,7 +233,7 @@ describe('settings', () => {
   });
 
   it('tips are off until turned on, and bad values are refused', async () => {
-    const engine = Engine.open(dir);
+    const engine = await openEngine(dir);
     expect(engine.settings.get('tips_enabled')).toBe(false);
     await engine.settings.setFromText('tips_enabled', 'TRUE');
     expect(engine.settings.get('tips_enabled')).toBe(true);

@@ -4,18 +4,14 @@
  * The server (server.ts) has checked the host, the origin and the formats before any of them runs.
  */
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { asksDuplicateOverride, mayRun, type Permission } from '../../../shared/api/permissions';
+import type { Permission } from '../../../shared/api/permissions';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
-import { parseTransactionType, type TransactionType } from '../../../shared/api/transaction-types';
 import type { Engine } from '../engine';
-import { IdempotencyConflict } from '../idempotency';
-import { cardNumberInText, holdsCardNumber } from '../validation';
 import type { ApiKeyInfo } from '../keys';
-import type { SubmitContext } from '../operations/operation';
+import { MoneyMoveRefused, type MoneyMoveRefusal } from '../money-moves';
 import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
 import { NotATabError, ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
-import { staffActor } from '../staff/actors';
 import type { BatchRecord } from '../store/batch-rows';
 import { formatOfContentType, normalizeFields, parseBody } from './formats';
 import {
@@ -30,17 +26,20 @@ import {
 import { ApiProblem, problems } from './problems';
 import { PLAIN_TEXT, send } from './replies';
 
+/** The status of each refusal of a money move. */
+const REFUSAL_STATUS: Record<MoneyMoveRefusal, number> = {
+  counter_locked: 403,
+  forbidden: 403,
+  idempotency_key_in_flight: 409,
+  idempotency_key_reused: 422,
+};
+
 /** Checks the request's API key for one of the permissions, or throws the answer that refuses it. */
 export type Authenticate = (
   request: FastifyRequest,
   permission: Permission | readonly Permission[],
   bodyKey?: unknown,
 ) => ApiKeyInfo;
-
-/** How the audit log names a caller. */
-function actorOf(key: ApiKeyInfo): string {
-  return `API key ${key.id} "${key.name}"`;
-}
 
 /** Idempotency-Key: 1 to 64 visible ASCII characters, or absent. */
 function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -85,41 +84,10 @@ export function registerApiRoutes(
 
   const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
 
-  /**
-   * Who makes a transaction: at a counter, the staff member signed in there (refused while it is
-   * locked); for another program, its key.
-   */
-  const submitContext = (key: ApiKeyInfo): SubmitContext => {
-    if (!engine.staff.isCounterKey(key.recordId)) {
-      return { apiKeyId: key.recordId, actor: actorOf(key), cashier: key.name };
-    }
-    const member = engine.staff.signedInAt(key.recordId);
-    if (!member) throw new ApiProblem(403, 'counter_locked', 'The counter is locked. Sign in with your PIN.');
-    return { apiKeyId: key.recordId, actor: staffActor(member.name, key), cashier: member.name };
-  };
-
-  /**
-   * The body's type and duplicate_override, when they can be read: what the key must allow. An XML
-   * element given twice arrives as a list: the key must allow every type it names, so a request it
-   * could not send is refused here, with nothing recorded, rather than as a malformed body.
-   */
-  const requirePermissionFor = (key: ApiKeyInfo, body: Record<string, unknown>) => {
-    const sent = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : [value]);
-    const override = sent(body.duplicate_override).some(asksDuplicateOverride);
-    for (const given of sent(body.type)) {
-      const type = typeof given === 'string' ? parseTransactionType(given) : undefined;
-      if (type !== undefined) requireAllowed(key, type, override);
-    }
-  };
-  const requireAllowed = (key: ApiKeyInfo, type: TransactionType, override: boolean) => {
-    const allowed = mayRun(key.permissions, type, override);
-    if (!allowed.ok) {
-      throw problems.forbidden(
-        override && allowed.missing === 'transactions:write'
-          ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
-          : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
-      );
-    }
+  /** A refusal of the one way in for money moves, as the API answers it. */
+  const refused = (error: unknown): unknown => {
+    if (!(error instanceof MoneyMoveRefused)) return error;
+    return new ApiProblem(REFUSAL_STATUS[error.code], error.code, error.message);
   };
 
   serve(createTransaction, async (request, reply) => {
@@ -135,39 +103,13 @@ export function registerApiRoutes(
     const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
     const key = headerKey ?? authenticate(request, transactionPermissions, body.api_key);
     delete body.api_key;
-    requirePermissionFor(key, body);
-    const context = submitContext(key);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
-    // The key is stored with its answer: one that holds a card number is refused before it is kept.
-    if (idempotencyKey !== undefined && holdsCardNumber(idempotencyKey)) {
-      return send(
-        reply,
-        200,
-        createTransaction.answer.xmlRoot,
-        await engine.transactions.refuse(body, context, cardNumberInText('Idempotency-Key')),
-      );
-    }
-    if (idempotencyKey === undefined) {
-      return send(
-        reply,
-        200,
-        createTransaction.answer.xmlRoot,
-        await engine.transactions.submit(body, context),
-      );
-    }
     try {
-      const { response, replayed } = await engine.transactions.submitOnce(
-        body,
-        { ...context, apiKeyId: key.recordId },
-        idempotencyKey,
-      );
+      const { response, replayed } = await engine.transact(body, { key }, idempotencyKey);
       if (replayed) reply.header('idempotent-replayed', 'true');
       return send(reply, 200, createTransaction.answer.xmlRoot, response);
     } catch (error) {
-      if (!(error instanceof IdempotencyConflict)) throw error;
-      throw error.reason === 'in_flight'
-        ? new ApiProblem(409, 'idempotency_key_in_flight', error.message)
-        : new ApiProblem(422, 'idempotency_key_reused', error.message);
+      throw refused(error);
     }
   });
 
@@ -253,15 +195,15 @@ export function registerApiRoutes(
   serve(closeOpenBatch, async (request, reply) => {
     const key = authenticate(request, closeOpenBatch.permission);
     const expected = readCloseBatchQuery(request.query as Record<string, unknown>);
-    const close = await engine.batches.closeOpen(actorOf(key), expected, key.recordId);
+    let close;
+    try {
+      close = await withinReadLimit(engine.closeBatch({ key }, expected));
+    } catch (error) {
+      throw refused(error);
+    }
     switch (close.outcome) {
       case 'closed':
-        return send(
-          reply,
-          200,
-          closeOpenBatch.answer.xmlRoot,
-          await withinReadLimit(withLanes(close.closed)),
-        );
+        return send(reply, 200, closeOpenBatch.answer.xmlRoot, close.batch);
       case 'none open':
         return reply.code(204).send();
       case 'changed': {
@@ -273,13 +215,12 @@ export function registerApiRoutes(
             'The open batch no longer has what was expected. Nothing was closed: review the batch and close it again.',
           );
         }
-        const open = await withinReadLimit(withLanes(close.open));
         throw new ApiProblem(
           409,
           'batch_changed',
-          `The open batch now has ${open.total_count} transactions for ${open.net_amount} net, not what was ` +
+          `The open batch now has ${close.batch.total_count} transactions for ${close.batch.net_amount} net, not what was ` +
             'expected. Nothing was closed: review the batch and close it again.',
-          { batch: open },
+          { batch: close.batch },
         );
       }
     }

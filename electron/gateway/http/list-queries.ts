@@ -17,8 +17,8 @@ import { parseResult, parseTransactionType, TYPE_LABELS } from '../../../shared/
 import { parseMoney, parseNetCents } from '../../../shared/money';
 import { ACCEPTED_DATE_FORMATS, parseQueryDateTime } from './dates';
 import type { ExpectedBatch } from '../domain/batch';
-import type { BatchFilter, Page, StoreFilter, TransactionFilter } from '../store/list-sql';
-import { ReadTimeoutError } from '../store/read-pool';
+import type { BatchFilter, Page, StoreFilter, TransactionFilter } from '../store/sql/list-sql';
+import { ReadTimeoutError } from '../store/store-errors';
 import { ApiProblem, problems } from './problems';
 
 type Query = Record<string, unknown>;

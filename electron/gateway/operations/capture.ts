@@ -20,32 +20,35 @@ export async function capture(
         : notFound(authId),
       authId,
     );
-  const auth = await run.ledger.find(authId);
-  await check(auth);
-  const decision = await run.processor.followUp({
-    kind: 'capture',
-    amountCents: amount + tip,
-    originalAuthorizationCode: auth?.authorizationCode ?? '',
-  });
-  return run.commit(async (ledger) => {
-    const current = await findChecked(ledger, authId, check);
-    const row = await newRow(run, ledger, 'CAPTURE', request, {
-      ...copiedFrom(current, request),
-      amount: amount + tip,
-      tipAmount: tip,
-      serverId: request.server_id ?? current.serverId,
-      invoice: request.invoice ?? current.invoice,
-      authorizationCode: current.authorizationCode,
+  // Held from the first check to the write, across the processor's answer (see OperationRun).
+  return run.holdOriginal(authId, async () => {
+    const auth = await run.ledger.find(authId);
+    await check(auth);
+    const decision = await run.processor.followUp({
+      kind: 'capture',
+      amountCents: amount + tip,
+      originalAuthorizationCode: auth?.authorizationCode ?? '',
     });
-    const response = await recordDecision(ledger, row, decision, true, current.authorizationCode);
-    if (decision.outcome === 'approved') await applyEffects(ledger, captureEffects(authId, row.id));
-    await recordAudit(
-      run,
-      ledger,
-      'capture',
-      response,
-      `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,
-    );
-    return response;
+    return run.commit(async (ledger) => {
+      const current = await findChecked(ledger, authId, check);
+      const row = await newRow(run, ledger, 'CAPTURE', request, {
+        ...copiedFrom(current, request),
+        amount: amount + tip,
+        tipAmount: tip,
+        serverId: request.server_id ?? current.serverId,
+        invoice: request.invoice ?? current.invoice,
+        authorizationCode: current.authorizationCode,
+      });
+      const response = await recordDecision(ledger, row, decision, true, current.authorizationCode);
+      if (decision.outcome === 'approved') await applyEffects(ledger, captureEffects(authId, row.id));
+      await recordAudit(
+        run,
+        ledger,
+        'capture',
+        response,
+        `of auth ${authId}: ${formatMoney(amount)} + tip ${formatMoney(tip)}`,
+      );
+      return response;
+    });
   });
 }

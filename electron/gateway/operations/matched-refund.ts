@@ -21,25 +21,28 @@ export async function matchedRefund(
         : notFound(originalId),
       originalId,
     );
-  const original = await run.ledger.find(originalId);
-  await check(run.ledger)(original);
-  const decision = await run.processor.followUp({
-    kind: 'refund',
-    amountCents: amount,
-    originalAuthorizationCode: original?.authorizationCode ?? '',
-  });
-  return run.commit(async (ledger) => {
-    const current = await findChecked(ledger, originalId, check(ledger));
-    const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
-    const response = await recordDecision(ledger, row, decision, true);
-    if (decision.outcome === 'approved') await applyEffects(ledger, refundEffects(originalId, amount));
-    await recordAudit(
-      run,
-      ledger,
-      'refund',
-      response,
-      `of transaction ${originalId}: ${formatMoney(amount)}`,
-    );
-    return response;
+  // Held from the first check to the write, across the processor's answer (see OperationRun).
+  return run.holdOriginal(originalId, async () => {
+    const original = await run.ledger.find(originalId);
+    await check(run.ledger)(original);
+    const decision = await run.processor.followUp({
+      kind: 'refund',
+      amountCents: amount,
+      originalAuthorizationCode: original?.authorizationCode ?? '',
+    });
+    return run.commit(async (ledger) => {
+      const current = await findChecked(ledger, originalId, check(ledger));
+      const row = await newRow(run, ledger, 'REFUND', request, { ...copiedFrom(current, request), amount });
+      const response = await recordDecision(ledger, row, decision, true);
+      if (decision.outcome === 'approved') await applyEffects(ledger, refundEffects(originalId, amount));
+      await recordAudit(
+        run,
+        ledger,
+        'refund',
+        response,
+        `of transaction ${originalId}: ${formatMoney(amount)}`,
+      );
+      return response;
+    });
   });
 }

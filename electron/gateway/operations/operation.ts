@@ -40,6 +40,11 @@ export interface OperationRun {
    * stored in the same commit. Settles once the commit is on disk.
    */
   commit(work: (ledger: LedgerWrite) => Promise<TransactionResponse>): Promise<TransactionResponse>;
+  /**
+   * Runs `work` holding the original a follow-up names, across the processor's answer, so that no
+   * other request for it (at this counter or another of the store) runs meanwhile.
+   */
+  holdOriginal(originalId: number, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
   /** Runs `work` after any other work under the same key has finished (see KeyedQueue). */
   oneAtATime(key: string | undefined, work: () => Promise<TransactionResponse>): Promise<TransactionResponse>;
 }

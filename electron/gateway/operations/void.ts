@@ -19,31 +19,34 @@ export async function voidTransaction(
       target ? checkVoid(target, await isInOpenBatch(ledger, target.batchId)) : notFound(targetId),
       targetId,
     );
-  const target = await run.ledger.find(targetId);
-  await check(run.ledger)(target);
-  const decision = await run.processor.followUp({
-    kind: 'void',
-    amountCents: target?.amount ?? 0,
-    originalAuthorizationCode: target?.authorizationCode ?? '',
-  });
-  return run.commit(async (ledger) => {
-    const current = await findChecked(ledger, targetId, check(ledger));
-    const row = await newRow(run, ledger, 'VOID', request, {
-      ...copiedFrom(current, request),
-      amount: current.amount,
-      tipAmount: current.tipAmount,
-      batchId: current.batchId,
+  // Held from the first check to the write, across the processor's answer (see OperationRun).
+  return run.holdOriginal(targetId, async () => {
+    const target = await run.ledger.find(targetId);
+    await check(run.ledger)(target);
+    const decision = await run.processor.followUp({
+      kind: 'void',
+      amountCents: target?.amount ?? 0,
+      originalAuthorizationCode: target?.authorizationCode ?? '',
     });
-    const response = await recordDecision(ledger, row, decision, false);
-    if (decision.outcome !== 'approved') return response;
-    await recordAudit(
-      run,
-      ledger,
-      'void',
-      response,
-      `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}`,
-    );
-    await applyEffects(ledger, voidEffects(current, row.id));
-    return response;
+    return run.commit(async (ledger) => {
+      const current = await findChecked(ledger, targetId, check(ledger));
+      const row = await newRow(run, ledger, 'VOID', request, {
+        ...copiedFrom(current, request),
+        amount: current.amount,
+        tipAmount: current.tipAmount,
+        batchId: current.batchId,
+      });
+      const response = await recordDecision(ledger, row, decision, false);
+      if (decision.outcome !== 'approved') return response;
+      await recordAudit(
+        run,
+        ledger,
+        'void',
+        response,
+        `of ${current.type ?? 'transaction'} ${targetId}: ${formatMoney(current.amount ?? 0)}`,
+      );
+      await applyEffects(ledger, voidEffects(current, row.id));
+      return response;
+    });
   });
 }

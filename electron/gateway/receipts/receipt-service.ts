@@ -5,7 +5,7 @@
  * writes to the ledger: a print or an email that fails changes no transaction.
  */
 import type { Settings } from '../settings';
-import type { LedgerReadPort } from '../store/ledger-reads';
+import type { LedgerReadPort } from '../store/read-port';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import { escposBytes } from './escpos';
 import { drawSignature, SIGNATURE_PRINT_SIZE, signatureRgba } from './signature-image';

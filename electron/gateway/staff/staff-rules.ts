@@ -1,6 +1,6 @@
 /** The checks staff accounts pass, and the shape they are shown in: shared by both stores. */
 import { hasControlCharacter } from '../settings';
-import { foldCase, type StaffRecord, type StaffRole } from '../store/staff';
+import { foldCase, type StaffRecord, type StaffRole } from '../store/staff-rows';
 import { isStoredPin, pinMatches, type StoredPin } from './pins';
 
 export interface StaffMember {

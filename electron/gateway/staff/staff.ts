@@ -9,7 +9,7 @@
  */
 import { PIN_GATE_RULE, wornPinGate, type AdminStore, type AdminWrite } from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
-import { foldCase, type StaffRecord } from '../store/staff';
+import { foldCase, type StaffRecord } from '../store/staff-rows';
 import { PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
 import { hashPin, type StoredPin } from './pins';
 import {
@@ -30,7 +30,7 @@ import {
   type StaffMember,
 } from './staff-rules';
 
-export type { StaffRole } from '../store/staff';
+export type { StaffRole } from '../store/staff-rows';
 export type { PinTarget } from './pin-gate';
 /** Where PINs are typed when no counter is named: a single counter's own screens. */
 export const THIS_COUNTER = 'this counter';

@@ -1,11 +1,9 @@
 /**
  * What the customer leaves with a transaction: their signature's strokes (kept once) and the address
- * their receipt went to (the latest). Kept beside the ledger's rows, never in them, by the port below:
- * the data dir's SQLite file here, a store server's database in postgres/customer-records.ts. Neither
- * holds anything of a card.
+ * their receipt went to (the latest). Kept beside the ledger's rows, never in them, and holding nothing
+ * of a card. Each store implements the port (sqlite/customer-records.ts, postgres/customer-records.ts)
+ * over the statements written once in sql/customer-sql.ts.
  */
-import type { Connection } from './database';
-import type { GroupCommit } from './group-commit';
 
 export interface KeptSignature {
   /** The strokes in their kept form (shared/signature.ts). */
@@ -25,51 +23,12 @@ export interface CustomerRecords {
   receiptEmail(transactionId: number): Promise<string | undefined>;
 }
 
-/** On the data dir's SQLite file: writes join the ledger's group commit, reads see committed rows. */
-export class SqliteCustomerRecords implements CustomerRecords {
-  private readonly statements;
+/** A kept signature's row, as both stores read it (SQLite gives a Uint8Array, pg a Buffer). */
+export interface SignatureRow {
+  strokes: Uint8Array;
+  signed_at: number | string;
+}
 
-  constructor(
-    db: Connection,
-    private readonly commits: GroupCommit,
-  ) {
-    this.statements = {
-      keepSignature: db.prepare<[number, Uint8Array, number]>(
-        'INSERT INTO signatures (transaction_id, strokes, signed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      ),
-      signature: db.prepare<[number], { strokes: Uint8Array; signed_at: number }>(
-        'SELECT strokes, signed_at FROM signatures WHERE transaction_id = ?',
-      ),
-      keepReceiptEmail: db.prepare<[number, string, number]>(
-        `INSERT INTO receipt_emails (transaction_id, address, sent_at) VALUES (?, ?, ?)
-         ON CONFLICT (transaction_id) DO UPDATE SET address = excluded.address, sent_at = excluded.sent_at`,
-      ),
-      receiptEmail: db.prepare<[number], { address: string }>(
-        'SELECT address FROM receipt_emails WHERE transaction_id = ?',
-      ),
-    };
-  }
-
-  keepSignature(transactionId: number, strokes: Uint8Array, at: number): Promise<boolean> {
-    return this.commits.run(
-      () => this.statements.keepSignature.run(transactionId, strokes, at).changes === 1,
-    );
-  }
-
-  async signature(transactionId: number): Promise<KeptSignature | undefined> {
-    await this.commits.idle();
-    const row = this.statements.signature.get(transactionId);
-    return row && { strokes: new Uint8Array(row.strokes), signedAt: row.signed_at };
-  }
-
-  async keepReceiptEmail(transactionId: number, address: string, at: number): Promise<void> {
-    await this.commits.run(() => {
-      this.statements.keepReceiptEmail.run(transactionId, address, at);
-    });
-  }
-
-  async receiptEmail(transactionId: number): Promise<string | undefined> {
-    await this.commits.idle();
-    return this.statements.receiptEmail.get(transactionId)?.address;
-  }
+export function toKeptSignature(row: SignatureRow): KeptSignature {
+  return { strokes: new Uint8Array(row.strokes), signedAt: Number(row.signed_at) };
 }

@@ -42,6 +42,15 @@ export interface LedgerLookups {
 
 export interface LedgerStore extends LedgerLookups {
   /**
+   * Runs `work` holding the transaction `originalId` for this request, apart from any write: another
+   * request that holds the same original waits until `work` settles; nothing else waits. A follow-up
+   * holds its original from its first check, across the processor's answer, to its write, so that
+   * two requests for one original never ask the processor at the same time. The write still checks
+   * the original under its own lock: the hold adds an order, and the ledger's rules do not depend on
+   * it (a store server that drops the connection holding it lets the next request go on).
+   */
+  holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T>;
+  /**
    * Runs `work` as one transaction and settles once its commit is durable: everything it wrote is
    * kept, or, when it throws, nothing. Reads inside it see the writes committed before it and its
    * own, and no write of another request can come between them, so a rule checked inside holds at

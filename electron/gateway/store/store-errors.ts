@@ -59,3 +59,14 @@ export class AnswerStoredMeanwhileError extends Error {
     super('An answer was stored under this Idempotency-Key meanwhile.');
   }
 }
+
+/** How long a read may take, from when it is asked for, before it is refused. */
+export const READ_TIMEOUT_MS = 5000;
+
+/** A read that took longer than its time limit and was stopped. */
+export class ReadTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The read took longer than ${timeoutMs} ms and was stopped.`);
+    this.name = 'ReadTimeoutError';
+  }
+}

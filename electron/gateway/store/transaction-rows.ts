@@ -1,8 +1,8 @@
 /**
  * The transactions table, column by column. `TRANSACTION_COLUMNS` is the one place that says which
  * column holds each field of a ledger transaction and how SQLite holds it; the row a read returns,
- * the record made from it, and the INSERT a new transaction is written with all follow from it, so
- * a new column is one entry here (and a migration that adds it).
+ * the record made from it, and the INSERT a new transaction is written with (sql/ledger-sql.ts) all
+ * follow from it, so a new column is one entry here (and a migration that adds it).
  */
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 
@@ -184,28 +184,10 @@ export function toTransaction(row: TransactionRowShape): LedgerTransaction {
   return transaction as unknown as LedgerTransaction;
 }
 
-const insertedColumns = [
-  ...INSERTED_ENTRIES.map((entry) => entry.name),
-  ...NAME_KEY_ENTRIES.map(([, name]) => name),
-];
-
 /**
- * The INSERT of a new transaction: every column it sets, in the order of `insertParams`, then the
- * `extra` columns a store keeps beside them (a store server's lane), whose values follow. `placeholder`
- * writes the parameter at a 1-based position in the store's own SQL.
+ * The values of the INSERT of one new transaction, as the ledger holds them: every column of the map
+ * a new row sets, in the map's order, then the name keys.
  */
-export function insertTransactionSql(
-  placeholder: (position: number) => string,
-  extra: readonly string[] = [],
-): string {
-  const columns = [...insertedColumns, ...extra];
-  return `INSERT INTO transactions (${columns.join(', ')}) VALUES (${columns.map((_, index) => placeholder(index + 1)).join(', ')})`;
-}
-
-/** Every column a new transaction sets, in the order of `insertParams`, as SQLite takes them. */
-export const INSERT_TRANSACTION_SQL = insertTransactionSql(() => '?');
-
-/** The values of the INSERT of one new transaction, as the ledger holds them. */
 export function insertParams(transaction: NewTransaction & { id: number }): unknown[] {
   const record: Readonly<Record<string, unknown>> = transaction;
   const params = INSERTED_ENTRIES.map(({ field, toStored }) => {

@@ -1,6 +1,7 @@
-/** The store server's statements for API keys, settings, staff and the PIN gate, and their rows. */
-import { foldCase, type StaffRecord } from '../staff';
-import { statement } from './ledger-sql';
+/** The store server's statements for API keys, settings, staff and the PIN gate. */
+import { adminStatements } from '../sql/admin-sql';
+import { POSTGRES_DIALECT } from '../sql/dialect';
+import { named, statement } from './ledger-sql';
 
 /** The channel every change of keys, settings or staff is announced on, naming what changed. */
 export const ADMIN_CHANNEL = 'tender_admin';
@@ -10,74 +11,20 @@ export type AdminPart = (typeof ADMIN_PARTS)[number];
 /** Staff writes take this lock (transaction-scoped) before reading, so their checks hold at commit. */
 export const STAFF_LOCK = 0x73746166; // "staf"
 
-/** The live first, by name letter case aside, then id: SQLite's order of the staff list. */
-export function byStaffOrder(a: StaffRecord, b: StaffRecord): number {
-  const retired = Number(a.retiredAt !== null) - Number(b.retiredAt !== null);
-  if (retired !== 0) return retired;
-  const [x, y] = [foldCase(a.name), foldCase(b.name)];
-  if (x !== y) return x < y ? -1 : 1;
-  return a.id - b.id;
-}
-
-const KEY_COLUMNS = 'id, public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at';
-
+/**
+ * The statements both stores share (../sql/admin-sql.ts), named, and those only the store server
+ * has: the lock of a PIN gate's row, the notices of what changed, the staff lock, and the name its
+ * listening connection gives itself.
+ */
 export const ADMIN_SQL = {
-  keys: statement('admin_keys', `SELECT ${KEY_COLUMNS} FROM api_keys WHERE NOT awaiting_counter ORDER BY id`),
-  insertKey: statement(
-    'admin_insert_key',
-    `INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES ($1, $2, $3, $4, $5)
-     RETURNING ${KEY_COLUMNS}`,
-  ),
-  revokeKey: statement(
-    'admin_revoke_key',
-    `UPDATE api_keys SET revoked_at = $1
-     WHERE public_id = $2 AND revoked_at IS NULL AND NOT awaiting_counter RETURNING ${KEY_COLUMNS}`,
-  ),
-  // A stamp only moves forward: counters flush theirs in any order.
-  touchKey: statement(
-    'admin_touch_key',
-    'UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2)',
-  ),
-  settings: statement('admin_settings', 'SELECT key, value FROM settings'),
-  lockSetting: statement('admin_lock_setting', 'SELECT value FROM settings WHERE key = $1 FOR UPDATE'),
-  setSetting: statement(
-    'admin_set_setting',
-    'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  ),
-  staff: statement('admin_staff', 'SELECT * FROM staff'),
+  ...named('admin', adminStatements(POSTGRES_DIALECT)),
   lockStaff: statement('admin_lock_staff', 'SELECT pg_advisory_xact_lock($1)'),
-  insertStaff: statement(
-    'admin_insert_staff',
-    'INSERT INTO staff (name, role, pin_hash, server_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-  ),
-  updateStaff: statement(
-    'admin_update_staff',
-    'UPDATE staff SET name = $1, role = $2, pin_hash = $3, server_id = $4 WHERE id = $5 AND retired_at IS NULL RETURNING *',
-  ),
-  retireStaff: statement(
-    'admin_retire_staff',
-    'UPDATE staff SET retired_at = $1 WHERE id = $2 AND retired_at IS NULL RETURNING *',
-  ),
-  pinGate: statement(
-    'admin_pin_gate',
-    'SELECT failures, paused_until, last_failure_at FROM pin_gates WHERE scope = $1',
-  ),
   /** The scope's row, made when missing, locked until the transaction ends. */
   lockPinGate: statement(
     'admin_lock_pin_gate',
     `INSERT INTO pin_gates (scope) VALUES ($1) ON CONFLICT (scope) DO UPDATE SET scope = excluded.scope
      RETURNING failures, paused_until, last_failure_at`,
   ),
-  putPinGate: statement(
-    'admin_put_pin_gate',
-    `INSERT INTO pin_gates (scope, failures, paused_until, last_failure_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (scope) DO UPDATE SET failures = excluded.failures,
-       paused_until = excluded.paused_until, last_failure_at = excluded.last_failure_at`,
-  ),
   notify: statement('admin_notify', 'SELECT pg_notify($1, $2)'),
   nameSession: statement('admin_name_session', "SELECT set_config('application_name', $1, false)"),
-  appendAudit: statement(
-    'admin_append_audit',
-    'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',
-  ),
 };

@@ -20,13 +20,13 @@ import {
   type PinGateRule,
   type PinGateState,
 } from '../admin-store';
-import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../keys';
-import { staffFromRow, type StaffRecord, type StaffRow } from '../staff';
-import { adoptDataDir } from './admin-adopt';
-import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, byStaffOrder, STAFF_LOCK, type AdminPart } from './admin-sql';
-import { isConnectionFailure, openPool, type PostgresConnectionOptions } from './connection';
+import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
+import { byStaffOrder, staffFromRow, type StaffRecord, type StaffRow } from '../staff-rows';
 import { StoreUnreachableError } from '../store-errors';
-import { asStoreError } from './store-error';
+import { adoptDataDir } from './admin-adopt';
+import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, STAFF_LOCK, type AdminPart } from './admin-sql';
+import { openPool, type PostgresConnectionOptions } from './connection';
+import { asStoreError, inTransaction } from './transaction';
 
 /** How soon a counter that lost the server tries again to listen. */
 const RELISTEN_MS = 1000;
@@ -138,35 +138,12 @@ export class PostgresAdminStore implements AdminStore {
     work: (client: pg.ClientBase, changed: Set<AdminPart>) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('The store connection is closed.');
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw asStoreError(error);
-    }
-    let broken: Error | undefined;
-    const onLost = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onLost);
     const changed = new Set<AdminPart>();
-    let value: T;
-    try {
-      await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-      value = await work(client, changed);
+    const value = await inTransaction(this.pool, async (client) => {
+      const done = await work(client, changed);
       for (const part of changed) await client.query(ADMIN_SQL.notify([ADMIN_CHANNEL, part]));
-      await client.query('COMMIT');
-    } catch (error) {
-      if (isConnectionFailure(error)) broken = error as Error;
-      else
-        await client.query('ROLLBACK').catch((failed: unknown) => {
-          broken = failed as Error;
-        });
-      throw asStoreError(error);
-    } finally {
-      client.off('error', onLost);
-      client.release(broken);
-    }
+      return done;
+    });
     // Committed: the write is done whatever follows. When the reload fails, the counter listens
     // afresh, which reloads everything.
     await this.reload([...changed]).catch(() => this.dropListener());
@@ -202,7 +179,7 @@ export class PostgresAdminStore implements AdminStore {
   private async flushTouches(): Promise<void> {
     for (const [id, at] of [...this.touched]) {
       try {
-        await this.pool.query(ADMIN_SQL.touchKey([id, at]));
+        await this.pool.query(ADMIN_SQL.touchKey([at, id, at]));
       } catch {
         return;
       }
@@ -368,7 +345,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       return row && keyFromRow(row);
     },
     setting: async (name) =>
-      (await client.query<{ value: string }>(ADMIN_SQL.lockSetting([name]))).rows[0]?.value,
+      (await client.query<{ value: string }>(ADMIN_SQL.setting([name]))).rows[0]?.value,
     setSetting: async (name, value) => {
       await client.query(ADMIN_SQL.setSetting([name, value]));
       changed.add('settings');

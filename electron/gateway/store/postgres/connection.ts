@@ -101,8 +101,27 @@ export function isRetryable(error: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
-/** The store port's SQL takes `?`; PostgreSQL numbers its parameters. */
-export function numbered(sql: string): string {
-  let position = 0;
-  return sql.replace(/\?/g, () => `$${++position}`);
+/** The socket of a connection, which the driver keeps on a property its types leave out. */
+interface DriverConnection {
+  connection?: { stream?: { cork?(): void; uncork?(): void } };
+}
+
+const corkedThisTurn = new WeakSet<object>();
+
+/**
+ * Holds what is sent on `client` until the end of this turn of the event loop, and then sends it in
+ * one write. The driver writes each statement as it is given one, a system call each; a group sends
+ * several statements in a turn (its writes' rows, counters, answers and savepoints, its COMMIT), so
+ * held together they cost one. Nothing waits for longer than the turn: every answer comes after it.
+ */
+export function sendTogether(client: pg.ClientBase): void {
+  if (corkedThisTurn.has(client)) return;
+  const stream = (client as unknown as DriverConnection).connection?.stream;
+  if (!stream?.cork || !stream.uncork) return;
+  stream.cork();
+  corkedThisTurn.add(client);
+  process.nextTick(() => {
+    corkedThisTurn.delete(client);
+    stream.uncork?.();
+  });
 }

@@ -1,12 +1,20 @@
 /**
- * The customer's signatures and receipt addresses on the store server (../customer-records.ts): plain
- * statements on a small pool of their own, outside the ledger's head lock, since no rule of the
- * ledger reads them. A signature is kept once, whichever counter keeps it first.
+ * Customers' signatures and receipt addresses on the store server: plain statements on a small pool
+ * of their own, apart from the ledger's writes, since no rule of the ledger reads them.
  */
 import type pg from 'pg';
-import type { CustomerRecords, KeptSignature } from '../customer-records';
+import {
+  toKeptSignature,
+  type CustomerRecords,
+  type KeptSignature,
+  type SignatureRow,
+} from '../customer-records';
+import { POSTGRES_DIALECT } from '../sql/dialect';
+import { customerStatements } from '../sql/customer-sql';
 import { openPool, type PostgresConnectionOptions } from './connection';
-import { asStoreError } from './store-error';
+import { asStoreError } from './transaction';
+
+const SQL = customerStatements(POSTGRES_DIALECT);
 
 export class PostgresCustomerRecords implements CustomerRecords {
   private readonly pool: pg.Pool;
@@ -16,36 +24,21 @@ export class PostgresCustomerRecords implements CustomerRecords {
   }
 
   async keepSignature(transactionId: number, strokes: Uint8Array, at: number): Promise<boolean> {
-    const result = await this.query(
-      'INSERT INTO signatures (transaction_id, strokes, signed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-      [transactionId, Buffer.from(strokes), at],
-    );
+    const result = await this.query(SQL.keepSignature, [transactionId, Buffer.from(strokes), at]);
     return result.rowCount === 1;
   }
 
   async signature(transactionId: number): Promise<KeptSignature | undefined> {
-    const { rows } = await this.query<{ strokes: Buffer; signed_at: number }>(
-      'SELECT strokes, signed_at FROM signatures WHERE transaction_id = $1',
-      [transactionId],
-    );
-    const row = rows[0];
-    return row && { strokes: new Uint8Array(row.strokes), signedAt: row.signed_at };
+    const row = (await this.query<SignatureRow & pg.QueryResultRow>(SQL.signature, [transactionId])).rows[0];
+    return row && toKeptSignature(row);
   }
 
   async keepReceiptEmail(transactionId: number, address: string, at: number): Promise<void> {
-    await this.query(
-      `INSERT INTO receipt_emails (transaction_id, address, sent_at) VALUES ($1, $2, $3)
-       ON CONFLICT (transaction_id) DO UPDATE SET address = excluded.address, sent_at = excluded.sent_at`,
-      [transactionId, address, at],
-    );
+    await this.query(SQL.keepReceiptEmail, [transactionId, address, at]);
   }
 
   async receiptEmail(transactionId: number): Promise<string | undefined> {
-    const { rows } = await this.query<{ address: string }>(
-      'SELECT address FROM receipt_emails WHERE transaction_id = $1',
-      [transactionId],
-    );
-    return rows[0]?.address;
+    return (await this.query<{ address: string }>(SQL.receiptEmail, [transactionId])).rows[0]?.address;
   }
 
   close(): Promise<void> {

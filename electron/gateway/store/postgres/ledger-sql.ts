@@ -1,16 +1,14 @@
-/** The store server ledger's named statements, and the reads a write and a lookup share. */
+/**
+ * The ledger's statements (../sql/ledger-sql.ts) as the store server's connections run them, named,
+ * with the few only it has; and the reads a write and a lookup share.
+ */
 import type pg from 'pg';
 
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { SameCardCharge } from '../ledger-store';
-import { OPEN_BATCH_SQL } from '../list-sql';
-import {
-  insertTransactionSql,
-  toTransaction,
-  type LedgerTransaction,
-  type TransactionRowShape,
-} from '../transaction-rows';
-import { numbered } from './connection';
+import { ID_BLOCK, POSTGRES_DIALECT } from '../sql/dialect';
+import { ledgerStatements } from '../sql/ledger-sql';
+import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 
 /**
  * Named statements: each connection prepares one the first time it runs it, and reuses the plan. The
@@ -20,91 +18,112 @@ export function statement(name: string, text: string): (values?: unknown[]) => p
   return (values = []) => ({ name: `tender_${name}`, text, values });
 }
 
+/** A set of statements in PostgreSQL's SQL, each named `<prefix>_<name>`. */
+export function named<Names extends string>(
+  prefix: string,
+  statements: { readonly [Name in Names]: string },
+): { readonly [Name in Names]: (values?: unknown[]) => pg.QueryConfig } {
+  return Object.fromEntries(
+    Object.entries<string>(statements).map(([name, text]) => [name, statement(`${prefix}_${name}`, text)]),
+  ) as { [Name in Names]: (values?: unknown[]) => pg.QueryConfig };
+}
+
+/**
+ * The advisory locks of the rules (two-part keys: the rule, then the thing): taken inside a write and
+ * held to its end, or held by a request across its outside calls (ledger.ts, `hold`). Each is taken
+ * only by the writes its rule is about; everything else runs beside them.
+ */
+export const LOCKS = {
+  /** One open batch against its close: writes that count into it share it, the close takes it alone. */
+  batch: 1,
+  /** The duplicate check of one card (a key from its keyed hash). */
+  card: 2,
+  /** One swipe's KSN, seen once. */
+  swipe: 3,
+  /** A follow-up's original, held across the processor's answer (see `hold`). */
+  original: 4,
+  /** An Idempotency-Key of one API key, held while its first request is answered (see `hold`). */
+  answer: 5,
+} as const;
+
+/** A statement's `$n` parameters renumbered to follow those of `before`, to run in one statement with it. */
+function numberedAfter(text: string, before: string): string {
+  const offset = Math.max(0, ...[...before.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+  return text.replace(/\$(\d+)/g, (_, position: string) => `$${Number(position) + offset}`);
+}
+
+/**
+ * The SQLSTATEs `tender_expect` fails a statement with (schema step 11), for what a write took for
+ * granted: the open batch its group began with, the API key it is made with.
+ */
+export const EXPECTED = { openBatch: 'TD001', liveKey: 'TD002' } as const;
+
+/** A 32-bit key for a lock on text (a hash's first eight hex digits, or a hash of the text). */
+export function lockKey(text: string): number {
+  if (/^[0-9a-f]{8}/.test(text)) return Number.parseInt(text.slice(0, 8), 16) | 0;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  }
+  return hash | 0;
+}
+
+const LEDGER = ledgerStatements(POSTGRES_DIALECT);
+
 export const SQL = {
-  lockHead: statement('lock_head', 'SELECT last_transaction_id FROM ledger_head FOR UPDATE'),
-  moveHead: statement('move_head', 'UPDATE ledger_head SET last_transaction_id = $1'),
-  find: statement('find', 'SELECT * FROM transactions WHERE id = $1'),
-  insert: statement(
-    'insert',
-    insertTransactionSql((position) => `$${position}`, ['lane']),
+  ...named('ledger', LEDGER),
+  /**
+   * A new row and its share of the batch in one statement, as a sale writes them one after the other:
+   * the insert's parameters, then the delta's. Each is the ledger's own statement; PostgreSQL runs the
+   * insert of a WITH whether or not the rest reads it.
+   */
+  insertCounted: statement(
+    'insert_counted',
+    `WITH inserted AS (${LEDGER.insert}) ${numberedAfter(LEDGER.applyDelta, LEDGER.insert)}`,
   ),
-  findAnswer: statement(
-    'find_answer',
-    'SELECT fingerprint, response FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
+  /** Ids for a group's writes, taken together with its BEGIN: most writes insert one row. */
+  takeIds: statement('take_ids', "SELECT nextval('transaction_ids') AS id FROM generate_series(1, $1)"),
+  /** A rule's lock, to the end of the write. */
+  lock: statement('lock', 'SELECT pg_advisory_xact_lock($1::integer, $2::integer)'),
+  /** The open batch, shared with the other writes that count into it, to the end of the write. */
+  shareOpenBatch: statement(
+    'share_open_batch',
+    `SELECT id, pg_advisory_xact_lock_shared(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
   ),
-  rememberAnswer: statement(
-    'remember_answer',
-    `INSERT INTO idempotency_keys (api_key_id, key, fingerprint, response, created_at)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+  /** Fails the transaction (TD001) unless a batch is open; after its shared lock, so no close is under way. */
+  expectOpenBatch: statement(
+    'expect_open_batch',
+    `SELECT tender_expect(EXISTS (SELECT 1 FROM batches WHERE id = $1::bigint AND status = 'OPEN'),
+       '${EXPECTED.openBatch}', 'batch ' || $1::bigint || ' open')`,
   ),
-  forgetAnswers: statement('forget_answers', 'DELETE FROM idempotency_keys WHERE created_at < $1'),
-  swipeSeen: statement('swipe_seen', 'SELECT id FROM transactions WHERE swipe_ksn = $1'),
-  liveKey: statement(
-    'live_key',
-    'SELECT id FROM api_keys WHERE id = $1 AND revoked_at IS NULL AND NOT awaiting_counter',
+  /** Fails the transaction (TD002) unless the API key is live in the store. */
+  expectLiveKey: statement(
+    'expect_live_key',
+    `SELECT tender_expect(EXISTS (${LEDGER.liveKey}), '${EXPECTED.liveKey}', 'the API key is live')`,
   ),
-  sameCardCharge: statement(
-    'same_card_charge',
-    `SELECT * FROM transactions
-     WHERE card_hash = $1 AND amount = $2 AND created_at >= $3
-       AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
+  /** A batch a rule reads (a void's target's), shared likewise. */
+  shareBatch: statement('share_batch', `SELECT pg_advisory_xact_lock_shared(${LOCKS.batch}, $1::integer)`),
+  /** The open batch for its close, alone: every write counting into it has ended, and none begins. */
+  takeOpenBatch: statement(
+    'take_open_batch',
+    `SELECT id, pg_advisory_xact_lock(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
   ),
-  markVoided: statement(
-    'mark_voided',
-    'UPDATE transactions SET voided_by = $1 WHERE id = $2 AND voided_by IS NULL RETURNING lane',
+  /** A group's new rows counted in their blocks (schema step 10), in the writer's own rows. */
+  countBlocks: statement(
+    'count_blocks',
+    `INSERT INTO transaction_blocks (block, writer, rows)
+     SELECT id / ${ID_BLOCK}, $2, count(*) FROM unnest($1::bigint[]) AS id GROUP BY id / ${ID_BLOCK}
+     ON CONFLICT (block, writer) DO UPDATE SET rows = transaction_blocks.rows + excluded.rows`,
   ),
-  markCaptured: statement(
-    'mark_captured',
-    'UPDATE transactions SET captured_by = $1 WHERE id = $2 AND captured_by IS NULL',
-  ),
-  reopenCapture: statement(
-    'reopen_capture',
-    'UPDATE transactions SET captured_by = NULL WHERE id = $1 AND captured_by = $2',
-  ),
-  addRefunded: statement(
-    'add_refunded',
-    'UPDATE transactions SET refunded_amount = refunded_amount + $1 WHERE id = $2',
-  ),
-  openBatch: statement('open_batch', numbered(OPEN_BATCH_SQL)),
-  findBatch: statement('find_batch', 'SELECT * FROM batches WHERE id = $1'),
-  // Under the head lock no other write can take the same id: batch ids run without a gap too.
-  createBatch: statement(
-    'create_batch',
-    "INSERT INTO batches (id, status, opened_at) SELECT COALESCE(max(id), 0) + 1, 'OPEN', $1 FROM batches RETURNING *",
-  ),
-  // The batch's counters and its lane's share, in one statement: both change, or neither.
-  applyDelta: statement(
-    'apply_delta',
-    `WITH batch AS (
-       UPDATE batches SET
-         sales_count = sales_count + $3, sales_total = sales_total + $4,
-         refund_count = refund_count + $5, refund_total = refund_total + $6,
-         tip_total = tip_total + $7
-       WHERE id = $1 AND status = 'OPEN'
-       RETURNING id)
-     INSERT INTO batch_lanes AS share (batch_id, lane, sales_count, sales_total, refund_count, refund_total, tip_total)
-       SELECT id, $2, $3, $4, $5, $6, $7 FROM batch
-     ON CONFLICT (batch_id, lane) DO UPDATE SET
-       sales_count = share.sales_count + excluded.sales_count,
-       sales_total = share.sales_total + excluded.sales_total,
-       refund_count = share.refund_count + excluded.refund_count,
-       refund_total = share.refund_total + excluded.refund_total,
-       tip_total = share.tip_total + excluded.tip_total`,
-  ),
-  closeBatch: statement(
-    'close_batch',
-    "UPDATE batches SET status = 'CLOSED', settled_at = $1, confirmation_code = $2 WHERE id = $3 RETURNING *",
-  ),
+  /** A request's hold across its outside calls (ledger.ts, `hold`). */
+  hold: statement('hold', 'SELECT pg_advisory_lock($1::integer, $2::integer)'),
+  tryHold: statement('try_hold', 'SELECT pg_try_advisory_lock($1::integer, $2::integer) AS held'),
+  release: statement('release', 'SELECT pg_advisory_unlock_all()'),
   makeCardHashKey: statement(
     'make_card_hash_key',
     'INSERT INTO card_hash_key (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING',
   ),
   cardHashKey: statement('card_hash_key', 'SELECT secret FROM card_hash_key WHERE id = 1'),
-  appendAudit: statement(
-    'append_audit',
-    'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES ($1, $2, $3, $4, $5)',
-  ),
 };
 
 export async function findTransaction(

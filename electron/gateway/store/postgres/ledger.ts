@@ -2,16 +2,20 @@
  * The ledger on a store server: the store port (../ledger-store.ts) for a store whose counters share
  * one PostgreSQL database. Each counter's engine holds one PostgresLedger, named by its lane.
  *
- * Every write begins by locking the ledger's head row (`SELECT ... FOR UPDATE`), so the writes of all
- * counters run one after another, at READ COMMITTED: each statement after the lock sees everything
- * the writes before it committed. A rule checked inside a write therefore still holds at its commit,
- * exactly as on SQLite, where BEGIN IMMEDIATE does the same for one counter. The head also hands out
- * transaction ids, so they run without a gap. Unique indexes and checks in the schema are the second
- * line. A write answers only after COMMIT returns, with synchronous_commit on.
+ * No write locks the ledger as a whole: writes from different counters, and the groups of one
+ * counter, run at the same time, each holding only the locks its rules need (write-transaction.ts),
+ * at READ COMMITTED, so each statement after a lock sees everything the writes it waited for
+ * committed, and a rule checked inside a write still holds at its commit, as on SQLite. Unique
+ * indexes and checks in the schema are the second line. A write answers only after COMMIT returns,
+ * with synchronous_commit on.
  *
  * The writes a counter receives together share one transaction (group commit, as on SQLite), each in
- * its own savepoint and in arrival order: one lock, one commit and one flush on the server then serve
- * all of them, and at most one connection of each counter waits for the lock.
+ * its own savepoint and in arrival order: one commit and one flush on the server serve all of them.
+ * Several groups of one counter run at once, each on a connection (a slot) of its own, so a counter's
+ * next writes need not wait for its last group's round trips.
+ *
+ * A request may also hold an original or an Idempotency-Key across its outside calls (`hold`), on a
+ * connection of its own and outside any write, so that what it holds keeps nothing else waiting.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -20,17 +24,13 @@ import { type BatchRecord } from '../batch-rows';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 
 import { type LedgerTransaction } from '../transaction-rows';
-import {
-  isConnectionFailure,
-  isPastTimeLimit,
-  openPool,
-  StoreBusyError,
-  StoreUnreachableError,
-  type PostgresConnectionOptions,
-} from './connection';
-import { SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
+import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
+import { isRetryable, openPool, sendTogether, type PostgresConnectionOptions } from './connection';
+import { LOCKS, SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { migrateStore } from './migrate';
-import { runGroup, type WriteOutcome } from './write-group';
+import { asStoreError, asStoreRequest, inTransaction } from './transaction';
+import { CommitAtOnceFailedError, runGroup } from './write-group';
+import { GroupBatch, GroupIds, GuessedBatchClosedError } from './write-transaction';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -41,8 +41,25 @@ export function isLaneName(name: string): boolean {
 
 const CARD_HASH_KEY_BYTES = 32;
 
-/** How many times a write that met a serialization failure or a deadlock is run. */
-const WRITE_ATTEMPTS = 5;
+/** How many times a group that met a serialization failure or a deadlock is run. */
+const GROUP_ATTEMPTS = 5;
+
+/**
+ * Ids a busy slot takes with each commit for its next group, so that a group waits for no round trip
+ * to number its rows; kept only this long, so that a row's id still tells when it was made, among the
+ * rows of every counter, to within a moment.
+ */
+const RESERVE_SIZE = 16;
+const RESERVE_KEPT_MS = 200;
+
+/** Requests of one counter that may hold an original at once, each on a connection of its own. */
+const HOLD_CONNECTIONS = 8;
+
+/**
+ * The groups of one counter that may run at once, each on a connection of its own. More let a
+ * counter's writes go on while a group waits for the server; each is a connection the server keeps.
+ */
+const GROUP_SLOTS = 2;
 
 /**
  * The most writes one transaction holds. Each is a subtransaction, and PostgreSQL keeps the ids of
@@ -50,31 +67,38 @@ const WRITE_ATTEMPTS = 5;
  */
 const GROUP_LIMIT = 48;
 
-interface PendingWrite {
-  work: (ledger: LedgerWrite) => Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
 export interface PostgresLedgerOptions extends PostgresConnectionOptions {
   /** This counter's lane, stamped on every transaction it writes. */
   lane: string;
 }
 
+type Work = (ledger: LedgerWrite) => Promise<unknown>;
+
 export class PostgresLedger implements LedgerStore {
-  /**
-   * How many commits reached the server, how many writes they held, and how many writes ran again
-   * after a serialization failure or a deadlock.
-   */
-  readonly committed = { groups: 0, writes: 0, retries: 0 };
-  private queue: PendingWrite[] = [];
-  private scheduled = false;
-  private flushing: Promise<void> | null = null;
+  /** How many groups ran again after a serialization failure or a deadlock. */
+  readonly retried = { groups: 0 };
+  private readonly queue: WriteQueue<Work>;
+  /** The open batch the last committed group held, which the next group begins with (GroupBatch). */
+  private lastOpenBatch: BatchRecord | undefined;
+  /** Each slot's ids for its next group, taken with its last commit, and when. */
+  private readonly reservedIds: ({ ids: number[]; at: number } | undefined)[] = [];
 
   private constructor(
     private readonly pool: pg.Pool,
+    /** Connections that hold originals across a request's outside calls, apart from the writes'. */
+    private readonly holds: pg.Pool,
     readonly lane: string,
-  ) {}
+  ) {
+    this.queue = new WriteQueue<Work>((works, slot) => this.runGroup(works, slot), {
+      groupLimit: GROUP_LIMIT,
+      slots: GROUP_SLOTS,
+    });
+  }
+
+  /** How many groups have committed, and how many writes they held. */
+  get committed(): { readonly groups: number; readonly writes: number } {
+    return this.queue.committed;
+  }
 
   /**
    * Connects to the store database and brings its schema up to date (several counters may do so at
@@ -87,16 +111,49 @@ export class PostgresLedger implements LedgerStore {
       );
     const pool = openPool(options);
     try {
-      await unreachableAsError(() => migrateStore(pool));
+      await asStoreRequest(() => migrateStore(pool));
     } catch (error) {
       await pool.end();
       throw error;
     }
-    return new PostgresLedger(pool, options.lane);
+    return new PostgresLedger(pool, openPool({ ...options, max: HOLD_CONNECTIONS }), options.lane);
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.holds.end()]);
+  }
+
+  /**
+   * The original held with a session lock on a connection of its own, taken before `work` and let go
+   * after it: a request for the same original at any counter waits for it (a StoreBusyError past the
+   * time limit), while no write waits, since the lock is no row's and no transaction's.
+   */
+  async holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.holds.connect();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+    let broken: Error | undefined;
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
+    try {
+      try {
+        await client.query(SQL.hold([LOCKS.original, originalId | 0]));
+      } catch (error) {
+        broken = error as Error;
+        throw asStoreError(error);
+      }
+      return await work();
+    } finally {
+      if (!broken) await client.query(SQL.release()).catch((error: unknown) => (broken = error as Error));
+      client.off('error', onLost);
+      // A connection whose lock could not be let go is closed, which lets it go.
+      client.release(broken);
+    }
   }
 
   /**
@@ -105,7 +162,7 @@ export class PostgresLedger implements LedgerStore {
    * counter to ask makes it; the others read the same one.
    */
   cardHashKey(): Promise<Buffer> {
-    return unreachableAsError(async () => {
+    return asStoreRequest(async () => {
       await this.pool.query(SQL.makeCardHashKey([randomBytes(CARD_HASH_KEY_BYTES)]));
       const row = (await this.pool.query<{ secret: Buffer }>(SQL.cardHashKey())).rows[0];
       if (!row) throw new Error('the store has no card-hash key');
@@ -119,115 +176,110 @@ export class PostgresLedger implements LedgerStore {
    * server that cannot be reached, fails every write of the group.
    */
   write<T>(work: (ledger: LedgerWrite) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      this.schedule();
-    });
+    return this.queue.run<T>(work);
   }
 
   find(id: number): Promise<LedgerTransaction | undefined> {
-    return unreachableAsError(() => findTransaction(this.pool, id));
+    return asStoreRequest(() => findTransaction(this.pool, id));
   }
 
   findBatch(id: number): Promise<BatchRecord | undefined> {
-    return unreachableAsError(() => findBatch(this.pool, id));
+    return asStoreRequest(() => findBatch(this.pool, id));
   }
 
   isSwipeKsnUsed(ksn: string): Promise<boolean> {
-    return unreachableAsError(async () => (await this.pool.query(SQL.swipeSeen([ksn]))).rowCount !== 0);
+    return asStoreRequest(async () => (await this.pool.query(SQL.swipeSeen([ksn]))).rowCount !== 0);
   }
 
   findSameCardCharge(charge: SameCardCharge): Promise<LedgerTransaction | undefined> {
-    return unreachableAsError(() => findSameCardCharge(this.pool, charge));
+    return asStoreRequest(() => findSameCardCharge(this.pool, charge));
   }
 
   findAnswer(apiKeyId: number, key: string): Promise<StoredAnswer | undefined> {
-    return unreachableAsError(
+    return asStoreRequest(
       async () => (await this.pool.query<StoredAnswer>(SQL.findAnswer([apiKeyId, key]))).rows[0],
     );
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    // setImmediate lets every request already read from the sockets join this group.
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        if (this.queue.length > 0) this.schedule();
-      });
+  /**
+   * One group as one transaction, run again from its start when it met a serialization failure or a
+   * deadlock (the port allows it): its locks are then all let go, so the other transaction goes on.
+   * A group first tries to commit at once, behind its writes' statements (write-group.ts); when one
+   * of them failed, it runs again with each write waited for, so that the failing write alone fails.
+   */
+  private async runGroup(works: readonly Work[], slot: number): Promise<WriteOutcome[]> {
+    let atOnce = true;
+    // The ids an attempt took: when it was surely not committed, the next attempt numbers with them.
+    const taken = { ids: [] as number[] };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runGroupOnce(works, slot, atOnce, taken);
+      } catch (error) {
+        if (error instanceof GuessedBatchClosedError) {
+          this.lastOpenBatch = undefined;
+          continue;
+        }
+        if (error instanceof CommitAtOnceFailedError) {
+          atOnce = false;
+          continue;
+        }
+        if (!isRetryable(error) || attempt >= GROUP_ATTEMPTS) throw error;
+        this.retried.groups += 1;
+      }
+    }
+  }
+
+  /**
+   * The group's transaction. Its ids come from its slot's reserve, taken with the slot's last commit,
+   * or else from the store's sequence with its BEGIN; an id no write of it kept is left unused (ids
+   * only grow, and deep pages do not count on them running without a gap: list-sql.ts).
+   */
+  private async runGroupOnce(
+    works: readonly Work[],
+    slot: number,
+    atOnce: boolean,
+    taken: { ids: number[] },
+  ): Promise<WriteOutcome[]> {
+    let held: BatchRecord | null | undefined;
+    const reserve = this.reservedIds[slot];
+    this.reservedIds[slot] = undefined;
+    let ids: GroupIds | undefined;
+    const outcomes = await inTransaction(this.pool, async (client, commit) => {
+      const writer = `${this.lane}/${slot}`;
+      const fresh = reserve && Date.now() - reserve.at <= RESERVE_KEPT_MS ? reserve.ids : [];
+      ids = new GroupIds(client, works.length, [...taken.ids, ...fresh]);
+      const batch = this.lastOpenBatch ? GroupBatch.guessed(client, this.lastOpenBatch) : new GroupBatch();
+      /**
+       * Sent behind the group's writes, with its COMMIT: the new rows counted, and, when writes come
+       * together (a busy counter), the next group's ids taken.
+       */
+      const finish = (inserted: number[]) => {
+        sendTogether(client);
+        if (inserted.length > 0) client.query(SQL.countBlocks([inserted, writer])).catch(() => undefined);
+        if (works.length < 2) return;
+        client
+          .query<{ id: number }>(SQL.takeIds([Math.max(works.length, RESERVE_SIZE)]))
+          .then(({ rows }) => {
+            this.reservedIds[slot] = { ids: rows.map((row) => row.id), at: Date.now() };
+          })
+          .catch(() => undefined);
+      };
+      const commitAtOnce = atOnce
+        ? async (inserted: number[]) => {
+            finish(inserted);
+            await commit();
+          }
+        : undefined;
+      const place = { lane: this.lane, writer, ids, batch, savepoints: !atOnce };
+      const group = await runGroup(client, place, works, commitAtOnce);
+      if (!group.committed) finish(group.inserted);
+      held = batch.open;
+      return group.outcomes;
+    }).finally(() => {
+      if (ids) taken.ids = ids.held();
     });
-  }
-
-  private async flush(): Promise<void> {
-    const group = this.queue.splice(0, GROUP_LIMIT);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      for (const pending of group) pending.reject(asStoreError(error));
-      return;
-    }
-    let broken: Error | undefined;
-    // A connection lost between two statements is reported as an event, not by a statement; unheard,
-    // it would end the process. The next statement then fails and fails the group.
-    const onLost = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onLost);
-    try {
-      // Sent together (the connection pipelines): one round trip to begin and take the lock.
-      const [, locked] = await Promise.all([
-        client.query('BEGIN ISOLATION LEVEL READ COMMITTED'),
-        client.query<{ last_transaction_id: number }>(SQL.lockHead()),
-      ]);
-      const start = locked.rows[0]?.last_transaction_id ?? 0;
-      const works = group.map((pending) => pending.work);
-      const { outcomes, retries } = await runGroup(client, this.lane, start, works, WRITE_ATTEMPTS);
-      this.committed.retries += retries;
-      const head = outcomes.reduce((last, outcome) => (outcome.ok ? outcome.head : last), start);
-      const [, committed] = await Promise.all([
-        head === start ? undefined : client.query(SQL.moveHead([head])),
-        client.query('COMMIT'),
-      ]);
-      // A transaction that failed answers COMMIT with ROLLBACK: nothing of it was committed.
-      if (committed.command !== 'COMMIT')
-        throw new Error(`the group was not committed (${committed.command})`);
-      this.committed.groups += 1;
-      this.committed.writes += outcomes.filter((outcome) => outcome.ok).length;
-      group.forEach((pending, index) => {
-        const outcome = outcomes[index] as WriteOutcome;
-        if (outcome.ok) pending.resolve(outcome.value);
-        else pending.reject(outcome.error);
-      });
-    } catch (error) {
-      // Nothing of the group was committed (or, when the connection broke during COMMIT, only the
-      // server knows): every write of it fails.
-      if (isConnectionFailure(error)) broken = error as Error;
-      else
-        await client.query('ROLLBACK').catch((rollbackFailed: unknown) => {
-          broken = rollbackFailed as Error;
-        });
-      for (const pending of group) pending.reject(asStoreError(error));
-    } finally {
-      client.off('error', onLost);
-      // A connection that broke is closed, not handed to the next group.
-      client.release(broken);
-    }
-  }
-}
-
-function asStoreError(error: unknown): unknown {
-  if (isConnectionFailure(error)) return new StoreUnreachableError(error);
-  return isPastTimeLimit(error) ? new StoreBusyError(error) : error;
-}
-
-/** Runs a request to the server; a lost server becomes a StoreUnreachableError. */
-async function unreachableAsError<T>(request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    throw asStoreError(error);
+    // Committed: what the group held is the next group's guess (none, when it closed the batch).
+    if (held !== undefined) this.lastOpenBatch = held ?? undefined;
+    return outcomes;
   }
 }

@@ -4,7 +4,7 @@
  * find nothing left to do. Each step runs in its own transaction with the row recording it.
  */
 import type pg from 'pg';
-import type { Migration } from '../migrations/migration';
+import type { Migration } from '../migration';
 import { POSTGRES_MIGRATIONS } from './migrations';
 
 /** The advisory lock key of migrations: any number other applications of the database do not use. */

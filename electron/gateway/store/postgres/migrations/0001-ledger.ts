@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 
 /**
  * The tables of SQLite's first step, plus what several counters sharing them need: the lane (counter)

@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 
 export const idempotencyKeys: Migration = {
   version: 3,

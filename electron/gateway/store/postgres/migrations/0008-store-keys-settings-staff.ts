@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 
 /**
  * API keys, settings and staff become the store's, shared by its counters (they were each counter's,

@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 
 /**
  * The list filtered by cashier pages in id order, as every list does, but its index was in order of

@@ -1,4 +1,4 @@
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 
 /**
  * Wrong PINs are counted where they were typed and for what (signing in, or a manager's approval),

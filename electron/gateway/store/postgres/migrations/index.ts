@@ -2,7 +2,7 @@
  * The store server's schema, step for step with SQLite's (../../migrations/): the same numbers and
  * the same meaning, written in PostgreSQL's SQL, applied in the order listed here.
  */
-import type { Migration } from '../../migrations/migration';
+import type { Migration } from '../../migration';
 import { ledger } from './0001-ledger';
 import { swipeKsn } from './0002-swipe-ksn';
 import { idempotencyKeys } from './0003-idempotency-keys';
@@ -13,7 +13,8 @@ import { storeCardHashKey } from './0007-store-card-hash-key';
 import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
 import { pinGates } from './0010-pin-gates';
-import { signaturesAndReceiptEmails } from './0011-signatures-and-receipt-emails';
+import { locksPerRule } from './0011-locks-per-rule';
+import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -26,6 +27,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   storeKeysSettingsStaff,
   cashierListIndex,
   pinGates,
+  locksPerRule,
   signaturesAndReceiptEmails,
 ];
 
