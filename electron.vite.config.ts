@@ -65,7 +65,13 @@ export default defineConfig({
       outDir: join(outDir, 'renderer'),
       // electron-vite leaves the renderer unminified; a browser over `serve --renderer` pays for every byte.
       minify: true,
-      rolldownOptions: { input: fromRoot('./renderer/index.html') },
+      // The cashier's screens and the customer's screen: two pages, each with only the code it runs.
+      rolldownOptions: {
+        input: {
+          index: fromRoot('./renderer/index.html'),
+          customer: fromRoot('./renderer/customer.html'),
+        },
+      },
     },
   },
 });

@@ -281,6 +281,7 @@ async function serve(
   };
   let screensUrl: string | undefined;
   let launchPage: string | undefined;
+  let customer: { url: string; launchPage: string } | undefined;
   keepEngineHeapSmall();
   if (screens) {
     const running = await startHeadlessScreens({
@@ -302,6 +303,7 @@ async function serve(
     };
     screensUrl = running.screensUrl;
     launchPage = running.launchPage;
+    customer = { url: running.customerUrl, launchPage: running.customerLaunchPage };
   } else {
     gateway = await startGateway({
       dataDir,
@@ -334,6 +336,13 @@ async function serve(
     // computer's user of the data dir can read.
     console.log(`Cashier screens: ${screensUrl}`);
     console.log(`To open them in a browser on this computer, open ${pathToFileURL(launchPage ?? '').href}`);
+    if (customer) {
+      console.log(`Customer screen: ${customer.url}`);
+      console.log(
+        `To open it in a browser on this computer, open ${pathToFileURL(customer.launchPage).href}, ` +
+          'or use Settings > Counter sales > Open the window on the cashier screens',
+      );
+    }
   }
   const stop = (signal: string) => {
     console.log(`${signal} received; stopping.`);

@@ -60,6 +60,7 @@ type AdminChannel = Exclude<
   | `attempts:${string}`
   | `store-server:${string}`
   | `processor:${string}`
+  | `customer:${string}`
 >;
 
 const REVOKED_SHOWN = 25;
@@ -105,6 +106,11 @@ export class CounterAdmin {
       tipWarnPercent: settings.get('tip_warn_percent'),
       duplicateWindowMinutes: settings.get('duplicate_window_minutes'),
       confirmAmountAboveCents: settings.get('confirm_amount_above'),
+      counterTips: settings.get('counter_tips'),
+      smartTipBelowCents: settings.get('smart_tip_below'),
+      smartTipAmountsCents: settings.get('smart_tip_amounts'),
+      signatureAboveCents: settings.get('signature_above'),
+      customerScreen: this.#preferences.customerScreen,
       // Refunds, voids, the close and settings changes always need a manager now.
       managerPin: true,
       swipeKey: {
@@ -158,21 +164,54 @@ export class CounterAdmin {
           input.confirmAmountAboveCents,
           formatMoney(input.confirmAmountAboveCents ?? 0),
         );
-        const before = this.#preferences.tipPercentages;
-        const after = input.tipPercentages;
-        const percentagesChange = after && after.join() !== before.join();
-        if (changes.length > 0 || percentagesChange) {
+        change('counter_tips', input.counterTips, String(input.counterTips));
+        change('smart_tip_below', input.smartTipBelowCents, formatMoney(input.smartTipBelowCents ?? 0));
+        const amounts = input.smartTipAmountsCents;
+        if (amounts && amounts.join() !== settings.get('smart_tip_amounts').join()) {
+          changes.push(['smart_tip_amounts', amounts.map(formatMoney).join(',')]);
+        }
+        const signatureAbove = input.signatureAboveCents;
+        change(
+          'signature_above',
+          signatureAbove,
+          signatureAbove === null || signatureAbove === undefined ? 'none' : formatMoney(signatureAbove),
+        );
+        // The counter's own preferences, each with its audit entry, written once the engine's are.
+        const preferences: { subject: string; before: string; after: string }[] = [];
+        const changePreference = <K extends 'tipPercentages' | 'customerScreen'>(
+          key: K,
+          subject: string,
+          value: ReturnType<CounterPreferences['snapshot']>[K] | undefined,
+          words: (value: ReturnType<CounterPreferences['snapshot']>[K]) => string,
+        ) => {
+          const current = this.#preferences.snapshot()[key];
+          if (value !== undefined && words(value) !== words(current)) {
+            preferences.push({ subject, before: words(current), after: words(value) });
+          }
+        };
+        changePreference('tipPercentages', 'tip_percentages', input.tipPercentages, (list) =>
+          list.join(', '),
+        );
+        changePreference('customerScreen', 'customer_screen', input.customerScreen, (on) =>
+          on ? 'on' : 'off',
+        );
+        if (changes.length > 0 || preferences.length > 0) {
           await settings.change(changes, actor, async (tx) => {
-            if (!after || !percentagesChange) return;
-            await tx.appendAudit({
-              at: this.#now(),
-              actor,
-              action: 'setting_change',
-              subject: 'tip_percentages',
-              detail: `${before.join(', ')} → ${after.join(', ')}`,
+            for (const { subject, before, after } of preferences) {
+              await tx.appendAudit({
+                at: this.#now(),
+                actor,
+                action: 'setting_change',
+                subject,
+                detail: `${before} → ${after}`,
+              });
+            }
+            if (preferences.length === 0) return;
+            // Last, so that a failed write rolls the engine settings and the audit entries back with it.
+            this.#preferences.update({
+              ...(input.tipPercentages && { tipPercentages: input.tipPercentages }),
+              ...(input.customerScreen !== undefined && { customerScreen: input.customerScreen }),
             });
-            // Last, so that a failed write rolls the engine settings and the audit entry back with it.
-            this.#preferences.update({ tipPercentages: after });
           });
         }
         return this.#announce();

@@ -1,7 +1,8 @@
 /**
- * Settings of the counter that the engine has no use for: the tip percentages the tab screen
- * suggests, and the manager PIN's hash. They live in one small file in the data dir, beside the
- * ledger, so that the desktop app and `serve --renderer` share them.
+ * Settings of the counter that the engine has no use for: the tip percentages the screens suggest,
+ * whether this counter shows the customer's screen, and the manager PIN's hash. They live in one
+ * small file in the data dir, beside the ledger, so that the desktop app and `serve --renderer` share
+ * them, and each counter of a store keeps its own (a second display is a counter's hardware).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ export function counterTipPercentages(dataDir: string): number[] {
 interface StoredPreferences {
   version: 1;
   tipPercentages: number[];
+  /** Absent in files written before the customer's screen: on, as for a new counter. */
+  customerScreen: boolean;
   managerPin: StoredPin | null;
 }
 
@@ -45,6 +48,7 @@ export class CounterPreferences {
       return new CounterPreferences(file, {
         version: 1,
         tipPercentages: [...DEFAULT_TIP_PERCENTAGES],
+        customerScreen: true,
         managerPin: null,
       });
     }
@@ -53,6 +57,15 @@ export class CounterPreferences {
 
   get tipPercentages(): number[] {
     return [...this.#stored.tipPercentages];
+  }
+
+  /** What is kept, as it is now. */
+  snapshot(): Readonly<Omit<StoredPreferences, 'version' | 'managerPin'>> {
+    return { tipPercentages: this.tipPercentages, customerScreen: this.customerScreen };
+  }
+
+  get customerScreen(): boolean {
+    return this.#stored.customerScreen;
   }
 
   get managerPin(): StoredPin | null {
@@ -86,6 +99,14 @@ function parse(text: string, file: string): StoredPreferences {
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const tips = tipPercentagesSchema.safeParse(record.tipPercentages);
   const pin = record.managerPin;
-  if (record.version !== 1 || !tips.success || !(pin === null || isStoredPin(pin))) throw damaged();
-  return { version: 1, tipPercentages: tips.data, managerPin: pin };
+  const customerScreen = record.customerScreen ?? true;
+  if (
+    record.version !== 1 ||
+    !tips.success ||
+    typeof customerScreen !== 'boolean' ||
+    !(pin === null || isStoredPin(pin))
+  ) {
+    throw damaged();
+  }
+  return { version: 1, tipPercentages: tips.data, customerScreen, managerPin: pin };
 }

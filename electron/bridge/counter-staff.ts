@@ -157,12 +157,17 @@ export class CounterStaff {
           const tips = input.takesTips;
           const tipsChange = tips !== undefined && tips !== engine.settings.get('tips_enabled');
           if (tipsChange) await engine.settings.setFromText('tips_enabled', String(tips), actor);
+          // Tips at the counter only where the counter takes tips at all.
+          const counterTips = tips === true && input.counterTips === true;
+          const counterChange =
+            input.counterTips !== undefined && counterTips !== engine.settings.get('counter_tips');
+          if (counterChange) await engine.settings.setFromText('counter_tips', String(counterTips), actor);
           const member = await staff.createFirstManager(
             { name: input.name, pin: input.newPin, serverId: input.serverId ?? null },
             actor,
           );
           await staff.signIn(key.recordId, member, actor);
-          if (tipsChange) this.#options.settingsChanged?.();
+          if (tipsChange || counterChange) this.#options.settingsChanged?.();
           return this.#announce();
         }),
       'staff:list': () => ({ staff: staff.list().map(shown) }),

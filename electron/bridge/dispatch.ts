@@ -41,8 +41,12 @@ export interface DispatchOptions {
   onUnexpectedError?: (channel: InvokeChannel, error: unknown) => void;
 }
 
+/**
+ * Answers one request with the handler of its channel. A page given only some handlers (the
+ * customer's screen) is refused every other channel, before its input is even read.
+ */
 export async function dispatchInvoke(
-  handlers: BridgeHandlers,
+  handlers: Partial<BridgeHandlers>,
   channel: unknown,
   input: unknown,
   options: DispatchOptions = {},
@@ -53,13 +57,14 @@ export async function dispatchInvoke(
       `The bridge has no request named ${String(channel).slice(0, 64)}.`,
     );
   }
+  const handler = handlers[channel] as ((input: unknown) => unknown) | undefined;
+  if (!handler) return bridgeFailure('forbidden', `This screen may not ask for ${channel}.`);
   const contract = invokeChannels[channel];
   const parsed = contract.input.safeParse(input);
   if (!parsed.success) {
     return bridgeFailure('invalid-input', `${channel} was called with ${z.prettifyError(parsed.error)}`);
   }
   try {
-    const handler = handlers[channel] as (input: unknown) => unknown;
     const output = (contract.output as z.ZodType).parse(await handler(parsed.data));
     return { ok: true, value: output };
   } catch (error) {

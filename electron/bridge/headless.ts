@@ -8,7 +8,7 @@ import { startGateway, type RunningGateway } from '../gateway/gateway';
 import { API_PREFIX } from '../gateway/http/server';
 import { counterTipPercentages } from './counter-preferences';
 import { serveScreens } from './screens-files';
-import { ScreensPairing } from './screens-pairing';
+import { SCREEN_PATHS, ScreensPairing, type ScreenRole } from './screens-pairing';
 import { hostBridgeSocket } from './socket';
 import { Terminal, type ReaderSetup } from './terminal';
 
@@ -33,10 +33,14 @@ export interface RunningHeadlessScreens {
   screensUrl: string;
   /** The launch page: opened in a browser on this computer, it pairs one page (then holds a new ticket). */
   launchPage: string;
+  /** The customer's screen's address; like screensUrl, it pairs nothing by itself. */
+  customerUrl: string;
+  /** The customer's screen's launch page, which pairs one customer's page as launchPage does a cashier's. */
+  customerLaunchPage: string;
   /** A new pairing ticket, for a page this process opens itself (a second screen, the tests). */
-  issueTicket(): string;
-  /** The address that pairs the one page that opens it first. */
-  pairingAddress(): string;
+  issueTicket(role?: ScreenRole): string;
+  /** The address that pairs the one page that opens it first, as a cashier's screen or the customer's. */
+  pairingAddress(role?: ScreenRole): string;
   close(): Promise<void>;
 }
 
@@ -58,11 +62,16 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
       app.addHook('onClose', async () => opened.close());
     },
   });
+  const screensOrigin = gateway.url.slice(0, -API_PREFIX.length);
   try {
     terminal = await Terminal.start({
       gateway,
       dataDir: options.dataDir,
       shell: 'browser',
+      customerScreenAddress: () => {
+        if (!pairing) throw new Error('The engine started without the screens.');
+        return ScreensPairing.pairingAddress(screensOrigin, pairing.issueTicket('customer'), 'customer');
+      },
       version: options.version,
       reader: options.reader,
       ...(options.engine?.store && {
@@ -79,7 +88,6 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
   const started = terminal;
   const paired = pairing;
   if (!paired) throw new Error('The engine started without the screens.');
-  const screensOrigin = gateway.url.slice(0, -API_PREFIX.length);
   // Written once the screens can be used: a page opened from it at once finds its host.
   paired.keepLaunchPage(screensOrigin);
   let closing: Promise<void> | undefined;
@@ -88,8 +96,11 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
     terminal: started,
     screensUrl: `${screensOrigin}/`,
     launchPage: paired.launchPagePath,
-    issueTicket: () => paired.issueTicket(),
-    pairingAddress: () => ScreensPairing.pairingAddress(screensOrigin, paired.issueTicket()),
+    customerUrl: `${screensOrigin}${SCREEN_PATHS.customer}`,
+    customerLaunchPage: paired.customerLaunchPagePath,
+    issueTicket: (role) => paired.issueTicket(role),
+    pairingAddress: (role = 'cashier') =>
+      ScreensPairing.pairingAddress(screensOrigin, paired.issueTicket(role), role),
     close: () => (closing ??= started.stop().finally(() => gateway.close())),
   };
 }

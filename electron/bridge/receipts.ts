@@ -88,6 +88,7 @@ async function inWords<T>(work: () => Promise<T>): Promise<T> {
 export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHandlers, ReceiptChannel> {
   const { engine } = options;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
+    signatures: engine.signatures,
     ...(options.printer && { printer: options.printer }),
     ...(options.mailTimeoutMs !== undefined && { mailTimeoutMs: options.mailTimeoutMs }),
   });
@@ -183,11 +184,30 @@ export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHand
         }
       }),
     'receipts:test-print': () => inWords(async () => ({ message: await receipts.testPrint() })),
+    'receipts:customer-kept': async (input) => {
+      const [signature, address] = await Promise.all([
+        engine.customerRecords.signature(input.id),
+        engine.customerRecords.receiptEmail(input.id),
+      ]);
+      return { signed: signature !== undefined, address: address ?? null };
+    },
     'receipts:print-report': (input) =>
       inWords(async () => ({ message: await receipts.printPage(input.lines) })),
     'receipts:email': (input) =>
-      inWords(async () => ({
-        message: await receipts.email(input.id, input.to === '' ? undefined : input.to),
-      })),
+      inWords(async () => {
+        // Without an address: the one the receipt went to before, else the one sent with the sale.
+        const to =
+          input.to === undefined || input.to === ''
+            ? await engine.customerRecords.receiptEmail(input.id)
+            : input.to;
+        const message = await receipts.email(input.id, to);
+        // The receipt has gone: a store that cannot keep the address now does not make it a failure.
+        if (to !== undefined) {
+          await engine.customerRecords
+            .keepReceiptEmail(input.id, to.trim(), engine.now())
+            .catch((error: unknown) => console.error('tender: the receipt address was not kept.', error));
+        }
+        return { message };
+      }),
   };
 }

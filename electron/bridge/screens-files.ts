@@ -1,7 +1,8 @@
 /**
- * Serves the built cashier screens (index.html and Vite's flat assets folder) on the engine's own
- * HTTPS origin, for a browser next to `npm run gateway -- serve --renderer`. Only those two places
- * are served, so every other path keeps the API's own 404.
+ * Serves the built screens on the engine's own HTTPS origin, for a browser next to `npm run gateway
+ * -- serve --renderer`: the cashier's (index.html at /), the customer's (customer.html at /customer)
+ * and Vite's flat assets folder. Only those places are served, so every other path keeps the API's
+ * own 404.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -23,24 +24,32 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export class ScreensNotBuiltError extends Error {}
 
-export function serveScreens(app: FastifyInstance, rendererDir: string): void {
-  let index: Buffer;
+function builtDocument(rendererDir: string, name: string): Buffer {
   try {
-    index = readFileSync(join(rendererDir, 'index.html'));
+    return readFileSync(join(rendererDir, name));
   } catch {
     throw new ScreensNotBuiltError(
-      `The cashier screens are not built (no ${join(rendererDir, 'index.html')}). Run \`npm run build\` first.`,
+      `The screens are not built (no ${join(rendererDir, name)}). Run \`npm run build\` first.`,
     );
   }
+}
 
-  for (const path of ['/', '/index.html']) {
-    app.get(path, async (request, reply) =>
-      reply
-        // The host is one of the loopback names the server's Host check has already allowed.
-        .headers(screensDocumentHeaders([`wss://${request.headers.host ?? ''}`]))
-        .type('text/html; charset=utf-8')
-        .send(index),
-    );
+export function serveScreens(app: FastifyInstance, rendererDir: string): void {
+  const documents: [paths: string[], document: Buffer][] = [
+    [['/', '/index.html'], builtDocument(rendererDir, 'index.html')],
+    [['/customer'], builtDocument(rendererDir, 'customer.html')],
+  ];
+
+  for (const [paths, document] of documents) {
+    for (const path of paths) {
+      app.get(path, async (request, reply) =>
+        reply
+          // The host is one of the loopback names the server's Host check has already allowed.
+          .headers(screensDocumentHeaders([`wss://${request.headers.host ?? ''}`]))
+          .type('text/html; charset=utf-8')
+          .send(document),
+      );
+    }
   }
 
   app.get('/assets/:name', async (request, reply) => {

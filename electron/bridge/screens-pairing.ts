@@ -13,6 +13,10 @@
  *   key (`screens/page.key`, 0600), so an engine restarted on the same data dir still knows the page
  *   and the open screen reconnects by itself. The socket takes either only from the screens' own
  *   Origin, and one page id has one socket at a time.
+ * - Each ticket, and so each credential, is for one **role**: the cashier's screens, or the
+ *   customer's screen (`/customer`, its own launch page `screens/open-customer-screen.html`). The
+ *   role is inside the MAC, so a customer's page cannot make itself a cashier's: the host answers it
+ *   only the few requests of the customer's screen.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +29,19 @@ export const TICKET_LIFETIME_MS = 10 * 60_000;
 /** Tickets handed out and not yet used, at most; the oldest gives way. */
 const TICKETS_KEPT = 64;
 const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const CREDENTIAL_PATTERN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+/** A cashier's credential is `<page id>.<mac>`, as before roles; a customer's is prefixed `customer.`. */
+const CREDENTIAL_PATTERN = /^(?:(customer)\.)?([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/** Who a paired page is to the counter. */
+export type ScreenRole = 'cashier' | 'customer';
+
+/** The path each role's page is served at. */
+export const SCREEN_PATHS: Record<ScreenRole, string> = { cashier: '/', customer: '/customer' };
+
+export interface PairedPage {
+  pageId: string;
+  role: ScreenRole;
+}
 
 /** Where a data dir keeps what pairs the screens; the folder is the counter's user's alone. */
 export function screensPairingLayout(dataDir: string) {
@@ -34,6 +50,7 @@ export function screensPairingLayout(dataDir: string) {
     dir,
     pageKey: join(dir, 'page.key'),
     launchPage: join(dir, 'open-screens.html'),
+    customerLaunchPage: join(dir, 'open-customer-screen.html'),
     /** The one token every page shared before pages were paired one by one; removed at start. */
     formerToken: join(dataDir, 'bridge-token'),
   };
@@ -54,7 +71,7 @@ function loadPageKey(file: string): Buffer {
 }
 
 /** The launch page: no script, no network of its own; it only sends the browser on with the ticket. */
-function launchPage(target: string): string {
+function launchPage(target: string, role: ScreenRole): string {
   const escaped = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   return [
     '<!doctype html>',
@@ -62,7 +79,7 @@ function launchPage(target: string): string {
     '<meta name="referrer" content="no-referrer">',
     `<meta http-equiv="refresh" content="0;url=${escaped}">`,
     '<title>Tender</title>',
-    '<p>Opening the cashier screens…</p>',
+    `<p>Opening the ${role === 'customer' ? 'customer screen' : 'cashier screens'}…</p>`,
     '',
   ].join('\n');
 }
@@ -71,9 +88,9 @@ export class ScreensPairing {
   readonly #layout: ReturnType<typeof screensPairingLayout>;
   readonly #pageKey: Buffer;
   readonly #now: () => number;
-  /** Unused tickets by their SHA-256, with when each stops opening the door. */
-  readonly #tickets = new Map<string, number>();
-  #launch: { ticketHash: string; screensOrigin: string } | undefined;
+  /** Unused tickets by their SHA-256, with when each stops opening the door and for whom. */
+  readonly #tickets = new Map<string, { until: number; role: ScreenRole }>();
+  readonly #launches = new Map<ScreenRole, { ticketHash: string; screensOrigin: string }>();
   #refresh: NodeJS.Timeout | undefined;
 
   private constructor(dataDir: string, now: () => number) {
@@ -94,8 +111,12 @@ export class ScreensPairing {
     return this.#layout.launchPage;
   }
 
-  /** A new ticket for one page; whoever the engine's own process hands it to. */
-  issueTicket(): string {
+  get customerLaunchPagePath(): string {
+    return this.#layout.customerLaunchPage;
+  }
+
+  /** A new ticket for one page of `role`; whoever the engine's own process hands it to. */
+  issueTicket(role: ScreenRole = 'cashier'): string {
     this.#forgetExpired();
     while (this.#tickets.size >= TICKETS_KEPT) {
       const oldest = this.#tickets.keys().next().value;
@@ -103,24 +124,26 @@ export class ScreensPairing {
       this.#tickets.delete(oldest);
     }
     const ticket = randomBytes(32).toString('base64url');
-    this.#tickets.set(digest(ticket).toString('hex'), this.#now() + TICKET_LIFETIME_MS);
+    this.#tickets.set(digest(ticket).toString('hex'), { until: this.#now() + TICKET_LIFETIME_MS, role });
     return ticket;
   }
 
-  /** The address a browser opens to become a screen with this ticket. */
-  static pairingAddress(screensOrigin: string, ticket: string): string {
-    return `${screensOrigin}/#${BRIDGE_PAIRING_PARAMETER}=${ticket}`;
+  /** The address a browser opens to become a screen of `role` with this ticket. */
+  static pairingAddress(screensOrigin: string, ticket: string, role: ScreenRole = 'cashier'): string {
+    return `${screensOrigin}${SCREEN_PATHS[role]}#${BRIDGE_PAIRING_PARAMETER}=${ticket}`;
   }
 
   /**
-   * Writes the launch page with a fresh ticket for the screens at `screensOrigin`, and keeps it
-   * fresh: it is written again once its ticket is used or runs out.
+   * Writes the launch pages (the cashier's screens' and the customer's screen's) with a fresh ticket
+   * each for the screens at `screensOrigin`, and keeps them fresh: each is written again once its
+   * ticket is used or runs out.
    */
   keepLaunchPage(screensOrigin: string): void {
-    this.#writeLaunchPage(screensOrigin);
+    for (const role of ['cashier', 'customer'] as const) this.#writeLaunchPage(screensOrigin, role);
     this.#refresh ??= setInterval(() => {
-      const launch = this.#launch;
-      if (launch && !this.#tickets.has(launch.ticketHash)) this.#writeLaunchPage(launch.screensOrigin);
+      for (const [role, launch] of this.#launches) {
+        if (!this.#tickets.has(launch.ticketHash)) this.#writeLaunchPage(launch.screensOrigin, role);
+      }
     }, TICKET_LIFETIME_MS / 4).unref();
   }
 
@@ -128,47 +151,60 @@ export class ScreensPairing {
   redeem(ticket: string): string | undefined {
     this.#forgetExpired();
     const hash = digest(ticket).toString('hex');
-    if (!this.#tickets.delete(hash)) return undefined;
-    if (this.#launch?.ticketHash === hash) this.#writeLaunchPage(this.#launch.screensOrigin);
+    const issued = this.#tickets.get(hash);
+    if (!issued) return undefined;
+    this.#tickets.delete(hash);
+    const launch = this.#launches.get(issued.role);
+    if (launch?.ticketHash === hash) this.#writeLaunchPage(launch.screensOrigin, issued.role);
     const pageId = randomBytes(16).toString('base64url');
-    return `${pageId}.${this.#mac(pageId).toString('base64url')}`;
+    const mac = this.#mac(pageId, issued.role).toString('base64url');
+    return issued.role === 'customer' ? `customer.${pageId}.${mac}` : `${pageId}.${mac}`;
   }
 
-  /** The page id a credential was made for, or undefined when this data dir did not make it. */
-  pageOf(credential: string): string | undefined {
+  /** The page a credential was made for, and its role; undefined when this data dir did not make it. */
+  pageOf(credential: string): PairedPage | undefined {
     const match = CREDENTIAL_PATTERN.exec(credential);
     if (!match) return undefined;
-    const [, pageId = '', mac = ''] = match;
+    const [, customer, pageId = '', mac = ''] = match;
+    const role: ScreenRole = customer === undefined ? 'cashier' : 'customer';
     const given = Buffer.from(mac, 'base64url');
-    const expected = this.#mac(pageId);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? pageId : undefined;
+    const expected = this.#mac(pageId, role);
+    return given.length === expected.length && timingSafeEqual(given, expected)
+      ? { pageId, role }
+      : undefined;
   }
 
-  /** Stops refreshing the launch page and removes it, so no ticket of a stopped engine lies around. */
+  /** Stops refreshing the launch pages and removes them, so no ticket of a stopped engine lies around. */
   close(): void {
     clearInterval(this.#refresh);
     this.#refresh = undefined;
     this.#tickets.clear();
-    if (this.#launch) rmSync(this.#layout.launchPage, { force: true });
-    this.#launch = undefined;
+    for (const role of this.#launches.keys()) rmSync(this.#launchPageOf(role), { force: true });
+    this.#launches.clear();
   }
 
-  #mac(pageId: string): Buffer {
-    return createHmac('sha256', this.#pageKey).update(`tender screens page ${pageId}`).digest();
+  #mac(pageId: string, role: ScreenRole): Buffer {
+    // The cashier's words are those of every credential made before roles, which stay good.
+    const words = role === 'customer' ? `tender customer screen ${pageId}` : `tender screens page ${pageId}`;
+    return createHmac('sha256', this.#pageKey).update(words).digest();
   }
 
-  #writeLaunchPage(screensOrigin: string): void {
-    const ticket = this.issueTicket();
-    this.#launch = { ticketHash: digest(ticket).toString('hex'), screensOrigin };
+  #launchPageOf(role: ScreenRole): string {
+    return role === 'customer' ? this.#layout.customerLaunchPage : this.#layout.launchPage;
+  }
+
+  #writeLaunchPage(screensOrigin: string, role: ScreenRole): void {
+    const ticket = this.issueTicket(role);
+    this.#launches.set(role, { ticketHash: digest(ticket).toString('hex'), screensOrigin });
     writeFileAtomically(
-      this.#layout.launchPage,
-      launchPage(ScreensPairing.pairingAddress(screensOrigin, ticket)),
+      this.#launchPageOf(role),
+      launchPage(ScreensPairing.pairingAddress(screensOrigin, ticket, role), role),
       0o600,
     );
   }
 
   #forgetExpired(): void {
     const now = this.#now();
-    for (const [hash, until] of this.#tickets) if (until <= now) this.#tickets.delete(hash);
+    for (const [hash, { until }] of this.#tickets) if (until <= now) this.#tickets.delete(hash);
   }
 }

@@ -3,7 +3,8 @@
  * upgrade passes the same Host rule as the API and must come from the screens' own Origin (a
  * browser always sends one; a client that sends none is not a page of ours). Its first message then
  * pairs a new page by its ticket, or presents a paired page's credential (screens-pairing.ts); only
- * then does it receive events and may it make requests.
+ * then does it receive events and may it make requests. A customer's screen receives only its own
+ * view and may make only its few requests; every other channel is refused to it.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,14 +19,20 @@ import {
   type ClientMessage,
   type ServerMessage,
 } from '../../shared/ipc/socket-protocol';
+import { CUSTOMER_SCREEN_EVENTS } from '../../shared/ipc/customer-contract';
 import { allowedHosts, requestedHost, servedOrigin } from '../gateway/http/loopback';
 import { dispatchInvoke, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import type { ScreensPairing } from './screens-pairing';
 
 export interface BridgeHost {
+  /** Every request of the cashier's screens. */
   handlers: BridgeHandlers;
+  /** The only requests a customer's screen may make. */
+  customerHandlers: Partial<BridgeHandlers>;
   events: BridgeEventHub;
+  /** A customer's screen connected; returns what to call when it goes. */
+  attachCustomerScreen(): () => void;
 }
 
 export interface BridgeSocketOptions {
@@ -94,6 +101,7 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
 
   function serve(ws: WebSocket, host: BridgeHost): void {
     let unsubscribe: (() => void) | undefined;
+    let handlers: Partial<BridgeHandlers> = host.handlers;
     const send = (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
@@ -118,16 +126,28 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
           return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'This page is not paired with the counter.');
         }
         clearTimeout(hello);
-        pageId = page;
+        pageId = page.pageId;
         // The newest socket of a page wins: a reload's socket may arrive before the old one's close.
-        const earlier = pages.get(page);
-        pages.set(page, ws);
+        const earlier = pages.get(page.pageId);
+        pages.set(page.pageId, ws);
         earlier?.close(SOCKET_CLOSE_CODES.REPLACED, 'This screen was opened again in another window.');
-        unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
+        if (page.role === 'customer') {
+          handlers = host.customerHandlers;
+          const detach = host.attachCustomerScreen();
+          const events = host.events.subscribe((event, payload) => {
+            if (CUSTOMER_SCREEN_EVENTS.includes(event)) send({ type: 'event', event, payload });
+          });
+          unsubscribe = () => {
+            events();
+            detach();
+          };
+        } else {
+          unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
+        }
         return send(message.type === 'pair' ? { type: 'ready', credential } : { type: 'ready' });
       }
       if (message.type !== 'invoke') return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Already connected.');
-      void dispatchInvoke(host.handlers, message.channel, message.input).then((result) =>
+      void dispatchInvoke(handlers, message.channel, message.input).then((result) =>
         send({ type: 'result', id: message.id, result }),
       );
     });

@@ -14,6 +14,9 @@ import { AttemptJournal } from './attempt-journal';
 import { CounterAdmin, type ScreensDocuments } from './counter-admin';
 import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
+import { CustomerDisplay } from './customer-display';
+import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
+import { ReceiptService } from '../gateway/receipts/receipt-service';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
 import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
@@ -56,6 +59,10 @@ export interface TerminalOptions {
   documents?: ScreensDocuments;
   /** The store server this run's ledger is on, if any, and how it was given. */
   store?: RunningStore;
+  /** How long the customer's screen says thank you before it is idle again. */
+  customerThanksMs?: number;
+  /** In a browser: the address that pairs one more customer's page. */
+  customerScreenAddress?: () => string;
 }
 
 /**
@@ -105,9 +112,16 @@ function publicIdOf(key: string): string {
   return key.split('_')[1] ?? '';
 }
 
+/** What a customer's screen may ask of the host: its own step, and the answers to it. */
+export type CustomerScreenHandlers = Pick<BridgeHandlers, CustomerScreenChannel>;
+
 export class Terminal {
   readonly events = new BridgeEventHub();
+  /** Every request of the cashier's screens. */
   readonly handlers: BridgeHandlers;
+  /** The customer's screen: what it shows, and the few requests it may make. */
+  readonly customer: CustomerDisplay;
+  readonly customerHandlers: CustomerScreenHandlers;
   readonly #options: TerminalOptions;
   readonly #apiKey: string;
   readonly #readers: MagtekReaders | undefined;
@@ -163,6 +177,21 @@ export class Terminal {
     this.#readers = backend ? new MagtekReaders({ backend }) : undefined;
     this.#tracker = new ReaderStatusTracker(this.#simulator !== undefined);
     this.#lastStatus = JSON.stringify(this.readerStatus());
+    const engine = options.gateway.engine;
+    this.customer = new CustomerDisplay({
+      engine,
+      events: this.events,
+      settings: () => this.#admin.settings(),
+      receipts: new ReceiptService(engine.reads, engine.settings, { signatures: engine.signatures }),
+      ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
+      ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
+    });
+    // The switch in Settings shows or hides the customer's screen at once.
+    this.events.subscribe((event) => {
+      if (event === 'settings:changed') this.customer.refresh();
+    });
+    // A customer's taps are not the staff's use of the counter: they never hold off its lock.
+    this.customerHandlers = this.customer.screenHandlers();
     this.handlers = this.#usedByTheCounter(this.#createHandlers(), issued.info.recordId);
   }
 
@@ -195,6 +224,11 @@ export class Terminal {
     return terminal;
   }
 
+  /** A customer's screen connected (a page, or the desktop app's second window); returns what to call when it goes. */
+  attachCustomerScreen(): () => void {
+    return this.customer.attachScreen();
+  }
+
   readerStatus(): ReaderStatus {
     return this.#readers ? this.#tracker.status : { state: 'off' };
   }
@@ -204,6 +238,7 @@ export class Terminal {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#processorLine.stop();
+    this.customer.stop();
     await this.#readers?.stop();
     this.#staff.stop();
     await this.#options.gateway.engine.keys.revoke(this.#apiKey, CASHIER_APP);
@@ -289,6 +324,8 @@ export class Terminal {
       }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),
+      ...this.customer.screenHandlers(),
+      ...this.customer.cashierHandlers(),
       ...receiptHandlers({
         engine: this.#options.gateway.engine,
         requirePin: (pin) => this.#admin.requireManagerPin(pin),

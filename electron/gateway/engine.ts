@@ -23,6 +23,8 @@ import type { Store } from './store/store';
 import { StaffService } from './staff/staff';
 import type { TransactionResponse } from '../../shared/api/schemas';
 import { TransactionService } from './transactions';
+import { Signatures } from './signatures';
+import type { CustomerRecords } from './store/customer-records';
 
 export interface EngineOptions {
   now?: () => number;
@@ -42,6 +44,10 @@ export class Engine {
   readonly staff: StaffService;
   /** Lists, the open batch and the audit log, read off the connection that writes payments. */
   readonly reads: LedgerReadPort;
+  /** What customers leave with their transactions: signatures and receipt addresses. */
+  readonly customerRecords: CustomerRecords;
+  /** Customers' signatures for their charges. */
+  readonly signatures: Signatures;
   /** The lane this counter writes in: its name on a store server, LOCAL_LANE on its own. */
   readonly lane: string;
   /** True when the ledger is on a store server, shared with other counters. */
@@ -63,6 +69,7 @@ export class Engine {
     this.now = now;
     this.ledger = store.ledger;
     this.reads = store.reads;
+    this.customerRecords = store.customerRecords;
     this.admin = store.admin;
     this.lane = store.lane;
     this.onStoreServer = store.shared;
@@ -106,6 +113,7 @@ export class Engine {
       forwarder: this.forwarder,
       gate: this.transactions.closeGate,
     });
+    this.signatures = new Signatures(this.ledger, this.customerRecords, now);
     this.moneyMoves = new MoneyMoves(this.transactions, this.batches, this.staff, this.reads);
   }
 

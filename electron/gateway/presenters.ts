@@ -102,6 +102,7 @@ export function presentReceipt({ document, lines }: RenderedReceipt, width: 32 |
     result: document.result,
     ...(document.message !== undefined && { message: document.message }),
     signature: flag(document.signature),
+    signed: flag(document.signed),
     copy_label: document.copyLabel,
     footer: document.footer,
     lines,

@@ -194,6 +194,37 @@ export function certificateFileProblem(path: string): string | undefined {
   return undefined;
 }
 
+/** An amount in dollars, or none: `none` (or empty) turns what it bounds off. */
+const optionalAmountSetting = (description: string): SettingDefinition<number | null> => ({
+  description,
+  defaultValue: null,
+  parse: (text) => {
+    const trimmed = text.trim().toLowerCase();
+    if (trimmed === '' || trimmed === 'none') return null;
+    const parsed = parseMoney(trimmed);
+    return parsed.ok ? parsed.cents : undefined;
+  },
+  format: (value) => (value === null ? 'none' : formatMoney(value)),
+});
+
+/** One to three amounts in dollars, each above zero, rising, separated by commas ("1.00,2.00,3.00"). */
+const amountListSetting = (description: string, defaultValue: number[]): SettingDefinition<number[]> => ({
+  description,
+  defaultValue,
+  parse: (text) => {
+    const parts = text.split(',').map((part) => part.trim());
+    if (parts.length < 1 || parts.length > 3) return undefined;
+    const cents: number[] = [];
+    for (const part of parts) {
+      const parsed = parseMoney(part);
+      if (!parsed.ok || parsed.cents <= (cents.at(-1) ?? 0)) return undefined;
+      cents.push(parsed.cents);
+    }
+    return cents;
+  },
+  format: (value) => value.map(formatMoney).join(','),
+});
+
 /** A password for a server: kept to be sent, never shown back. */
 const secretSetting = (description: string): SettingDefinition<string> => ({
   description,
@@ -216,6 +247,24 @@ export const SETTING_DEFINITIONS = {
   auth_expiry_days: daysSetting(
     'Days an approved AUTH can still be captured (1 to 999); older ones are expired and their hold released.',
     7,
+  ),
+  counter_tips: booleanSetting(
+    'Offer the customer a tip at a counter sale, on the screen turned to them or on the cashier screen (true or ' +
+      'false). Takes effect only with tips_enabled, since the tip is captured as tip_amount.',
+    false,
+  ),
+  smart_tip_below: amountSetting(
+    'Below this sale amount (dollars, like 10.00) a counter tip is offered as the fixed amounts of smart_tip_amounts ' +
+      'instead of percentages; 0.00 always offers percentages.',
+    1000,
+  ),
+  smart_tip_amounts: amountListSetting(
+    'The fixed tips offered below smart_tip_below: one to three rising amounts in dollars, separated by commas.',
+    [100, 200, 300],
+  ),
+  signature_above: optionalAmountSetting(
+    'A counter sale of this total or more (dollars, like 50.00), tip included, asks the customer to sign on the ' +
+      'screen turned to them; none (the default) never does.',
   ),
   tip_warn_percent: wholeNumberSetting(
     'A tip above this share of the check, in percent (1 to 1000), or above the check itself, asks the cashier to confirm it.',

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, type Display } from 'electron';
+import { CUSTOMER_SCREEN_EVENTS } from '../../shared/ipc/customer-contract';
 import { screensDocumentHeaders } from '../bridge/content-security-policy';
 import { counterTipPercentages } from '../bridge/counter-preferences';
 import { hidReaderSetup, Terminal, type ReaderSetup } from '../bridge/terminal';
@@ -10,6 +11,7 @@ import { readStoreServerFile } from '../gateway/store-server-file';
 import { storeServerOptions } from '../gateway/store-server-options';
 import { keepEngineHeapSmall } from '../gateway/heap';
 import { nodeHidBackend } from '../reader/node-hid-backend';
+import { CustomerWindows, type CustomerWindow, type DisplayArea } from './customer-window';
 import { guardContents, permissionCheckHandler, permissionRequestHandler } from './guards';
 import { forwardBridgeEvents, registerBridgeIpc } from './ipc';
 import { electronSqliteBinding, MissingElectronBuildError } from './native';
@@ -50,6 +52,8 @@ interface Services {
 }
 
 let mainWindow: BrowserWindow | undefined;
+let customerWindow: BrowserWindow | undefined;
+let customerWindows: CustomerWindows | undefined;
 // Settles to undefined when the engine did not start, so quitting never waits on a failure.
 let services: Promise<Services | undefined> = Promise.resolve(undefined);
 let servicesClosing: Promise<void> | undefined;
@@ -161,13 +165,97 @@ async function start(): Promise<void> {
   });
   if (current) current.terminal = terminal;
 
-  registerBridgeIpc(ipcMain, terminal.handlers, {
-    webContentsId: () => mainWindow?.webContents.id,
-    origins: screensOrigins,
-  });
+  registerBridgeIpc(
+    ipcMain,
+    terminal.handlers,
+    {
+      webContentsId: () => mainWindow?.webContents.id,
+      customerWebContentsId: () => customerWindow?.webContents.id,
+      origins: screensOrigins,
+    },
+    terminal.customerHandlers,
+  );
   forwardBridgeEvents(terminal.events, () => mainWindow?.webContents, screensOrigins);
+  forwardBridgeEvents(
+    terminal.events,
+    () => customerWindow?.webContents,
+    screensOrigins,
+    CUSTOMER_SCREEN_EVENTS,
+  );
 
-  mainWindow = createWindow();
+  const cashierWindow = createWindow();
+  mainWindow = cashierWindow;
+  // The customer's screen goes on a second display, and follows displays plugged in and out.
+  const windows = new CustomerWindows({
+    displays: () => screen.getAllDisplays().map(displayArea),
+    cashierDisplayId: () =>
+      mainWindow && !mainWindow.isDestroyed()
+        ? screen.getDisplayMatching(mainWindow.getBounds()).id
+        : undefined,
+    enabled: () => terminal.customer.view().screen.enabled,
+    open: () => openCustomerWindow(terminal),
+  });
+  customerWindows = windows;
+  const follow = () => windows.update();
+  screen.on('display-added', follow);
+  screen.on('display-removed', follow);
+  screen.on('display-metrics-changed', follow);
+  cashierWindow.on('moved', follow);
+  cashierWindow.on('closed', () => windows.close());
+  terminal.events.subscribe((event) => {
+    if (event === 'settings:changed') follow();
+  });
+  follow();
+}
+
+function displayArea(display: Display): DisplayArea {
+  return { id: display.id, bounds: display.bounds, internal: display.internal };
+}
+
+/** The customer's window: the same sandbox as the cashier's, no frame, full screen where it is placed. */
+function openCustomerWindow(terminal: Terminal): CustomerWindow {
+  const window = new BrowserWindow({
+    title: 'Tender: customer screen',
+    show: false,
+    frame: false,
+    backgroundColor: '#f3f1eb',
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  customerWindow = window;
+  let detach: (() => void) | undefined;
+  window.once('ready-to-show', () => {
+    window.show();
+    detach = terminal.attachCustomerScreen();
+  });
+  window.on('closed', () => {
+    detach?.();
+    if (customerWindow === window) customerWindow = undefined;
+  });
+  const page = devServerUrl
+    ? new URL('customer.html', devServerUrl).toString()
+    : `${RENDERER_ORIGIN}/customer.html`;
+  window
+    .loadURL(page)
+    .catch((error: unknown) => console.error('Tender: the customer screen did not load.', error));
+  return {
+    placeOn: (display) => {
+      window.setFullScreen(false);
+      window.setBounds(display.bounds);
+      window.setFullScreen(true);
+    },
+    close: () => {
+      if (!window.isDestroyed()) window.close();
+    },
+    onClosed: (listener) => window.on('closed', listener),
+  };
 }
 
 /** A file of the built screens; the document gets the header-only parts of the security policy. */
@@ -213,6 +301,7 @@ function createWindow(): BrowserWindow {
 
 /** Reader first (no swipe may arrive for a closed engine), then the engine and its ledger. */
 function closeServices(): Promise<void> {
+  customerWindows?.close();
   servicesClosing ??= services
     .then(async (running) => {
       await running?.terminal?.stop();

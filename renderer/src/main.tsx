@@ -14,6 +14,7 @@ import './styles/settings.css';
 import './styles/staff.css';
 import './styles/print.css';
 import './styles/receipts.css';
+import './styles/counter-customer.css';
 import './styles/touch-and-narrow.css';
 
 const container = document.getElementById('root');

@@ -22,12 +22,17 @@ import {
 export interface FetchResponse {
   status: number;
   text(): Promise<string>;
+  /** The body as bytes, for the routes that answer a picture. */
+  bytes?(): Promise<Uint8Array>;
 }
 
 export type FetchLike = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string },
 ) => Promise<FetchResponse>;
+
+/** A route that answers JSON (or XML): every route but the pictures. */
+type JsonRoute = ApiRoute & { answer: NonNullable<ApiRoute['answer']> };
 
 export class TenderApiError extends Error {
   constructor(
@@ -90,6 +95,25 @@ export class TenderClient {
     return receipt;
   }
 
+  /**
+   * The customer's signature for a transaction as PNG bytes, or undefined when it has none. Needs a
+   * fetch that can give the body as bytes.
+   */
+  async signature(id: number | string): Promise<Uint8Array | undefined> {
+    const route = API_ROUTES.getSignature;
+    const response = await this.options.fetch(
+      `${this.options.baseUrl}${route.path.replace('{id}', encodeURIComponent(String(id)))}`,
+      { method: route.method, headers: { accept: route.image.mediaType, api_key: this.options.apiKey } },
+    );
+    if (response.status === 200) {
+      if (!response.bytes) throw new Error('This client was given a fetch that cannot read a picture.');
+      return response.bytes();
+    }
+    const parsed = errorSchema.safeParse(safeJson(await response.text()));
+    if (response.status === 404 && parsed.success && parsed.data.error === 'not_found') return undefined;
+    throw new TenderApiError(response.status, parsed.success ? parsed.data : undefined);
+  }
+
   async listBatches(query: QueryValues<BatchListQuery> = {}): Promise<Batch[]> {
     return (await this.call(API_ROUTES.listBatches, { query })) ?? [];
   }
@@ -108,7 +132,7 @@ export class TenderClient {
   }
 
   /** Calls a route of the table; undefined when it answers 204. */
-  private async call<R extends ApiRoute>(
+  private async call<R extends JsonRoute>(
     route: R,
     { body, headers: extraHeaders = {}, query = {}, path = {} }: CallParts = {},
   ): Promise<z.output<R['answer']['schema']> | undefined> {

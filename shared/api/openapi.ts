@@ -130,7 +130,7 @@ const idempotentReplayedHeader = {
   },
 };
 
-function answerContent({ schema, xmlRoot, xmlItem }: ApiRoute['answer']): JsonObject {
+function answerContent({ schema, xmlRoot, xmlItem }: NonNullable<ApiRoute['answer']>): JsonObject {
   if (schema instanceof z.ZodArray) return list(schema.element as z.ZodType, xmlRoot, xmlItem ?? xmlRoot);
   return content(refTo(schema), xmlRoot);
 }
@@ -159,10 +159,13 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
     }),
     responses: {
       '200': {
-        description: route.answer.description,
+        description: route.answer?.description ?? route.image?.description ?? '',
         ...(route.idempotent && { headers: idempotentReplayedHeader }),
         content: {
-          ...answerContent(route.answer),
+          ...(route.answer && answerContent(route.answer)),
+          ...(route.image && {
+            [route.image.mediaType]: { schema: { type: 'string', contentMediaType: route.image.mediaType } },
+          }),
           ...(route.plainText !== undefined && {
             'text/plain': { schema: { type: 'string', description: route.plainText } },
           }),

@@ -11,6 +11,7 @@ import {
   closeBatchQuerySchema,
   receiptQuerySchema,
   receiptSchema,
+  signatureQuerySchema,
   transactionListItemSchema,
   transactionListQuerySchema,
   transactionRequestSchema,
@@ -38,9 +39,11 @@ export interface ApiRoute {
   body?: { schema: z.ZodType; xmlRoot: string };
   /**
    * The 200 answer, and the elements it is written under in XML: a list is `xmlRoot` holding one
-   * `xmlItem` per entry.
+   * `xmlItem` per entry. A route that answers a picture has `image` instead.
    */
-  answer: { schema: z.ZodType; xmlRoot: string; xmlItem?: string; description: string };
+  answer?: { schema: z.ZodType; xmlRoot: string; xmlItem?: string; description: string };
+  /** The 200 answer is a picture of this media type rather than JSON or XML (errors stay JSON or XML). */
+  image?: { mediaType: 'image/png'; description: string };
   /** Why the route may answer 204 with no body instead. */
   noContent?: string;
   /** Takes an Idempotency-Key header, so that a retry never runs the request twice. */
@@ -115,6 +118,23 @@ export const API_ROUTES = {
     plainText: 'The receipt as printed: lines of at most width characters.',
     notFound: 'No transaction has this id (error not_found).',
     conflict: 'copy=check of a transaction that is not a tab, an approved AUTH (error not_a_tab).',
+    timedRead: true,
+  },
+  getSignature: {
+    method: 'GET',
+    path: '/transactions/{id}/signature',
+    permission: 'transactions:read',
+    summary: "The customer's signature for a transaction, as a PNG",
+    description:
+      'The signature the customer drew on the screen turned to them, for an approved SALE, FORCED SALE or ' +
+      'CAPTURE: black strokes on white, fitted to the picture. It is kept as strokes only, never with card data. ' +
+      'Accept must allow image/png (absent, */* and image/* do); errors are written in JSON, or XML when Accept ' +
+      'prefers it.',
+    query: signatureQuerySchema,
+    image: { mediaType: 'image/png', description: 'The signature, 600 by 200 pixels, 8-bit grayscale.' },
+    notFound:
+      'No transaction has this id, or the transaction has no signature: the customer did not sign on screen ' +
+      '(error not_found).',
     timedRead: true,
   },
   listBatches: {

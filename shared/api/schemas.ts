@@ -471,6 +471,9 @@ export const receiptQuerySchema = z.strictObject({
 });
 export type ReceiptQuery = z.infer<typeof receiptQuerySchema>;
 
+/** The signature takes no query parameter; any one sent is refused, as on every other route. */
+export const signatureQuerySchema = z.strictObject({});
+
 const receiptFieldSchema = z.object({ label: wireText, value: wireText });
 
 export const receiptSchema = z.object({
@@ -500,6 +503,11 @@ export const receiptSchema = z.object({
   result: wireText.meta({ description: 'APPROVED, DECLINED, REJECTED or ERROR.' }),
   message: wireText.optional().meta({ description: 'Why a transaction that was not approved was not.' }),
   signature: flagText.meta({ description: 'true when the copy has a signature line.' }),
+  signed: flagText.meta({
+    description:
+      'true when the customer signed on screen: the copy to sign is printed with their signature ' +
+      '(GET /transactions/{id}/signature) in place of the line, and lines show [signature] there.',
+  }),
   copy_label: wireText,
   footer: wireText,
   lines: z.array(z.string()).meta({

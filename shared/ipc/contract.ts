@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../api/permissions';
 import type { CardBrand } from '../cards';
 import { attemptChannels } from './attempts-contract';
+import { customerCashierChannels, customerEvents, customerScreenChannels } from './customer-contract';
 import { staffChannels, staffEvents } from './staff-contract';
 import { processorChannels, processorEvents } from './processor-contract';
 import { storeServerChannels } from './store-server-contract';
@@ -97,6 +98,13 @@ export const tipPercentagesSchema = z
   .max(4)
   .refine((list) => new Set(list).size === list.length, 'must not repeat a percentage');
 
+/** One to three fixed tips, in cents, each above zero and above the one before. */
+export const smartTipAmountsSchema = z
+  .array(z.number().int().min(1).max(99_999_999))
+  .min(1)
+  .max(3)
+  .refine((list) => list.every((cents, i) => i === 0 || cents > (list[i - 1] ?? 0)), 'must rise');
+
 export const appSettingsSchema = z.object({
   /** Tips on CAPTURE and FORCED SALE (the engine's tips_enabled). */
   tipsEnabled: z.boolean(),
@@ -109,6 +117,16 @@ export const appSettingsSchema = z.object({
   duplicateWindowMinutes: z.number().int().min(0).max(1440),
   /** An amount above this, in cents, is said back in words and digits and confirmed (confirm_amount_above). */
   confirmAmountAboveCents: z.number().int().min(0).max(99_999_999),
+  /** Tips offered to the customer at a counter sale (counter_tips); offered only with tipsEnabled too. */
+  counterTips: z.boolean(),
+  /** Below this sale amount, in cents, the counter tips are fixed amounts (smart_tip_below); 0 never. */
+  smartTipBelowCents: z.number().int().min(0).max(99_999_999),
+  /** The fixed tips offered below it, in cents, rising (smart_tip_amounts). */
+  smartTipAmountsCents: smartTipAmountsSchema,
+  /** A counter sale of this total or more, in cents, is signed for on the customer's screen; null never (signature_above). */
+  signatureAboveCents: z.number().int().min(1).max(99_999_999).nullable(),
+  /** Whether this counter shows the customer's screen (a second window, or /customer in a browser). */
+  customerScreen: z.boolean(),
   /** Whether voids, refunds, the batch close and these settings need a manager: always, now that staff sign in. */
   managerPin: z.boolean(),
   /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
@@ -283,6 +301,11 @@ export const invokeChannels = {
       tipWarnPercent: z.number().int().min(1).max(1000).optional(),
       duplicateWindowMinutes: z.number().int().min(0).max(1440).optional(),
       confirmAmountAboveCents: z.number().int().min(0).max(99_999_999).optional(),
+      counterTips: z.boolean().optional(),
+      smartTipBelowCents: z.number().int().min(0).max(99_999_999).optional(),
+      smartTipAmountsCents: smartTipAmountsSchema.optional(),
+      signatureAboveCents: z.number().int().min(1).max(99_999_999).nullable().optional(),
+      customerScreen: z.boolean().optional(),
       ...withPin,
     }),
     output: appSettingsSchema,
@@ -385,6 +408,14 @@ export const invokeChannels = {
   },
   'receipts:test-print': { input: z.undefined(), output: deliverySchema },
   /**
+   * What the customer left with a transaction: whether they signed on screen (the picture is the
+   * engine's, at GET /transactions/{id}/signature), and the address its receipt was last emailed to.
+   */
+  'receipts:customer-kept': {
+    input: z.strictObject({ id: transactionIdInput }),
+    output: z.object({ signed: z.boolean(), address: z.string().max(254).nullable() }),
+  },
+  /**
    * Prints the end-of-day report on the receipt printer, as the screens laid it out at the paper's
    * width: printable text only, so nothing in it can be taken for a printer command.
    */
@@ -417,6 +448,8 @@ export const invokeChannels = {
   ...attemptChannels,
   ...storeServerChannels,
   ...processorChannels,
+  ...customerScreenChannels,
+  ...customerCashierChannels,
 } as const;
 
 /** Events from the host to the screens. */
@@ -428,6 +461,7 @@ export const eventChannels = {
   'settings:changed': appSettingsSchema,
   ...staffEvents,
   ...processorEvents,
+  ...customerEvents,
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;

@@ -70,6 +70,8 @@ export const staffChannels = {
       serverId: serverNumberSchema.optional(),
       /** Whether this counter takes tips (tips_enabled), asked once with the first manager. */
       takesTips: z.boolean().optional(),
+      /** With takesTips, whether the customer adds one when paying at the counter too (counter_tips). */
+      counterTips: z.boolean().optional(),
     }),
     output: counterSessionSchema,
   },

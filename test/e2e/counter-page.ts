@@ -49,6 +49,8 @@ export interface Counter {
    * after `prefix` (cashier by default).
    */
   open(prefix?: string): Promise<CounterPage>;
+  /** Closes a browser context of the test's own (a customer's screen, say) with the counter's pages. */
+  adopt(context: BrowserContext): void;
   /**
    * Closes the pages opened so far. Every open page is a cashier screen on the same bridge: one left
    * waiting for a card would take the next test's swipe.
@@ -113,6 +115,9 @@ export async function startCounter(): Promise<Counter> {
       await page.goto(screens.running.pairingAddress());
       await counter.readerBadge('Card reader ready').waitFor();
       return counter;
+    },
+    adopt(context) {
+      contexts.push(context);
     },
     async closePages() {
       await Promise.all(contexts.splice(0).map((context) => context.close()));

@@ -85,11 +85,38 @@ describe('the first start', () => {
     await page.getByTestId('signed-in').getByText('Olga').waitFor();
     const { engine } = screens.running.gateway;
     expect(engine.settings.get('tips_enabled')).toBe(true);
+    // Yes means at the counter too: a counter sale asks for the tip before the card.
+    expect(engine.settings.get('counter_tips')).toBe(true);
     expect((await engine.reads.recentAudit(10)).map((entry) => [entry.action, entry.subject])).toEqual(
-      expect.arrayContaining([['setting_change', 'tips_enabled']]),
+      expect.arrayContaining([
+        ['setting_change', 'tips_enabled'],
+        ['setting_change', 'counter_tips'],
+      ]),
     );
 
-    // The screens follow at once: a tab is captured with its tip.
+    // The screens follow at once: a counter sale asks for the tip before the card...
+    await cashier.tapAmount('1200');
+    await page.getByRole('button', { name: /^Charge \$/ }).click();
+    await page.getByTestId('counter-tip').waitFor();
+    await page.getByRole('button', { name: 'Cancel the sale' }).click();
+    // ...and a tab is captured with its tip.
+    await chooseNewTab(screens, cashier);
+    await cashier.screen.getByTestId('tip-amount').waitFor();
+    await page.context().close();
+  });
+
+  it('takes tips on tabs only when told so: a counter sale then asks for none', async () => {
+    const { screens, cashier } = await firstStart();
+    const { page } = cashier;
+    await fillManager(cashier);
+    await page
+      .getByRole('group', { name: 'Does this counter take tips?' })
+      .getByRole('radio', { name: /^On tabs only/ })
+      .check();
+    await page.getByRole('button', { name: 'Create and sign in' }).click();
+    await page.getByTestId('signed-in').getByText('Olga').waitFor();
+    const { engine } = screens.running.gateway;
+    expect([engine.settings.get('tips_enabled'), engine.settings.get('counter_tips')]).toEqual([true, false]);
     await chooseNewTab(screens, cashier);
     await cashier.screen.getByTestId('tip-amount').waitFor();
     await page.context().close();

@@ -97,6 +97,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as it came, for the answers that are pictures. */
+  bytes: Buffer;
   json<T = Record<string, unknown>>(): T;
 }
 
@@ -194,11 +196,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
           incoming.on('end', () => {
-            const body = Buffer.concat(chunks).toString('utf8');
+            const bytes = Buffer.concat(chunks);
+            const body = bytes.toString('utf8');
             resolve({
               status: incoming.statusCode ?? 0,
               headers: incoming.headers,
               body,
+              bytes,
               json: <T>() => JSON.parse(body) as T,
             });
           });
@@ -212,7 +216,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const fetch: FetchLike = async (url, init) => {
     const { pathname, search } = new URL(url);
     const response = await request(pathname + search, init);
-    return { status: response.status, text: async () => response.body };
+    return {
+      status: response.status,
+      text: async () => response.body,
+      bytes: async () => new Uint8Array(response.bytes),
+    };
   };
   const clientWith = (apiKey: string) => new TenderClient({ baseUrl: gateway.url, apiKey, fetch });
 

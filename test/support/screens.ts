@@ -48,6 +48,8 @@ export interface TestResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as it came, for an answer that is a picture. */
+  bytes: Buffer;
 }
 
 export interface NodeBridge {
@@ -97,13 +99,15 @@ export async function startTestScreens(options: {
       const outgoing = httpsRequest(`${origin}${path}`, { agent, method, headers }, (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () =>
+        incoming.on('end', () => {
+          const bytes = Buffer.concat(chunks);
           resolve({
             status: incoming.statusCode ?? 0,
             headers: incoming.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+            body: bytes.toString('utf8'),
+            bytes,
+          });
+        });
       });
       outgoing.on('error', reject);
       outgoing.end(body);
@@ -114,7 +118,11 @@ export async function startTestScreens(options: {
     apiKey: (await running.gateway.engine.keys.create('screens test checks')).key,
     fetch: async (url, init) => {
       const response = await request(new URL(url).pathname + new URL(url).search, init);
-      return { status: response.status, text: async () => response.body };
+      return {
+        status: response.status,
+        text: async () => response.body,
+        bytes: async () => new Uint8Array(response.bytes),
+      };
     },
   });
 

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TenderApiError } from '../../shared/api/client';
 import type { AppSettings, EventPayload } from '../../shared/ipc/contract';
-import { COUNTER_SETTINGS_FILE, DamagedPreferencesError } from '../../electron/bridge/counter-preferences';
+import {
+  COUNTER_SETTINGS_FILE,
+  CounterPreferences,
+  DamagedPreferencesError,
+} from '../../electron/bridge/counter-preferences';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin, pinMatches } from '../../electron/bridge/manager-pin';
 import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
@@ -85,7 +89,7 @@ function settingsEvents(terminal: Terminal): EventPayload<'settings:changed'>[] 
 }
 
 describe('settings', () => {
-  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, tips over 30% confirmed, a manager needed and the test BDK', async () => {
+  it('start with tips off, 15/18/20 suggested, tabs capturable for 7 days, tips over 30% confirmed, no counter tips or signatures, the customer screen on, a manager needed and the test BDK', async () => {
     const terminal = await start();
     expect(await invoke(terminal, 'settings:get')).toEqual({
       tipsEnabled: false,
@@ -95,6 +99,11 @@ describe('settings', () => {
       // The test gateway turns the duplicate check off (its default is 2 minutes).
       duplicateWindowMinutes: 0,
       confirmAmountAboveCents: 100_000,
+      counterTips: false,
+      smartTipBelowCents: 1000,
+      smartTipAmountsCents: [100, 200, 300],
+      signatureAboveCents: null,
+      customerScreen: true,
       // Refunds, voids, the close and settings always need a manager now.
       managerPin: true,
       swipeKey: {
@@ -121,6 +130,45 @@ describe('settings', () => {
     expect(subjects.sort()).toEqual(['duplicate_window_minutes', 'tip_warn_percent']);
     await expect(invoke(terminal, 'settings:update', { duplicateWindowMinutes: 2000 })).rejects.toThrow();
     expect(t.gateway.engine.settings.get('duplicate_window_minutes')).toBe(5);
+  });
+
+  it('counter tips, smart tips, the signature amount and the customer screen are set from the screens and audited', async () => {
+    const terminal = await start();
+    const changed = (await invoke(terminal, 'settings:update', {
+      counterTips: true,
+      smartTipBelowCents: 1500,
+      smartTipAmountsCents: [100, 150, 250],
+      signatureAboveCents: 5000,
+      customerScreen: false,
+    })) as AppSettings;
+    expect(changed).toMatchObject({
+      counterTips: true,
+      smartTipBelowCents: 1500,
+      smartTipAmountsCents: [100, 150, 250],
+      signatureAboveCents: 5000,
+      customerScreen: false,
+    });
+    const { settings } = t.gateway.engine;
+    expect(settings.get('counter_tips')).toBe(true);
+    expect(settings.get('smart_tip_amounts')).toEqual([100, 150, 250]);
+    expect(settings.display('signature_above')).toBe('50.00');
+    const details = (await t.gateway.engine.reads.recentAudit(5)).map(
+      (entry) => `${entry.subject}: ${entry.detail}`,
+    );
+    expect(details.sort()).toEqual([
+      'counter_tips: false → true',
+      'customer_screen: on → off',
+      'signature_above: none → 50.00',
+      'smart_tip_amounts: 1.00,2.00,3.00 → 1.00,1.50,2.50',
+      'smart_tip_below: 10.00 → 15.00',
+    ]);
+    // The counter's own switch is kept in its file, read again at the next start.
+    expect(CounterPreferences.open(t.dataDir).customerScreen).toBe(false);
+    const back = (await invoke(terminal, 'settings:update', { signatureAboveCents: null })) as AppSettings;
+    expect(back.signatureAboveCents).toBeNull();
+    await expect(invoke(terminal, 'settings:update', { smartTipAmountsCents: [200, 100] })).rejects.toThrow();
+    await expect(invoke(terminal, 'settings:update', { smartTipAmountsCents: [] })).rejects.toThrow();
+    expect(settings.get('smart_tip_amounts')).toEqual([100, 150, 250]);
   });
 
   it('change together, reach every screen, and are recorded in the audit log with the manager who allowed them', async () => {
@@ -188,6 +236,17 @@ describe('settings', () => {
     await expect(start()).rejects.toBeInstanceOf(DamagedPreferencesError);
     const keys = t.gateway.engine.keys.list().filter((key) => key.revoked === null);
     expect(keys.map((key) => key.name)).not.toContain('Tender browser screens');
+  });
+
+  it('read a file from before the customer screen as showing it, and refuse a switch that is not on or off', () => {
+    const file = join(t.dataDir, COUNTER_SETTINGS_FILE);
+    writeFileSync(file, JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], managerPin: null }));
+    expect(CounterPreferences.open(t.dataDir).customerScreen).toBe(true);
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], customerScreen: 'yes', managerPin: null }),
+    );
+    expect(() => CounterPreferences.open(t.dataDir)).toThrow(DamagedPreferencesError);
   });
 });
 

@@ -17,6 +17,7 @@ beforeEach(() => {
   rendererDir = mkdtempSync(join(tmpdir(), 'tender-cli-renderer-'));
   mkdirSync(join(rendererDir, 'assets'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Tender</title>');
+  writeFileSync(join(rendererDir, 'customer.html'), '<!doctype html><title>Tender customer</title>');
 });
 afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
@@ -86,10 +87,20 @@ describe('serve --renderer', () => {
       expect(ticket).not.toBe('');
       expect(output).not.toContain(ticket);
       expect(output).not.toContain(readFileSync(join(dataDir, 'screens', 'page.key'), 'utf8').trim());
+      // The customer's screen: its address beside the cashier's, and a launch page of its own.
+      expect(output).toContain(`Customer screen: https://127.0.0.1:${port}/customer\n`);
+      const customerLaunch = join(dataDir, 'screens', 'open-customer-screen.html');
+      expect(output).toContain(`To open it in a browser on this computer, open file://${customerLaunch}`);
+      const customerTicket =
+        /#pair=([A-Za-z0-9_-]{43})/.exec(readFileSync(customerLaunch, 'utf8'))?.[1] ?? '';
+      expect(customerTicket).not.toBe('');
+      expect(output).not.toContain(customerTicket);
       expect(output).not.toMatch(/#pair=|#bridge=/);
-      const page = await fetchPage(`https://127.0.0.1:${port}/`);
-      expect(page.status).toBe(200);
-      expect(page.csp).toContain("frame-ancestors 'none'");
+      for (const path of ['/', '/customer']) {
+        const page = await fetchPage(`https://127.0.0.1:${port}${path}`);
+        expect(page.status, path).toBe(200);
+        expect(page.csp).toContain("frame-ancestors 'none'");
+      }
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

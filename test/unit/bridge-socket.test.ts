@@ -19,6 +19,7 @@ beforeAll(async () => {
   rendererDir = mkdtempSync(join(tmpdir(), 'tender-renderer-'));
   mkdirSync(join(rendererDir, 'assets'));
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Tender</title>');
+  writeFileSync(join(rendererDir, 'customer.html'), '<!doctype html><title>Tender customer</title>');
   writeFileSync(join(rendererDir, 'assets', 'index-abc123.js'), 'console.log("screens");');
   writeFileSync(join(rendererDir, 'secret.txt'), 'not served');
   screens = await startTestScreens({ rendererDir });
@@ -183,6 +184,58 @@ describe('the bridge socket', () => {
         card: '4111111111111111',
       }),
     ).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+
+  it('answers a customer’s page only its own requests, and sends it only its own view', async () => {
+    const cashier = await screens.connectBridge();
+    const customer = await screens.connectBridge({ ticket: screens.running.issueTicket('customer') });
+    const view = await customer.bridge.invoke('customer:view');
+    expect(view.screen).toEqual({ connected: true, enabled: true });
+    expect(customer.credential()).toMatch(/^customer\./);
+    // Not the screens' API key, not the reader, not the cashier's moves, not settings.
+    for (const channel of ['terminal:session', 'reader:status', 'customer:start', 'staff:session'] as const) {
+      await expect(
+        (customer.bridge as unknown as { invoke(c: string, i?: unknown): Promise<unknown> }).invoke(
+          channel,
+          channel === 'customer:start' ? { amountCents: 500, askTip: false } : undefined,
+        ),
+        channel,
+      ).rejects.toMatchObject({ code: 'forbidden' });
+    }
+    const events: string[] = [];
+    for (const event of [
+      'reader:swipe',
+      'reader:status-changed',
+      'settings:changed',
+      'customer:changed',
+    ] as const) {
+      customer.bridge.on(event, () => events.push(event));
+    }
+    const changed = new Promise<void>((resolve) => {
+      const off = customer.bridge.on('customer:changed', () => {
+        off();
+        resolve();
+      });
+    });
+    // The cashier moves it along; a swipe meanwhile goes to the cashier's screens only.
+    const swiped = new Promise<void>((resolve) => {
+      const off = cashier.bridge.on('reader:swipe', () => {
+        off();
+        resolve();
+      });
+    });
+    await cashier.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    await swiped;
+    await cashier.bridge.invoke('customer:start', { amountCents: 1250, askTip: false });
+    await changed;
+    await cashier.bridge.invoke('customer:finish');
+    await customer.bridge.invoke('customer:view');
+    expect(new Set(events)).toEqual(new Set(['customer:changed']));
+    // Gone, the cashier is told there is no customer's screen.
+    customer.transport.close();
+    await expect
+      .poll(async () => (await cashier.bridge.invoke('customer:view')).screen.connected)
+      .toBe(false);
   });
 
   it('delivers swipes from the simulated reader to every connected page', async () => {

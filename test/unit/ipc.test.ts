@@ -2,6 +2,7 @@
  * The IPC contract in Node: what the main process accepts, from whom, and what the preload facade
  * lets through, with stand-ins for ipcMain, ipcRenderer and webContents.
  */
+import { CUSTOMER_SCREEN_EVENTS, type CustomerView } from '../../shared/ipc/customer-contract';
 import { describe, expect, it, vi } from 'vitest';
 import { invokeChannels, type AppSettings, type InvokeResult } from '../../shared/ipc/contract';
 import { BridgeCallError, createBridge } from '../../shared/ipc/facade';
@@ -46,6 +47,11 @@ const SETTINGS: AppSettings = {
   tipWarnPercent: 30,
   duplicateWindowMinutes: 2,
   confirmAmountAboveCents: 100_000,
+  counterTips: false,
+  smartTipBelowCents: 1000,
+  smartTipAmountsCents: [100, 200, 300],
+  signatureAboveCents: null,
+  customerScreen: true,
   managerPin: false,
   swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
 };
@@ -121,6 +127,45 @@ function fakeStaffHandlers(): Pick<
   };
 }
 
+const CUSTOMER_VIEW: CustomerView = {
+  sequence: 1,
+  merchantName: 'Blue Door Bistro',
+  step: { step: 'idle' },
+  choices: { receiptNotices: [] },
+  screen: { connected: false, enabled: true },
+};
+
+function customerHandlers(): Pick<BridgeHandlers, `customer:${string}` & keyof BridgeHandlers> {
+  const view = () => CUSTOMER_VIEW;
+  return {
+    'customer:view': vi.fn(view),
+    'customer:choose-tip': vi.fn(view),
+    'customer:sign': vi.fn(view),
+    'customer:choose-receipt': vi.fn(view),
+    'customer:start': vi.fn(view),
+    'customer:skip': vi.fn(view),
+    'customer:cancel': vi.fn(view),
+    'customer:charging': vi.fn(view),
+    'customer:answered': vi.fn(view),
+    'customer:try-again': vi.fn(view),
+    'customer:finish': vi.fn(view),
+    'customer:open-screen': vi.fn(() => ({
+      address: `https://127.0.0.1:8443/customer#pair=${'T'.repeat(43)}`,
+    })),
+  };
+}
+
+/** Only what a customer's screen is answered, as the Terminal gives them. */
+function customerHandlersOnly() {
+  const view = () => CUSTOMER_VIEW;
+  return {
+    'customer:view': vi.fn(view),
+    'customer:choose-tip': vi.fn(view),
+    'customer:sign': vi.fn(view),
+    'customer:choose-receipt': vi.fn(view),
+  };
+}
+
 function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     'terminal:session': vi.fn(() => SESSION),
@@ -137,6 +182,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     'processor:test': vi.fn(() => ({ ok: true, message: 'Connected.' })),
     'processor:line': vi.fn(() => PROCESSOR_LINE),
     'processor:acknowledge': vi.fn(() => PROCESSOR_LINE),
+    ...customerHandlers(),
     'terminal:connection': vi.fn(() => ({
       engineUrl: SESSION.engineUrl,
       certificate: {
@@ -177,6 +223,7 @@ function fakeHandlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
       message: 'The printer at tcp://10.0.0.9:9100 took the receipt.',
     })),
     'receipts:email': vi.fn(() => ({ message: 'Receipt emailed to ada@example.test.' })),
+    'receipts:customer-kept': vi.fn(() => ({ signed: false, address: 'ada@example.test' })),
     'simulator:swipe': vi.fn(() => null),
     'simulator:plug': vi.fn(() => null),
     ...fakeStaffHandlers(),
@@ -398,6 +445,39 @@ describe('IPC registration', () => {
     expect(handlers['terminal:session']).not.toHaveBeenCalled();
   });
 
+  it('answers the customer’s window only its own requests, from the customer’s handlers', async () => {
+    const { ipcMain, call } = fakeIpcMain();
+    const handlers = fakeHandlers();
+    const customerHandlers = customerHandlersOnly();
+    const CUSTOMER_WINDOW = 9;
+    registerBridgeIpc(
+      ipcMain,
+      handlers,
+      { ...trusted, customerWebContentsId: () => CUSTOMER_WINDOW },
+      customerHandlers,
+    );
+    const customer = sender('tender://app/customer.html', { id: CUSTOMER_WINDOW });
+    expect(await call('customer:view', customer)).toEqual({ ok: true, value: CUSTOMER_VIEW });
+    expect(customerHandlers['customer:view']).toHaveBeenCalled();
+    expect(handlers['customer:view']).not.toHaveBeenCalled();
+    for (const channel of ['terminal:session', 'reader:status', 'customer:start', 'keys:list']) {
+      const refused = await call(
+        channel,
+        customer,
+        channel === 'customer:start' ? { amountCents: 1, askTip: false } : undefined,
+      );
+      expect(refused, channel).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+    expect(handlers['terminal:session']).not.toHaveBeenCalled();
+    // Another page in the customer's window is not the customer's screen.
+    expect(
+      await call('customer:view', sender('https://example.com/', { id: CUSTOMER_WINDOW })),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+  });
+
   it('validates a trusted sender’s input, then answers', async () => {
     const { ipcMain, call } = fakeIpcMain();
     const handlers = fakeHandlers();
@@ -449,6 +529,16 @@ describe('events reach only the screens, shaped by the contract', () => {
     hub.emit('reader:swipe', SWIPE);
     expect(elsewhere.sent).toEqual([]);
     expect(destroyed.sent).toEqual([]);
+  });
+
+  it('sends the customer’s window its own view and nothing of the counter’s', () => {
+    const hub = new BridgeEventHub();
+    const { window, sent } = fakeWindow('tender://app/customer.html');
+    forwardBridgeEvents(hub, () => window, ['tender://app'], CUSTOMER_SCREEN_EVENTS);
+    hub.emit('reader:swipe', SWIPE);
+    hub.emit('settings:changed', SETTINGS);
+    hub.emit('customer:changed', CUSTOMER_VIEW);
+    expect(sent).toEqual([['customer:changed', CUSTOMER_VIEW]]);
   });
 
   it('refuses to emit a payload that breaks the contract', () => {

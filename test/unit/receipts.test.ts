@@ -10,6 +10,7 @@ import {
 } from '../../electron/gateway/receipts/receipt';
 import { escposBytes } from '../../electron/gateway/receipts/escpos';
 import { wrap } from '../../shared/paper-text';
+import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
 import { decodeEscPos } from '../support/escpos-decoder';
 
 const MERCHANT: MerchantDetails = {
@@ -36,6 +37,7 @@ const SALE: ReceiptTransaction = {
   firstName: 'Ada',
   lastName: 'Lovelace',
   originalId: null,
+  description: null,
   createdAt: Date.UTC(2026, 10, 24, 14, 5, 9),
   offline: false,
   forwardState: null,
@@ -168,6 +170,34 @@ describe('receipt document', () => {
     expect(at(lines, 'TOTAL')).toMatch(/\$48\.00$/);
     expect(at(lines, 'Tab ')).toMatch(/#1041$/);
     expect(lines.map((line) => line.trim())).toContain('CAPTURE (TAB)');
+  });
+
+  it('a counter sale tipped before the card prints as the sale it was, with its tip, and no tab', () => {
+    const capture: ReceiptTransaction = {
+      ...SALE,
+      type: 'Capture',
+      amount: 4800,
+      tipAmount: 800,
+      originalId: 1041,
+      description: COUNTER_SALE_WITH_TIP,
+    };
+    for (const copy of ['customer', 'merchant'] as const) {
+      const lines = renderReceipt(receiptDocument(capture, { copy, merchant: MERCHANT }), 42);
+      const trimmed = lines.map((line) => line.trim());
+      expect(trimmed).toContain('SALE');
+      expect(trimmed.filter((line) => /TAB|CAPTURE/.test(line))).toEqual([]);
+      expect(lines.some((line) => line.startsWith('Tab'))).toBe(false);
+      expect(at(lines, 'Transaction')).toMatch(/#1042$/);
+      expect(at(lines, 'AMOUNT')).toMatch(/\$40\.00$/);
+      expect(at(lines, 'TIP')).toMatch(/\$8\.00$/);
+      expect(at(lines, 'TOTAL')).toMatch(/\$48\.00$/);
+    }
+    // Its AUTH is no tab either; anything else that only says so in its description stays what it is.
+    const auth = { ...capture, type: 'Auth' as const, tipAmount: 0, originalId: null };
+    const authLines = renderReceipt(receiptDocument(auth, { copy: 'merchant', merchant: MERCHANT }), 42);
+    expect(authLines.map((line) => line.trim())).toContain('AUTH');
+    const refund = { ...capture, type: 'Refund' as const };
+    expect(receiptDocument(refund, { copy: 'customer', merchant: MERCHANT }).title).toBe('REFUND');
   });
 
   it('refund and void receipts name the transaction they reverse', () => {

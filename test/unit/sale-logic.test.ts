@@ -106,9 +106,53 @@ describe('the steps of a sale', () => {
     expect(run([{ type: 'try-again' }], declined)).toEqual({
       step: 'card',
       mode: 'swipe',
-      sale: { cents: 4000, invoice: 'INV-9', orderNumber: 'A1' },
+      sale: { cents: 4000, tipCents: 0, tipLabel: '', invoice: 'INV-9', orderNumber: 'A1' },
     });
     expect(run([{ type: 'new-sale' }], declined)).toEqual(freshSale());
+  });
+
+  it('with tips at the counter, asks the tip before the card, and keeps it through another card', () => {
+    const tipping = run([...keys('4000'), { type: 'ask-tip' }]);
+    expect(tipping.step).toBe('tip');
+    // A swipe or a late Charge does not skip the tip.
+    expect(
+      run(
+        [{ type: 'take-card' }, { type: 'charge', card: { source: 'keyed', brand: 'visa', lastFour: '1' } }],
+        tipping,
+      ),
+    ).toBe(tipping);
+    const card = { source: 'keyed', brand: 'visa', lastFour: '0002' } as const;
+    const chosen = run([{ type: 'tip-chosen', tipCents: 800, label: '20%' }], tipping);
+    expect(chosen).toEqual({
+      step: 'card',
+      mode: 'swipe',
+      sale: { cents: 4000, tipCents: 800, tipLabel: '20%', invoice: '', orderNumber: '' },
+    });
+    const declined = run(
+      [
+        { type: 'charge', card },
+        { type: 'settled', outcome: { kind: 'declined', message: 'Declined.' } },
+      ],
+      chosen,
+    );
+    expect(run([{ type: 'try-again' }], declined)).toEqual(chosen);
+  });
+
+  it('back to the amount from the tip or the card asks the tip again for the new amount', () => {
+    const chosen = run([
+      ...keys('4000'),
+      { type: 'ask-tip' },
+      { type: 'tip-chosen', tipCents: 800, label: '20%' },
+    ]);
+    for (const back of [{ type: 'edit-amount' }, { type: 'back' }] as const) {
+      expect(run([back], chosen)).toEqual({
+        step: 'amount',
+        sale: { cents: 4000, tipCents: 0, tipLabel: '', invoice: '', orderNumber: '' },
+        untouched: true,
+      });
+    }
+    expect(run([{ type: 'back' }], run([...keys('4000'), { type: 'ask-tip' }])).step).toBe('amount');
+    expect(run([{ type: 'new-sale' }], chosen)).toEqual(freshSale());
   });
 
   it('after no answer offers the same charge again, never another card', () => {
@@ -122,7 +166,7 @@ describe('the steps of a sale', () => {
     expect(saleReducer(unknown, { type: 'try-again' })).toBe(unknown);
     expect(saleReducer(unknown, { type: 'recheck' })).toEqual({
       step: 'charging',
-      sale: { cents: 100, invoice: '', orderNumber: '' },
+      sale: { cents: 100, tipCents: 0, tipLabel: '', invoice: '', orderNumber: '' },
       card,
     });
   });

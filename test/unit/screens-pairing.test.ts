@@ -63,11 +63,11 @@ describe('a page’s credential', () => {
   it('is known again by an engine restarted on the same data dir, and by no other', () => {
     const first = ScreensPairing.open(dataDir, clock);
     const credential = first.redeem(first.issueTicket()) ?? '';
-    const pageId = first.pageOf(credential);
-    expect(pageId).toBeDefined();
+    const page = first.pageOf(credential);
+    expect(page).toMatchObject({ role: 'cashier' });
     first.close();
 
-    expect(ScreensPairing.open(dataDir, clock).pageOf(credential)).toBe(pageId);
+    expect(ScreensPairing.open(dataDir, clock).pageOf(credential)).toEqual(page);
     const elsewhere = mkdtempSync(join(tmpdir(), 'tender-pairing-other-'));
     try {
       expect(ScreensPairing.open(elsewhere, clock).pageOf(credential)).toBeUndefined();
@@ -86,6 +86,32 @@ describe('a page’s credential', () => {
 
     rmSync(screensPairingLayout(dataDir).pageKey);
     expect(ScreensPairing.open(dataDir, clock).pageOf(credential)).toBeUndefined();
+  });
+
+  it('names its role: a customer’s page is a customer’s, and cannot make itself a cashier’s', () => {
+    const pairing = ScreensPairing.open(dataDir, clock);
+    const cashier = pairing.redeem(pairing.issueTicket()) ?? '';
+    const customer = pairing.redeem(pairing.issueTicket('customer')) ?? '';
+    expect(customer).toMatch(/^customer\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(pairing.pageOf(customer)).toMatchObject({ role: 'customer' });
+    expect(pairing.pageOf(cashier)).toMatchObject({ role: 'cashier' });
+    // The role is inside the MAC: dropping or adding the prefix is a credential nobody made.
+    expect(pairing.pageOf(customer.slice('customer.'.length))).toBeUndefined();
+    expect(pairing.pageOf(`customer.${cashier}`)).toBeUndefined();
+  });
+
+  it('the customer’s screen has a launch page of its own, for its own address', () => {
+    const pairing = ScreensPairing.open(dataDir, clock);
+    pairing.keepLaunchPage('https://127.0.0.1:8443');
+    const page = readFileSync(pairing.customerLaunchPagePath, 'utf8');
+    expect(statSync(pairing.customerLaunchPagePath).mode & 0o777).toBe(0o600);
+    expect(page).toMatch(/content="0;url=https:\/\/127\.0\.0\.1:8443\/customer#pair=[A-Za-z0-9_-]{43}"/);
+    const credential = pairing.redeem(ticketIn(page)) ?? '';
+    expect(pairing.pageOf(credential)).toMatchObject({ role: 'customer' });
+    // Used, it holds a new ticket; the cashier's launch page is untouched.
+    expect(ticketIn(readFileSync(pairing.customerLaunchPagePath, 'utf8'))).not.toBe(ticketIn(page));
+    pairing.close();
+    expect(() => statSync(pairing.customerLaunchPagePath)).toThrow();
   });
 
   it('replaces the one shared token of earlier versions, which is removed at start', () => {

@@ -19,6 +19,8 @@ import {
   readBatchListQuery,
   readCloseBatchQuery,
   readReceiptRequest,
+  readSignatureQuery,
+  readTransactionId,
   readTransactionListQuery,
   withinReadLimit,
 } from './list-queries';
@@ -67,9 +69,17 @@ export function registerApiRoutes(
       url: `${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, ':$1')}`,
       handler,
     });
-  const { createTransaction, listTransactions, getReceipt, listBatches, getOpenBatch, closeOpenBatch } =
-    API_ROUTES;
+  const {
+    createTransaction,
+    listTransactions,
+    getReceipt,
+    getSignature,
+    listBatches,
+    getOpenBatch,
+    closeOpenBatch,
+  } = API_ROUTES;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
+    signatures: engine.signatures,
     ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
   });
 
@@ -156,6 +166,22 @@ export function registerApiRoutes(
         .type(PLAIN_TEXT)
         .send(`${receipt.lines.join('\n')}\n`);
     return send(reply, 200, getReceipt.answer.xmlRoot, presentReceipt(receipt, width));
+  });
+
+  serve(getSignature, async (request, reply) => {
+    authenticate(request, getSignature.permission);
+    const id = readTransactionId((request.params as { id: string }).id);
+    readSignatureQuery(request.query as Record<string, unknown>);
+    const png = await engine.signatures.png(id);
+    if (png) return reply.code(200).type(getSignature.image.mediaType).send(png);
+    const transaction = await withinReadLimit(engine.reads.transaction(id));
+    throw new ApiProblem(
+      404,
+      'not_found',
+      transaction
+        ? `Transaction ${id} has no signature: the customer did not sign for it on screen.`
+        : `No transaction has id ${id}.`,
+    );
   });
 
   serve(listBatches, async (request, reply) => {

@@ -51,6 +51,15 @@ export function prefersPlainText(accept: string | undefined): boolean {
   return chosen === 'text/plain';
 }
 
+/** Whether Accept allows a picture of this media type: absent, any, image/* or the type itself. */
+export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
+  if (!accept?.trim()) return true;
+  return (
+    new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([mediaType]) !==
+    undefined
+  );
+}
+
 /**
  * Drops media-type parameters other than q: "application/json; charset=utf-8" asks for JSON, and
  * Negotiator would otherwise insist on matching the charset too.

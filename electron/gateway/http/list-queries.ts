@@ -8,6 +8,7 @@ import {
   closeBatchQuerySchema,
   PAGE_SIZE_DEFAULT,
   receiptQuerySchema,
+  signatureQuerySchema,
   transactionListQuerySchema,
   type BatchOrderField,
   type TransactionOrderField,
@@ -128,20 +129,31 @@ export function readBatchListQuery(query: Query): {
   return { filter, page: paging(parsed, parsed.order_by ?? 'id'), pageNumber: Number(parsed.page ?? 1) };
 }
 
+/** The transaction id in a path; a malformed one is a 400 naming it. */
+export function readTransactionId(idText: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(idText)) {
+    throw problems.badParameter('id', 'in the path must be a transaction id, a positive whole number.');
+  }
+  return Number(idText);
+}
+
 /** A receipt's query and the transaction id in its path; a malformed one is a 400 naming it. */
 export function readReceiptRequest(
   idText: string,
   query: Query,
 ): { id: number; copy: 'customer' | 'merchant' | 'check'; width: 32 | 42 | 48 } {
-  if (!/^[1-9]\d{0,14}$/.test(idText)) {
-    throw problems.badParameter('id', 'in the path must be a transaction id, a positive whole number.');
-  }
+  const id = readTransactionId(idText);
   const parsed = validated(receiptQuerySchema, query);
   return {
-    id: Number(idText),
+    id,
     copy: parsed.copy ?? 'customer',
     width: Number(parsed.width ?? '42') as 32 | 42 | 48,
   };
+}
+
+/** The signature's query, which takes no parameter. */
+export function readSignatureQuery(query: Query): void {
+  validated(signatureQuerySchema, query);
 }
 
 /** PUT /batches/open's query: the figures the closer saw, if any. */

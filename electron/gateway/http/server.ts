@@ -19,7 +19,14 @@ import type { Engine } from '../engine';
 import { KeyRevokedError, StoreBusyError, StoreUnreachableError } from '../store/store-errors';
 import type { ApiKeyInfo } from '../keys';
 
-import { contentTypeOf, prefersPlainText, responseFormat, serialize, type Format } from './formats';
+import {
+  acceptsMediaType,
+  contentTypeOf,
+  prefersPlainText,
+  responseFormat,
+  serialize,
+  type Format,
+} from './formats';
 import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
 
@@ -88,6 +95,13 @@ function allowedMethodsOf(path: string): readonly string[] | undefined {
     ALLOWED_METHODS.get(path) ?? ALLOWED_METHODS_BY_PATTERN.find(({ pattern }) => pattern.test(path))?.methods
   );
 }
+
+/** The paths that answer a picture, with its media type. */
+const IMAGE_PATHS = Object.values<ApiRoute>(API_ROUTES).flatMap((route) =>
+  route.image
+    ? [{ pattern: pathPattern(`${API_PREFIX}${route.path}`), mediaType: route.image.mediaType }]
+    : [],
+);
 
 /** The paths that also answer in text/plain. */
 const PLAIN_TEXT_PATHS = Object.values<ApiRoute>(API_ROUTES)
@@ -193,7 +207,12 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
         .header('access-control-expose-headers', 'idempotent-replayed')
         .header('vary', 'Origin');
     }
-    if (negotiated === undefined && !request.plainText) throw problems.notAcceptable();
+    // A picture's route answers only the picture; its errors are JSON unless Accept prefers XML.
+    const image = IMAGE_PATHS.find(({ pattern }) => pattern.test(pathOf(request.url)));
+    if (image && !acceptsMediaType(request.headers.accept, image.mediaType)) {
+      throw new ApiProblem(406, 'not_acceptable', `Accept must allow ${image.mediaType}: this is a picture.`);
+    }
+    if (negotiated === undefined && !request.plainText && !image) throw problems.notAcceptable();
     const allowedMethods = allowedMethodsOf(pathOf(request.url));
     if (request.method === 'OPTIONS' && origin !== undefined && allowedMethods) {
       reply

@@ -1,22 +1,44 @@
 /**
  * Receipts as ESC/POS, the command language of counter receipt printers: the text lines of each copy,
- * then a feed and a cut, so that each copy comes off the printer on its own.
+ * the customer's signature as a raster picture where a copy has one, then a feed and a cut, so that
+ * each copy comes off the printer on its own.
  */
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import type { ReceiptWidth } from './receipt';
+import type { ReceiptPiece, ReceiptWidth } from './receipt';
 
 /** Lines fed after the last line of a copy, so that it clears the cutter before the cut. */
 const FEED_BEFORE_CUT = 4;
 
-export function escposBytes(copies: readonly (readonly string[])[], width: ReceiptWidth): Uint8Array {
+/** A picture in the form the encoder takes: RGBA pixels, width a multiple of 8. */
+export interface PrintedPicture {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+export function escposBytes(
+  copies: readonly (readonly ReceiptPiece[])[],
+  width: ReceiptWidth,
+  signature?: PrintedPicture,
+): Uint8Array {
   const encoder = new ReceiptPrinterEncoder({
     language: 'esc-pos',
     columns: width,
     feedBeforeCut: FEED_BEFORE_CUT,
+    // GS v 0, which every ESC/POS printer of the last twenty years prints.
+    imageMode: 'raster',
   });
   let commands = encoder.initialize();
-  for (const lines of copies) {
-    for (const line of lines) commands = commands.line(line);
+  for (const pieces of copies) {
+    for (const piece of pieces) {
+      if (typeof piece === 'string') commands = commands.line(piece);
+      else if (signature) {
+        commands = commands
+          .align('center')
+          .image(signature, signature.width, signature.height, 'threshold')
+          .align('left');
+      }
+    }
     commands = commands.cut();
   }
   return commands.encode();

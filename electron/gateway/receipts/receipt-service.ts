@@ -1,17 +1,20 @@
 /**
  * Receipts for any transaction in the ledger: read on a reader thread (never the connection that
  * answers payments), made into a document with the merchant's settings, and rendered, printed or
- * emailed. Nothing here writes to the ledger: a print or an email that fails changes no transaction.
+ * emailed, the merchant copy with the customer's signature when they signed on screen. Nothing here
+ * writes to the ledger: a print or an email that fails changes no transaction.
  */
 import type { Settings } from '../settings';
 import type { LedgerReadPort } from '../store/read-port';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import { escposBytes } from './escpos';
+import { drawSignature, SIGNATURE_PRINT_SIZE, signatureRgba } from './signature-image';
 import { isEmailAddress, MailError, NOT_AN_ADDRESS, sendReceiptMail } from './mailer';
 import { sendToPrinter, type PrinterOptions } from './printer';
 import {
   DEFAULT_TIP_PERCENTAGES,
   receiptDocument,
+  receiptPieces,
   renderReceipt,
   type MerchantDetails,
   type ReceiptCopy,
@@ -47,8 +50,17 @@ export interface RenderedReceipt {
 export interface ReceiptServiceOptions {
   printer?: PrinterOptions;
   mailTimeoutMs?: number;
+  /** The customers' signatures, for the copy to sign; without them no copy shows one. */
+  signatures?: { strokes(transactionId: number): Promise<number[][] | undefined> };
   /** The counter's suggested tip percentages, which its checks print; the defaults without one. */
   tipPercentages?: () => readonly number[];
+}
+
+interface RenderOptions {
+  width?: ReceiptWidth;
+  tipPercentages?: readonly number[];
+  /** The customer signed on screen. */
+  signed?: boolean;
 }
 
 /** What the counter prints on its own after an approval, and whether it offers the customer copy. */
@@ -87,21 +99,24 @@ export class ReceiptService {
   async render(
     id: number,
     copy: ReceiptCopy,
-    options: { width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
+    options: Omit<RenderOptions, 'signed'> = {},
   ): Promise<RenderedReceipt> {
-    return this.renderOf(await this.transaction(id), copy, options);
+    const transaction = await this.transaction(id);
+    const signed = copy !== 'customer' && (await this.signatureOf(id)) !== undefined;
+    return this.renderOf(transaction, copy, { ...options, signed });
   }
 
-  renderOf(
-    transaction: LedgerTransaction,
-    copy: ReceiptCopy,
-    options: { width?: ReceiptWidth; tipPercentages?: readonly number[] } = {},
-  ): RenderedReceipt {
+  renderOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions = {}): RenderedReceipt {
+    const document = this.documentOf(transaction, copy, options);
+    return { document, lines: renderReceipt(document, options.width ?? this.width()) };
+  }
+
+  private documentOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions) {
     if (copy === 'check' && (transaction.type !== 'Auth' || transaction.result !== 'Approved')) {
       throw new NotATabError(transaction.id);
     }
     const takesTips = this.settings.get('tips_enabled');
-    const document = receiptDocument(transaction, {
+    return receiptDocument(transaction, {
       copy,
       merchant: this.merchant(),
       takesTips,
@@ -110,8 +125,12 @@ export class ReceiptService {
           tipPercentages:
             options.tipPercentages ?? this.options.tipPercentages?.() ?? DEFAULT_TIP_PERCENTAGES,
         }),
+      ...(options.signed && { signed: true }),
     });
-    return { document, lines: renderReceipt(document, options.width ?? this.width()) };
+  }
+
+  private signatureOf(id: number): Promise<number[][] | undefined> {
+    return this.options.signatures?.strokes(id) ?? Promise.resolve(undefined);
   }
 
   /** The copies the settings print by themselves for this transaction once it is approved. */
@@ -142,8 +161,15 @@ export class ReceiptService {
   ): Promise<string> {
     const transaction = await this.transaction(id);
     const width = options.width ?? this.width();
-    const pages = copies.map((copy) => this.renderOf(transaction, copy, { ...options, width }).lines);
-    return this.send(escposBytes(pages, width), options.printer);
+    const signature = copies.some((copy) => copy !== 'customer') ? await this.signatureOf(id) : undefined;
+    const pages = copies.map((copy) =>
+      receiptPieces(
+        this.documentOf(transaction, copy, { ...options, signed: signature !== undefined }),
+        width,
+      ),
+    );
+    const picture = signature && signatureRgba(drawSignature(signature, SIGNATURE_PRINT_SIZE));
+    return this.send(escposBytes(pages, width, picture), options.printer);
   }
 
   /**

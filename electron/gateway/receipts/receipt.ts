@@ -10,6 +10,7 @@ import { displayMoney } from '../../../shared/money';
 import { center, labelled, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 import type { ForwardState } from '../store/transaction-rows';
+import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
 export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
@@ -44,6 +45,8 @@ export interface ReceiptTransaction {
   firstName: string | null;
   lastName: string | null;
   originalId: number | null;
+  /** The request's purpose; a counter sale tipped before the card says so (COUNTER_SALE_WITH_TIP). */
+  description: string | null;
   createdAt: number;
   /** Approved while the gateway could not be reached, to be forwarded. */
   offline: boolean;
@@ -88,6 +91,11 @@ export interface ReceiptDocument {
   message?: string;
   suggestedTips: SuggestedTip[];
   signature: boolean;
+  /**
+   * The customer signed on the screen turned to them: the copy to sign shows their signature (as a
+   * picture on paper) in place of the line to sign on.
+   */
+  signed: boolean;
   /** CUSTOMER COPY, MERCHANT COPY or CHECK. */
   copyLabel: string;
   footer: string;
@@ -105,6 +113,8 @@ export interface ReceiptOptions {
   tipPercentages?: readonly number[];
   /** The time zone the date and time are printed in (IANA name); the terminal's own by default. */
   timeZone?: string;
+  /** The customer signed on screen for this transaction. */
+  signed?: boolean;
 }
 
 const TITLES: Record<TransactionTypeLabel, string> = {
@@ -151,6 +161,20 @@ function resultWords(t: ReceiptTransaction): Pick<ReceiptDocument, 'result' | 'm
   };
 }
 
+/**
+ * A counter sale tipped before the card: an AUTH of the total captured at once with the tip. The
+ * customer made a sale and opened no tab, so its capture prints as a SALE and neither says TAB.
+ */
+function isCounterSaleWithTip(t: ReceiptTransaction): boolean {
+  return t.description === COUNTER_SALE_WITH_TIP && (t.type === 'Auth' || t.type === 'Capture');
+}
+
+function titleOf(t: ReceiptTransaction): string {
+  if (t.type === null) return 'TRANSACTION';
+  if (isCounterSaleWithTip(t)) return t.type === 'Capture' ? TITLES.Sale : TITLES.Auth;
+  return TAB_TYPES.has(t.type) ? `${TITLES[t.type]} (TAB)` : TITLES[t.type];
+}
+
 const BRANDS = new Set<string>(['visa', 'mastercard', 'amex', 'discover', 'diners', 'jcb', 'unionpay']);
 
 function brandName(brand: string | null): string {
@@ -190,15 +214,16 @@ export function tipFor(cents: number, percent: number): number {
 
 export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions): ReceiptDocument {
   const { copy, merchant } = options;
-  const title =
-    t.type === null ? 'TRANSACTION' : TAB_TYPES.has(t.type) ? `${TITLES[t.type]} (TAB)` : TITLES[t.type];
+  const title = titleOf(t);
   const { date, time } = dateAndTime(t.createdAt, options.timeZone);
   const fields: ReceiptField[] = [
     { label: 'Date', value: date },
     { label: 'Time', value: time },
     { label: copy === 'check' ? 'Tab' : 'Transaction', value: `#${t.id}` },
   ];
-  if (t.originalId !== null && (t.type === 'Refund' || t.type === 'Void' || t.type === 'Capture')) {
+  const namesOriginal =
+    t.type === 'Refund' || t.type === 'Void' || (t.type === 'Capture' && !isCounterSaleWithTip(t));
+  if (t.originalId !== null && namesOriginal) {
     const verb = t.type === 'Capture' ? 'Tab' : t.type === 'Refund' ? 'Refund of' : 'Void of';
     fields.push({ label: verb, value: `#${t.originalId}` });
   }
@@ -244,6 +269,7 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
     ...resultWords(t),
     suggestedTips,
     signature: copy !== 'customer' && t.result === 'Approved',
+    signed: copy !== 'customer' && t.result === 'Approved' && options.signed === true,
     copyLabel: COPY_LABELS[copy],
     footer: merchant.footer,
   };
@@ -258,9 +284,26 @@ function blank(label: string, width: number): string {
   return `${label}${' '.repeat(width - label.length - line)}${'_'.repeat(line)}`;
 }
 
+/** Where the customer's signature is printed as a picture, among the lines of a copy. */
+export const SIGNATURE_PICTURE = { picture: 'signature' } as const;
+export type ReceiptPiece = string | typeof SIGNATURE_PICTURE;
+
+/** What stands for the signature's picture where only text can be shown. */
+const SIGNATURE_IN_TEXT = '[signature]';
+
 /** The document as lines of exactly the paper's width or less, with no trailing spaces. */
 export function renderReceipt(receipt: ReceiptDocument, width: ReceiptWidth): string[] {
-  const lines: string[] = [];
+  return receiptPieces(receipt, width).flatMap((piece) =>
+    typeof piece === 'string' ? [piece] : center(SIGNATURE_IN_TEXT, width),
+  );
+}
+
+/**
+ * The document as it is printed: its lines, and the customer's signature as a picture where it
+ * goes when they signed on screen.
+ */
+export function receiptPieces(receipt: ReceiptDocument, width: ReceiptWidth): ReceiptPiece[] {
+  const lines: ReceiptPiece[] = [];
   const rule = '-'.repeat(width);
   const { merchant } = receipt;
   if (merchant.name) lines.push(...center(merchant.name, width));
@@ -284,12 +327,15 @@ export function renderReceipt(receipt: ReceiptDocument, width: ReceiptWidth): st
       );
     }
   }
-  if (receipt.signature) {
+  if (receipt.signed) {
+    lines.push('', SIGNATURE_PICTURE, ...center('Signed on screen', width));
+    if (receipt.copy === 'merchant') lines.push(...center('I agree to pay the above total', width));
+  } else if (receipt.signature) {
     lines.push('', '', `x${'_'.repeat(width - 1)}`, ...center('Signature', width));
     if (receipt.copy === 'merchant') lines.push(...center('I agree to pay the above total', width));
   }
   lines.push('', ...center(receipt.copyLabel, width));
   if (receipt.footer)
     lines.push('', ...receipt.footer.split('|').flatMap((line) => center(line.trim(), width)));
-  return lines.map((line) => line.trimEnd());
+  return lines.map((line) => (typeof line === 'string' ? line.trimEnd() : line));
 }

@@ -4,6 +4,7 @@
  * (postgres/open.ts) each make one; the engine uses it without asking which.
  */
 import type { AdminStore } from './admin-store';
+import type { CustomerRecords } from './customer-records';
 import type { LedgerStore } from './ledger-store';
 import type { LedgerReadPort } from './read-port';
 
@@ -35,6 +36,8 @@ export interface Store {
   readonly reads: LedgerReadPort;
   /** API keys, settings, staff and the PIN gate, with the audit entries of their changes. */
   readonly admin: AdminStore;
+  /** Customers' signatures and the addresses their receipts were emailed to. */
+  readonly customerRecords: CustomerRecords;
   /** The secret of the keyed hashes of card numbers and of requests that carry card data. */
   readonly cardHashKey: Buffer;
   /** The lane this counter writes in: its name on a store server, LOCAL_LANE in its own file. */

@@ -15,21 +15,30 @@ export type BridgeChoice =
   | { kind: 'browser'; bridge: TenderBridge; link: SocketTransport }
   | { kind: 'none' };
 
-/** This tab's credential: session storage is the tab's own, and a reload finds it again. */
-const CREDENTIAL_STORAGE_KEY = 'tender.screen-credential';
+/**
+ * This tab's credential: session storage is the tab's own, and a reload finds it again. The
+ * customer's screen keeps its own under another name, so neither page ever presents the other's.
+ */
+const CREDENTIAL_STORAGE_KEYS = {
+  cashier: 'tender.screen-credential',
+  customer: 'tender.customer-screen-credential',
+} as const;
+
+export type PageRole = keyof typeof CREDENTIAL_STORAGE_KEYS;
 
 /**
  * Who this page is to the host: a pairing ticket taken out of the address (so it is not bookmarked,
  * shared or shown, and a reload does not try it twice), else the credential this tab was given.
  */
-function pageAtStart(): PagePass | undefined {
+function pageAtStart(role: PageRole): PagePass | undefined {
   const fragment = new URLSearchParams(window.location.hash.slice(1));
   const ticket = fragment.get(BRIDGE_PAIRING_PARAMETER);
   if (ticket) window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
-  const keep = (credential: string) => window.sessionStorage.setItem(CREDENTIAL_STORAGE_KEY, credential);
+  const storageKey = CREDENTIAL_STORAGE_KEYS[role];
+  const keep = (credential: string) => window.sessionStorage.setItem(storageKey, credential);
   // A new ticket pairs this tab afresh, even one that was a screen before.
   if (ticket) return { ticket, keep };
-  const credential = window.sessionStorage.getItem(CREDENTIAL_STORAGE_KEY) ?? undefined;
+  const credential = window.sessionStorage.getItem(storageKey) ?? undefined;
   return credential === undefined ? undefined : { credential, keep };
 }
 
@@ -52,9 +61,10 @@ function openBrowserSocket(url: string) {
   };
 }
 
-export function chooseBridge(): BridgeChoice {
+/** The bridge of this page, a cashier's screen or the customer's. */
+export function chooseBridge(role: PageRole = 'cashier'): BridgeChoice {
   if (window.tender) return { kind: 'desktop', bridge: window.tender };
-  const pass = pageAtStart();
+  const pass = pageAtStart(role);
   if (!pass || window.location.protocol !== 'https:') return { kind: 'none' };
   const link = socketTransport(
     openBrowserSocket(`wss://${window.location.host}${BRIDGE_SOCKET_PATH}`),

@@ -17,7 +17,16 @@ const PRINTED_WORDS: Record<ReceiptCopyName, string> = {
   check: 'Check',
 };
 
-export function ReceiptActions({ transactionId, isTab }: { transactionId: string; isTab: boolean }) {
+export function ReceiptActions({
+  transactionId,
+  isTab,
+  printsByItself = true,
+}: {
+  transactionId: string;
+  isTab: boolean;
+  /** Print what the settings print by themselves; off when the customer's screen does it after signing. */
+  printsByItself?: boolean;
+}) {
   const { bridge } = useTerminal();
   const id = Number(transactionId);
   const [automatic, setAutomatic] = useState<Delivery>();
@@ -45,7 +54,7 @@ export function ReceiptActions({ transactionId, isTab }: { transactionId: string
   }, [previewing]);
 
   useEffect(() => {
-    if (!Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
+    if (!printsByItself || !Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
     bridge.invoke('receipts:after-approval', { id }).then(
       (answer) => {
         setOffer(answer.offerCustomerCopy);
@@ -57,7 +66,7 @@ export function ReceiptActions({ transactionId, isTab }: { transactionId: string
       },
       (error: unknown) => setAutomatic({ ok: false, message: messageOf(error) }),
     );
-  }, [bridge, id]);
+  }, [printsByItself, bridge, id]);
 
   const print = async () => {
     setBusy('print');

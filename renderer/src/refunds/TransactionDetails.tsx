@@ -22,6 +22,7 @@ import { BusyButton } from '../ui/BusyButton';
 import { refundProblem, remedyFor, type Remedy } from './remedy';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { ReceiptActions } from '../receipts/ReceiptActions';
+import { CustomerKept } from '../receipts/CustomerKept';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -261,6 +262,8 @@ function Details({
           </div>
         )}
       </dl>
+
+      <CustomerKept id={item.id} />
 
       {refundedCents === 0 && remedy.kind === 'refund' && (
         <p className="muted" data-testid="refunded-so-far">

@@ -4,9 +4,15 @@ import { displayMoney } from '../../../shared/money';
 import type { SaleAction, SaleState } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 
-type Props = { state: Exclude<SaleState, { step: 'result' }>; act: (action: SaleAction) => void };
+type Props = {
+  state: Exclude<SaleState, { step: 'result' }>;
+  act: (action: SaleAction) => void;
+  /** A customer's screen is connected and switched on: the sale will show on it. */
+  customerScreen?: boolean;
+};
 
 const STEPS = ['Amount', 'Card', 'Answer'] as const;
+const STEPS_WITH_TIP = ['Amount', 'Tip', 'Card', 'Answer'] as const;
 
 const AMOUNT_SHORTCUTS = [
   ['0-9', 'amount'],
@@ -24,11 +30,13 @@ const KEYED_SHORTCUTS = [
   ['Esc', 'swipe instead'],
 ] as const;
 
-export function AmountPanel({ state, act }: Props) {
-  const { cents, invoice, orderNumber } = state.sale;
+export function AmountPanel({ state, act, customerScreen = false }: Props) {
+  const { cents, invoice, orderNumber, tipCents, tipLabel } = state.sale;
   const editable = state.step === 'amount';
+  const withTip = state.step === 'tip' || tipLabel !== '';
+  const steps = withTip ? STEPS_WITH_TIP : STEPS;
+  const stepIndex = state.step === 'amount' ? 0 : state.step === 'tip' || !withTip ? 1 : 2;
   const untouched = state.step === 'amount' && state.untouched === true;
-  const stepIndex = state.step === 'amount' ? 0 : 1;
   const shortcuts =
     state.step === 'amount'
       ? AMOUNT_SHORTCUTS
@@ -48,7 +56,7 @@ export function AmountPanel({ state, act }: Props) {
       <header className="ticket-head">
         <h1 id="ticket-title">New sale</h1>
         <ol className="steps" aria-label="Sale steps">
-          {STEPS.map((name, index) => (
+          {steps.map((name, index) => (
             <li
               key={name}
               className={
@@ -65,6 +73,12 @@ export function AmountPanel({ state, act }: Props) {
         </ol>
       </header>
 
+      {customerScreen && (
+        <p className="customer-badge" data-testid="customer-screen-badge">
+          Shown on the customer screen
+        </p>
+      )}
+
       <div className="amount">
         <span className="amount-label" id="amount-label">
           Amount
@@ -79,6 +93,21 @@ export function AmountPanel({ state, act }: Props) {
         >
           {displayMoney(cents)}
         </output>
+        {tipLabel !== '' && (
+          <dl className="amount-tip" data-testid="sale-tip">
+            <div>
+              <dt>Tip</dt>
+              <dd>
+                {tipCents === 0 ? 'None' : displayMoney(tipCents)}
+                {tipLabel.endsWith('%') && ` (${tipLabel})`}
+              </dd>
+            </div>
+            <div className="amount-tip-total">
+              <dt>Total</dt>
+              <dd data-testid="sale-total">{displayMoney(cents + tipCents)}</dd>
+            </div>
+          </dl>
+        )}
         {editable ? (
           <p className="amount-hint">
             {untouched ? (

@@ -4,7 +4,7 @@ import { ChargingPanel } from '../ui/ChargingPanel';
 import { SwipeWaitPanel } from '../ui/SwipeWaitPanel';
 import { keyedCard, type CardPayment, type ChargedCard } from '../payment/card-payment';
 import { KeyedCardForm } from '../payment/KeyedCardForm';
-import type { SaleAction, SaleState } from './sale-state';
+import { totalOf, type SaleAction, type SaleState } from './sale-state';
 
 type Props = {
   state: Extract<SaleState, { step: 'card' | 'charging' }>;
@@ -17,7 +17,7 @@ export function CardPanel({ state, act, onCharge }: Props) {
     return (
       <ChargingPanel
         card={state.card}
-        title={`Charging ${displayMoney(state.sale.cents)}…`}
+        title={`Charging ${displayMoney(totalOf(state.sale))}…`}
         note="Keep the card until the answer shows. Do not swipe it again."
         assertive
       />
@@ -26,7 +26,7 @@ export function CardPanel({ state, act, onCharge }: Props) {
   if (state.mode === 'keyed') {
     return (
       <KeyedCardForm
-        cents={state.sale.cents}
+        cents={totalOf(state.sale)}
         notice={state.notice}
         onBack={() => act({ type: 'swipe-instead' })}
         onCharge={(card) => onCharge(...keyedCard(card))}

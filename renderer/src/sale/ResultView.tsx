@@ -3,13 +3,14 @@
  * cashier's words and what to do next. Enter does what comes next (see nextAction); for a moment
  * after the answer appears its buttons do nothing (see step-pause).
  */
+import type { ReactNode } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
 import { isPossibleDuplicate, nextAction, outcomeTitle, type SaleOutcome } from '../payment/outcome';
 import { DuplicateRefusal } from '../payment/DuplicatePrompt';
 import type { ChargedCard } from '../payment/card-payment';
-import type { SaleDetails } from './sale-state';
+import { totalOf, type SaleDetails } from './sale-state';
 import { KeyHint } from '../ui/KeyHint';
 import { useStepPause } from '../ui/step-pause';
 import { ReceiptActions } from '../receipts/ReceiptActions';
@@ -18,6 +19,10 @@ type Props = {
   sale: SaleDetails;
   card: ChargedCard;
   outcome: SaleOutcome;
+  /** The card holds an approved AUTH of this sale: no other card may be taken for it. */
+  holdsCard?: boolean;
+  /** What the customer's screen shows and what the customer chose, when the sale ran on it. */
+  customer?: ReactNode;
   onNewSale: () => void;
   onTryAgain: () => void;
   onCheckAgain: () => void;
@@ -32,12 +37,22 @@ const TONES: Record<SaleOutcome['kind'], string> = {
   unknown: 'unknown',
 };
 
-export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheckAgain }: Props) {
+export function ResultView({
+  sale,
+  card,
+  outcome,
+  holdsCard = false,
+  customer,
+  onNewSale,
+  onTryAgain,
+  onCheckAgain,
+}: Props) {
   const tone = TONES[outcome.kind];
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
-  const canTryAgain = !approved && !unknown;
-  const next = nextAction(outcome);
+  const canTryAgain = !approved && !unknown && !holdsCard;
+  // A card holding this sale's AUTH takes no other card: the next thing is a new sale.
+  const next = holdsCard ? 'new-sale' : nextAction(outcome);
   const newSaleFirst = next === 'new-sale';
   const holder = cardholderOf(card);
   const { paused, guard } = useStepPause();
@@ -57,8 +72,8 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           {outcomeTitle(outcome)}
         </h1>
         <p className="result-amount">
-          {displayMoney(sale.cents)}
-          {!approved && !unknown && <span className="result-amount-note"> not charged</span>}
+          {displayMoney(totalOf(sale))}
+          {!approved && !unknown && !holdsCard && <span className="result-amount-note"> not charged</span>}
         </p>
 
         {outcome.kind === 'approved' ? (
@@ -78,6 +93,16 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
               <dt>Transaction</dt>
               <dd>#{outcome.transactionId}</dd>
             </div>
+            {sale.tipLabel && (
+              <div className="result-fact" data-testid="result-tip">
+                <dt>Tip</dt>
+                <dd>
+                  {sale.tipCents === 0
+                    ? 'No tip'
+                    : `${displayMoney(sale.tipCents)} on ${displayMoney(sale.cents)}${sale.tipLabel.endsWith('%') ? ` (${sale.tipLabel})` : ''}`}
+                </dd>
+              </div>
+            )}
             {sale.invoice.trim() && (
               <div className="result-fact">
                 <dt>Invoice</dt>
@@ -113,8 +138,15 @@ export function ResultView({ sale, card, outcome, onNewSale, onTryAgain, onCheck
           </div>
         )}
 
+        {customer}
         {outcome.kind === 'approved' && (
-          <ReceiptActions transactionId={outcome.transactionId} isTab={false} />
+          // With the customer's screen, the host prints what prints by itself once the customer has
+          // signed (so the copy to sign carries the signature); the buttons stay for the cashier.
+          <ReceiptActions
+            transactionId={outcome.transactionId}
+            isTab={false}
+            printsByItself={customer === undefined}
+          />
         )}
 
         <div className="result-actions" data-answer-actions>

@@ -1,10 +1,13 @@
 /**
- * One sale at the counter: type the amount, take the card (swipe, or key it in), see the answer,
- * start the next. Works by touch and by keyboard alone, and never has two charges in flight.
+ * One sale at the counter: type the amount, the tip when tips are offered at the counter (chosen by
+ * the customer on their screen, or by the cashier here), take the card (swipe, or key it in), see the
+ * answer, start the next. With a customer's screen, the customer sees each step and chooses the tip,
+ * signs and chooses the receipt there, and the cashier sees what they chose. Works by touch and by
+ * keyboard alone, and never has two charges in flight.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
-import { displayMoney, formatMoney } from '../../../shared/money';
+import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
 import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
@@ -18,11 +21,15 @@ import { isAmountKey } from './amount';
 import { AmountPanel } from './AmountPanel';
 import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { prepareTransaction, useIdempotentSender } from '../payment/run-transaction';
+import { CounterTip } from '../payment/CounterTip';
+import { CustomerProgress } from '../payment/CustomerProgress';
+import { useCustomerScreen } from '../payment/customer-screen';
+import { firstRequest, holdsCard, settleTipped, type TippedCharge } from '../payment/tipped-charge';
 import { CardPanel } from './CardPanel';
 import { HeldCard } from './HeldCard';
 import { Keypad } from './Keypad';
 import { ResultView } from './ResultView';
-import { freshSale, saleReducer, type SaleAction, type SaleState } from './sale-state';
+import { freshSale, saleReducer, totalOf, type SaleAction, type SaleState } from './sale-state';
 
 function isTyping(target: EventTarget | null): boolean {
   return (
@@ -52,12 +59,55 @@ export function SaleScreen() {
   // cashier decides whether to charge again.
   const refusedAsDuplicate = useRef<TransactionRequestBody | null>(null);
   const [askingDuplicate, setAskingDuplicate] = useState(false);
+  // An approved AUTH of this sale whose capture did not go through: the card holds the total.
+  const [cardHeld, setCardHeld] = useState(false);
+  // A tipped charge under way (its AUTH, then its capture); none for a sale without a tip.
+  const tipped = useRef<TippedCharge | undefined>(undefined);
+  // The customer's screen, and whether this sale runs on it (decided when the amount is confirmed).
+  const customer = useCustomerScreen();
+  const customerNow = useRef(customer);
+  useEffect(() => {
+    customerNow.current = customer;
+  }, [customer]);
+  const [onCustomerScreen, setOnCustomerScreen] = useState(false);
+  const onCustomerScreenNow = useRef(false);
+  const tipsOffered = useRef(false);
+  useEffect(() => {
+    tipsOffered.current = settings.tipsEnabled && settings.counterTips;
+  }, [settings.tipsEnabled, settings.counterTips]);
+  const runOnCustomerScreen = useCallback((yes: boolean) => {
+    onCustomerScreenNow.current = yes;
+    setOnCustomerScreen(yes);
+  }, []);
 
   /** Settles a charge; a possible duplicate keeps its request for the cashier's decision. */
   const settle = useCallback((request: TransactionRequestBody | null, outcome: SaleOutcome) => {
     refusedAsDuplicate.current = request && isPossibleDuplicate(outcome) ? request : null;
     setAskingDuplicate(refusedAsDuplicate.current !== null);
+    setCardHeld(outcome.kind !== 'approved' && holdsCard(tipped.current));
+    if (!onCustomerScreenNow.current) return;
+    // The customer is told in their words; while the answer is unknown their screen keeps waiting.
+    const sale = current.current.sale;
+    if (outcome.kind === 'approved') {
+      customerNow.current.answered({
+        outcome: 'approved',
+        transactionId: Number(outcome.transactionId),
+        totalCents: totalOf(sale),
+      });
+    } else if (outcome.kind === 'declined') customerNow.current.answered({ outcome: 'declined' });
+    else if (outcome.kind !== 'unknown') customerNow.current.answered({ outcome: 'other' });
   }, []);
+
+  /** The answer of the latest request as the sale's: an approved AUTH of a tipped sale is captured first. */
+  const finish = useCallback(
+    async (answer: Promise<SaleOutcome>): Promise<SaleOutcome> => {
+      const outcome = await answer;
+      const charge = tipped.current;
+      if (!charge) return outcome;
+      return settleTipped(charge, outcome, (next) => sendCharge(next));
+    },
+    [sendCharge],
+  );
 
   const readerOff = useRef(reader.state === 'off');
   useEffect(() => {
@@ -97,9 +147,14 @@ export function SaleScreen() {
         setConfirmingAmount(true);
         return;
       }
+      // Tips offered at the counter: the tip comes first, then the card.
+      const first: SaleAction =
+        action.type === 'take-card' && sale.step === 'amount' && tipsOffered.current
+          ? { type: 'ask-tip' }
+          : action;
       // Without a card reader the card is keyed in anyway: go straight to the form.
-      const actions: SaleAction[] =
-        action.type === 'take-card' && readerOff.current ? [action, { type: 'key-in' }] : [action];
+      const keyIn = readerOff.current && (first.type === 'take-card' || first.type === 'tip-chosen');
+      const actions: SaleAction[] = keyIn ? [first, { type: 'key-in' }] : [first];
       const start = current.current;
       for (const next of actions) {
         const before = current.current;
@@ -113,40 +168,70 @@ export function SaleScreen() {
           setHeldCard(undefined);
           refusedAsDuplicate.current = null;
           setAskingDuplicate(false);
+          tipped.current = undefined;
+          setCardHeld(false);
         }
         dispatch(next);
       }
-      // The amount is confirmed with a card already swiped: charge that card now.
+      const after = current.current;
+      // The amount is confirmed: the sale goes to the customer's screen, when one is there.
+      if (start.step === 'amount' && (after.step === 'tip' || after.step === 'card')) {
+        const present = customerNow.current.present;
+        runOnCustomerScreen(present);
+        if (present) {
+          // A customer's screen that cannot take the sale leaves it to the cashier's screen.
+          void customerNow.current.start(after.sale.cents, after.step === 'tip').then((shown) => {
+            if (!shown) runOnCustomerScreen(false);
+          });
+        }
+      } else if (onCustomerScreenNow.current && start.step !== 'amount' && after.step === 'amount') {
+        // Back to the amount (changed, or a new sale): the customer's screen goes back to its welcome.
+        runOnCustomerScreen(false);
+        customerNow.current.finish();
+      }
+      // The amount (and tip) confirmed with a card already swiped: charge that card now.
       const held = heldSwipe.current;
-      if (start.step === 'amount' && current.current.step === 'card' && held) {
+      if (start.step !== 'card' && after.step === 'card' && after.mode === 'swipe' && held) {
         heldSwipe.current = null;
         setHeldCard(undefined);
         chargeHeld.current(held.card, held.payment);
       }
     },
-    [forgetCharge],
+    [forgetCharge, runOnCustomerScreen],
   );
+
+  // The server number of who is signed in, read when the card is charged.
+  const { signedIn } = useCounterPerson();
+  const serverNow = useRef(signedIn?.serverId ?? '');
+  useEffect(() => {
+    serverNow.current = signedIn?.serverId ?? '';
+  }, [signedIn?.serverId]);
 
   const charge = useCallback(
     async (card: ChargedCard, payment: CardPayment) => {
       const before = current.current;
       if (before.step !== 'card') return;
       const { sale } = before;
-      const request: TransactionRequestBody = {
-        type: 'SALE',
-        amount: formatMoney(sale.cents),
-        ...payment,
-        ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
-        ...(sale.orderNumber.trim() && { order_number: sale.orderNumber.trim() }),
-      };
+      const { request, tipped: tip } = firstRequest(
+        {
+          amountCents: sale.cents,
+          tipCents: sale.tipCents,
+          ...(sale.invoice.trim() && { invoice: sale.invoice.trim() }),
+          ...(sale.orderNumber.trim() && { orderNumber: sale.orderNumber.trim() }),
+          ...(serverNow.current && { serverId: serverNow.current }),
+        },
+        payment,
+      );
       const answer = sendCharge(prepareTransaction(request));
       if (!answer) return;
+      tipped.current = tip;
       act({ type: 'charge', card });
-      const outcome = await answer;
+      if (onCustomerScreenNow.current) customerNow.current.charging();
+      const outcome = await finish(answer);
       settle(request, outcome);
       act({ type: 'settled', outcome });
     },
-    [act, sendCharge, settle],
+    [act, finish, sendCharge, settle],
   );
 
   useEffect(() => {
@@ -155,14 +240,14 @@ export function SaleScreen() {
 
   // Whoever signs in starts a clean sale: an amount or a swiped card left behind the lock is someone
   // else's, or from before. A charge in flight or an answer on screen stays until it is settled.
-  const signedInId = useCounterPerson().signedIn?.id ?? null;
+  const signedInId = signedIn?.id ?? null;
   const lastSignedIn = useRef(signedInId);
   useEffect(() => {
     const previous = lastSignedIn.current;
     lastSignedIn.current = signedInId;
     if (signedInId === null || signedInId === previous) return;
     const step = current.current.step;
-    if (step === 'amount' || step === 'card') act({ type: 'new-sale' });
+    if (step === 'amount' || step === 'tip' || step === 'card') act({ type: 'new-sale' });
   }, [act, signedInId]);
 
   /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
@@ -179,10 +264,11 @@ export function SaleScreen() {
     if (!answer) return;
     setAskingDuplicate(false);
     act({ type: 'charge-again' });
-    const outcome = await answer;
+    if (onCustomerScreenNow.current) customerNow.current.charging();
+    const outcome = await finish(answer);
     settle(request, outcome);
     act({ type: 'settled', outcome });
-  }, [act, approve, sendCharge, settle]);
+  }, [act, approve, finish, sendCharge, settle]);
 
   const dontChargeAgain = useCallback(() => {
     refusedAsDuplicate.current = null;
@@ -195,15 +281,56 @@ export function SaleScreen() {
     const answer = sendCharge();
     if (!answer) return;
     act({ type: 'recheck' });
-    act({ type: 'settled', outcome: await answer });
-  }, [act, sendCharge]);
+    const outcome = await finish(answer);
+    settle(null, outcome);
+    act({ type: 'settled', outcome });
+  }, [act, finish, sendCharge, settle]);
+
+  /** Another card after a refusal; never while the card holds an approved AUTH of this sale. */
+  const tryAgain = useCallback(() => {
+    if (holdsCard(tipped.current)) return;
+    tipped.current = undefined;
+    act({ type: 'try-again' });
+    if (onCustomerScreenNow.current) customerNow.current.tryAgain();
+  }, [act]);
+
+  /** The sale called off before the card was read, on the customer's screen too. */
+  const cancelSale = useCallback(async (): Promise<string | undefined> => {
+    if (onCustomerScreenNow.current) {
+      const refused = await customerNow.current.cancel();
+      if (refused) return refused;
+      runOnCustomerScreen(false);
+    }
+    dropHeldCard();
+    act({ type: 'new-sale' });
+    return undefined;
+  }, [act, dropHeldCard, runOnCustomerScreen]);
+
+  /** The next sale: the customer's screen goes back to its welcome. */
+  const newSale = useCallback(() => {
+    if (onCustomerScreenNow.current) customerNow.current.finish();
+    runOnCustomerScreen(false);
+    act({ type: 'new-sale' });
+  }, [act, runOnCustomerScreen]);
+
+  // The tip the customer chose on their screen takes the sale to the card.
+  const customerView = customer.view;
+  useEffect(() => {
+    const sale = current.current;
+    if (!onCustomerScreen || sale.step !== 'tip' || !customerView) return;
+    const { step, choices } = customerView;
+    // No tip chosen there means the host offered none (its settings changed meanwhile): none it is.
+    if (step.step === 'swipe' && step.amountCents === sale.sale.cents) {
+      act({ type: 'tip-chosen', tipCents: choices.tipCents ?? 0, label: choices.tipLabel ?? '' });
+    }
+  }, [act, customerView, onCustomerScreen]);
 
   useCardReader({
     onSwipe: (card, payment) => {
       const step = current.current.step;
       if (step === 'card') {
         void charge(card, payment);
-      } else if (step === 'amount') {
+      } else if (step === 'amount' || step === 'tip') {
         heldSwipe.current = { card, payment };
         setHeldCard(card);
       }
@@ -225,6 +352,8 @@ export function SaleScreen() {
         else if (event.key === 'Backspace') action = { type: 'backspace' };
         else if (event.key === 'Delete' || event.key === 'Escape') action = { type: 'clear-amount' };
         else if (event.key === 'Enter' && !isControl(event.target)) action = { type: 'take-card' };
+      } else if (sale.step === 'tip') {
+        if (event.key === 'Escape' && !onCustomerScreenNow.current) action = { type: 'back' };
       } else if (sale.step === 'card') {
         if (event.key === 'Escape') action = { type: 'back' };
         else if (!typing && sale.mode === 'swipe' && event.key.toLowerCase() === 'k')
@@ -235,7 +364,7 @@ export function SaleScreen() {
           if (event.key === 'Enter' || event.key === ' ') event.preventDefault();
           return;
         }
-        const next = nextAction(sale.outcome);
+        const next = holdsCard(tipped.current) ? 'new-sale' : nextAction(sale.outcome);
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
         else if (event.key === 'Enter' && !isControl(event.target))
           action =
@@ -249,11 +378,13 @@ export function SaleScreen() {
       if (!action) return;
       event.preventDefault();
       if (action.type === 'recheck') void checkAgain();
+      else if (action.type === 'try-again') tryAgain();
+      else if (action.type === 'new-sale') newSale();
       else act(action);
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [act, active, checkAgain]);
+  }, [act, active, checkAgain, newSale, tryAgain]);
 
   if (state.step === 'result') {
     const { outcome } = state;
@@ -263,14 +394,20 @@ export function SaleScreen() {
           sale={state.sale}
           card={state.card}
           outcome={outcome}
+          holdsCard={cardHeld}
+          customer={
+            onCustomerScreen && customer.view ? (
+              <CustomerProgress view={customer.view} onSkip={customer.skip} />
+            ) : undefined
+          }
           onNewSale={() => {
             dontChargeAgain();
             dropHeldCard();
-            act({ type: 'new-sale' });
+            newSale();
           }}
           onTryAgain={() => {
             dontChargeAgain();
-            act({ type: 'try-again' });
+            tryAgain();
           }}
           onCheckAgain={() => void checkAgain()}
         />
@@ -306,15 +443,37 @@ export function SaleScreen() {
           onCancel={closeAmountConfirm}
         />
       )}
-      <AmountPanel state={state} act={act} />
-      <section className="sale-side" aria-label={state.step === 'amount' ? 'Amount keypad' : 'Payment'}>
+      <AmountPanel state={state} act={act} customerScreen={customer.present} />
+      <section
+        className="sale-side"
+        aria-label={state.step === 'amount' ? 'Amount keypad' : state.step === 'tip' ? 'Tip' : 'Payment'}
+      >
         {state.step === 'amount' ? (
           <>
             {heldCard && <HeldCard card={heldCard} onDrop={dropHeldCard} />}
             <Keypad cents={state.sale.cents} act={act} />
           </>
+        ) : state.step === 'tip' ? (
+          <>
+            {heldCard && <HeldCard card={heldCard} onDrop={dropHeldCard} />}
+            {onCustomerScreen && customer.view ? (
+              <CustomerProgress view={customer.view} onSkip={customer.skip} onCancel={cancelSale} main />
+            ) : (
+              <CounterTip
+                amountCents={state.sale.cents}
+                settings={settings}
+                onTip={(tip) => act({ type: 'tip-chosen', tipCents: tip.tipCents, label: tip.label })}
+                onCancel={() => void cancelSale()}
+              />
+            )}
+          </>
         ) : (
-          <CardPanel state={state} act={act} onCharge={charge} />
+          <>
+            <CardPanel state={state} act={act} onCharge={charge} />
+            {onCustomerScreen && customer.view && state.step === 'card' && (
+              <CustomerProgress view={customer.view} onCancel={cancelSale} />
+            )}
+          </>
         )}
       </section>
     </div>

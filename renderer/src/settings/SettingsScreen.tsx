@@ -1,14 +1,15 @@
 /**
- * The merchant's gateway settings: the staff and their PINs, tips and tabs, receipts and the
- * printer, the card reader and its key, the payment processor, the store server, the address and
- * certificate for integrators, API keys for other programs, and the audit log. Each is read and
- * changed through the bridge, never the REST API.
+ * The merchant's gateway settings: the staff and their PINs, tips and tabs, counter sales (the
+ * customer's screen, tips at the counter, signatures), receipts and the printer, the card reader and
+ * its key, the payment processor, the store server, the address and certificate for integrators, API keys for other
+ * programs, and the audit log. Each is read and changed through the bridge, never the REST API.
  */
 import { useState } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { AuditLogSection } from './AuditLogSection';
 import { ConnectionSection } from './ConnectionSection';
 import { ProcessorSection } from './ProcessorSection';
+import { CounterSalesSection } from './CounterSalesSection';
 import { ReaderSection } from './ReaderSection';
 import { ReceiptsSection } from './ReceiptsSection';
 import { StaffSection } from '../staff/StaffSection';
@@ -23,6 +24,7 @@ import { TipsSection } from './TipsSection';
 const SECTIONS = [
   { id: 'staff', label: 'Staff', render: () => <StaffSection /> },
   { id: 'tips', label: 'Tips & tabs', render: () => <TipsSection /> },
+  { id: 'counter', label: 'Counter sales', render: () => <CounterSalesSection /> },
   { id: 'receipts', label: 'Receipts & printer', render: () => <ReceiptsSection /> },
   { id: 'reader', label: 'Card reader', render: () => <ReaderSection /> },
   { id: 'processor', label: 'Payment processor', render: () => <ProcessorSection /> },

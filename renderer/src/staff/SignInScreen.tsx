@@ -52,13 +52,21 @@ export function SignInScreen({ onDone }: { onDone: (session: CounterSession) => 
   );
 }
 
+/** How the counter takes tips: when customers pay at the counter (and on tabs), on tabs only, or not at all. */
+type FirstTips = 'counter' | 'tabs' | 'none';
+const FIRST_TIPS: readonly (readonly [FirstTips, string])[] = [
+  ['counter', 'Yes: the customer adds a tip when paying, and on tabs'],
+  ['tabs', 'On tabs only: a tab is captured with its tip'],
+  ['none', 'No tips'],
+];
+
 export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSession) => void }) {
   const { bridge } = useTerminal();
   const [name, setName] = useState('');
   const [pin, setPin] = useState('');
   const [repeat, setRepeat] = useState('');
   const [server, setServer] = useState('');
-  const [takesTips, setTakesTips] = useState<boolean>();
+  const [tips, setTips] = useState<FirstTips>();
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -69,7 +77,7 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
         : (pinProblem(pin, repeat) ??
           (server !== '' && server.length !== 2
             ? 'A server number has two digits, like 07.'
-            : takesTips === undefined
+            : tips === undefined
               ? 'Say whether this counter takes tips.'
               : undefined));
     if (wrong) return setProblem(wrong);
@@ -80,7 +88,7 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
           name: name.trim(),
           newPin: pin,
           ...(server !== '' && { serverId: server }),
-          ...(takesTips !== undefined && { takesTips }),
+          ...(tips !== undefined && { takesTips: tips !== 'none', counterTips: tips === 'counter' }),
         }),
       );
     } catch (error) {
@@ -146,25 +154,22 @@ export function FirstManagerScreen({ onDone }: { onDone: (session: CounterSessio
           <fieldset className="field first-tips">
             <legend className="field-label">Does this counter take tips?</legend>
             <div className="choice-row">
-              {(
-                [
-                  [true, 'Yes: a tab is captured with its tip'],
-                  [false, 'No tips'],
-                ] as const
-              ).map(([value, label]) => (
-                <label key={label} className="choice">
+              {FIRST_TIPS.map(([value, label]) => (
+                <label key={value} className="choice">
                   <input
                     type="radio"
                     name="takes-tips"
-                    checked={takesTips === value}
-                    onChange={() => (setTakesTips(value), setProblem(undefined))}
+                    checked={tips === value}
+                    onChange={() => (setTips(value), setProblem(undefined))}
                   />
                   {label}
                 </label>
               ))}
             </div>
             <p className="lock-help">
-              Checks printed for a tab ask for a tip only when it does. A manager can change this in Settings.
+              With Yes, a counter sale asks for the tip before the card, on the customer screen or by the
+              cashier. Checks printed for a tab ask for a tip only when the counter takes tips. A manager can
+              change both in Settings.
             </p>
           </fieldset>
           <ProblemNotice problem={problem} />

@@ -18,5 +18,9 @@ export const engineFetch: FetchLike = async (url, init) => {
     referrerPolicy: 'no-referrer',
     signal: AbortSignal.timeout(ENGINE_TIMEOUT_MS),
   });
-  return { status: response.status, text: () => response.text() };
+  return {
+    status: response.status,
+    text: () => response.text(),
+    bytes: async () => new Uint8Array(await response.arrayBuffer()),
+  };
 };

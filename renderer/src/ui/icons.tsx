@@ -115,6 +115,15 @@ export function SwipeIllustration(props: IconProps) {
   );
 }
 
+/** A screen turned toward the customer, with a hand choosing on it. */
+export const CustomerScreenIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3" y="4" width="18" height="12" rx="2" />
+    <path d="M8 20h8M12 16v4" />
+    <path d="M9 10h2M13 10h2" />
+  </Icon>
+);
+
 export function Spinner(props: IconProps) {
   return (
     <svg viewBox="0 0 48 48" className="spinner" aria-hidden="true" focusable="false" {...props}>

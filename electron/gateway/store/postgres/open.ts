@@ -8,6 +8,7 @@ import { POSTGRES_DIALECT } from '../sql/dialect';
 import { LedgerReads } from '../sql/ledger-reads';
 import type { Store } from '../store';
 import { PostgresAdminStore } from './admin-store';
+import { PostgresCustomerRecords } from './customer-records';
 import { PostgresLedger } from './ledger';
 import { PostgresReadPool } from './read-pool';
 
@@ -26,6 +27,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const applicationName = `tender ${options.lane}`;
   const ledger = await PostgresLedger.open({ url: options.url, lane: options.lane, applicationName });
   const readPool = new PostgresReadPool({ url: options.url, applicationName });
+  const customerRecords = new PostgresCustomerRecords({ url: options.url, applicationName });
   let admin: PostgresAdminStore | undefined;
   try {
     const cardHashKey = await ledger.cardHashKey();
@@ -36,17 +38,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ledger,
       reads: new LedgerReads(readPool, POSTGRES_DIALECT),
       admin: openedAdmin,
+      customerRecords,
       cardHashKey,
       lane: options.lane,
       shared: true,
       close: async () => {
         await openedAdmin.close();
+        await customerRecords.close();
         await readPool.close();
         await ledger.close();
       },
     };
   } catch (error) {
     await admin?.close();
+    await customerRecords.close();
     await readPool.close();
     await ledger.close();
     throw error;

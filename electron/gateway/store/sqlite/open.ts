@@ -12,6 +12,7 @@ import type { Store } from '../store';
 import { dataDirAdmin, SqliteAdminStore } from './admin-store';
 import { AuditLog } from './audit-log';
 import { startCheckpointer } from './checkpoints';
+import { SqliteCustomerRecords } from './customer-records';
 import { backupDatabase, integrityProblems, openDatabase } from './database';
 import { SqliteLedger } from './ledger';
 import { ReadPool, type ReadPoolOptions } from './read-pool';
@@ -39,6 +40,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     ledger,
     reads: new LedgerReads(readPool, SQLITE_DIALECT),
     admin,
+    customerRecords: new SqliteCustomerRecords(db, ledger.commits),
     cardHashKey: options.cardHashKey,
     lane: LOCAL_LANE,
     shared: false,

@@ -14,6 +14,7 @@ import { storeKeysSettingsStaff } from './0008-store-keys-settings-staff';
 import { cashierListIndex } from './0009-cashier-list-index';
 import { pinGates } from './0010-pin-gates';
 import { locksPerRule } from './0011-locks-per-rule';
+import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 import { gateway } from './0013-gateway';
 
 export type { Migration } from '../../migration';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   cashierListIndex,
   pinGates,
   locksPerRule,
+  signaturesAndReceiptEmails,
   gateway,
 ];
 

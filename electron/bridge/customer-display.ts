@@ -1,0 +1,401 @@
+/**
+ * The customer's screen as the host keeps it: which step it shows, what the customer chose, and
+ * whether a customer's screen is connected. The cashier's screens move it along the sale (the tip,
+ * the card, the answer, the signature, the receipt); the customer's screen answers only the step it
+ * shows, naming it by its sequence number, and reaches nothing else: the host keeps the signature,
+ * prints and emails the receipt, so the customer's page never holds an API key or talks to the
+ * engine. The state lives here, not in either page, so a customer's screen that reconnects (or a
+ * reload) finds the sale where it was.
+ */
+import { displayMoney, MAX_AMOUNT_CENTS } from '../../shared/money';
+import type { AppSettings, InvokeChannel } from '../../shared/ipc/contract';
+import type {
+  CustomerChoices,
+  CustomerScreenChannel,
+  CustomerStep,
+  CustomerView,
+} from '../../shared/ipc/customer-contract';
+import { needsTipConfirm, tipSuggestions } from '../../shared/tips';
+import type { Engine } from '../gateway/engine';
+import { isEmailAddress, MailError, NOT_AN_ADDRESS } from '../gateway/receipts/mailer';
+import { PrinterError } from '../gateway/receipts/printer';
+import type { ReceiptCopy } from '../gateway/receipts/receipt';
+import type { ReceiptService } from '../gateway/receipts/receipt-service';
+import { SignatureRefusedError } from '../gateway/signatures';
+import { BridgeError, type BridgeHandlers } from './dispatch';
+import type { BridgeEventHub } from './events';
+
+export type CustomerCashierChannel = Exclude<
+  Extract<InvokeChannel, `customer:${string}`>,
+  CustomerScreenChannel
+>;
+
+/** How long "Thank you" stays before the screen is idle again. */
+export const THANKS_MS = 6_000;
+
+export interface CustomerDisplayOptions {
+  engine: Engine;
+  events: BridgeEventHub;
+  /** The counter's settings as the screens see them: tips, the signature amount, the switch. */
+  settings: () => AppSettings;
+  receipts: ReceiptService;
+  thanksMs?: number;
+  /** In a browser: the address that pairs one more customer's page (a ticket of its own each time). */
+  pairingAddress?: () => string;
+}
+
+/** The sale on the customer's screen: what it comes to, once the tip is known. */
+interface CustomerSale {
+  amountCents: number;
+  tipCents: number;
+}
+
+const COPY_WORDS: Record<ReceiptCopy, string> = {
+  customer: 'Customer copy',
+  merchant: 'Merchant copy',
+  check: 'Check',
+};
+
+/** Steps before the card was read, from which the cashier may call the sale off. */
+const CANCELLABLE: ReadonlySet<CustomerStep['step']> = new Set([
+  'idle',
+  'tip',
+  'swipe',
+  'declined',
+  'see-cashier',
+]);
+
+export class CustomerDisplay {
+  readonly #options: CustomerDisplayOptions;
+  #step: CustomerStep = { step: 'idle' };
+  #choices: CustomerChoices = { receiptNotices: [] };
+  #sale: CustomerSale | undefined;
+  #sequence = 0;
+  #screens = 0;
+  #thanks: NodeJS.Timeout | undefined;
+
+  constructor(options: CustomerDisplayOptions) {
+    this.#options = options;
+  }
+
+  view(): CustomerView {
+    const settings = this.#options.settings();
+    return {
+      sequence: this.#sequence,
+      merchantName: this.#options.engine.settings.get('merchant_name'),
+      step: this.#step,
+      choices: this.#choices,
+      screen: { connected: this.#screens > 0, enabled: settings.customerScreen },
+    };
+  }
+
+  /** A customer's screen has connected; returns what to call when it goes. */
+  attachScreen(): () => void {
+    this.#screens += 1;
+    this.#announce();
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      this.#screens -= 1;
+      this.#announce();
+    };
+  }
+
+  /** The switch in Settings changed, or anything the view is made from: tell both screens. */
+  refresh(): void {
+    this.#announce();
+  }
+
+  stop(): void {
+    clearTimeout(this.#thanks);
+  }
+
+  /** What the customer's screen may ask: to see its step, and to answer it. */
+  screenHandlers(): Pick<BridgeHandlers, CustomerScreenChannel> {
+    return {
+      'customer:view': () => this.view(),
+      'customer:choose-tip': (input) => {
+        const step = this.#expect(input.sequence, 'tip');
+        const sale = this.#requireSale();
+        if (sale.amountCents + input.tipCents > MAX_AMOUNT_CENTS) {
+          throw new BridgeError('invalid-input', 'That tip is too large. Choose a smaller one.');
+        }
+        if (
+          needsTipConfirm(sale.amountCents, input.tipCents, step.warnPercent, step.suggestions) &&
+          !input.confirmed
+        ) {
+          throw new BridgeError(
+            'refused',
+            `A tip of ${displayMoney(input.tipCents)} is more than ${step.warnPercent}% of ${displayMoney(sale.amountCents)}. Confirm it first.`,
+          );
+        }
+        const suggested = step.suggestions.find((suggestion) => suggestion.cents === input.tipCents);
+        const label =
+          input.tipCents === 0
+            ? 'No tip'
+            : suggested?.kind === 'percent'
+              ? `${suggested.percent}%`
+              : suggested
+                ? displayMoney(suggested.cents)
+                : 'Custom';
+        this.#toSwipe({ ...sale, tipCents: input.tipCents }, { tipCents: input.tipCents, tipLabel: label });
+        return this.view();
+      },
+      'customer:sign': async (input) => {
+        this.#expect(input.sequence, 'signature');
+        const transactionId = this.#choices.transactionId;
+        if (transactionId === undefined)
+          throw new BridgeError('refused', 'There is nothing to sign for now.');
+        try {
+          await this.#options.engine.signatures.keep(transactionId, input.strokes);
+        } catch (error) {
+          if (!(error instanceof SignatureRefusedError)) throw error;
+          throw new BridgeError(
+            error.reason === 'not-a-signature' ? 'invalid-input' : 'refused',
+            error.message,
+          );
+        }
+        // The signature is kept whatever the screens do next; only move on if nothing else moved them.
+        if (this.#sequence === input.sequence) this.#afterSignature({ signed: true });
+        return this.view();
+      },
+      'customer:choose-receipt': async (input) => {
+        const step = this.#expect(input.sequence, 'receipt');
+        const transactionId = this.#choices.transactionId;
+        if (transactionId === undefined) throw new BridgeError('refused', 'There is no receipt to give now.');
+        if (input.choice === 'none') {
+          this.#toThanks({ receipt: 'none' });
+          return this.view();
+        }
+        if (input.choice === 'print') {
+          if (!step.print) throw new BridgeError('refused', 'This counter cannot print a receipt.');
+          this.#toThanks({ receipt: 'print' });
+          void this.#print(transactionId, ['customer']);
+          return this.view();
+        }
+        if (!step.email) throw new BridgeError('refused', 'This counter cannot email a receipt.');
+        const address = input.email?.trim() ?? '';
+        if (!isEmailAddress(address)) throw new BridgeError('invalid-input', NOT_AN_ADDRESS);
+        // Kept before it is sent: whatever the mail server does, the cashier can send it again.
+        await this.#options.engine.customerRecords.keepReceiptEmail(
+          transactionId,
+          address,
+          this.#options.engine.now(),
+        );
+        this.#choices = { ...this.#choices, receipt: 'email', receiptEmail: address };
+        try {
+          const message = await this.#options.receipts.email(transactionId, address);
+          this.#notice({ ok: true, message });
+          if (this.#sequence === input.sequence) this.#toThanks({});
+          else this.#announce();
+        } catch (error) {
+          if (!(error instanceof MailError)) throw error;
+          this.#notice({ ok: false, message: `The receipt was not emailed: ${error.message}` });
+          if (this.#sequence === input.sequence) {
+            this.#show({
+              ...step,
+              problem: 'We could not email your receipt. Choose another way, or ask the cashier.',
+            });
+          } else this.#announce();
+        }
+        return this.view();
+      },
+    };
+  }
+
+  /** What the cashier's screens ask, to move the customer's screen along the sale. */
+  cashierHandlers(): Pick<BridgeHandlers, CustomerCashierChannel> {
+    return {
+      'customer:start': (input) => {
+        const settings = this.#options.settings();
+        this.#choices = { receiptNotices: [] };
+        const sale = { amountCents: input.amountCents, tipCents: 0 };
+        if (input.askTip && settings.counterTips && settings.tipsEnabled) {
+          this.#sale = sale;
+          this.#show({
+            step: 'tip',
+            amountCents: sale.amountCents,
+            suggestions: tipSuggestions(sale.amountCents, {
+              percentages: settings.tipPercentages,
+              fixedBelowCents: settings.smartTipBelowCents,
+              fixedAmountsCents: settings.smartTipAmountsCents,
+            }),
+            warnPercent: settings.tipWarnPercent,
+          });
+        } else {
+          this.#toSwipe(sale, {});
+        }
+        return this.view();
+      },
+      'customer:skip': (input) => {
+        if (input.sequence !== this.#sequence) {
+          throw new BridgeError('refused', 'The customer’s screen has moved on. Look at it again.');
+        }
+        if (this.#step.step === 'tip') {
+          this.#toSwipe({ ...this.#requireSale(), tipCents: 0 }, { tipCents: 0, tipLabel: 'Skipped' });
+        } else if (this.#step.step === 'signature') {
+          this.#afterSignature({ signed: false });
+        } else {
+          throw new BridgeError('refused', 'Only the tip and the signature can be skipped.');
+        }
+        return this.view();
+      },
+      'customer:cancel': () => {
+        if (!CANCELLABLE.has(this.#step.step)) {
+          throw new BridgeError('refused', 'The card was read already: the sale cannot be called off here.');
+        }
+        this.#toIdle();
+        return this.view();
+      },
+      'customer:charging': () => {
+        const sale = this.#sale;
+        if (sale && ['swipe', 'declined', 'see-cashier', 'processing'].includes(this.#step.step)) {
+          this.#show({ step: 'processing', totalCents: sale.amountCents + sale.tipCents });
+        }
+        return this.view();
+      },
+      'customer:answered': (input) => {
+        const sale = this.#sale;
+        if (!sale || this.#step.step !== 'processing') return this.view();
+        const totalCents = sale.amountCents + sale.tipCents;
+        if (input.outcome === 'declined') this.#show({ step: 'declined', totalCents });
+        else if (input.outcome === 'other') this.#show({ step: 'see-cashier', totalCents });
+        else {
+          this.#choices = { ...this.#choices, transactionId: input.transactionId };
+          const above = this.#options.settings().signatureAboveCents;
+          if (above !== null && input.totalCents >= above && this.#screens > 0) {
+            this.#show({ step: 'signature', totalCents: input.totalCents });
+          } else {
+            this.#show({ step: 'approved', totalCents: input.totalCents });
+            this.#afterSignature({});
+          }
+        }
+        return this.view();
+      },
+      'customer:try-again': () => {
+        const sale = this.#sale;
+        if (sale && (this.#step.step === 'declined' || this.#step.step === 'see-cashier')) {
+          this.#toSwipe(sale, {});
+        }
+        return this.view();
+      },
+      'customer:finish': () => {
+        this.#toIdle();
+        return this.view();
+      },
+      'customer:open-screen': () => {
+        const address = this.#options.pairingAddress;
+        if (!address) {
+          throw new BridgeError(
+            'unavailable',
+            'The desktop app shows the customer’s screen on a second display by itself, when one is plugged in.',
+          );
+        }
+        return { address: address() };
+      },
+    };
+  }
+
+  #requireSale(): CustomerSale {
+    if (!this.#sale) throw new BridgeError('refused', 'No sale is on the customer’s screen.');
+    return this.#sale;
+  }
+
+  /** The step on screen, when it is `name` and the answer names it; refused otherwise. */
+  #expect<N extends CustomerStep['step']>(sequence: number, name: N): Extract<CustomerStep, { step: N }> {
+    const step = this.#step;
+    if (sequence !== this.#sequence || step.step !== name) {
+      throw new BridgeError('refused', 'The screen has moved on. Look at it again.');
+    }
+    return step as Extract<CustomerStep, { step: N }>;
+  }
+
+  #toSwipe(sale: CustomerSale, chosen: Partial<CustomerChoices>): void {
+    this.#sale = sale;
+    this.#choices = { ...this.#choices, ...chosen };
+    this.#show({
+      step: 'swipe',
+      amountCents: sale.amountCents,
+      tipCents: sale.tipCents,
+      totalCents: sale.amountCents + sale.tipCents,
+    });
+  }
+
+  /**
+   * After the signature (or without one): what the settings print by themselves, now that the copy
+   * to sign can carry the signature, then the receipt the customer chooses, if there is a choice.
+   */
+  #afterSignature(chosen: Pick<CustomerChoices, 'signed'>): void {
+    const transactionId = this.#choices.transactionId;
+    const sale = this.#sale;
+    this.#choices = { ...this.#choices, ...chosen };
+    if (transactionId === undefined || !sale) return this.#toThanks({});
+    const { settings } = this.#options.engine;
+    const printer = settings.get('receipt_printer') !== '';
+    const customerCopy = settings.get('receipt_customer_copy');
+    void this.#printAutomatic(transactionId, printer);
+    const print = printer && customerCopy === 'ask';
+    const email = settings.get('smtp_host') !== '' && settings.get('smtp_from') !== '';
+    if (!print && !email) return this.#toThanks({});
+    this.#show({ step: 'receipt', totalCents: sale.amountCents + sale.tipCents, print, email });
+  }
+
+  async #printAutomatic(transactionId: number, printer: boolean): Promise<void> {
+    if (!printer) return;
+    try {
+      const { copies } = this.#options.receipts.automaticCopies(
+        await this.#options.receipts.transaction(transactionId),
+      );
+      if (copies.length > 0) await this.#print(transactionId, copies);
+    } catch (error) {
+      console.error('tender: the receipts after a sale on the customer screen were not printed.', error);
+    }
+  }
+
+  async #print(transactionId: number, copies: readonly ReceiptCopy[]): Promise<void> {
+    const what = copies.map((copy) => COPY_WORDS[copy]).join(' and ');
+    try {
+      await this.#options.receipts.print(transactionId, copies);
+      this.#notice({ ok: true, message: `${what} printed.` });
+    } catch (error) {
+      if (!(error instanceof PrinterError)) throw error;
+      this.#notice({ ok: false, message: `${what} did not print: ${error.message}` });
+    }
+  }
+
+  #notice(notice: CustomerChoices['receiptNotices'][number]): void {
+    this.#choices = {
+      ...this.#choices,
+      receiptNotices: [...this.#choices.receiptNotices, notice].slice(-4),
+    };
+    this.#announce();
+  }
+
+  #toThanks(chosen: Partial<CustomerChoices>): void {
+    this.#choices = { ...this.#choices, ...chosen };
+    this.#show({ step: 'thanks' });
+    const shown = this.#sequence;
+    this.#thanks = setTimeout(() => {
+      if (this.#sequence === shown) this.#toIdle();
+    }, this.#options.thanksMs ?? THANKS_MS);
+    this.#thanks.unref();
+  }
+
+  #toIdle(): void {
+    this.#sale = undefined;
+    this.#choices = { receiptNotices: [] };
+    this.#show({ step: 'idle' });
+  }
+
+  #show(step: CustomerStep): void {
+    clearTimeout(this.#thanks);
+    this.#step = step;
+    this.#sequence += 1;
+    this.#announce();
+  }
+
+  #announce(): void {
+    this.#options.events.emit('customer:changed', this.view());
+  }
+}

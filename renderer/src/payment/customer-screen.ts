@@ -1,0 +1,83 @@
+/**
+ * The customer's screen as the cashier's sale sees it: whether one is connected (and switched on),
+ * what it shows and what the customer chose, and the requests that move it along the sale. Moving it
+ * never holds up a sale: a request that fails is logged and the sale goes on, as it would without a
+ * customer's screen. Skip and Cancel, which the cashier presses, say why they were refused.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { CustomerView } from '../../../shared/ipc/customer-contract';
+import { useTerminal } from '../terminal/terminal-context';
+
+export interface CustomerScreen {
+  view: CustomerView | undefined;
+  /** A customer's screen is connected and switched on: the sale runs on it. */
+  present: boolean;
+  start(amountCents: number, askTip: boolean): Promise<CustomerView | undefined>;
+  charging(): void;
+  answered(
+    answer:
+      { outcome: 'approved'; transactionId: number; totalCents: number } | { outcome: 'declined' | 'other' },
+  ): void;
+  tryAgain(): void;
+  finish(): void;
+  /** Resolves with why the customer's screen refused, or nothing once it went on. */
+  skip(): Promise<string | undefined>;
+  cancel(): Promise<string | undefined>;
+}
+
+function logged(what: string) {
+  return (error: unknown) => console.error(`Tender: the customer screen did not follow: ${what}.`, error);
+}
+
+export function useCustomerScreen(): CustomerScreen {
+  const { bridge, link } = useTerminal();
+  const [view, setView] = useState<CustomerView>();
+
+  const show = useCallback((next: CustomerView) => {
+    setView((current) => (current && current.sequence > next.sequence ? current : next));
+  }, []);
+
+  useEffect(() => bridge.on('customer:changed', show), [bridge, show]);
+  // Read at start and again whenever the bridge is back (events sent meanwhile are lost; a restarted
+  // host counts again from the start, so what it says now replaces what was on screen).
+  useEffect(() => {
+    if (link !== 'up') return;
+    bridge.invoke('customer:view').then(setView, logged('reading it'));
+  }, [bridge, link]);
+
+  return useMemo(() => {
+    const tell = (request: () => Promise<CustomerView>, what: string) =>
+      request().then(show, (error: unknown) => {
+        logged(what)(error);
+        return undefined;
+      });
+    const refusal = async (request: () => Promise<CustomerView>) => {
+      try {
+        show(await request());
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    };
+    return {
+      view,
+      present: view !== undefined && view.screen.connected && view.screen.enabled,
+      start: async (amountCents, askTip) => {
+        try {
+          const next = await bridge.invoke('customer:start', { amountCents, askTip });
+          show(next);
+          return next;
+        } catch (error) {
+          logged('a new sale')(error);
+          return undefined;
+        }
+      },
+      charging: () => void tell(() => bridge.invoke('customer:charging'), 'the charge'),
+      answered: (answer) => void tell(() => bridge.invoke('customer:answered', answer), 'the answer'),
+      tryAgain: () => void tell(() => bridge.invoke('customer:try-again'), 'another card'),
+      finish: () => void tell(() => bridge.invoke('customer:finish'), 'the next sale'),
+      skip: () => refusal(() => bridge.invoke('customer:skip', { sequence: view?.sequence ?? 0 })),
+      cancel: () => refusal(() => bridge.invoke('customer:cancel')),
+    };
+  }, [bridge, show, view]);
+}

@@ -1,0 +1,335 @@
+/**
+ * The customer's screen as the host keeps it, driven as the two screens drive it: the cashier's
+ * requests move it along a sale, the customer's answer the step on screen. Real engine, real ledger,
+ * a real TCP printer and a real SMTP server.
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CustomerView } from '../../shared/ipc/customer-contract';
+import { dispatchInvoke } from '../../electron/bridge/dispatch';
+import { Terminal } from '../../electron/bridge/terminal';
+import { decodeEscPos } from '../support/escpos-decoder';
+import { startFakePrinter, type FakePrinter } from '../support/fake-printer';
+import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { sampleSignature } from '../support/signatures';
+
+let t: TestGateway;
+let terminal: Terminal;
+let printer: FakePrinter;
+let smtp: SMTPServer;
+let detachScreen: (() => void) | undefined;
+const mails: ParsedMail[] = [];
+const PIN = '2580';
+
+beforeAll(async () => {
+  t = await startTestGateway({ tips: true });
+  await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: PIN }, 'test');
+  printer = await startFakePrinter();
+  smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, callback) {
+      simpleParser(stream).then((mail) => {
+        mails.push(mail);
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { settings } = t.gateway.engine;
+  for (const [name, value] of [
+    ['counter_tips', 'true'],
+    ['merchant_name', 'Blue Door Bistro'],
+    ['receipt_printer', printer.address],
+    ['smtp_host', '127.0.0.1'],
+    ['smtp_port', String((smtp.server.address() as { port: number }).port)],
+    ['smtp_security', 'none'],
+    ['smtp_from', 'receipts@bluedoor.test'],
+  ] as const) {
+    await settings.setFromText(name, value);
+  }
+});
+beforeEach(async () => {
+  terminal = await Terminal.start({
+    gateway: t.gateway,
+    dataDir: t.dataDir,
+    shell: 'browser',
+    version: '0.1.0',
+    reader: { kind: 'none' },
+    customerThanksMs: 50,
+  });
+  await cashier('staff:sign-in', { pin: PIN });
+  detachScreen = terminal.attachCustomerScreen();
+});
+afterEach(async () => {
+  detachScreen?.();
+  await terminal.stop();
+  await t.gateway.engine.settings.setFromText('signature_above', 'none');
+  await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'never');
+});
+afterAll(async () => {
+  await t.close();
+  await printer.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+async function answer(handlers: object, channel: string, input?: unknown): Promise<CustomerView> {
+  const result = await dispatchInvoke(handlers, channel, input);
+  if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+  return result.value as CustomerView;
+}
+const cashier = (channel: string, input?: unknown) => answer(terminal.handlers, channel, input);
+const customer = (channel: string, input?: unknown) => answer(terminal.customerHandlers, channel, input);
+
+/** Resolves with the first view the host announces that passes the test. */
+function announced(test: (view: CustomerView) => boolean): Promise<CustomerView> {
+  return new Promise((resolve) => {
+    const off = terminal.events.subscribe((event, payload) => {
+      if (event !== 'customer:changed' || !test(payload as CustomerView)) return;
+      off();
+      resolve(payload as CustomerView);
+    });
+  });
+}
+
+async function approvedSale(amount: string): Promise<number> {
+  return Number((await t.client.createTransaction({ type: 'SALE', amount, ...VISA })).id);
+}
+
+describe('the tip', () => {
+  it('offers three percentages with what each comes to', async () => {
+    const view = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    expect(view.step).toEqual({
+      step: 'tip',
+      amountCents: 4000,
+      suggestions: [
+        { kind: 'percent', percent: 15, cents: 600 },
+        { kind: 'percent', percent: 18, cents: 720 },
+        { kind: 'percent', percent: 20, cents: 800 },
+      ],
+      warnPercent: 30,
+    });
+    expect(view.merchantName).toBe('Blue Door Bistro');
+  });
+
+  it('below the smart tip amount, offers fixed dollars instead', async () => {
+    const view = await cashier('customer:start', { amountCents: 650, askTip: true });
+    expect(view.step).toMatchObject({
+      step: 'tip',
+      suggestions: [
+        { kind: 'fixed', cents: 100 },
+        { kind: 'fixed', cents: 200 },
+        { kind: 'fixed', cents: 300 },
+      ],
+    });
+  });
+
+  it('goes straight to the card when tips are off at the counter, or on captures', async () => {
+    await t.gateway.engine.settings.setFromText('tips_enabled', 'false');
+    try {
+      expect((await cashier('customer:start', { amountCents: 4000, askTip: true })).step.step).toBe('swipe');
+    } finally {
+      await t.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    }
+    expect((await cashier('customer:start', { amountCents: 4000, askTip: false })).step).toEqual({
+      step: 'swipe',
+      amountCents: 4000,
+      tipCents: 0,
+      totalCents: 4000,
+    });
+  });
+
+  it('a tip chosen moves to the card with the total, and the cashier sees the choice', async () => {
+    const start = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    const seen = announced((view) => view.step.step === 'swipe');
+    const view = await customer('customer:choose-tip', {
+      sequence: start.sequence,
+      tipCents: 800,
+      confirmed: false,
+    });
+    expect(view.step).toEqual({ step: 'swipe', amountCents: 4000, tipCents: 800, totalCents: 4800 });
+    expect(view.choices).toMatchObject({ tipCents: 800, tipLabel: '20%' });
+    expect((await seen).choices.tipLabel).toBe('20%');
+  });
+
+  it('a tip above tip_warn_percent is refused until the customer confirms it', async () => {
+    const start = await cashier('customer:start', { amountCents: 1500, askTip: true });
+    await expect(
+      customer('customer:choose-tip', { sequence: start.sequence, tipCents: 700, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('more than 30%') });
+    expect((await customer('customer:view')).step.step).toBe('tip');
+    const view = await customer('customer:choose-tip', {
+      sequence: start.sequence,
+      tipCents: 700,
+      confirmed: true,
+    });
+    expect(view.choices).toMatchObject({ tipCents: 700, tipLabel: 'Custom' });
+    expect(view.step).toMatchObject({ totalCents: 2200 });
+  });
+
+  it('a suggested amount is the merchant’s own and needs no confirming; the same share typed in does', async () => {
+    const start = await cashier('customer:start', { amountCents: 650, askTip: true });
+    // $3.00 on $6.50 is 46%, above tip_warn_percent, but it is one of the smart tip amounts.
+    const view = await customer('customer:choose-tip', {
+      sequence: start.sequence,
+      tipCents: 300,
+      confirmed: false,
+    });
+    expect(view.choices).toMatchObject({ tipCents: 300, tipLabel: '$3.00' });
+    const again = await cashier('customer:start', { amountCents: 650, askTip: true });
+    await expect(
+      customer('customer:choose-tip', { sequence: again.sequence, tipCents: 301, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused' });
+  });
+
+  it('an answer to a step no longer on screen changes nothing', async () => {
+    const first = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    await cashier('customer:start', { amountCents: 3000, askTip: true });
+    await expect(
+      customer('customer:choose-tip', { sequence: first.sequence, tipCents: 600, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    expect((await customer('customer:view')).step).toMatchObject({ step: 'tip', amountCents: 3000 });
+  });
+
+  it('the cashier’s Skip goes on without a tip; Skip of anything else is refused', async () => {
+    const start = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    const view = await cashier('customer:skip', { sequence: start.sequence });
+    expect(view.step).toMatchObject({ step: 'swipe', tipCents: 0, totalCents: 4000 });
+    expect(view.choices).toMatchObject({ tipCents: 0, tipLabel: 'Skipped' });
+    await expect(cashier('customer:skip', { sequence: view.sequence })).rejects.toMatchObject({
+      code: 'refused',
+    });
+  });
+});
+
+describe('the card', () => {
+  it('Cancel before the card is read goes back to idle; once it is being charged, Cancel is refused', async () => {
+    await cashier('customer:start', { amountCents: 900, askTip: false });
+    expect((await cashier('customer:cancel')).step).toEqual({ step: 'idle' });
+    await cashier('customer:start', { amountCents: 900, askTip: false });
+    expect((await cashier('customer:charging')).step).toEqual({ step: 'processing', totalCents: 900 });
+    await expect(cashier('customer:cancel')).rejects.toMatchObject({ code: 'refused' });
+  });
+
+  it('a decline is said in customer words, and another card goes back to the swipe', async () => {
+    await cashier('customer:start', { amountCents: 900, askTip: false });
+    await cashier('customer:charging');
+    expect((await cashier('customer:answered', { outcome: 'declined' })).step).toEqual({
+      step: 'declined',
+      totalCents: 900,
+    });
+    expect((await cashier('customer:try-again')).step.step).toBe('swipe');
+    await cashier('customer:charging');
+    expect((await cashier('customer:answered', { outcome: 'other' })).step.step).toBe('see-cashier');
+  });
+});
+
+describe('the signature and the receipt', () => {
+  async function approved(amountCents: number): Promise<{ id: number; view: CustomerView }> {
+    const id = await approvedSale((amountCents / 100).toFixed(2));
+    await cashier('customer:start', { amountCents, askTip: false });
+    await cashier('customer:charging');
+    const view = await cashier('customer:answered', {
+      outcome: 'approved',
+      transactionId: id,
+      totalCents: amountCents,
+    });
+    return { id, view };
+  }
+
+  it('from signature_above, asks for a signature, keeps it, and prints it on the merchant copy', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '50.00');
+    await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+    const { id, view } = await approved(5000);
+    expect(view.step).toEqual({ step: 'signature', totalCents: 5000 });
+    await expect(
+      customer('customer:sign', { sequence: view.sequence, strokes: [[10, 10, 12, 12]] }),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+    const job = printer.nextJob();
+    const noticed = announced((shown) =>
+      shown.choices.receiptNotices.some((notice) => notice.message === 'Merchant copy printed.'),
+    );
+    const signed = await customer('customer:sign', { sequence: view.sequence, strokes: sampleSignature() });
+    expect(signed.choices.signed).toBe(true);
+    expect(signed.step).toEqual({ step: 'receipt', totalCents: 5000, print: true, email: true });
+    expect(await t.gateway.engine.signatures.strokes(id)).toEqual(sampleSignature());
+    const paper = decodeEscPos(await job);
+    expect(paper.copies[0]?.map((line) => line.trim())).toEqual(
+      expect.arrayContaining(['MERCHANT COPY', '[picture 384x128]', 'Signed on screen']),
+    );
+    await noticed;
+  });
+
+  it('below signature_above, or after the cashier skips it, goes to the receipt unsigned', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '50.00');
+    expect((await approved(4999)).view.step.step).toBe('receipt');
+    const { id, view } = await approved(6000);
+    const skipped = await cashier('customer:skip', { sequence: view.sequence });
+    expect(skipped.choices.signed).toBe(false);
+    expect(skipped.step.step).toBe('receipt');
+    expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
+  });
+
+  it('without a customer’s screen connected, no signature is asked for', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '10.00');
+    detachScreen?.();
+    detachScreen = undefined;
+    expect((await approved(5000)).view.step.step).toBe('receipt');
+  });
+
+  it('Print prints the customer copy; thank you, then idle again', async () => {
+    const { view } = await approved(1200);
+    const job = printer.nextJob();
+    const idle = announced((shown) => shown.step.step === 'idle');
+    const thanks = await customer('customer:choose-receipt', { sequence: view.sequence, choice: 'print' });
+    expect(thanks.step).toEqual({ step: 'thanks' });
+    expect(thanks.choices.receipt).toBe('print');
+    expect(decodeEscPos(await job).copies[0]?.map((line) => line.trim())).toContain('CUSTOMER COPY');
+    await idle;
+  });
+
+  it('Email checks the address, sends the receipt and keeps the address on the transaction', async () => {
+    const { id, view } = await approved(1300);
+    await expect(
+      customer('customer:choose-receipt', { sequence: view.sequence, choice: 'email', email: 'ann@' }),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+    const sent = await customer('customer:choose-receipt', {
+      sequence: view.sequence,
+      choice: 'email',
+      email: 'ann@example.test',
+    });
+    expect(sent.step.step).toBe('thanks');
+    expect(sent.choices).toMatchObject({ receipt: 'email', receiptEmail: 'ann@example.test' });
+    expect(sent.choices.receiptNotices.at(-1)).toEqual({
+      ok: true,
+      message: 'Receipt emailed to ann@example.test.',
+    });
+    expect(mails.at(-1)?.text).toContain(`#${id}`);
+    expect(await t.gateway.engine.customerRecords.receiptEmail(id)).toBe('ann@example.test');
+    // The transaction's details read it back, with whether the customer signed.
+    expect(await dispatchInvoke(terminal.handlers, 'receipts:customer-kept', { id })).toEqual({
+      ok: true,
+      value: { signed: false, address: 'ann@example.test' },
+    });
+  });
+
+  it('No receipt prints and sends nothing', async () => {
+    const { view } = await approved(1400);
+    const jobs = printer.jobs.length;
+    const mailed = mails.length;
+    const thanks = await customer('customer:choose-receipt', { sequence: view.sequence, choice: 'none' });
+    expect(thanks.choices.receipt).toBe('none');
+    await customer('customer:view');
+    expect([printer.jobs.length, mails.length]).toEqual([jobs, mailed]);
+  });
+
+  it('the customer’s screen cannot sign or choose for a step it is not on', async () => {
+    const { view } = await approved(1500);
+    await expect(
+      customer('customer:sign', { sequence: view.sequence, strokes: sampleSignature() }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    await expect(
+      customer('customer:choose-tip', { sequence: view.sequence, tipCents: 100, confirmed: true }),
+    ).rejects.toMatchObject({ code: 'refused' });
+  });
+});
