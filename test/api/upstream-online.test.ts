@@ -256,12 +256,16 @@ describe('at most one request per decision', () => {
       'idempotency-key': `retry-${Date.now()}`,
     };
     const seen = upstream.proxy.seen.length;
-    const [first, second] = await Promise.all([
-      t.request('transactions', { method: 'POST', headers, body }),
-      t.request('transactions', { method: 'POST', headers, body }),
-    ]);
-    const statuses = [first?.status, second?.status].sort();
-    expect(statuses).toEqual([200, 409]);
+    // The first is kept at the gateway's door, so the retry surely comes while it is being answered.
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    const first = t.request('transactions', { method: 'POST', headers, body });
+    await upstream.proxy.waitFor(
+      (request) => request.fate === 'hold' && upstream.proxy.seen.indexOf(request) >= seen,
+    );
+    const retried = await t.request('transactions', { method: 'POST', headers, body });
+    expect(retried.status).toBe(409);
+    await upstream.proxy.releaseHeld();
+    expect((await first).status).toBe(200);
     const again = await t.request('transactions', { method: 'POST', headers, body });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(postsSince(upstream, seen)).toHaveLength(1);
