@@ -153,6 +153,15 @@ describe('a counter sale on the customer’s screen', () => {
     expect(await cashier.page.getByTestId('sale-total').textContent()).toBe('$48.00');
     expect(await cashier.page.getByTestId('sale-tip').textContent()).toContain('$8.00 (20%)');
     await cashier.check('02-tip-chosen');
+    // In a window 600 px tall, Cancel the sale is in view without scrolling while the card is awaited.
+    await cashier.page.setViewportSize({ width: 800, height: 600 });
+    await cashier.check('02b-tip-chosen-800x600');
+    const cancel = await cashier.page
+      .getByTestId('customer-progress')
+      .getByRole('button', { name: 'Cancel the sale' })
+      .evaluate((button) => button.getBoundingClientRect().bottom);
+    expect(cancel).toBeLessThanOrEqual(600);
+    await cashier.page.setViewportSize({ width: 1280, height: 800 });
 
     await swipe();
     expect(await cashier.outcome()).toBe('approved');
