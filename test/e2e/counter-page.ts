@@ -153,6 +153,8 @@ export interface HeldRequest {
 export class CounterPage {
   /** Console errors and uncaught exceptions, including any content security policy refusal. */
   readonly problems: string[] = [];
+  /** Console errors a step expects (the socket refused while the engine is away), not problems. */
+  readonly #allowed = new Set<RegExp>();
   #swipesReceived = 0;
   readonly #swipeWaiters = new Set<() => void>();
 
@@ -165,7 +167,9 @@ export class CounterPage {
     // 30 s default, which is only a bound on a state that never comes (see .config/vitest.config.ts).
     page.setDefaultTimeout(FAILURE_BOUND_MS);
     page.on('console', (message) => {
-      if (message.type() === 'error') this.problems.push(message.text());
+      const text = message.text();
+      if (message.type() === 'error' && ![...this.#allowed].some((pattern) => pattern.test(text)))
+        this.problems.push(text);
     });
     page.on('pageerror', (error) => this.problems.push(error.message));
     page.on('websocket', (socket) =>
@@ -175,6 +179,15 @@ export class CounterPage {
         for (const wake of this.#swipeWaiters) wake();
       }),
     );
+  }
+
+  /**
+   * Console errors matching `pattern` are expected, not problems, until the returned function is
+   * called: the screens keep retrying a socket the test has taken away, however long a check takes.
+   */
+  allowProblems(pattern: RegExp): () => void {
+    this.#allowed.add(pattern);
+    return () => this.#allowed.delete(pattern);
   }
 
   /**
