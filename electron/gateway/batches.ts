@@ -59,8 +59,11 @@ export class BatchService {
    */
   async closeOpen(actor: string, expected: ExpectedBatch = {}, apiKeyId?: number): Promise<CloseOutcome> {
     const gateway = this.gateway;
+    // Held for the store first, so that this counter's transactions wait only for its own close.
     if (gateway && (await this.closesAtGateway(gateway)))
-      return gateway.gate.exclusive(() => this.closeWithGateway(gateway, actor, expected, apiKeyId));
+      return this.ledger.holdClose(() =>
+        gateway.gate.exclusive(() => this.closeWithGateway(gateway, actor, expected, apiKeyId)),
+      );
     return this.closeHere(actor, expected, apiKeyId, undefined);
   }
 

@@ -3,6 +3,7 @@
  * proxy): the offline total holds for the store whichever counters approve at once, and the store's
  * one queue is forwarded by one counter at a time, each entry once.
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionResponse } from '../../shared/api/schemas';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -14,6 +15,8 @@ import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-
 let server: PostgresServer;
 let upstream: UpstreamGateway;
 const running: TestGateway[] = [];
+/** The database of the last store made. */
+let storeUrl = '';
 
 beforeAll(async () => {
   [server, upstream] = await Promise.all([startPostgresServer(), startUpstreamGateway()]);
@@ -30,6 +33,7 @@ afterEach(async () => {
 /** Two counters on one fresh database, relaying to the gateway, with store and forward on. */
 async function store(settings: [string, string][] = []): Promise<[TestGateway, TestGateway]> {
   const url = await server.createDatabase();
+  storeUrl = url;
   const front = await startTestGateway({ engine: { store: { url, lane: 'front' } } });
   running.push(front);
   const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } } });
@@ -113,6 +117,46 @@ describe('one request per decision across counters', () => {
     expect(retried.headers['idempotent-replayed']).toBe('true');
     expect(retried.json<TransactionResponse>()?.id).toBe(approved?.id);
     expect(postsSince(upstream, seen)).toHaveLength(1);
+  });
+});
+
+/** How many sessions of the store wait for a hold of this kind (an advisory lock's first key). */
+async function waitingFor(kind: number): Promise<number> {
+  const client = new pg.Client({ connectionString: storeUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ waiting: string }>(
+      "SELECT count(*) AS waiting FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND NOT granted",
+      [kind],
+    );
+    return Number(rows[0]?.waiting);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('one close with the gateway across counters', () => {
+  it('two counters closing at once: the gateway is asked to close once, and the other finds none open', async () => {
+    // Long enough that the first close's lost answer is looked up after the gateway has closed.
+    const [front, bar] = await store([['upstream_timeout_seconds', '10']]);
+    await front.client.createTransaction({ type: 'SALE', amount: '21.00', ...VISA });
+    const closes = (from: number) =>
+      upstream.proxy.seen.slice(from).filter((request) => request.method === 'PUT');
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hold' }, { match: ({ method }) => method === 'PUT' });
+    const first = front.client.closeOpenBatch();
+    await upstream.proxy.waitFor((request) => request.fate === 'hold');
+    const second = bar.client.closeOpenBatch();
+    // The other counter's close waits for the first's (LOCKS.close), or, without the hold, reaches
+    // the gateway too.
+    await expect
+      .poll(async () => (await waitingFor(8)) > 0 || closes(seen).length > 1, { timeout: 20_000 })
+      .toBe(true);
+    await upstream.proxy.releaseHeld();
+    const [closed, none] = await Promise.all([first, second]);
+    expect(closed?.status).toBe('CLOSED');
+    expect(none).toBeUndefined();
+    expect(closes(seen)).toHaveLength(1);
   });
 });
 

@@ -69,6 +69,12 @@ export interface LedgerStore extends LedgerLookups {
    * once with an AnswerHeldElsewhereError (a retry made too soon, as at the same counter).
    */
   holdAnswer<T>(apiKeyId: number, key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` holding the close of the open batch with the merchant's gateway, as `holdOriginal`
+   * holds an original: a close at another counter of the store waits until `work` settles, so the
+   * gateway is asked to close its batch once for one close. No write waits for it.
+   */
+  holdClose<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** The ledger inside one write transaction. */

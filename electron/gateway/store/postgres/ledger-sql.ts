@@ -44,6 +44,8 @@ export const LOCKS = {
   original: 4,
   /** An Idempotency-Key of one API key, held while its first request is answered (see `hold`). */
   answer: 5,
+  /** The close of the open batch with the merchant's gateway, held across the gateway's answer. */
+  close: 8,
 } as const;
 
 /** A statement's `$n` parameters renumbered to follow those of `before`, to run in one statement with it. */

@@ -162,6 +162,13 @@ export class PostgresLedger implements LedgerStore {
     }, work);
   }
 
+  holdClose<T>(work: () => Promise<T>): Promise<T> {
+    return this.hold(async (client) => {
+      await client.query(SQL.hold([LOCKS.close, 0]));
+      return true;
+    }, work);
+  }
+
   /**
    * A session-level advisory lock on a connection of its own, taken by `take` before `work` and let go
    * after it (an AnswerHeldElsewhereError when `take` finds it held). A counter that dies lets it go

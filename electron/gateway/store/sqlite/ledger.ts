@@ -84,6 +84,10 @@ export class SqliteLedger implements LedgerStore {
     return this.holds.run(`answer ${apiKeyId}\u0000${key}`, work);
   }
 
+  holdClose<T>(work: () => Promise<T>): Promise<T> {
+    return this.holds.run('close', work);
+  }
+
   async find(id: number): Promise<LedgerTransaction | undefined> {
     await this.commits.idle();
     return this.findNow(id);
