@@ -106,7 +106,7 @@ export class Engine {
     );
     this.forwarder = new Forwarder(this.ledger, this.upstream, now);
     this.transactions.onSwipesDeleted = () => this.forwarder.swipesDeleted();
-    this.transactions.onQueuedOffline = () => this.forwarder.emit('changed');
+    this.transactions.onQueuedOffline = () => this.forwarder.queued();
     this.batches = new BatchService(this.ledger, this.reads, now, {
       settings,
       upstream: this.upstream,

@@ -45,6 +45,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
   #running: Promise<ForwardRound> | undefined;
   #eraseNeeded = false;
   #stopped = false;
+  /** What waited when the queue was last read, or was queued since: a hint, never a rule. */
+  #lastWaiting = 0;
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -69,6 +71,20 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#running?.catch(() => undefined);
+  }
+
+  /** A transaction was queued here to be forwarded. */
+  queued(): void {
+    this.#lastWaiting += 1;
+    this.emit('changed');
+  }
+
+  /**
+   * Whether anything waited when the queue was last read (at each round, every few seconds), or was
+   * queued here since.
+   */
+  mayHaveWaiting(): boolean {
+    return this.#lastWaiting > 0;
   }
 
   /** A swipe kept to be forwarded was deleted: what is left of it in the files is erased next. */
@@ -98,6 +114,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     for (;;) {
       const round = await this.round();
       const summary = await this.ledger.forwards.summary();
+      this.#lastWaiting = summary.count;
       if (summary.count === 0) return { waiting: 0 };
       // Another counter of the store is forwarding: its round is waited for, then this one tries.
       if (round.skipped && this.now() < giveUpAt) {
@@ -129,11 +146,9 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
   async #round(): Promise<ForwardRound> {
     const { forwards } = this.ledger;
     // Nothing waits and nothing is left to look up or erase: no lock taken, nothing asked.
-    if (
-      !this.#eraseNeeded &&
-      (await forwards.summary()).count === 0 &&
-      (await forwards.pendingChecks(1)).length === 0
-    )
+    const waiting = (await forwards.summary()).count;
+    this.#lastWaiting = waiting;
+    if (!this.#eraseNeeded && waiting === 0 && (await forwards.pendingChecks(1)).length === 0)
       return { skipped: false, forwarded: 0, declined: 0 };
     const result = await this.ledger.forwards.asOnlyForwarder(async (): Promise<ForwardRound> => {
       const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
