@@ -143,7 +143,7 @@ export class ReceiptService {
     const transaction = await this.transaction(id);
     const width = options.width ?? this.width();
     const pages = copies.map((copy) => this.renderOf(transaction, copy, { ...options, width }).lines);
-    return this.send(escposBytes(pages, width), options.printer);
+    return this.send(await escposBytes(pages, width), options.printer);
   }
 
   /**
@@ -154,7 +154,7 @@ export class ReceiptService {
     const width = this.width();
     const tooWide = lines.find((line) => line.length > width);
     if (tooWide !== undefined) throw new PageTooWideError(width);
-    return this.send(escposBytes([lines], width));
+    return escposBytes([lines], width).then((bytes) => this.send(bytes));
   }
 
   /** A short page that shows the printer, the paper width and the merchant lines are right. */
@@ -172,7 +172,7 @@ export class ReceiptService {
       '',
       'The receipt printer works.',
     ];
-    return this.send(escposBytes([lines], width));
+    return escposBytes([lines], width).then((bytes) => this.send(bytes));
   }
 
   private send(bytes: Uint8Array, printer?: string): Promise<string> {
