@@ -140,12 +140,15 @@ export function socketTransport(
         pass.keep?.(credential);
       }
       delay = firstDelay;
-      setState({ state: 'ready' });
+      // What waited for the connection goes first, then listeners hear of it: a request a listener
+      // makes on hearing it is sent at once, and must not be sent a second time from the queue.
       for (const request of pending.values()) {
+        if (request.sent) continue;
         request.sent = true;
         request.cancelLimit?.();
         send(request.message);
       }
+      setState({ state: 'ready' });
       return;
     }
     if (message.type === 'result') {

@@ -290,11 +290,11 @@ describe('receipt document', () => {
 });
 
 describe('ESC/POS bytes', () => {
-  it('decode back to the same lines, one piece of paper per copy', () => {
+  it('decode back to the same lines, one piece of paper per copy', async () => {
     for (const width of RECEIPT_WIDTHS) {
       const customer = renderReceipt(receiptDocument(SALE, { copy: 'customer', merchant: MERCHANT }), width);
       const merchant = renderReceipt(receiptDocument(SALE, { copy: 'merchant', merchant: MERCHANT }), width);
-      const printed = decodeEscPos(escposBytes([customer, merchant], width));
+      const printed = decodeEscPos(await escposBytes([customer, merchant], width));
       expect(printed.cuts).toBe(2);
       expect(printed.copies).toEqual([customer, merchant]);
     }

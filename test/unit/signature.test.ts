@@ -115,9 +115,9 @@ describe('the signature as a picture', () => {
 });
 
 describe('the signature on paper', () => {
-  it('prints as a raster picture among the lines, dot for dot the drawn signature', () => {
+  it('prints as a raster picture among the lines, dot for dot the drawn signature', async () => {
     const bitmap = drawSignature(sampleSignature(), SIGNATURE_PRINT_SIZE);
-    const bytes = escposBytes(
+    const bytes = await escposBytes(
       [['MERCHANT COPY', SIGNATURE_PICTURE, 'Signed on screen'], ['CUSTOMER COPY']],
       42,
       signatureRgba(bitmap),
@@ -134,9 +134,9 @@ describe('the signature on paper', () => {
     );
   });
 
-  it('a copy without a signature prints no picture, even with one at hand', () => {
+  it('a copy without a signature prints no picture, even with one at hand', async () => {
     const bitmap = drawSignature(sampleSignature(), SIGNATURE_PRINT_SIZE);
-    const paper = decodeEscPos(escposBytes([['CUSTOMER COPY']], 32, signatureRgba(bitmap)));
+    const paper = decodeEscPos(await escposBytes([['CUSTOMER COPY']], 32, signatureRgba(bitmap)));
     expect(paper.pictures).toEqual([]);
   });
 });

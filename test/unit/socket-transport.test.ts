@@ -129,6 +129,22 @@ describe('a request while the connection to the host is lost', () => {
     expect(await settledState(request)).toBe('pending');
   });
 
+  it('sends a request made as the link becomes ready once, however it was made', () => {
+    const host = fakeHost();
+    // What the screens do: a request waiting for the first connection, and one made by a listener
+    // that sees the link become ready (a screen that reloads its state).
+    void host.transport.invoke('terminal:session', undefined);
+    host.transport.onStateChange((state) => {
+      if (state.state === 'ready') void host.transport.invoke('reader:status', undefined);
+    });
+    host.ready();
+    const invokes = host.sockets
+      .at(-1)
+      ?.sent.map((text) => JSON.parse(text) as { type: string; id?: number; channel?: string })
+      .filter((message) => message.type === 'invoke');
+    expect(invokes?.map((message) => message.channel).sort()).toEqual(['reader:status', 'terminal:session']);
+  });
+
   it('waits without a limit for the first connection, which the page was just served by', async () => {
     const host = fakeHost();
     const request = host.transport.invoke('terminal:session', undefined);

@@ -3,7 +3,6 @@
  * the customer's signature as a raster picture where a copy has one, then a feed and a cut, so that
  * each copy comes off the printer on its own.
  */
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import type { ReceiptPiece, ReceiptWidth } from './receipt';
 
 /** Lines fed after the last line of a copy, so that it clears the cutter before the cut. */
@@ -16,11 +15,17 @@ export interface PrintedPicture {
   data: Uint8ClampedArray;
 }
 
-export function escposBytes(
+/**
+ * The encoder (with its code page tables and image dithering) loads the first time a receipt is
+ * printed: most engines never print, and it would otherwise be half a megabyte of the engine's
+ * live heap from its start.
+ */
+export async function escposBytes(
   copies: readonly (readonly ReceiptPiece[])[],
   width: ReceiptWidth,
   signature?: PrintedPicture,
-): Uint8Array {
+): Promise<Uint8Array> {
+  const { default: ReceiptPrinterEncoder } = await import('@point-of-sale/receipt-printer-encoder');
   const encoder = new ReceiptPrinterEncoder({
     language: 'esc-pos',
     columns: width,

@@ -2,7 +2,6 @@
  * Receipts by email through the merchant's own mail server (SMTP). A server that is down or refuses
  * is reported within a few seconds in words, and nothing about the transaction changes.
  */
-import { createTransport } from 'nodemailer';
 import { holdsCardNumber } from '../validation';
 
 export class MailError extends Error {}
@@ -51,6 +50,9 @@ export async function sendReceiptMail(
     throw new MailError(NOT_AN_ADDRESS);
   }
   const timeoutMs = options.timeoutMs ?? 5_000;
+  // Loaded when a receipt is first mailed: most engines never mail one, and the mailer would
+  // otherwise be three megabytes of the engine's live heap from its start.
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     host: server.host,
     port: server.port,

@@ -169,7 +169,7 @@ export class ReceiptService {
       ),
     );
     const picture = signature && signatureRgba(drawSignature(signature, SIGNATURE_PRINT_SIZE));
-    return this.send(escposBytes(pages, width, picture), options.printer);
+    return this.send(await escposBytes(pages, width, picture), options.printer);
   }
 
   /**
@@ -180,7 +180,7 @@ export class ReceiptService {
     const width = this.width();
     const tooWide = lines.find((line) => line.length > width);
     if (tooWide !== undefined) throw new PageTooWideError(width);
-    return this.send(escposBytes([lines], width));
+    return escposBytes([lines], width).then((bytes) => this.send(bytes));
   }
 
   /** A short page that shows the printer, the paper width and the merchant lines are right. */
@@ -198,7 +198,7 @@ export class ReceiptService {
       '',
       'The receipt printer works.',
     ];
-    return this.send(escposBytes([lines], width));
+    return escposBytes([lines], width).then((bytes) => this.send(bytes));
   }
 
   private send(bytes: Uint8Array, printer?: string): Promise<string> {
