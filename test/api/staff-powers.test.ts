@@ -585,8 +585,15 @@ describe('the idle lock, kept by the host', () => {
         ok: false,
         error: { code: 'pin-required' },
       });
-      const signedOut = (await recentAudit(other, 10)).find((entry) => entry.action === 'sign_out');
-      expect(signedOut?.detail).toBe('locked after 1 min unused');
+      // The sign-out is written as the lock is found, not awaited by the reads that found it: on a
+      // store server its audit entry lands once its write commits.
+      const signOut = async () => (await recentAudit(other, 10)).find((entry) => entry.action === 'sign_out');
+      let signedOut = await signOut();
+      while (signedOut === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        signedOut = await signOut();
+      }
+      expect(signedOut.detail).toBe('locked after 1 min unused');
     } finally {
       await counter.stop();
       await other.close();

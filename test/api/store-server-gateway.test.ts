@@ -48,7 +48,7 @@ async function store(settings: [string, string][] = []): Promise<[TestGateway, T
     ...settings,
   ]);
   // The store's settings reach the other counter within a second or so.
-  await expect.poll(() => bar.gateway.engine.settings.get('processor'), { timeout: 10_000 }).toBe('upstream');
+  await expect.poll(() => bar.gateway.engine.settings.get('processor')).toBe('upstream');
   return [front, bar];
 }
 
@@ -149,9 +149,7 @@ describe('one close with the gateway across counters', () => {
     const second = bar.client.closeOpenBatch();
     // The other counter's close waits for the first's (LOCKS.close), or, without the hold, reaches
     // the gateway too.
-    await expect
-      .poll(async () => (await waitingFor(8)) > 0 || closes(seen).length > 1, { timeout: 20_000 })
-      .toBe(true);
+    await expect.poll(async () => (await waitingFor(8)) > 0 || closes(seen).length > 1).toBe(true);
     await upstream.proxy.releaseHeld();
     const [closed, none] = await Promise.all([first, second]);
     expect(closed?.status).toBe('CLOSED');

@@ -79,153 +79,136 @@ async function storeServerDirectory(url: string): Promise<string> {
 }
 
 describe('store and forward, durably', () => {
-  it(
-    'an engine killed with sales waiting forwards each once after its restart',
-    { timeout: 90_000 },
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'tender-forward-crash-'));
-      const database: TestDatabase | undefined = await createTestDatabase();
-      const storeArgs = database ? ['--database', database.url, '--lane', database.lane] : [];
-      try {
-        const engine = await openEngine(dataDir, database ? { store: database } : {});
-        const key = (await engine.keys.create('till')).key;
-        await engine.settings.change([
-          ['upstream_url', upstream.url],
-          ['upstream_api_key', upstream.key],
-          ['upstream_ca_file', upstream.caFile],
-          ['upstream_timeout_seconds', '2'],
-          ['offline_enabled', 'true'],
-          ['duplicate_window_minutes', '0'],
-          ['processor', 'upstream'],
-        ]);
-        await engine.close();
+  it('an engine killed with sales waiting forwards each once after its restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tender-forward-crash-'));
+    const database: TestDatabase | undefined = await createTestDatabase();
+    const storeArgs = database ? ['--database', database.url, '--lane', database.lane] : [];
+    try {
+      const engine = await openEngine(dataDir, database ? { store: database } : {});
+      const key = (await engine.keys.create('till')).key;
+      await engine.settings.change([
+        ['upstream_url', upstream.url],
+        ['upstream_api_key', upstream.key],
+        ['upstream_ca_file', upstream.caFile],
+        ['upstream_timeout_seconds', '2'],
+        ['offline_enabled', 'true'],
+        ['duplicate_window_minutes', '0'],
+        ['processor', 'upstream'],
+      ]);
+      await engine.close();
 
-        const port = await freePort();
-        let serving = await startEngineProcess(dataDir, port, { args: storeArgs });
-        const client = EngineClient.forDataDir(dataDir, port, key);
-        await upstream.proxy.line('refuse');
-        const ids: string[] = [];
-        for (const amount of ['1.01', '2.02', '3.03']) {
-          const answer = await client.request('POST', 'transactions', {
-            body: JSON.stringify({ type: 'SALE', amount, ...swipe(CARD) }),
-          });
-          const body = JSON.parse(answer.body) as { id: string; offline?: string };
-          expect(body.offline).toBe('true');
-          ids.push(body.id);
-        }
-        expect((await serving.kill()).signal).toBe('SIGKILL');
-        const seen = upstream.proxy.seen.length;
-        await upstream.proxy.line('up');
-        serving = await startEngineProcess(dataDir, port, { args: storeArgs });
-        try {
-          const forwardStates = async () => {
-            const listed = JSON.parse(
-              (await client.requestSafely('GET', 'transactions?offline=true')).body,
-            ) as {
-              id: string;
-              forward_state: string;
-              upstream_id: string;
-            }[];
-            return ids.map((id) => listed.find((each) => each.id === id)?.forward_state);
-          };
-          await expect
-            .poll(forwardStates, { timeout: 20_000 })
-            .toEqual(['forwarded', 'forwarded', 'forwarded']);
-          const posts = upstream.proxy.seen
-            .slice(seen)
-            .filter((request) => request.method === 'POST')
-            .map((request) => JSON.parse(request.body) as { amount: string; order_number: string });
-          expect(posts.map((body) => body.amount)).toEqual(['1.01', '2.02', '3.03']);
-          for (const body of posts)
-            expect(
-              await upstream.gateway.client.listTransactions({ order_id: body.order_number }),
-            ).toHaveLength(1);
-          // The key of the gateway account never went to the engine's output.
-          expect(serving.output()).not.toContain(upstream.key);
-        } finally {
-          await serving.stop();
-        }
-      } finally {
-        rmSync(dataDir, { recursive: true, force: true });
-        await database?.drop();
+      const port = await freePort();
+      let serving = await startEngineProcess(dataDir, port, { args: storeArgs });
+      const client = EngineClient.forDataDir(dataDir, port, key);
+      await upstream.proxy.line('refuse');
+      const ids: string[] = [];
+      for (const amount of ['1.01', '2.02', '3.03']) {
+        const answer = await client.request('POST', 'transactions', {
+          body: JSON.stringify({ type: 'SALE', amount, ...swipe(CARD) }),
+        });
+        const body = JSON.parse(answer.body) as { id: string; offline?: string };
+        expect(body.offline).toBe('true');
+        ids.push(body.id);
       }
-    },
-  );
+      expect((await serving.kill()).signal).toBe('SIGKILL');
+      const seen = upstream.proxy.seen.length;
+      await upstream.proxy.line('up');
+      serving = await startEngineProcess(dataDir, port, { args: storeArgs });
+      try {
+        const forwardStates = async () => {
+          const listed = JSON.parse(
+            (await client.requestSafely('GET', 'transactions?offline=true')).body,
+          ) as {
+            id: string;
+            forward_state: string;
+            upstream_id: string;
+          }[];
+          return ids.map((id) => listed.find((each) => each.id === id)?.forward_state);
+        };
+        await expect.poll(forwardStates).toEqual(['forwarded', 'forwarded', 'forwarded']);
+        const posts = upstream.proxy.seen
+          .slice(seen)
+          .filter((request) => request.method === 'POST')
+          .map((request) => JSON.parse(request.body) as { amount: string; order_number: string });
+        expect(posts.map((body) => body.amount)).toEqual(['1.01', '2.02', '3.03']);
+        for (const body of posts)
+          expect(
+            await upstream.gateway.client.listTransactions({ order_id: body.order_number }),
+          ).toHaveLength(1);
+        // The key of the gateway account never went to the engine's output.
+        expect(serving.output()).not.toContain(upstream.key);
+      } finally {
+        await serving.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
+    }
+  });
 });
 
 describe('card data once forwarded', () => {
-  it(
-    "no file holds the card number, the track data or the swipe's ciphertext",
-    { timeout: 60_000 },
-    async () => {
-      const t = await startRelay(upstream, { offline: true });
-      try {
-        await upstream.proxy.line('refuse');
-        const swiped = swipe(CARD);
-        const answer = await t.client.createTransaction({ type: 'SALE', amount: '4.21', ...swiped });
-        expect(answer.offline).toBe('true');
-        const traces = tracesOf(swiped.encrypted_track_data);
-        const serverDir = t.store ? await storeServerDirectory(t.store.url) : undefined;
-        const scan = () => [
-          ...holding(filesBelow(t.dataDir), traces),
-          ...(serverDir ? holding(filesBelow(serverDir), traces) : []),
-        ];
-        // While it waits, the reader's encryption is kept (and the scan finds it: it looks where it must).
-        expect(scan().length).toBeGreaterThan(0);
-        await upstream.proxy.line('up');
-        await t.gateway.engine.forwarder.drain();
-        const [listed] = await t.client.listTransactions({ id: answer.id ?? '' });
-        expect(listed?.forward_state).toBe('forwarded');
-        // The erasure runs with the forwarding round; a reader holding the old log back delays it.
-        await expect
-          .poll(
-            async () => {
-              await t.gateway.engine.forwarder.round();
-              return scan();
-            },
-            { timeout: 20_000 },
-          )
-          .toEqual([]);
-      } finally {
-        await upstream.proxy.line('up');
-        await t.close();
-      }
-    },
-  );
+  it("no file holds the card number, the track data or the swipe's ciphertext", async () => {
+    const t = await startRelay(upstream, { offline: true });
+    try {
+      await upstream.proxy.line('refuse');
+      const swiped = swipe(CARD);
+      const answer = await t.client.createTransaction({ type: 'SALE', amount: '4.21', ...swiped });
+      expect(answer.offline).toBe('true');
+      const traces = tracesOf(swiped.encrypted_track_data);
+      const serverDir = t.store ? await storeServerDirectory(t.store.url) : undefined;
+      const scan = () => [
+        ...holding(filesBelow(t.dataDir), traces),
+        ...(serverDir ? holding(filesBelow(serverDir), traces) : []),
+      ];
+      // While it waits, the reader's encryption is kept (and the scan finds it: it looks where it must).
+      expect(scan().length).toBeGreaterThan(0);
+      await upstream.proxy.line('up');
+      await t.gateway.engine.forwarder.drain();
+      const [listed] = await t.client.listTransactions({ id: answer.id ?? '' });
+      expect(listed?.forward_state).toBe('forwarded');
+      // The erasure runs with the forwarding round; a reader holding the old log back delays it.
+      await expect
+        .poll(async () => {
+          await t.gateway.engine.forwarder.round();
+          return scan();
+        })
+        .toEqual([]);
+    } finally {
+      await upstream.proxy.line('up');
+      await t.close();
+    }
+  });
 
-  it(
-    "the gateway's key is in no list, audit entry, setting shown or command output",
-    { timeout: 60_000 },
-    async () => {
-      const t = await startRelay(upstream);
-      try {
-        await t.client.createTransaction({
-          type: 'SALE',
-          amount: '1.50',
-          card: '4111111111111111',
-          exp_date: '1230',
-        });
-        const store = t.store ? ['--database', t.store.url, '--lane', t.store.lane] : [];
-        const outputs = [
-          JSON.stringify(await t.client.listTransactions({ page_size: 100 })),
-          JSON.stringify(await t.gateway.engine.reads.recentAudit(100)),
-          t.gateway.engine.settings.display('upstream_api_key'),
-          ...['settings', 'audit'].map((command) => {
-            const result = runCli(
-              command,
-              ...(command === 'settings' ? ['get'] : []),
-              '--data-dir',
-              t.dataDir,
-              ...store,
-            );
-            return result.stdout + result.stderr;
-          }),
-        ];
-        for (const output of outputs) expect(output).not.toContain(upstream.key);
-        expect(outputs[2]).toBe('set (hidden)');
-      } finally {
-        await t.close();
-      }
-    },
-  );
+  it("the gateway's key is in no list, audit entry, setting shown or command output", async () => {
+    const t = await startRelay(upstream);
+    try {
+      await t.client.createTransaction({
+        type: 'SALE',
+        amount: '1.50',
+        card: '4111111111111111',
+        exp_date: '1230',
+      });
+      const store = t.store ? ['--database', t.store.url, '--lane', t.store.lane] : [];
+      const outputs = [
+        JSON.stringify(await t.client.listTransactions({ page_size: 100 })),
+        JSON.stringify(await t.gateway.engine.reads.recentAudit(100)),
+        t.gateway.engine.settings.display('upstream_api_key'),
+        ...['settings', 'audit'].map((command) => {
+          const result = runCli(
+            command,
+            ...(command === 'settings' ? ['get'] : []),
+            '--data-dir',
+            t.dataDir,
+            ...store,
+          );
+          return result.stdout + result.stderr;
+        }),
+      ];
+      for (const output of outputs) expect(output).not.toContain(upstream.key);
+      expect(outputs[2]).toBe('set (hidden)');
+    } finally {
+      await t.close();
+    }
+  });
 });

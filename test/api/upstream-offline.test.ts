@@ -174,12 +174,8 @@ describe('forwarding', () => {
     await upstream.proxy.line('up');
     // No call here: the engine forwards by itself, within a few seconds.
     await expect
-      .poll(
-        async () =>
-          (await Promise.all(sales.map((sale) => item(sale.id)))).map((listed) => listed.forward_state),
-        {
-          timeout: 15_000,
-        },
+      .poll(async () =>
+        (await Promise.all(sales.map((sale) => item(sale.id)))).map((listed) => listed.forward_state),
       )
       .toEqual(['forwarded', 'forwarded', 'forwarded']);
     const sent = postsSince(upstream, seen);
