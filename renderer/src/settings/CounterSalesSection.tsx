@@ -7,11 +7,10 @@ import { useEffect, useState } from 'react';
 import type { CustomerView } from '../../../shared/ipc/customer-contract';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
-import { BusyButton } from '../ui/BusyButton';
 import { MoneyInput } from '../ui/MoneyInput';
 import { ProblemNotice } from '../ui/ProblemNotice';
 import { useSettingsChange } from './settings-change';
-import { SettingRow } from './SettingRow';
+import { SaveRow, SettingRow } from './SettingRow';
 
 function Switch({ id, on, onToggle }: { id: string; on: boolean; onToggle(): void }) {
   return (
@@ -249,17 +248,7 @@ export function CounterSalesSection() {
           </SettingRow>
         )}
 
-        <ProblemNotice problem={problem} />
-        <div className="form-actions">
-          {saved && (
-            <span className="muted" role="status">
-              Saved
-            </span>
-          )}
-          <BusyButton type="submit" className="button button-primary" busy={saving}>
-            Save
-          </BusyButton>
-        </div>
+        <SaveRow problem={problem} saved={saved} saving={saving} />
       </form>
     </section>
   );

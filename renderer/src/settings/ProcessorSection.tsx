@@ -10,10 +10,9 @@ import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
 import { MoneyInput } from '../ui/MoneyInput';
-import { ProblemNotice } from '../ui/ProblemNotice';
 import { useLoad } from '../ui/use-load';
 import { useSettingsChange } from './settings-change';
-import { SettingRow, WholeNumberRow } from './SettingRow';
+import { SaveRow, SecretRow, SettingRow, WholeNumberRow } from './SettingRow';
 
 export function ProcessorSection() {
   const { bridge } = useTerminal();
@@ -194,40 +193,22 @@ function ProcessorForm({ initial }: { initial: ProcessorSettings }) {
             onChange={(event) => edit('upstreamUrl', event.target.value)}
           />
         </SettingRow>
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="upstream-key">
-              API key
-            </label>
-            <p className="setting-help" data-testid="upstream-key-state">
-              {keySet
-                ? 'A key is kept; it is never shown. Type a new one to replace it.'
-                : 'No key is kept. The gateway account’s console issues it.'}
-            </p>
-          </div>
-          <div className="receipt-password setting-field">
-            <input
-              id="upstream-key"
-              className="input input-code receipt-setting-input"
-              type="password"
-              autoComplete="new-password"
-              spellCheck={false}
-              maxLength={256}
-              value={form.apiKey}
-              onChange={(event) => edit('apiKey', event.target.value)}
-            />
-            {keySet && (
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={saving}
-                onClick={() => void removeKey()}
-              >
-                Remove key
-              </button>
-            )}
-          </div>
-        </div>
+        <SecretRow
+          id="upstream-key"
+          label="API key"
+          kept={keySet}
+          keptHelp="A key is kept; it is never shown. Type a new one to replace it."
+          noneHelp="No key is kept. The gateway account’s console issues it."
+          helpTestId="upstream-key-state"
+          value={form.apiKey}
+          maxLength={256}
+          code
+          lineUp
+          removeLabel="Remove key"
+          removing={saving}
+          onChange={(text) => edit('apiKey', text)}
+          onRemove={() => void removeKey()}
+        />
         <SettingRow
           id="upstream-ca-file"
           label="CA file"
@@ -334,17 +315,7 @@ function ProcessorForm({ initial }: { initial: ProcessorSettings }) {
           onChange={(text) => edit('offlineMaxHours', text)}
         />
 
-        <ProblemNotice problem={problem} />
-        <div className="form-actions">
-          {saved && (
-            <span className="muted" role="status">
-              Saved
-            </span>
-          )}
-          <BusyButton type="submit" className="button button-primary" busy={saving}>
-            Save
-          </BusyButton>
-        </div>
+        <SaveRow problem={problem} saved={saved} saving={saving} />
       </form>
     </section>
   );

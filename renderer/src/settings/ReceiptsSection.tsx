@@ -7,11 +7,10 @@ import { useState } from 'react';
 import type { ReceiptSettings } from '../../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../../shared/money';
 import { isPrinterAddress } from '../../../shared/receipt-printer';
-import { SettingRow } from './SettingRow';
+import { SaveRow, SecretRow, SettingRow } from './SettingRow';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
-import { ProblemNotice } from '../ui/ProblemNotice';
 import { useLoad } from '../ui/use-load';
 import { useSettingsChange } from './settings-change';
 
@@ -288,39 +287,19 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
           onChange={(v) => edit('smtpSecurity', v as ReceiptSettings['smtp']['security'])}
         />
         <TextRow label="User name" value={form.smtpUser} max={256} onChange={(v) => edit('smtpUser', v)} />
-        <div className="setting-row">
-          <div>
-            <label className="setting-name" htmlFor="smtp-password">
-              Password
-            </label>
-            <p className="setting-help">
-              {passwordSet
-                ? 'A password is kept; it is never shown. Type a new one to replace it.'
-                : 'No password is kept.'}
-            </p>
-          </div>
-          <div className="receipt-password">
-            <input
-              id="smtp-password"
-              className="input receipt-setting-input"
-              type="password"
-              autoComplete="new-password"
-              maxLength={256}
-              value={form.smtpPassword}
-              onChange={(event) => edit('smtpPassword', event.target.value)}
-            />
-            {passwordSet && (
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={saving}
-                onClick={() => void removePassword()}
-              >
-                Remove password
-              </button>
-            )}
-          </div>
-        </div>
+        <SecretRow
+          id="smtp-password"
+          label="Password"
+          kept={passwordSet}
+          keptHelp="A password is kept; it is never shown. Type a new one to replace it."
+          noneHelp="No password is kept."
+          value={form.smtpPassword}
+          maxLength={256}
+          removeLabel="Remove password"
+          removing={saving}
+          onChange={(text) => edit('smtpPassword', text)}
+          onRemove={() => void removePassword()}
+        />
         <TextRow
           label="Sender address"
           value={form.smtpFrom}
@@ -329,17 +308,7 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
           onChange={(v) => edit('smtpFrom', v)}
         />
 
-        <ProblemNotice problem={problem} />
-        <div className="form-actions">
-          {saved && (
-            <span className="muted" role="status">
-              Saved
-            </span>
-          )}
-          <BusyButton type="submit" className="button button-primary" busy={saving}>
-            Save
-          </BusyButton>
-        </div>
+        <SaveRow problem={problem} saved={saved} saving={saving} />
       </form>
     </section>
   );

@@ -6,10 +6,8 @@
 import { useState } from 'react';
 import { useTerminal } from '../terminal/terminal-context';
 import { MoneyInput } from '../ui/MoneyInput';
-import { ProblemNotice } from '../ui/ProblemNotice';
-import { BusyButton } from '../ui/BusyButton';
 import { useSettingsChange } from './settings-change';
-import { SettingRow, WholeNumberRow } from './SettingRow';
+import { SaveRow, SettingRow, WholeNumberRow } from './SettingRow';
 
 function readPercentages(texts: readonly string[]): number[] | string {
   const values = texts.map((text) => text.trim()).filter(Boolean);
@@ -192,17 +190,7 @@ export function TipsSection() {
           }}
         />
 
-        <ProblemNotice problem={problem} />
-        <div className="form-actions">
-          {saved && (
-            <span className="muted" role="status">
-              Saved
-            </span>
-          )}
-          <BusyButton type="submit" className="button button-primary" busy={saving}>
-            Save
-          </BusyButton>
-        </div>
+        <SaveRow problem={problem} saved={saved} saving={saving} />
       </form>
     </section>
   );
