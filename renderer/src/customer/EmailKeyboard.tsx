@@ -5,6 +5,7 @@
  */
 import type { MouseEvent } from 'react';
 import { BackspaceIcon } from '../ui/icons';
+import { CustomerProblem } from './CustomerProblem';
 
 const ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'] as const;
 const SIGNS = ['@', '.', '-', '_', '.com'] as const;
@@ -56,11 +57,7 @@ export function EmailKeyboard({
           onChange={(event) => onChange(event.target.value.replace(/\s/g, ''))}
         />
       </form>
-      {problem && (
-        <p className="customer-problem" id="email-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <CustomerProblem problem={problem} id="email-problem" />
       <div className="email-keys" role="group" aria-label="Keyboard">
         {ROWS.map((row) => (
           <div className="email-row" key={row}>

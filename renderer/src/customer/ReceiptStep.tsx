@@ -8,6 +8,7 @@ import type { CustomerStep, ReceiptChoice } from '../../../shared/ipc/customer-c
 import type { CustomerAnswers } from './answers';
 import { EmailKeyboard } from './EmailKeyboard';
 import { ApprovedNote, Total } from './StatusSteps';
+import { CustomerProblem } from './CustomerProblem';
 
 export function ReceiptStep({
   step,
@@ -51,11 +52,7 @@ export function ReceiptStep({
       <ApprovedNote />
       <Total totalCents={step.totalCents} />
       <h1 id="customer-title">Would you like a receipt?</h1>
-      {problem && (
-        <p className="customer-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <CustomerProblem problem={problem} />
       <div className="receipt-choices" role="group" aria-label="Receipt">
         {step.print && (
           <button

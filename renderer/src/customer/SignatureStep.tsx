@@ -14,6 +14,7 @@ import {
 } from '../../../shared/signature';
 import type { CustomerAnswers } from './answers';
 import { ApprovedNote, Total } from './StatusSteps';
+import { CustomerProblem } from './CustomerProblem';
 
 /** Points closer than this to the one before, in pad units, add nothing a printer could show. */
 const MIN_STEP = 3;
@@ -147,11 +148,7 @@ export function SignatureStep({
         </span>
       </div>
       <p className="customer-note signature-agree">I agree to pay the total above.</p>
-      {problem && (
-        <p className="customer-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <CustomerProblem problem={problem} />
       <div className="customer-actions">
         <button
           type="button"

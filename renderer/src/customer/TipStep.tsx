@@ -9,6 +9,7 @@ import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
 import { needsTipConfirm, percentOfCheck } from '../../../shared/tips';
 import { BackspaceIcon } from '../ui/icons';
 import type { CustomerAnswers } from './answers';
+import { CustomerProblem } from './CustomerProblem';
 
 type TipStepShown = Extract<CustomerStep, { step: 'tip' }>;
 
@@ -40,11 +41,7 @@ export function TipStep({ step, answers }: { step: TipStepShown; answers: Custom
           A tip of <strong>{displayMoney(mode.tipCents)}</strong> is {percent}% of your{' '}
           {displayMoney(step.amountCents)} purchase.
         </p>
-        {problem && (
-          <p className="customer-problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <CustomerProblem problem={problem} />
         <div className="customer-actions">
           <button
             type="button"
@@ -105,11 +102,7 @@ export function TipStep({ step, answers }: { step: TipStepShown; answers: Custom
           </button>
         ))}
       </div>
-      {problem && (
-        <p className="customer-problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <CustomerProblem problem={problem} />
       <div className="customer-actions">
         <button
           type="button"
@@ -163,11 +156,7 @@ function CustomTip({
           {displayMoney(cents)}
         </output>
         <p className="customer-note">on a {displayMoney(amountCents)} purchase</p>
-        {problem && (
-          <p className="customer-problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <CustomerProblem problem={problem} />
         <div className="customer-actions customer-actions-stacked">
           <button
             type="button"
