@@ -30,14 +30,7 @@ import {
   type WaitingRow,
 } from '../sql/forward-queue-sql';
 import { POSTGRES_DIALECT } from '../sql/dialect';
-
-/** The advisory lock the store's one forwarder holds: "TNDRFWD1" as a 64-bit key. */
-const FORWARDER_LOCK = '6076016427498225713';
-/**
- * The lock an offline approval takes, to its commit, before it reads what waits: two counters
- * approving at once would each see the total without the other's sale ("TNDROFL1").
- */
-const OFFLINE_TOTAL_LOCK = '6076016427490133553';
+import { LOCKS } from './ledger-sql';
 
 const q = Object.fromEntries(
   Object.entries(FORWARD_QUEUE_SQL).map(([name, text]) => [name, POSTGRES_DIALECT.placeholders(text)]),
@@ -53,7 +46,7 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
       if (swipe !== null) await query(q.keepSwipe, [transactionId, swipe]);
     },
     summary: async () => {
-      await query('SELECT pg_advisory_xact_lock($1)', [OFFLINE_TOTAL_LOCK]);
+      await query(`SELECT pg_advisory_xact_lock(${LOCKS.offlineTotal}, 0)`, []);
       return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
     },
     noteAttempt: async (transactionId, at) => {
@@ -111,14 +104,14 @@ export class PostgresForwardQueue implements ForwardQueueReads {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      const taken = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-        FORWARDER_LOCK,
-      ]);
+      const taken = await client.query<{ locked: boolean }>(
+        `SELECT pg_try_advisory_lock(${LOCKS.forwarder}, 0) AS locked`,
+      );
       if (!taken.rows[0]?.locked) return undefined;
       try {
         return await work();
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [FORWARDER_LOCK]).catch((error: unknown) => {
+        await client.query(`SELECT pg_advisory_unlock(${LOCKS.forwarder}, 0)`).catch((error: unknown) => {
           // A connection that cannot unlock is closed, which lets the lock go.
           broken = error as Error;
         });

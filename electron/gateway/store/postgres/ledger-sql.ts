@@ -44,6 +44,13 @@ export const LOCKS = {
   original: 4,
   /** An Idempotency-Key of one API key, held while its first request is answered (see `hold`). */
   answer: 5,
+  /**
+   * What waits to be forwarded, store-wide, taken by an offline approval to its commit before it reads
+   * the total: two counters approving at once would each see the total without the other's sale.
+   */
+  offlineTotal: 6,
+  /** The store's one forwarder, held by a counter's forwarding round on a connection of its own. */
+  forwarder: 7,
   /** The close of the open batch with the merchant's gateway, held across the gateway's answer. */
   close: 8,
 } as const;
