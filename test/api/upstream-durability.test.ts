@@ -7,12 +7,13 @@
 import { readdirSync, readFileSync, rmSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../electron/gateway/open-store';
 import { parseSwipeString } from '../../electron/gateway/swipe/format';
 import { EngineClient, freePort, runCli, startEngineProcess } from '../support/engine-process';
-import { createTestDatabase, type TestDatabase } from '../support/gateway';
+import { createTestDatabase, TEST_STORE, type TestDatabase, type TestGateway } from '../support/gateway';
 import { startRelay, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
@@ -75,6 +76,41 @@ async function storeServerDirectory(url: string): Promise<string> {
     );
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * `path` of the store server's directory, with the relation it belongs to when it is one: a failure
+ * then says which table, index or log holds what should be gone, and in which database.
+ */
+async function nameOf(url: string, serverDir: string, path: string): Promise<string> {
+  const relative = path.slice(serverDir.length + 1);
+  const match = /^base\/(\d+)\/(\d+)/.exec(relative);
+  if (!match) return relative;
+  const server = new pg.Client({ connectionString: url });
+  await server.connect();
+  try {
+    const database = (
+      await server.query<{ datname: string }>('SELECT datname FROM pg_database WHERE oid = $1', [match[1]])
+    ).rows[0]?.datname;
+    if (!database) return `${relative} (a database since dropped)`;
+    const databaseUrl = new URL(url);
+    databaseUrl.pathname = `/${database}`;
+    const inDatabase = new pg.Client({ connectionString: databaseUrl.toString() });
+    await inDatabase.connect();
+    try {
+      const relation = (
+        await inDatabase.query<{ relname: string }>(
+          'SELECT relname FROM pg_class WHERE pg_relation_filenode(oid) = $1',
+          [match[2]],
+        )
+      ).rows[0]?.relname;
+      return `${relative} (${relation ?? 'no relation'} in ${database})`;
+    } finally {
+      await inDatabase.end();
+    }
+  } finally {
+    await server.end();
   }
 }
 
@@ -147,38 +183,135 @@ describe('store and forward, durably', () => {
   });
 });
 
+/**
+ * Another session of the ledger, in a transaction that stays open until `end`: by default one that
+ * keeps the snapshot it took, as a report or a backup would; `'queue'` (store server) one that read
+ * the queue's swipes and so holds their table, as a support query left open would.
+ */
+async function holdReader(
+  t: TestGateway,
+  kind: 'snapshot' | 'queue' = 'snapshot',
+): Promise<{ end: () => Promise<void> }> {
+  if (t.store) {
+    const reader = new pg.Client({ connectionString: t.store.url });
+    await reader.connect();
+    if (kind === 'snapshot') {
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT count(*) FROM transactions');
+    } else {
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM forward_swipes');
+    }
+    return {
+      end: async () => {
+        await reader.query('COMMIT');
+        await reader.end();
+      },
+    };
+  }
+  const reader = new Database(join(t.dataDir, 'tender.db'), { readonly: true });
+  reader.exec('BEGIN');
+  reader.prepare('SELECT count(*) FROM forward_swipes').get();
+  return {
+    end: async () => {
+      reader.exec('COMMIT');
+      reader.close();
+    },
+  };
+}
+
+/**
+ * Sells offline with a swipe of CARD, and gives the sale and a scan for what must be gone once it is
+ * forwarded: every file of the data dir and, on a store server, of the database server, by name.
+ */
+async function sellOffline(t: TestGateway, amount: string) {
+  await upstream.proxy.line('refuse');
+  const swiped = swipe(CARD);
+  const answer = await t.client.createTransaction({ type: 'SALE', amount, ...swiped });
+  expect(answer.offline).toBe('true');
+  const traces = tracesOf(swiped.encrypted_track_data);
+  const store = t.store;
+  const serverDir = store ? await storeServerDirectory(store.url) : undefined;
+  const scan = async () => [
+    ...holding(filesBelow(t.dataDir), traces),
+    ...(store && serverDir
+      ? await Promise.all(
+          holding(filesBelow(serverDir), traces).map((path) => nameOf(store.url, serverDir, path)),
+        )
+      : []),
+  ];
+  // While it waits, the reader's encryption is kept (and the scan finds it: it looks where it must).
+  expect((await scan()).length).toBeGreaterThan(0);
+  return { id: answer.id ?? '', scan };
+}
+
+/** Forwards what waits, and checks that `id` went. */
+async function forward(t: TestGateway, id: string): Promise<void> {
+  await upstream.proxy.line('up');
+  await t.gateway.engine.forwarder.drain();
+  const [listed] = await t.client.listTransactions({ id });
+  expect(listed?.forward_state).toBe('forwarded');
+}
+
+/** Forwarding rounds until `scan` finds nothing; the erasure runs with them. */
+async function expectErased(t: TestGateway, scan: () => Promise<string[]>): Promise<void> {
+  await expect
+    .poll(async () => {
+      await t.gateway.engine.forwarder.round();
+      return await scan();
+    })
+    .toEqual([]);
+}
+
 describe('card data once forwarded', () => {
   it("no file holds the card number, the track data or the swipe's ciphertext", async () => {
     const t = await startRelay(upstream, { offline: true });
     try {
-      await upstream.proxy.line('refuse');
-      const swiped = swipe(CARD);
-      const answer = await t.client.createTransaction({ type: 'SALE', amount: '4.21', ...swiped });
-      expect(answer.offline).toBe('true');
-      const traces = tracesOf(swiped.encrypted_track_data);
-      const serverDir = t.store ? await storeServerDirectory(t.store.url) : undefined;
-      const scan = () => [
-        ...holding(filesBelow(t.dataDir), traces),
-        ...(serverDir ? holding(filesBelow(serverDir), traces) : []),
-      ];
-      // While it waits, the reader's encryption is kept (and the scan finds it: it looks where it must).
-      expect(scan().length).toBeGreaterThan(0);
-      await upstream.proxy.line('up');
-      await t.gateway.engine.forwarder.drain();
-      const [listed] = await t.client.listTransactions({ id: answer.id ?? '' });
-      expect(listed?.forward_state).toBe('forwarded');
-      // The erasure runs with the forwarding round; a reader holding the old log back delays it.
-      await expect
-        .poll(async () => {
-          await t.gateway.engine.forwarder.round();
-          return scan();
-        })
-        .toEqual([]);
+      const { id, scan } = await sellOffline(t, '4.21');
+      await forward(t, id);
+      await expectErased(t, scan);
     } finally {
       await upstream.proxy.line('up');
       await t.close();
     }
   });
+
+  it('a reader that still sees the swipe when it is deleted delays its erasure, which ends once it has gone', async () => {
+    const t = await startRelay(upstream, { offline: true });
+    try {
+      const { id, scan } = await sellOffline(t, '4.22');
+      const reader = await holdReader(t);
+      try {
+        await forward(t, id);
+      } finally {
+        await reader.end();
+      }
+      await expectErased(t, scan);
+    } finally {
+      await upstream.proxy.line('up');
+      await t.close();
+    }
+  });
+
+  it.runIf(TEST_STORE === 'postgres')(
+    "a session holding the swipes' table delays their erasure without failing the forwarding",
+    async () => {
+      const t = await startRelay(upstream, { offline: true });
+      try {
+        const { id, scan } = await sellOffline(t, '4.23');
+        const reader = await holdReader(t, 'queue');
+        try {
+          await forward(t, id);
+        } finally {
+          await reader.end();
+        }
+        await expectErased(t, scan);
+      } finally {
+        await upstream.proxy.line('up');
+        await t.close();
+      }
+    },
+  );
 
   it("the gateway's key is in no list, audit entry, setting shown or command output", async () => {
     const t = await startRelay(upstream);

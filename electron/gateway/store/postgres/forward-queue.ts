@@ -3,10 +3,12 @@
  * whichever counter made an offline transaction, forwarded by one counter at a time, which holds a
  * session-level advisory lock while it does (a counter that dies lets it go with its connection).
  *
- * PostgreSQL's equivalent of SQLite's secure delete: the table of swipes is rewritten by VACUUM FULL
- * once forwarded swipes were deleted, so the files that held them are unlinked, and the write-ahead
- * log is switched and checkpointed twice so that the segments that logged them are removed (the
- * server must run with `wal_recycle = off`, and the role be allowed to CHECKPOINT: docs/operations.md).
+ * PostgreSQL's equivalent of SQLite's secure delete: once forwarded swipes were deleted and every
+ * transaction that could still see them has ended, the table of swipes is rewritten by VACUUM FULL,
+ * so the files that held them are unlinked, and the write-ahead log is switched and checkpointed twice
+ * so that the segments that logged them are removed (the server must run with `wal_recycle = off`,
+ * and the role be allowed to CHECKPOINT: docs/operations.md). An erasure that could not finish yet
+ * (a long transaction still sees the rows) is tried again in the forwarder's next round.
  */
 import type pg from 'pg';
 import type {
@@ -31,6 +33,42 @@ import {
 } from '../sql/forward-queue-sql';
 import { POSTGRES_DIALECT } from '../sql/dialect';
 import { LOCKS } from './ledger-sql';
+
+/**
+ * The longest one erasure waits for the transactions that may still see the deleted swipes to end;
+ * past it, the forwarder tries again in its next round.
+ */
+const ERASURE_WAITS_FOR_MS = 2_000;
+const ERASURE_POLL_MS = 20;
+/** PostgreSQL's SQLSTATE for a lock not taken within `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * The statements of the erasure. A deleted row stays readable to every snapshot that may not see its
+ * delete, and VACUUM FULL copies such a row into the table's new file. Which snapshots count is
+ * decided from the sessions of this database, but a snapshot's horizon is the oldest transaction then
+ * running anywhere on the server: a new snapshot here, taken while another database's transaction
+ * older than the delete still runs, keeps the row too. So the erasure waits until every transaction
+ * older than `next` (the next transaction id, read once the deletes had committed) has ended on the
+ * whole server, and no session of this database still has a snapshot from before it; then rewrites;
+ * and, when nothing waits, checks that the new file is empty.
+ */
+const ERASURE = {
+  /** The next transaction id, 64 bits wide. */
+  next: 'SELECT txid_snapshot_xmax(txid_current_snapshot())::text AS next',
+  /** Whether nothing can still see a row deleted before $1 (bigint), nor take a snapshot that does. */
+  seenByNone: `SELECT txid_snapshot_xmin(txid_current_snapshot()) >= $1::bigint
+     AND NOT EXISTS (
+        SELECT 1 FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND age(backend_xmin) > age(($1::bigint % 4294967296)::text::xid))
+     AND NOT EXISTS (
+        SELECT 1 FROM pg_replication_slots
+         WHERE age(xmin) > age(($1::bigint % 4294967296)::text::xid)) AS clear`,
+  /** Whether the table, with no row left, still has a page: a deleted row the rewrite had to keep. */
+  keptDeleted: `SELECT NOT EXISTS (SELECT 1 FROM forward_swipes)
+     AND pg_relation_size('forward_swipes') > 0 AS kept`,
+} as const;
 
 const q = Object.fromEntries(
   Object.entries(FORWARD_QUEUE_SQL).map(([name, text]) => [name, POSTGRES_DIALECT.placeholders(text)]),
@@ -90,14 +128,54 @@ export class PostgresForwardQueue implements ForwardQueueReads {
   }
 
   async eraseSwipeRemnants(): Promise<boolean> {
-    // VACUUM FULL writes the table anew and unlinks the files that held the deleted rows.
-    await this.pool.query('VACUUM FULL forward_swipes');
+    const next = (await this.pool.query<{ next: string }>(ERASURE.next)).rows[0]?.next;
+    if (!(await this.#noneSeesDeletedBefore(next))) return false;
+    if (!(await this.#rewrite())) return false;
+    if ((await this.pool.query<{ kept: boolean }>(ERASURE.keptDeleted)).rows[0]?.kept) return false;
     // The segments that logged the swipes go once a checkpoint after them has passed, in a segment
     // of their own: switch, then checkpoint, twice, so the last one's redo starts after them.
     await this.pool.query('CHECKPOINT');
     await this.pool.query('SELECT pg_switch_wal()');
     await this.pool.query('CHECKPOINT');
     return true;
+  }
+
+  /**
+   * VACUUM FULL writes the table anew and unlinks the files that held the deleted rows. It needs the
+   * table to itself: while another session holds it (a transaction that read the queue and is still
+   * open), it waits up to ERASURE_WAITS_FOR_MS and answers false, rather than stall the round.
+   */
+  async #rewrite(): Promise<boolean> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(`SET lock_timeout = ${ERASURE_WAITS_FOR_MS}`);
+      try {
+        await client.query('VACUUM FULL forward_swipes');
+        return true;
+      } catch (error) {
+        if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return false;
+        throw error;
+      } finally {
+        await client.query('RESET lock_timeout').catch((error: unknown) => {
+          // A connection whose setting cannot be put back is closed rather than lent again.
+          broken = error as Error;
+        });
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Waits, up to ERASURE_WAITS_FOR_MS, until nothing can see a row deleted before `next`. */
+  async #noneSeesDeletedBefore(next: string | undefined): Promise<boolean> {
+    const giveUpAt = Date.now() + ERASURE_WAITS_FOR_MS;
+    for (;;) {
+      const { rows } = await this.pool.query<{ clear: boolean }>(ERASURE.seenByNone, [next]);
+      if (rows[0]?.clear) return true;
+      if (Date.now() >= giveUpAt) return false;
+      await new Promise((resolve) => setTimeout(resolve, ERASURE_POLL_MS));
+    }
   }
 
   async asOnlyForwarder<T>(work: () => Promise<T>): Promise<T | undefined> {

@@ -13,13 +13,13 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Connection } from './database';
+import { BUSY_TIMEOUT_MS, type Connection } from './database';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = ${BUSY_TIMEOUT_MS}');
 db.pragma('synchronous = FULL');
 // A checkpoint streams pages from the WAL to the file; it needs no page cache of its own.
 db.pragma('cache_size = -256');

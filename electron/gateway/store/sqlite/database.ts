@@ -7,6 +7,9 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { IntegrityDepth } from '../store';
 import { MIGRATIONS, type Migration } from './migrations';
 
+/** How long a statement of the ledger's connections waits for a lock another connection holds. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
 export type Connection = Database.Database;
 
 export class NewerSchemaError extends Error {
@@ -43,7 +46,7 @@ export function openDatabase(
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // 8 MiB of page cache holds the hot index pages; the OS file cache holds the rest, and the
     // engine stays small on a counter PC.
     db.pragma('cache_size = -8192');

@@ -4,7 +4,7 @@
  * pages that held it before, still in the write-ahead log, go when the log is checkpointed and
  * truncated, which the forwarder asks for once it has deleted swipes.
  */
-import type { Connection } from './database';
+import { BUSY_TIMEOUT_MS, type Connection } from './database';
 import {
   FORWARD_QUEUE_SQL,
   toCheck,
@@ -99,9 +99,20 @@ export class SqliteForwardQueue implements ForwardQueueReads {
 
   async eraseSwipeRemnants(): Promise<boolean> {
     // The pages written before the delete, swipe and all, are frames of the write-ahead log until it
-    // is checkpointed and cut back to nothing; busy while a reader still needs them.
-    const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    return result?.busy === 0;
+    // is checkpointed and cut back to nothing; busy while a reader still needs them. This runs on the
+    // writer's connection, on the engine's thread: it must not wait for that reader (the busy
+    // timeout would stop every request meanwhile), so it answers busy and the next round tries again.
+    this.db.pragma('busy_timeout = 0');
+    try {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      return result?.busy === 0;
+    } catch (error) {
+      // Another connection checkpointing at this moment (the background checkpointer).
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) return false;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   async asOnlyForwarder<T>(work: () => Promise<T>): Promise<T | undefined> {

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { READ_TIMEOUT_MS, ReadTimeoutError } from '../store-errors';
+import { BUSY_TIMEOUT_MS } from './database';
 
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -25,7 +26,7 @@ const db = new Database(workerData.file, {
   fileMustExist: true,
   ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}),
 });
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = ${BUSY_TIMEOUT_MS}');
 db.pragma('cache_size = -' + workerData.cacheKib);
 // Lists are a handful of shapes of SQL asked again and again; the filters a client combines are many
 // more, so only the most recent shapes stay prepared.
