@@ -184,14 +184,11 @@ describe('store and forward, durably', () => {
 });
 
 /**
- * Another session of the ledger, in a transaction that stays open until `end`: by default one that
+ * Another session of the ledger, in a transaction that stays open until `end`: `'snapshot'`, one that
  * keeps the snapshot it took, as a report or a backup would; `'queue'` (store server) one that read
  * the queue's swipes and so holds their table, as a support query left open would.
  */
-async function holdReader(
-  t: TestGateway,
-  kind: 'snapshot' | 'queue' = 'snapshot',
-): Promise<{ end: () => Promise<void> }> {
+async function holdReader(t: TestGateway, kind: 'snapshot' | 'queue'): Promise<{ end: () => Promise<void> }> {
   if (t.store) {
     const reader = new pg.Client({ connectionString: t.store.url });
     await reader.connect();
@@ -263,53 +260,40 @@ async function expectErased(t: TestGateway, scan: () => Promise<string[]>): Prom
     .toEqual([]);
 }
 
+/**
+ * Sells offline, forwards once the line is back, with another session of the ledger holding on across
+ * the forwarding when `reader` says which, and expects every trace of the swipe gone.
+ */
+async function expectSwipeErased(amount: string, reader?: 'snapshot' | 'queue'): Promise<void> {
+  const t = await startRelay(upstream, { offline: true });
+  try {
+    const { id, scan } = await sellOffline(t, amount);
+    const held = reader && (await holdReader(t, reader));
+    try {
+      await forward(t, id);
+    } finally {
+      await held?.end();
+    }
+    await expectErased(t, scan);
+  } finally {
+    await upstream.proxy.line('up');
+    await t.close();
+  }
+}
+
 describe('card data once forwarded', () => {
   it("no file holds the card number, the track data or the swipe's ciphertext", async () => {
-    const t = await startRelay(upstream, { offline: true });
-    try {
-      const { id, scan } = await sellOffline(t, '4.21');
-      await forward(t, id);
-      await expectErased(t, scan);
-    } finally {
-      await upstream.proxy.line('up');
-      await t.close();
-    }
+    await expectSwipeErased('4.21');
   });
 
   it('a reader that still sees the swipe when it is deleted delays its erasure, which ends once it has gone', async () => {
-    const t = await startRelay(upstream, { offline: true });
-    try {
-      const { id, scan } = await sellOffline(t, '4.22');
-      const reader = await holdReader(t);
-      try {
-        await forward(t, id);
-      } finally {
-        await reader.end();
-      }
-      await expectErased(t, scan);
-    } finally {
-      await upstream.proxy.line('up');
-      await t.close();
-    }
+    await expectSwipeErased('4.22', 'snapshot');
   });
 
   it.runIf(TEST_STORE === 'postgres')(
     "a session holding the swipes' table delays their erasure without failing the forwarding",
     async () => {
-      const t = await startRelay(upstream, { offline: true });
-      try {
-        const { id, scan } = await sellOffline(t, '4.23');
-        const reader = await holdReader(t, 'queue');
-        try {
-          await forward(t, id);
-        } finally {
-          await reader.end();
-        }
-        await expectErased(t, scan);
-      } finally {
-        await upstream.proxy.line('up');
-        await t.close();
-      }
+      await expectSwipeErased('4.23', 'queue');
     },
   );
 

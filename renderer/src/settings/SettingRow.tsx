@@ -7,12 +7,14 @@ export function SettingRow({
   id,
   label,
   help,
+  helpTestId,
   children,
 }: {
   /** The control's id, which the name labels. */
   id: string;
   label: string;
   help?: ReactNode;
+  helpTestId?: string;
   children: ReactNode;
 }) {
   return (
@@ -21,7 +23,11 @@ export function SettingRow({
         <label className="setting-name" htmlFor={id}>
           {label}
         </label>
-        {help && <p className="setting-help">{help}</p>}
+        {help && (
+          <p className="setting-help" data-testid={helpTestId}>
+            {help}
+          </p>
+        )}
       </div>
       {children}
     </div>
@@ -105,15 +111,7 @@ export function SecretRow({
   lineUp?: boolean;
 }) {
   return (
-    <div className="setting-row">
-      <div>
-        <label className="setting-name" htmlFor={id}>
-          {label}
-        </label>
-        <p className="setting-help" data-testid={helpTestId}>
-          {kept ? keptHelp : noneHelp}
-        </p>
-      </div>
+    <SettingRow id={id} label={label} help={kept ? keptHelp : noneHelp} helpTestId={helpTestId}>
       <div className={`receipt-password${lineUp ? ' setting-field' : ''}`}>
         <input
           id={id}
@@ -131,7 +129,7 @@ export function SecretRow({
           </button>
         )}
       </div>
-    </div>
+    </SettingRow>
   );
 }
 
