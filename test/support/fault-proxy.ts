@@ -22,6 +22,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
 
+/** How long `waitFor` waits for a request before it fails, saying what arrived instead. */
+const WAIT_LIMIT_MS = 60_000;
+
 export type LineState = 'up' | 'refuse' | 'stall' | 'reset' | 'untrusted';
 
 export type RequestFault =
@@ -61,8 +64,12 @@ export interface FaultProxy {
   clearFaults(): void;
   /** Every request that arrived, in order. */
   readonly seen: readonly SeenRequest[];
-  /** Resolves once a request that satisfies `test` has arrived (or already had). */
-  waitFor(test: (request: SeenRequest) => boolean): Promise<SeenRequest>;
+  /**
+   * Resolves once a request that satisfies `test` has arrived at index `from` of `seen` or later
+   * (or already had): a test passes `seen.length` from before it acted, so that a request of an
+   * earlier test never answers for its own.
+   */
+  waitFor(test: (request: SeenRequest) => boolean, from: number): Promise<SeenRequest>;
   /** Forwards every held request to the gateway now; resolves with the gateway's answers. */
   releaseHeld(): Promise<string[]>;
   close(): Promise<void>;
@@ -249,10 +256,27 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
     get seen() {
       return seen;
     },
-    waitFor(test) {
-      const already = seen.find(test);
+    waitFor(test, from) {
+      const already = seen.slice(from).find(test);
       if (already) return Promise.resolve(already);
-      return new Promise((resolve) => waiters.push({ test, resolve }));
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          test,
+          resolve: (request: SeenRequest) => {
+            clearTimeout(limit);
+            resolve(request);
+          },
+        };
+        // Only a bound on a request that never comes, for a failure that says what came instead.
+        const limit = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          const since = seen
+            .slice(from)
+            .map((request) => `${request.method} ${request.path} (${request.fate})`);
+          reject(new Error(`no such request reached the line; since then: ${since.join(', ') || 'none'}`));
+        }, WAIT_LIMIT_MS);
+        waiters.push(waiter);
+      });
     },
     async releaseHeld() {
       const answers: string[] = [];

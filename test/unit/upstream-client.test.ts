@@ -154,9 +154,10 @@ describe('sent, but no answer came', () => {
   it('a kept connection the line dropped fails a POST as sent-without-answer, never as not sent', async () => {
     const line = client();
     expect((await line.exchange('GET', '/batches/open')).kind).toBe('answered');
+    const seen = upstream().proxy.seen.length;
     upstream().proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
     const lost = line.exchange('POST', '/transactions', sale(reference()), { timeoutMs: 5_000 });
-    await upstream().proxy.waitFor((request) => request.fate === 'hang');
+    await upstream().proxy.waitFor((request) => request.fate === 'hang', seen);
     // The line goes down under the request that is out.
     await upstream().proxy.line('reset');
     expect(await lost).toMatchObject({ kind: 'no answer', cause: 'cut' });
