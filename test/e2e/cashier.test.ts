@@ -74,7 +74,7 @@ describe('a keyed sale', () => {
     await cashier.check('04-keyed-card');
     await cashier.submitCard();
 
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const code = await cashier.page.getByTestId('authorization-code').textContent();
     expect(code).toMatch(/^[A-Z0-9]{6}$/);
     const text = await cashier.result.textContent();
@@ -167,7 +167,7 @@ describe('a swiped sale', () => {
     await cashier.check('09-charging-swiped-card');
     held.release();
 
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await cashier.result.textContent()).toContain('PAT MORGAN');
     await cashier.check('10-approved-swipe');
     const [recorded] = await latestTransactions(1);
@@ -228,7 +228,7 @@ describe('one sale at a time', () => {
     expect(held.count()).toBe(1);
     held.release();
 
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(held.count()).toBe(1);
     const after = await latestTransactions(3);
     const newer = after.filter((item) => Number(item.id) > Number(before));
@@ -249,7 +249,7 @@ describe('one sale at a time', () => {
     await cashier.swipesReceived(2);
     expect(held.count()).toBe(1);
     held.release();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const newer = (await latestTransactions(3)).filter((item) => Number(item.id) > Number(before));
     expect(newer.map((item) => [item.amount, item.card])).toEqual([['44.44', '************5454']]);
   });
@@ -275,7 +275,7 @@ describe('keyboard alone', () => {
     await keyboard.type('1234');
     await keyboard.press('Enter');
 
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await cashier.result.textContent()).toContain('American Express •••• 8431');
     await cashier.check('13-keyboard-approved');
     await cashier.stepSettled();

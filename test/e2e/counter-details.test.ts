@@ -34,7 +34,7 @@ describe('an approved sale', () => {
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
     await cashier.submitCard();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     await page.getByRole('button', { name: 'Preview' }).click();
     const dialog = page.getByTestId('receipt-dialog');
     await dialog.getByTestId('receipt-preview').waitFor();
@@ -56,7 +56,7 @@ describe('an approved sale', () => {
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
     await cashier.submitCard();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     await page.getByRole('button', { name: 'Email receipt' }).click();
     await page.getByLabel('Email address (empty: the one sent with the sale)').waitFor();
   });

@@ -280,6 +280,12 @@ export class CounterPage {
     return this.result.getAttribute('data-outcome');
   }
 
+  /** The payment ended approved; a failure says what the screen said instead. */
+  async expectApproved(): Promise<void> {
+    const outcome = await this.outcome();
+    expect(outcome, `the screen said: ${await this.result.textContent()}`).toBe('approved');
+  }
+
   /**
    * Holds the screen's sale requests at the network until released, to look at the screen while a
    * charge is in flight and to count what it sends meanwhile. The route stays for the page's life:

@@ -252,7 +252,7 @@ describe('the answer screen', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: /^New sale/ }).click({ force: true });
     await cashier.stepSettled();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     await cashier.check('06-approved-after-late-enter');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Enter an amount' }).waitFor();
@@ -309,7 +309,7 @@ describe('the answer screen', () => {
     await cashier.stepSettled();
     expect(await page.getByLabel('Card number').count()).toBe(0);
     await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
   });
 
   it('holds a card swiped before Charge, masked, and charges it once the amount is confirmed', async () => {
@@ -324,7 +324,7 @@ describe('the answer screen', () => {
     await cashier.tapAmount('75');
     await cashier.check('08-card-held');
     await page.getByRole('button', { name: 'Charge $26.75' }).click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(sale).toMatchObject({ type: 'Sale', amount: '26.75', card: '************1111' });
   });

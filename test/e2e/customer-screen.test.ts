@@ -164,7 +164,7 @@ describe('a counter sale on the customer’s screen', () => {
     await cashier.page.setViewportSize({ width: 1280, height: 800 });
 
     await swipe();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     await customer.getByRole('heading', { name: 'Would you like a receipt?' }).waitFor();
     await shoot(customer, 'customer-04-receipt');
     await customerStep(cashier, 'receipt').waitFor();
@@ -356,7 +356,7 @@ describe('a counter sale on the customer’s screen', () => {
     await cashier.page.getByRole('button', { name: 'Try another card' }).click();
     await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();
     await swipe();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     await customer.getByRole('heading', { name: 'Would you like a receipt?' }).waitFor();
   });
 
@@ -419,7 +419,7 @@ describe('a counter sale on the customer’s screen', () => {
     await tip.getByRole('button', { name: /^18%/ }).click();
     await cashier.page.getByTestId('waiting-for-swipe').waitFor();
     await swipe();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await cashier.page.getByTestId('result-tip').textContent()).toContain('$7.20 on $40.00 (18%)');
     await cashier.page.getByTestId('receipt-actions').waitFor();
     await cashier.check('09-cashier-tip-approved');

@@ -101,7 +101,7 @@ describe.skipIf(!runtime)('the desktop app', () => {
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4111111111111111', expiry: '1230', csc: '123' });
     await cashier.submitCard();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await cashier.page.getByTestId('authorization-code').textContent()).toMatch(/^[A-Z0-9]{6}$/);
     await cashier.check('2-keyed-approved');
     await cashier.page.keyboard.press('Enter');
@@ -114,7 +114,7 @@ describe.skipIf(!runtime)('the desktop app', () => {
     await cashier.page.getByTestId('waiting-for-swipe').waitFor();
     await cashier.page.getByText('Test swipes').click();
     await cashier.page.getByRole('button', { name: 'Swipe: Visa that approves' }).click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await cashier.result.textContent()).toContain('PAT MORGAN');
     await cashier.check('3-swiped-approved');
   });

@@ -66,7 +66,7 @@ async function keyedSale(cashier: CounterPage, digits: string) {
   await cashier.chargeAndKeyIn();
   await cashier.fillCard({ number: '4111111111111111', expiry: '1230', csc: '123' });
   await cashier.submitCard();
-  expect(await cashier.outcome()).toBe('approved');
+  await cashier.expectApproved();
 }
 
 describe('after a sale', () => {
@@ -104,7 +104,7 @@ describe('after a sale', () => {
     await actions.getByRole('button', { name: 'Send' }).click();
     await actions.getByText('Receipt emailed to ann@example.test.').waitFor();
     // Typing the address left the answer screen where it was: N and T were the field's letters.
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const mail = mails.at(-1);
     expect(mail?.to && 'text' in mail.to ? mail.to.text : '').toBe('ann@example.test');
     expect(mail?.text?.trimEnd()).toBe(expected.lines.join('\n').trimEnd());

@@ -164,7 +164,7 @@ describe('a page left open while the engine restarts', () => {
       await route.abort('connectionreset');
     });
     await cashier.page.getByRole('button', { name: 'Check again' }).click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const sales = await salesOf(screens, '31.00');
     expect(sales).toHaveLength(1);
     expect(await cashier.result.textContent()).toContain(`#${sales[0]?.id}`);
@@ -177,7 +177,7 @@ describe('a page left open while the engine restarts', () => {
     const { cashier, screens } = await saleAcrossRestart((route) => route.abort('connectionreset'));
     const before = (await salesOf(screens, '31.00')).length;
     await cashier.page.getByRole('button', { name: 'Check again' }).click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     expect(await salesOf(screens, '31.00')).toHaveLength(before + 1);
     await cashier.page.context().close();
     await screens.close();
@@ -211,7 +211,7 @@ describe('a sale rung up while the engine restarts', () => {
     refusals();
     cashier.problems.length = 0;
     await checkAgain.click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const sales = (await second.client.listTransactions({ page_size: 100 })).filter(
       (item) => item.amount === '7.25' && item.type === 'Sale',
     );
@@ -246,7 +246,7 @@ describe('a sale rung up while the engine restarts', () => {
     await cashier.readerBadge('Card reader ready').waitFor();
     cashier.problems.length = 0;
     await cashier.page.getByRole('button', { name: 'Check again' }).click();
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const sales = (await second.client.listTransactions({ page_size: 100 })).filter(
       (item) => item.amount === '7.26' && item.type === 'Sale',
     );

@@ -39,7 +39,7 @@ describe('the duplicate prompt', () => {
     await counter.screens.running.gateway.engine.settings.setFromText('duplicate_window_minutes', '2');
     const cashier = await counter.open('duplicates');
     await keyedSale(cashier, '3333');
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     const [first] = await counter.screens.client.listTransactions({ page_size: 1 });
     await cashier.page.getByRole('button', { name: 'New sale' }).click();
 
@@ -86,7 +86,7 @@ describe('the duplicate prompt', () => {
     await cashier.stepSettled();
     await again.getByRole('button', { name: 'Charge again' }).click();
     await again.waitFor({ state: 'detached' });
-    expect(await cashier.outcome()).toBe('approved');
+    await cashier.expectApproved();
     rows = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(rows[0]).toMatchObject({ result: 'Approved', amount: '33.33', card: '************1111' });
     const [audit] = await counter.screens.running.gateway.engine.reads.recentAudit(1);
