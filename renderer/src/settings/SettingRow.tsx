@@ -138,12 +138,10 @@ export function SaveRow({
   problem,
   saved,
   saving,
-  savedText = 'Saved',
 }: {
   problem: string | undefined;
   saved: boolean;
   saving: boolean;
-  savedText?: string;
 }) {
   return (
     <>
@@ -151,7 +149,7 @@ export function SaveRow({
       <div className="form-actions">
         {saved && (
           <span className="muted" role="status">
-            {savedText}
+            Saved
           </span>
         )}
         <BusyButton type="submit" className="button button-primary" busy={saving}>
