@@ -9,7 +9,7 @@ import type { TransactionResponse } from '../../shared/api/schemas';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
-import { postsSince, swipe } from '../support/relay';
+import { heldAtTheLine, postsSince, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
 let server: PostgresServer;
@@ -102,7 +102,7 @@ describe('one request per decision across counters', () => {
     // The first request stays at the gateway, unanswered, while the retry arrives at the other counter.
     upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     const first = send(front);
-    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    await heldAtTheLine(upstream, first, seen);
     const early = await send(bar);
     expect(early.status).toBe(409);
     expect(early.json<{ error: string }>()?.error).toBe('idempotency_key_in_flight');
@@ -145,7 +145,7 @@ describe('one close with the gateway across counters', () => {
     const seen = upstream.proxy.seen.length;
     upstream.proxy.fault({ kind: 'hold' }, { match: ({ method }) => method === 'PUT' });
     const first = front.client.closeOpenBatch();
-    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    await heldAtTheLine(upstream, first, seen);
     const second = bar.client.closeOpenBatch();
     // The other counter's close waits for the first's (LOCKS.close), or, without the hold, reaches
     // the gateway too.

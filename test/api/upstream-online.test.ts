@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
 import { recentAudit, VISA, type TestGateway } from '../support/gateway';
-import { atGateway, postsSince, startRelay, swipe } from '../support/relay';
+import { atGateway, heldAtTheLine, postsSince, startRelay, swipe } from '../support/relay';
 import { post, type Format } from '../support/transactions';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
@@ -259,7 +259,7 @@ describe('at most one request per decision', () => {
     // The first is kept at the gateway's door, so the retry surely comes while it is being answered.
     upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     const first = t.request('transactions', { method: 'POST', headers, body });
-    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    await heldAtTheLine(upstream, first, seen);
     const retried = await t.request('transactions', { method: 'POST', headers, body });
     expect(retried.status).toBe(409);
     await upstream.proxy.releaseHeld();

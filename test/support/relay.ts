@@ -70,3 +70,25 @@ export function postsSince(
     .filter((request) => request.method === 'POST' && request.path.startsWith('/rest/v1/transactions'))
     .map((request) => ({ body: JSON.parse(request.body) as Record<string, unknown>, fate: request.fate }));
 }
+
+const HELD = Symbol('held at the line');
+
+/**
+ * Waits until the line holds a request that arrived since `from` (an index into proxy.seen), which
+ * `sent` made. When the engine answers `sent` before any request is held, that answer is the failure:
+ * the engine decided without the gateway, and the test says what it answered.
+ */
+export async function heldAtTheLine(
+  upstream: UpstreamGateway,
+  sent: Promise<unknown>,
+  from: number,
+): Promise<void> {
+  const held = upstream.proxy.waitFor((request) => request.fate === 'hold', from).then(() => HELD);
+  // Should the answer win, the wait for the hold is not waited for.
+  held.catch(() => undefined);
+  const first = await Promise.race([held, sent]);
+  if (first === HELD) return;
+  const { status, body } = (first ?? {}) as { status?: number; body?: string };
+  const said = body === undefined ? JSON.stringify(first) : `${status} ${body}`;
+  throw new Error(`the engine answered before anything reached the gateway: ${said}`);
+}
