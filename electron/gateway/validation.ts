@@ -149,12 +149,21 @@ function isCardNumber(digits: string): boolean {
 }
 
 /**
+ * A UUID as it is written (8-4-4-4-12 hexadecimal digits), standing alone. It is an identifier, not
+ * a card number typed in groups: no group of it holds 13 digits, and read across its dashes about
+ * three random UUIDs in a thousand would pass the card number check.
+ */
+const UUID =
+  /(?<![\dA-Fa-f-])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f-])/g;
+
+/**
  * True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn
  * check. A run typed in groups is also searched group by group: a card number with its expiry or a
- * table number beside it ("4111 1111 1111 1111 1230") is still a card number.
+ * table number beside it ("4111 1111 1111 1111 1230") is still a card number. A UUID is read as the
+ * identifier it is, group by group, so digits never run across its dashes.
  */
 export function holdsCardNumber(text: string): boolean {
-  for (const [run] of text.matchAll(DIGIT_RUN)) {
+  for (const [run] of text.replace(UUID, (uuid) => uuid.replaceAll('-', '/')).matchAll(DIGIT_RUN)) {
     const groups = run.split(/\D+/);
     const digits = groups.join('');
     if (isCardNumber(digits)) return true;

@@ -205,6 +205,37 @@ describe('a card number typed into a text field', () => {
     },
   );
 
+  it('is not found in a UUID, whose digits read across its dashes would pass the card number check', async () => {
+    // About three random UUIDs in a thousand hold 13 to 19 such digits when their dashes are read as
+    // a card number's: these are four of them, as the cashier screens and integrators make keys.
+    const uuids = [
+      'a55e666f-8025-4162-9288-5ca6f11b9005',
+      '93526662-2261-417c-8840-9163988d9831',
+      '58CF77C3-184B-4253-8444-004369C9B463',
+      'e287e9b2-8649-4a54-9135-641009063251',
+    ];
+    for (const [index, key] of uuids.entries()) {
+      const body = {
+        type: 'SALE',
+        amount: `2.0${index}`,
+        card: '5454545454545454',
+        exp_date: '1230',
+        invoice: uuids[(index + 1) % uuids.length],
+      };
+      const sent = () =>
+        t.request('transactions', {
+          method: 'POST',
+          headers: { api_key: t.key, 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+        });
+      const first = await sent();
+      expect(first.json(), key).toMatchObject({ result: 'Approved' });
+      const again = await sent();
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.json().id).toBe(first.json().id);
+    }
+  });
+
   it('is refused in a field given twice in XML, even when the first one holds it', async () => {
     const response = await t.request('transactions', {
       method: 'POST',

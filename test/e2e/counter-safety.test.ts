@@ -312,6 +312,30 @@ describe('the answer screen', () => {
     await cashier.expectApproved();
   });
 
+  it('approves a sale whose Idempotency-Key, a UUID, reads as a card number across its dashes', async () => {
+    const cashier = await counter.open('safety');
+    const { page } = cashier;
+    // About three of the screens' keys in a thousand are such a UUID; this one is the next.
+    const key = 'a55e666f-8025-4162-9288-5ca6f11b9005';
+    await page.evaluate((next) => {
+      const random = crypto.randomUUID.bind(crypto);
+      let given = false;
+      Object.defineProperty(crypto, 'randomUUID', {
+        configurable: true,
+        value: () => (given ? random() : ((given = true), next)),
+      });
+    }, key);
+    const sent = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/rest/v1/transactions'),
+    );
+    await cashier.tapAmount('1475');
+    await cashier.chargeAndKeyIn();
+    await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+    await cashier.submitCard();
+    expect((await sent).headers()['idempotency-key']).toBe(key);
+    await cashier.expectApproved();
+  });
+
   it('holds a card swiped before Charge, masked, and charges it once the amount is confirmed', async () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;

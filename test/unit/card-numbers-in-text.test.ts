@@ -24,6 +24,8 @@ describe('a card number in text', () => {
     ['one after a letter', 'A4111111111111111'],
     ['one followed by its expiry', '4111 1111 1111 1111 1230'],
     ['one after a table number, dashes between', '12-4111-1111-1111-1111'],
+    ['one beside a UUID', 'a55e666f-8025-4162-9288-5ca6f11b9005 4111 1111 1111 1111'],
+    ['one in a UUID-like text that is not a UUID', '41111111-1111-1111-aaaa'],
   ])('is found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(true);
   });
@@ -38,6 +40,11 @@ describe('a card number in text', () => {
     ['digits on two lines', '41111111\n11111111'],
     ['a phone number', '+1 (404) 555-0199'],
     ['an ISO date and time', '2026-11-20 14:05:09'],
+    [
+      'a UUID whose digits, read across its dashes, pass the Luhn check',
+      'a55e666f-8025-4162-9288-5ca6f11b9005',
+    ],
+    ['a UUID in capitals, in a sentence', 'order 93526662-2261-417C-8840-9163988D9831 paid'],
     ['no digits at all', 'Table by the window'],
   ])('is not found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(false);
