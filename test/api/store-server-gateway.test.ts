@@ -3,6 +3,7 @@
  * proxy): the offline total holds for the store whichever counters approve at once, and the store's
  * one queue is forwarded by one counter at a time, each entry once.
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionResponse } from '../../shared/api/schemas';
@@ -94,7 +95,7 @@ describe('one request per decision across counters', () => {
       'content-type': 'application/json',
       accept: 'application/json',
       api_key: front.key,
-      'idempotency-key': `store-retry-${Date.now()}`,
+      'idempotency-key': `store-retry-${randomUUID()}`,
     };
     const body = JSON.stringify({ type: 'SALE', amount: '16.00', ...VISA });
     const send = (t: TestGateway) => t.request('transactions', { method: 'POST', headers, body });

@@ -4,6 +4,7 @@
  * and its ids kept, what the engine refuses itself never leaving it, swipes going up as the reader
  * encrypted them, one request per decision however requests race, and lost answers looked up.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
 import { recentAudit, VISA, type TestGateway } from '../support/gateway';
@@ -253,7 +254,7 @@ describe('at most one request per decision', () => {
       'content-type': 'application/json',
       accept: 'application/json',
       api_key: t.key,
-      'idempotency-key': `retry-${Date.now()}`,
+      'idempotency-key': `retry-${randomUUID()}`,
     };
     const seen = upstream.proxy.seen.length;
     // The first is kept at the gateway's door, so the retry surely comes while it is being answered.
