@@ -10,7 +10,7 @@ import type { TransactionResponse } from '../../shared/api/schemas';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
-import { heldAtTheLine, postsSince, swipe } from '../support/relay';
+import { heldAtTheLine, postsSince, relaySettings, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
 let server: PostgresServer;
@@ -39,15 +39,7 @@ async function store(settings: [string, string][] = []): Promise<[TestGateway, T
   running.push(front);
   const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } } });
   running.push(bar);
-  await front.gateway.engine.settings.change([
-    ['upstream_url', upstream.url],
-    ['upstream_api_key', upstream.key],
-    ['upstream_ca_file', upstream.caFile],
-    ['upstream_timeout_seconds', '2'],
-    ['offline_enabled', 'true'],
-    ['processor', 'upstream'],
-    ...settings,
-  ]);
+  await front.gateway.engine.settings.change(relaySettings(upstream, { offline: true, settings }));
   // The store's settings reach the other counter within a second or so.
   await expect.poll(() => bar.gateway.engine.settings.get('processor')).toBe('upstream');
   return [front, bar];

@@ -14,7 +14,7 @@ import { openEngine } from '../../electron/gateway/open-store';
 import { parseSwipeString } from '../../electron/gateway/swipe/format';
 import { EngineClient, freePort, runCli, startEngineProcess } from '../support/engine-process';
 import { createTestDatabase, TEST_STORE, type TestDatabase, type TestGateway } from '../support/gateway';
-import { startRelay, swipe } from '../support/relay';
+import { relaySettings, startRelay, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
 let upstream: UpstreamGateway;
@@ -122,15 +122,9 @@ describe('store and forward, durably', () => {
     try {
       const engine = await openEngine(dataDir, database ? { store: database } : {});
       const key = (await engine.keys.create('till')).key;
-      await engine.settings.change([
-        ['upstream_url', upstream.url],
-        ['upstream_api_key', upstream.key],
-        ['upstream_ca_file', upstream.caFile],
-        ['upstream_timeout_seconds', '2'],
-        ['offline_enabled', 'true'],
-        ['duplicate_window_minutes', '0'],
-        ['processor', 'upstream'],
-      ]);
+      await engine.settings.change(
+        relaySettings(upstream, { offline: true, settings: [['duplicate_window_minutes', '0']] }),
+      );
       await engine.close();
 
       const port = await freePort();

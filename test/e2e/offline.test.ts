@@ -6,7 +6,7 @@
  * test-results/offline-*.png and every state is checked with axe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { swipe } from '../support/relay';
+import { relaySettings, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 import { startCounter, type Counter } from './counter-page';
 
@@ -21,14 +21,7 @@ const SIZES = [
 beforeAll(async () => {
   upstream = await startUpstreamGateway();
   counter = await startCounter();
-  await counter.screens.running.gateway.engine.settings.change([
-    ['upstream_url', upstream.url],
-    ['upstream_api_key', upstream.key],
-    ['upstream_ca_file', upstream.caFile],
-    ['upstream_timeout_seconds', '2'],
-    ['offline_enabled', 'true'],
-    ['processor', 'upstream'],
-  ]);
+  await counter.screens.running.gateway.engine.settings.change(relaySettings(upstream, { offline: true }));
 }, 180_000);
 afterAll(async () => {
   await counter?.close();

@@ -17,6 +17,26 @@ export interface RelayOptions extends Pick<TestGatewayOptions, 'tips' | 'duplica
   settings?: [string, string][];
 }
 
+/**
+ * The settings, as name and text, that make an engine relay to `upstream`: its address, key and
+ * certificate, the time limit, store and forward on or off, then `settings`, with the processor
+ * switched last.
+ */
+export function relaySettings(
+  upstream: UpstreamGateway,
+  options: Pick<RelayOptions, 'offline' | 'timeoutSeconds' | 'settings'> = {},
+): [string, string][] {
+  return [
+    ['upstream_url', upstream.url],
+    ['upstream_api_key', upstream.key],
+    ['upstream_ca_file', upstream.caFile],
+    ['upstream_timeout_seconds', String(options.timeoutSeconds ?? 2)],
+    ['offline_enabled', String(options.offline ?? false)],
+    ...(options.settings ?? []),
+    ['processor', 'upstream'],
+  ];
+}
+
 /** Starts the engine under test relaying to `upstream`. */
 export async function startRelay(
   upstream: UpstreamGateway,
@@ -25,15 +45,7 @@ export async function startRelay(
   const { offline, timeoutSeconds, settings, ...gatewayOptions } = options;
   const t = await startTestGateway(gatewayOptions);
   try {
-    await t.gateway.engine.settings.change([
-      ['upstream_url', upstream.url],
-      ['upstream_api_key', upstream.key],
-      ['upstream_ca_file', upstream.caFile],
-      ['upstream_timeout_seconds', String(timeoutSeconds ?? 2)],
-      ['offline_enabled', String(offline ?? false)],
-      ['processor', 'upstream'],
-      ...(settings ?? []),
-    ]);
+    await t.gateway.engine.settings.change(relaySettings(upstream, { offline, timeoutSeconds, settings }));
   } catch (error) {
     await t.close();
     throw error;
