@@ -119,7 +119,8 @@ const idempotencyKeyParameter = {
   required: false,
   description:
     'Makes retries safe: the same key with the same body answers the stored answer again (marked ' +
-    'Idempotent-Replayed: true) and charges nothing more. Kept for at least 24 hours, per API key.',
+    'Idempotent-Replayed: true) and charges nothing more. Kept for at least 24 hours, per API key. ' +
+    'A key holding a card number is answered Rejected with error_code 8032; a UUID is always accepted.',
   schema: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[\\x21-\\x7e]+$' },
 };
 
