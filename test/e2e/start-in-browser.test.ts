@@ -182,7 +182,22 @@ describe('npm start without Electron’s runtime', () => {
         await expect.poll(screensPage, { timeout: 60_000, interval: 250 }).toBeDefined();
         const page = await screensPage();
         if (!page) throw new Error('the screens did not open');
-        await page.locator('.reader-badge', { hasText: 'Card reader ready' }).waitFor({ timeout: 60_000 });
+        await page
+          .locator('.reader-badge', { hasText: 'Card reader ready' })
+          .waitFor({ timeout: 60_000 })
+          .catch(async (error: unknown) => {
+            // What the screens show instead is the cause (a refused pairing, a start-up error).
+            const shown = await page
+              .locator('body')
+              .innerText()
+              .catch(() => '(unreadable)');
+            throw new Error(
+              `the card reader never showed as ready at ${page.url()}; the page said: ${shown}`,
+              {
+                cause: error,
+              },
+            );
+          });
         // The ticket left the address once redeemed; the page holds a credential of its own.
         expect(new URL(page.url()).hash).toBe('');
         const credential = await page.evaluate(() =>
