@@ -1,6 +1,8 @@
 /**
  * The load generator: a separate process, as a client would be, sending requests over HTTPS with
- * keep-alive at a fixed concurrency, and printing one JSON line of throughput and latencies.
+ * keep-alive at a fixed concurrency, and printing one JSON line of throughput and latencies, with
+ * the answers' HTTP statuses and, for money moves, their results (an answer of 200 can be a
+ * Rejected or an Error, so a bench of money moves checks the results).
  *
  *   node --import tsx test/bench/load.ts '<json options>'
  *
@@ -18,6 +20,13 @@ interface LoadOptions {
   body?: string;
   /** Bodies sent in turn instead of `body`: distinct requests, as different customers' cards make them. */
   bodies?: string[];
+  /**
+   * Each request's body has `{card}` replaced by a card number of its own, the next of a sequence
+   * that starts here: sales of different customers' cards, none a duplicate of another, so the
+   * duplicate check runs as it does at a counter and refuses none. Runs whose starting points are
+   * a million apart never share a card.
+   */
+  cardsFrom?: number;
   caFile: string;
   concurrency: number;
   /** Stop after this many requests... */
@@ -43,9 +52,24 @@ const target = new URL(options.url);
 
 let sent = 0;
 
+/** A Visa number of 16 digits, `41` and `n` in 13 digits, with its Luhn check digit. */
+function cardNumber(n: number): string {
+  const partial = `41${String(n).padStart(13, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < partial.length; i++) {
+    // From the right of the full number, the check digit is first: these digits double from the last.
+    let digit = Number(partial[partial.length - 1 - i]) * (i % 2 === 0 ? 2 : 1);
+    if (digit > 9) digit -= 9;
+    sum += digit;
+  }
+  return `${partial}${(10 - (sum % 10)) % 10}`;
+}
+
 function nextBody(): string | undefined {
-  const { bodies } = options;
-  return bodies?.length ? bodies[sent++ % bodies.length] : options.body;
+  const { bodies, cardsFrom } = options;
+  const index = sent++;
+  const body = bodies?.length ? bodies[index % bodies.length] : options.body;
+  return cardsFrom === undefined ? body : body?.replace('{card}', cardNumber(cardsFrom + index));
 }
 
 /** The `dur` of `metric` in a Server-Timing header, such as `upstream;dur=12.3, relay;dur=0.41`. */
@@ -60,9 +84,26 @@ function timingOf(header: string | string[] | undefined, metric: string): number
   return undefined;
 }
 
-function once(
-  warmup = false,
-): Promise<{ ms: number; status: number; bytes: number; timing: number | undefined }> {
+interface Answer {
+  ms: number;
+  status: number;
+  bytes: number;
+  timing: number | undefined;
+  /** A money move's `result` (Approved, Declined, Rejected, Error), read from its JSON answer. */
+  result: string | undefined;
+}
+
+/** The `result` of a JSON answer to a money move; lists and other answers have none. */
+function resultOf(body: string): string | undefined {
+  try {
+    const { result } = JSON.parse(body) as { result?: unknown };
+    return typeof result === 'string' ? result : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function once(warmup = false): Promise<Answer> {
   const started = process.hrtime.bigint();
   const method = warmup && options.warmupPath ? 'GET' : options.method;
   const path = warmup && options.warmupPath ? options.warmupPath : target.pathname + target.search;
@@ -83,12 +124,18 @@ function once(
       },
       (incoming) => {
         let bytes = 0;
-        incoming.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        // A money move's answer is read for its result; a list's is only counted.
+        const chunks: Buffer[] | undefined = method === 'GET' ? undefined : [];
+        incoming.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          chunks?.push(chunk);
+        });
         incoming.on('end', () =>
           resolve({
             ms: Number(process.hrtime.bigint() - started) / 1e6,
             status: incoming.statusCode ?? 0,
             bytes,
+            result: chunks && resultOf(Buffer.concat(chunks).toString()),
             timing:
               options.serverTiming === undefined
                 ? undefined
@@ -113,6 +160,7 @@ async function run(): Promise<void> {
   const latencies: number[] = [];
   const timings: number[] = [];
   const statuses = new Map<number, number>();
+  const results = new Map<string, number>();
   const limit = options.untilStopped
     ? Number.POSITIVE_INFINITY
     : (options.requests ?? Number.POSITIVE_INFINITY);
@@ -130,8 +178,9 @@ async function run(): Promise<void> {
   const worker = async () => {
     while (!stopped && issued < limit && Date.now() < deadline) {
       issued++;
-      const { ms, status, bytes, timing } = await once();
+      const { ms, status, bytes, timing, result } = await once();
       latencies.push(ms);
+      if (result !== undefined) results.set(result, (results.get(result) ?? 0) + 1);
       if (timing !== undefined) timings.push(timing);
       bodyBytes += bytes;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -144,6 +193,7 @@ async function run(): Promise<void> {
     `${JSON.stringify({
       ...summarize(latencies, seconds),
       statuses: Object.fromEntries(statuses),
+      results: Object.fromEntries(results),
       meanBodyBytes: Math.round(bodyBytes / Math.max(1, latencies.length)),
       ...(options.serverTiming !== undefined && { serverTiming: summarize(timings, seconds) }),
     })}\n`,
