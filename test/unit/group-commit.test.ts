@@ -77,6 +77,32 @@ describe('group commit', () => {
     expect(commits.committed).toEqual({ groups: 2, writes: 5 });
   });
 
+  it('under load a group waits two turns more for writes still arriving; a lone write goes at once', async () => {
+    const commits = new GroupCommit(db);
+    const write = () => commits.run(() => balance());
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // Writes arriving together: the queue is under load from now on.
+    await Promise.all([write(), write()]);
+    await commits.idle();
+    expect(commits.committed).toEqual({ groups: 1, writes: 2 });
+    // One write now, one a turn of the event loop later, one two turns later: one group.
+    const first = write();
+    await nextTurn();
+    const second = write();
+    await nextTurn();
+    await Promise.all([first, second, write()]);
+    await commits.idle();
+    expect(commits.committed).toEqual({ groups: 2, writes: 5 });
+    // Writes that come one at a time bring the queue back to the first turn: a write one turn
+    // behind a lone write has its own group.
+    await write();
+    await commits.idle();
+    const lone = write();
+    await nextTurn();
+    await Promise.all([lone, write()]);
+    expect(commits.committed).toEqual({ groups: 5, writes: 8 });
+  });
+
   it('asynchronous writes run one after another, each seeing the ones before it', async () => {
     const commits = new GroupCommit(db);
     const withdraw = (amount: number) =>
