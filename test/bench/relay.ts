@@ -23,6 +23,7 @@ const ROUND_MS = 4000;
 
 interface TimedMeasure extends Measure {
   statuses?: Record<string, number>;
+  results?: Record<string, number>;
   serverTiming?: Measure;
 }
 
@@ -181,8 +182,8 @@ export async function measureRelay(cli: readonly string[]): Promise<BenchRow[]> 
       ...Object.values(round.direct),
       ...Object.values(round.relayed),
     ])) {
-      if (run.statuses?.['200'] !== run.requests)
-        throw new Error(`relay SALE answers: ${JSON.stringify(run.statuses)}`);
+      if (run.statuses?.['200'] !== run.requests || run.results?.['Approved'] !== run.requests)
+        throw new Error(`relay SALE answers: ${JSON.stringify([run.statuses, run.results])}`);
     }
     const at = (side: 'direct' | 'relayed', concurrency: number) =>
       medianRun(rounds.map((round) => round[side][concurrency] as TimedMeasure));

@@ -4,10 +4,9 @@
  * it (`serve --database --lane`), each driven by its own load generator at concurrency 16; then the
  * same with every engine reaching the database through a delay of 2 ms each way (delay-proxy.ts), as
  * across a shop's network. Every answer counted is a SALE answered 200 after its commit was durable on
- * its store (the duplicate check is off, so each is approved). Each load generator sends sales of
- * different amounts in turn, as different customers do: the engine runs sales of one card and one
- * amount one after the other (so that the duplicate check, when on, sees each), and a bench of one
- * repeated charge would measure that queue rather than the store.
+ * its store, its result Approved. Each load generator sends sales of different amounts in turn, as
+ * different customers do, and they come round again within the duplicate check's window, so the
+ * check is off on the store.
  *
  * Run alone with `npx tsx test/bench/store-server.ts`; `npm run bench` runs it after its other
  * measures.
