@@ -57,7 +57,7 @@ function cardNumber(n: number): string {
   const partial = `41${String(n).padStart(13, '0')}`;
   let sum = 0;
   for (let i = 0; i < partial.length; i++) {
-    // From the right of the full number, the check digit is first: these digits double from the last.
+    // The check digit goes last, so the partial's own last digit is doubled, and every other one before it.
     let digit = Number(partial[partial.length - 1 - i]) * (i % 2 === 0 ? 2 : 1);
     if (digit > 9) digit -= 9;
     sum += digit;
