@@ -14,16 +14,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dataDirLayout } from '../../electron/gateway/paths';
-import { median, type BenchRow, type Measure } from './stats';
+import { allApproved, median, type BenchRow, type LoadReport, type Measure } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = ['--import', 'tsx'];
 const ROUNDS = 3;
 const ROUND_MS = 4000;
 
-interface TimedMeasure extends Measure {
-  statuses?: Record<string, number>;
-  results?: Record<string, number>;
+interface TimedMeasure extends LoadReport {
   serverTiming?: Measure;
 }
 
@@ -181,10 +179,8 @@ export async function measureRelay(cli: readonly string[]): Promise<BenchRow[]> 
     for (const run of rounds.flatMap((round) => [
       ...Object.values(round.direct),
       ...Object.values(round.relayed),
-    ])) {
-      if (run.statuses?.['200'] !== run.requests || run.results?.['Approved'] !== run.requests)
-        throw new Error(`relay SALE answers: ${JSON.stringify([run.statuses, run.results])}`);
-    }
+    ]))
+      allApproved(run, 'relay SALE');
     const at = (side: 'direct' | 'relayed', concurrency: number) =>
       medianRun(rounds.map((round) => round[side][concurrency] as TimedMeasure));
     // Latency added is taken round by round, each relay run against the direct run beside it.

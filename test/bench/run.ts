@@ -22,7 +22,7 @@ import { measureRelay } from './relay';
 import { measureStartChecks } from './start-checks';
 import { measureStoreServerLists } from './store-lists';
 import { measureStoreServerSales } from './store-server';
-import { median, type BenchRow, type Measure as TimedRun, type RunningEngine } from './stats';
+import { allApproved, median, type BenchRow, type LoadReport, type RunningEngine } from './stats';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI_BUNDLE = join(ROOT, 'out', 'cli', 'tender-gateway.mjs');
@@ -56,10 +56,8 @@ const RUNNING_ENGINE_MEASURES: ((engine: RunningEngine) => Promise<BenchRow[]> |
  */
 const IDLE_LEDGER_MEASURES: ((dataDir: string) => Promise<BenchRow[]> | BenchRow[])[] = [measureStartChecks];
 
-/** A timed run as load.ts reports it: the answers' statuses, results and mean body size besides. */
-interface Measure extends TimedRun {
-  statuses?: Record<string, number>;
-  results?: Record<string, number>;
+/** A timed run as load.ts reports it, with the mean body size besides. */
+interface Measure extends LoadReport {
   meanBodyBytes?: number;
 }
 
@@ -133,12 +131,6 @@ async function startBackgroundLoad(options: Record<string, unknown>): Promise<{ 
       return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Measure;
     },
   };
-}
-
-/** Every answer of a run of money moves was a 200 whose result was Approved: else no figure of it stands. */
-function allApproved(run: Measure, what: string): void {
-  if (run.statuses?.['200'] !== run.requests || run.results?.['Approved'] !== run.requests)
-    throw new Error(`${what}: not every answer was approved: ${JSON.stringify([run.statuses, run.results])}`);
 }
 
 /** The run whose throughput is the median of its rounds, with its latencies. */

@@ -30,6 +30,21 @@ export function summarize(latencies: readonly number[], seconds: number): Measur
   };
 }
 
+/** A timed run as load.ts reports it: how many answers had each HTTP status, and each money move's result. */
+export interface LoadReport extends Measure {
+  statuses?: Record<string, number>;
+  results?: Record<string, number>;
+}
+
+/**
+ * Throws unless every answer of a run of money moves was a 200 whose result was Approved: an answer
+ * of 200 can carry a Rejected or an Error, and a figure of refusals would stand for no sale.
+ */
+export function allApproved(run: LoadReport, what: string): void {
+  if (run.statuses?.['200'] !== run.requests || run.results?.['Approved'] !== run.requests)
+    throw new Error(`${what}: not every answer was approved: ${JSON.stringify([run.statuses, run.results])}`);
+}
+
 /** One line of the results table: the engine's figure beside its baseline, and its verdict. */
 export interface BenchRow {
   what: string;
