@@ -6,9 +6,11 @@
  *   query <file> <json>      the engine's own list SQL straight through better-sqlite3
  *   ledger-commits <file> <ms> <rows>
  *                            a SALE's own row written into a copy of the seeded ledger, with all its
- *                            indexes and the batch counters, <rows> to a commit (1: single commits)
+ *                            indexes and the batch counters, <rows> to a commit (1: single commits);
+ *                            each a card of its own, as the bench's sales are
  */
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
@@ -86,21 +88,32 @@ if (mode === 'https') {
   const [file, duration, rowsPerCommit] = args as [string, string, string];
   const db = openDurable(file);
   const batch = (db.prepare("SELECT id FROM batches WHERE status = 'OPEN'").get() as { id: number }).id;
-  // The columns a keyed SALE of 12.50 on a Visa card fills, as the engine writes them.
+  // The columns a keyed SALE of 12.50 on a Visa card fills, as the engine writes them for the bench's
+  // key: each sale a card of its own, as the bench sends them, so its keyed hash and last four land
+  // at places of their own in their indexes, as the authorization code does.
   const insert = db.prepare(
     `INSERT INTO transactions (type, result, result_code, display_message, amount, authorization_code,
        avs_result_code, csc_result_code, card_bin, card_last_four, card_length, card_brand, entry_mode,
-       batch_id, api_key_id, created_at)
-     VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', '411111', '1111', 16, 'visa', 'keyed',
-       ?, 1, ?)`,
+       purchase_order, batch_id, api_key_id, created_at, card_hash, cashier)
+     VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', '411111', ?, 16, 'visa', 'keyed',
+       ?, ?, 1, ?, ?, 'bench')`,
   );
+  let sales = 0;
   const counters = db.prepare(
     'UPDATE batches SET sales_count = sales_count + 1, sales_total = sales_total + 1250 WHERE id = ?',
   );
   const rows = Number(rowsPerCommit);
   const commit = db.transaction(() => {
     for (let i = 0; i < rows; i++) {
-      insert.run(Math.random().toString(36).slice(2, 8).toUpperCase(), batch, Date.now());
+      sales += 1;
+      insert.run(
+        Math.random().toString(36).slice(2, 8).toUpperCase(),
+        String(Math.floor(Math.random() * 10_000)).padStart(4, '0'),
+        `PO${String(sales).padStart(10, '0')}`,
+        batch,
+        Date.now(),
+        randomBytes(32).toString('hex'),
+      );
       counters.run(batch);
     }
   });
