@@ -327,7 +327,7 @@ export class PostgresLedger implements LedgerStore {
             await commit();
           }
         : undefined;
-      const place = { lane: this.lane, writer, ids, batch, savepoints: !atOnce };
+      const place = { lane: this.lane, writer, ids, batch, savepoints: !atOnce, liveKeys: new Set<number>() };
       const group = await runGroup(client, place, works, commitAtOnce);
       if (!group.committed) finish(group.inserted);
       held = batch.open;

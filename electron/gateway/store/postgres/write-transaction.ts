@@ -164,6 +164,11 @@ export interface WritePlace {
   writer: string;
   ids: GroupIds;
   batch: GroupBatch;
+  /**
+   * The API keys checked live in this group's transaction so far, in a group without savepoints:
+   * nothing of it is undone alone there, so one check of a key stands for every write after it.
+   */
+  liveKeys: Set<number>;
 }
 
 export class WriteTransaction implements LedgerWrite {
@@ -338,9 +343,17 @@ export class WriteTransaction implements LedgerWrite {
 
   /**
    * Fails the write unless its key is live in the store, as the write sees it: a statement that fails
-   * in the database (KeyRevokedError, write-group.ts), so the group's COMMIT sees it.
+   * in the database (KeyRevokedError, write-group.ts), so the group's COMMIT sees it. In a group that
+   * commits at once, a key is checked at its first write only. Every write of the group was asked for
+   * before any of its statements was sent, so none was asked for after a revocation that the check
+   * missed; and a revoked key fails the group's transaction, which then runs again with each write in
+   * a savepoint of its own, each checking its key.
    */
   async requireLiveKey(apiKeyId: number): Promise<void> {
+    if (!this.place.savepoints) {
+      if (this.place.liveKeys.has(apiKeyId)) return;
+      this.place.liveKeys.add(apiKeyId);
+    }
     this.send(SQL.expectLiveKey([apiKeyId]));
   }
 
