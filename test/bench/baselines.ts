@@ -98,11 +98,11 @@ if (mode === 'https') {
      VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', '411111', ?, 16, 'visa', 'keyed',
        ?, ?, 1, ?, ?, 'bench')`,
   );
-  let sales = 0;
   const counters = db.prepare(
     'UPDATE batches SET sales_count = sales_count + 1, sales_total = sales_total + 1250 WHERE id = ?',
   );
   const rows = Number(rowsPerCommit);
+  let sales = 0;
   const commit = db.transaction(() => {
     for (let i = 0; i < rows; i++) {
       sales += 1;
