@@ -6,8 +6,9 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { PostgresLedger } from '../../electron/gateway/store/postgres/ledger';
+import { SQL } from '../../electron/gateway/store/postgres/ledger-sql';
 import { KeyRevokedError } from '../../electron/gateway/store/store-errors';
-import { addRow } from '../support/ledger-rows';
+import { addRow, queryLedger, type LedgerPlace } from '../support/ledger-rows';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 
 let server: PostgresServer;
@@ -16,19 +17,21 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-let url: string;
+let place: LedgerPlace;
 let ledger: PostgresLedger;
 /** The key checks the ledger sends, counted where the driver takes each of its statements. */
 let keyChecks: number;
 const query = pg.Client.prototype.query;
+const KEY_CHECK = SQL.expectLiveKey().name;
 
 beforeEach(async () => {
-  url = await server.createDatabase();
-  ledger = await PostgresLedger.open({ url, lane: 'front' });
+  const store = { url: await server.createDatabase(), lane: 'front' };
+  place = { dataDir: '', store };
+  ledger = await PostgresLedger.open(store);
   keyChecks = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config] = args as [{ name?: string } | string];
-    if (typeof config === 'object' && config.name === 'tender_expect_live_key') keyChecks += 1;
+    if (typeof config === 'object' && config.name === KEY_CHECK) keyChecks += 1;
     return (query as (...given: unknown[]) => unknown).apply(this, args);
   } as typeof query;
 });
@@ -37,25 +40,16 @@ afterEach(async () => {
   await ledger?.close();
 });
 
-/** One statement on a connection of its own, beside the ledger's. */
-async function sql(text: string, values: unknown[]): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Adds an API key to the store, revoked or not; its id. */
 async function storeKey(name: string, revoked = false): Promise<number> {
-  const { rows } = await sql(
+  const [row] = await queryLedger<{ id: string }>(
+    place,
     `INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at, revoked_at)
-     VALUES ($1, '\\x00', $1, 'transactions:write', 1, $2) RETURNING id`,
-    [name, revoked ? 2 : null],
+     VALUES (?, '\\x00', ?, 'transactions:write', 1, ?) RETURNING id`,
+    [name, name, revoked ? 2 : null],
+    { write: true },
   );
-  return Number((rows[0] as { id: string | number }).id);
+  return Number(row?.id);
 }
 
 /** A SALE written with `keyId`, as the engine writes one: the key checked, then the row. */
@@ -94,14 +88,18 @@ it('refuses every write of a group made with a revoked key, and keeps the others
     if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(KeyRevokedError);
     else expect(await ledger.find(outcome.value.id)).toMatchObject({ apiKeyId: till });
   }
-  const { rows } = await sql('SELECT count(*)::int AS kept FROM transactions WHERE api_key_id = $1', [gone]);
-  expect(rows[0]).toEqual({ kept: 0 });
+  const kept = await queryLedger(
+    place,
+    'SELECT count(*)::int AS kept FROM transactions WHERE api_key_id = ?',
+    [gone],
+  );
+  expect(kept).toEqual([{ kept: 0 }]);
 });
 
 it('refuses a key revoked after an earlier group checked it', async () => {
   const till = await storeKey('till');
   await sale(till);
-  await sql('UPDATE api_keys SET revoked_at = 3 WHERE id = $1', [till]);
+  await queryLedger(place, 'UPDATE api_keys SET revoked_at = 3 WHERE id = ?', [till], { write: true });
   await expect(sale(till)).rejects.toBeInstanceOf(KeyRevokedError);
   // The first group's check, then the second group's: at once, and again with its write in a
   // savepoint of its own once the check had failed the transaction.
