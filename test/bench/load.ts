@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
+import { passesLuhn } from '../../shared/cards';
 import { summarize } from './stats';
 
 interface LoadOptions {
@@ -52,17 +53,13 @@ const target = new URL(options.url);
 
 let sent = 0;
 
-/** A Visa number of 16 digits, `41` and `n` in 13 digits, with its Luhn check digit. */
+const CHECK_DIGITS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** A Visa number of 16 digits, `41` and `n` in 13 digits, with the check digit that passes Luhn. */
 function cardNumber(n: number): string {
   const partial = `41${String(n).padStart(13, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < partial.length; i++) {
-    // The check digit goes last, so the partial's own last digit is doubled, and every other one before it.
-    let digit = Number(partial[partial.length - 1 - i]) * (i % 2 === 0 ? 2 : 1);
-    if (digit > 9) digit -= 9;
-    sum += digit;
-  }
-  return `${partial}${(10 - (sum % 10)) % 10}`;
+  const check = CHECK_DIGITS.find((digit) => passesLuhn(partial + digit));
+  return `${partial}${check}`;
 }
 
 function nextBody(): string | undefined {
