@@ -149,12 +149,14 @@ function isCardNumber(digits: string): boolean {
 }
 
 /**
- * A UUID as it is written (8-4-4-4-12 hexadecimal digits), standing alone. It is an identifier, not
- * a card number typed in groups: no group of it holds 13 digits, and read across its dashes about
- * three random UUIDs in a thousand would pass the card number check.
+ * A UUID as it is written (8-4-4-4-12 hexadecimal digits), not inside a longer word of hexadecimal
+ * digits. It is an identifier, not a card number typed in groups: no group of it holds 13 digits, and
+ * read across its dashes about three random UUIDs in a thousand would pass the card number check. A
+ * word joined to it by a dash ("retry-…", "sale-…") leaves it a UUID; digits typed beside it still
+ * run into its first or last group, and that run is searched as any other.
  */
 const UUID =
-  /(?<![\dA-Fa-f-])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f-])/g;
+  /(?<![\dA-Fa-f])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f])/g;
 
 /**
  * True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn

@@ -26,6 +26,8 @@ describe('a card number in text', () => {
     ['one after a table number, dashes between', '12-4111-1111-1111-1111'],
     ['one beside a UUID', 'a55e666f-8025-4162-9288-5ca6f11b9005 4111 1111 1111 1111'],
     ['one in a UUID-like text that is not a UUID', '41111111-1111-1111-aaaa'],
+    ['one typed into the last group of a UUID', 'a55e666f-8025-4162-9288-4111 1111 1111 1111'],
+    ['one run on from the last group of a UUID', 'a55e666f-8025-4162-9288-5ca6f4111111-1111-11111'],
   ])('is found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(true);
   });
@@ -45,6 +47,9 @@ describe('a card number in text', () => {
       'a55e666f-8025-4162-9288-5ca6f11b9005',
     ],
     ['a UUID in capitals, in a sentence', 'order 93526662-2261-417C-8840-9163988D9831 paid'],
+    ['that UUID after a word and a dash', 'retry-a55e666f-8025-4162-9288-5ca6f11b9005'],
+    ['that UUID after a hexadecimal word and a dash', 'sale-a55e666f-8025-4162-9288-5ca6f11b9005'],
+    ['that UUID with a dash and a word after it', 'a55e666f-8025-4162-9288-5ca6f11b9005-2'],
     ['no digits at all', 'Table by the window'],
   ])('is not found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(false);
