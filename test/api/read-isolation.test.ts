@@ -193,13 +193,19 @@ describeSqliteOnly(
       const ledger = await serve({ engine: { reads: { timeoutMs: 40 } } });
       expect((await ledger.get(SLOW_LIST)).status).toBe(503);
       // The stopped reader's statement runs on inside SQLite until it returns; reads wait for its place.
-      let answer: Answer | undefined;
-      for (let attempt = 0; attempt < 200 && answer?.status !== 200; attempt++) {
-        answer = await ledger.get('/rest/v1/transactions?page_size=1');
-        if (answer.status !== 200) expect(answer.status, answer.body).toBe(503);
-      }
-      expect(answer?.status).toBe(200);
-      expect((await ledger.get('/rest/v1/batches/open')).status).toBe(200);
+      // On a busy machine one read may still overrun 40 ms now and then, so each path is asked again
+      // until it is answered; nothing but a 503 for the time limit is allowed meanwhile.
+      const answered = async (path: string): Promise<Answer | undefined> => {
+        let answer: Answer | undefined;
+        const giveUpAt = Date.now() + 30_000;
+        while (answer?.status !== 200 && Date.now() < giveUpAt) {
+          answer = await ledger.get(path);
+          if (answer.status !== 200) expect(answer.status, answer.body).toBe(503);
+        }
+        return answer;
+      };
+      expect((await answered('/rest/v1/transactions?page_size=1'))?.status).toBe(200);
+      expect((await answered('/rest/v1/batches/open'))?.status).toBe(200);
     });
   },
 );

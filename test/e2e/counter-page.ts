@@ -156,6 +156,8 @@ export class CounterPage {
   /** Console errors a step expects (the socket refused while the engine is away), not problems. */
   readonly #allowed = new Set<RegExp>();
   #swipesReceived = 0;
+  #clockInstalled = false;
+  #clockStopped = false;
   readonly #swipeWaiters = new Set<() => void>();
 
   constructor(
@@ -267,10 +269,26 @@ export class CounterPage {
   }
 
   /**
+   * Stops the screen's clock until `stepSettled`, so that the first moment of the next step lasts
+   * until then: taps and keys sent meanwhile land inside the step's pause however slow the machine
+   * is. Only timers and time (Date, performance.now) stop; the screen still renders and talks to the
+   * engine.
+   */
+  async stopClock(): Promise<void> {
+    if (!this.#clockInstalled) await this.page.clock.install();
+    this.#clockInstalled = true;
+    await this.page.clock.pauseAt((await this.page.evaluate(() => Date.now())) + 1);
+    this.#clockStopped = true;
+  }
+
+  /**
    * Resolves once the step on screen takes taps and Enter: for a moment after an answer or the wait
-   * for the card appears, its buttons are aria-disabled and do nothing.
+   * for the card appears, its buttons are aria-disabled and do nothing. A clock `stopClock` stopped
+   * runs again first.
    */
   async stepSettled(): Promise<void> {
+    if (this.#clockStopped) await this.page.clock.resume();
+    this.#clockStopped = false;
     await this.page.locator('button[aria-disabled="true"]').first().waitFor({ state: 'detached' });
   }
 

@@ -246,6 +246,7 @@ describe('the answer screen', () => {
     await cashier.tapAmount('1250');
     await page.keyboard.press('Enter');
     await page.getByTestId('waiting-for-swipe').waitFor();
+    await cashier.stopClock();
     await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
     await cashier.result.waitFor();
     // The Enter that came a beat late, and a tap: both land on the answer's first moment.
@@ -264,6 +265,7 @@ describe('the answer screen', () => {
     await cashier.tapAmount('4000');
     await cashier.chargeAndKeyIn();
     await cashier.fillCard({ number: '4000 0000 0000 0002', expiry: '1230' });
+    await cashier.stopClock();
     await cashier.submitCard();
     expect(await cashier.outcome()).toBe('declined');
     await page.keyboard.press('Enter');
@@ -302,6 +304,7 @@ describe('the answer screen', () => {
     const cashier = await counter.open('safety');
     const { page } = cashier;
     await cashier.tapAmount('1800');
+    await cashier.stopClock();
     await page.getByRole('button', { name: 'Charge $18.00' }).dblclick();
     await page.getByTestId('waiting-for-swipe').waitFor();
     // The second tap of the pair landed where Charge was, on Key in the card, and did nothing.

@@ -227,12 +227,14 @@ describe('finding a transaction', () => {
     const search = page.getByRole('form', { name: 'Find a transaction' });
     await search.getByLabel('Last four').fill('5454');
     await search.getByLabel('Amount').fill('73.15');
-    const today = await page.evaluate(() => {
-      const now = new Date();
-      return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-    });
-    await search.getByLabel('From').fill(today);
-    await search.getByLabel('To').fill(today);
+    // The sale's own day in the screen's time zone, so that a run across midnight still finds it.
+    const [listed] = await counter.screens.client.listTransactions({ id: wanted.id });
+    const day = await page.evaluate((created) => {
+      const at = new Date(created);
+      return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+    }, listed?.created ?? '');
+    await search.getByLabel('From').fill(day);
+    await search.getByLabel('To').fill(day);
     await search.getByRole('button', { name: 'Find' }).click();
     await page.getByRole('heading', { name: 'Matching transactions' }).waitFor();
     const rows = page.getByRole('list', { name: 'Transactions' }).getByRole('listitem');
