@@ -72,6 +72,44 @@ describe('Idempotency-Key on POST /transactions', () => {
     expect(xml.headers['idempotent-replayed']).toBe('true');
   });
 
+  it('is the same request however JSON and XML write its values, and its type however it is spelt', async () => {
+    const t = await startGatewayForTest();
+    const sale = await t.client.createTransaction({ type: 'SALE', amount: '8.00', ...VISA });
+    const asJson = await post(t, JSON.stringify({ type: 'void', id: Number(sale.id) }), 'k-void');
+    expect(asJson.json()).toMatchObject({ result: 'Approved' });
+    const asXml = await post(
+      t,
+      `<transaction><type>VOID</type><id>${sale.id}</id></transaction>`,
+      'k-void',
+      'xml',
+    );
+    expect(asXml.status).toBe(200);
+    expect(asXml.headers['idempotent-replayed']).toBe('true');
+    expect(asXml.json()).toEqual(asJson.json());
+
+    const forced = { amount: '6.00', ...VISA, authorization_code: 'V0ICE1' };
+    const spaced = await post(
+      t,
+      JSON.stringify({ type: 'FORCED SALE', ...forced, billing_is_shipping: true }),
+      'k-forced',
+    );
+    const joined = await post(
+      t,
+      JSON.stringify({ type: 'forced_sale', ...forced, billing_is_shipping: 'TRUE' }),
+      'k-forced',
+    );
+    expect(joined.headers['idempotent-replayed']).toBe('true');
+    expect(joined.json()).toEqual(spaced.json());
+    // A value that reads differently is another request.
+    const other = await post(
+      t,
+      JSON.stringify({ type: 'FORCED SALE', ...forced, billing_is_shipping: false }),
+      'k-forced',
+    );
+    expect(other.status).toBe(422);
+    expect(await transactionCount(t)).toBe(3);
+  });
+
   it('the same key with a different body is refused with 422 and changes nothing', async () => {
     const t = await startGatewayForTest();
     await post(t, SALE, 'k-1');
@@ -159,12 +197,13 @@ describe('Idempotency-Key on POST /transactions', () => {
 });
 
 describe('the stored fingerprint of a request that carries a card number', () => {
-  /** The body as the engine fingerprints it: its fields in name order. */
-  const canonicalSale = JSON.stringify(
-    Object.fromEntries(
-      Object.entries(JSON.parse(SALE) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : 1)),
-    ),
-  );
+  /** The body as the engine fingerprints it: its fields as read (the amount in cents), in name order. */
+  const canonicalSale = JSON.stringify({
+    amount: 1200,
+    card: VISA.card,
+    exp_date: VISA.exp_date,
+    type: 'SALE',
+  });
 
   async function storedFingerprint(t: TestGateway): Promise<string> {
     const [row] = await queryLedger<{ fingerprint: string }>(t, 'SELECT fingerprint FROM idempotency_keys');
