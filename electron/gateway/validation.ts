@@ -5,7 +5,7 @@
  * TransactionCommand, typed by what it asks for.
  */
 import type { z } from 'zod';
-import { transactionRequestSchema, type TransactionRequest } from '../../shared/api/schemas';
+import { NOT_CHARACTERS, transactionRequestSchema, type TransactionRequest } from '../../shared/api/schemas';
 import {
   CARD_FIELDS,
   FIELDS_BY_TYPE,
@@ -377,11 +377,12 @@ export function safeDetail(
   const amount = typeof record.amount === 'string' ? parseMoney(record.amount) : undefined;
   const card = typeof record.card === 'string' && /^\d{13,19}$/.test(record.card) ? record.card : undefined;
   // An invoice is kept only as the engine could have accepted it: a control character (a NUL, which
-  // PostgreSQL text cannot hold) or a card number in it drops it.
+  // PostgreSQL text cannot hold), a character XML cannot carry or a card number in it drops it.
   const invoice =
     typeof record.invoice === 'string' &&
     record.invoice.length <= 64 &&
     !/\p{Cc}/u.test(record.invoice) &&
+    !NOT_CHARACTERS.test(record.invoice) &&
     !holdsCardNumber(record.invoice)
       ? record.invoice
       : null;

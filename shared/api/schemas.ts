@@ -10,10 +10,22 @@ import { RESULTS, TRANSACTION_TYPES, TYPE_LABELS } from './transaction-types';
 // ---------------------------------------------------------------------------------------------
 // Field building blocks. Every message reads after the field name: "amount must be ...".
 
+/**
+ * What no text field may hold, whichever characters it allows besides: half of a character (a lone
+ * UTF-16 surrogate, which a JSON escape such as \ud800 can send and UTF-8 cannot write) and the
+ * noncharacters U+FFFE and U+FFFF. XML can carry none of them, so one kept would make every XML
+ * answer that repeats it unreadable.
+ */
+export const NOT_CHARACTERS = /[\p{Cs}\uFFFE\uFFFF]/u;
+
 const text = (max: number) =>
   z
     .string({ error: 'must be text (a JSON string or XML element text)' })
-    .max(max, `must be at most ${max} characters`);
+    .max(max, `must be at most ${max} characters`)
+    .refine(
+      (value) => !NOT_CHARACTERS.test(value),
+      'must hold whole characters only (no lone surrogate, U+FFFE or U+FFFF)',
+    );
 
 const pattern = (regex: RegExp, message: string, max: number) => text(max).regex(regex, message);
 

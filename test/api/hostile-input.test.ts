@@ -943,6 +943,38 @@ describe('hostile JSON shapes', () => {
     }
   });
 
+  it('half a character, U+FFFE or U+FFFF in a text field is refused, and every XML list stays readable', async () => {
+    // The type's refusal says it is no known type (8005); every other field's, that it has the wrong form.
+    const bodies: [Record<string, unknown>, string][] = [
+      [{ type: 'SALE', amount: '5.00', ...VISA, invoice: 'bad\uffffx' }, '8004'],
+      [{ type: 'SALE', amount: '5.00', ...VISA, description: 'caf\ud800' }, '8004'],
+      [{ type: 'SALE', amount: '5.00', ...VISA, billing: { city: '\udc00Oslo' } }, '8004'],
+      [{ type: 'SALE\ufffe', amount: '5.00', ...VISA, invoice: '\ufffe' }, '8005'],
+    ];
+    for (const [body, code] of bodies) {
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: { api_key: t.key, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.json()).toMatchObject({ result: 'Rejected', error_code: code });
+      expect(response.json<{ display_message: string }>().display_message).toMatch(/whole characters only/);
+    }
+    // A character from beyond the Basic Multilingual Plane, sent as its two surrogates, is whole.
+    const whole = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: t.key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'SALE', amount: '5.01', ...VISA, invoice: 'Caf\u00e9 \ud83c\udf70' }),
+    });
+    expect(whole.json()).toMatchObject({ result: 'Approved' });
+    const listed = await t.request(`transactions?page_size=${bodies.length + 1}`, {
+      headers: { api_key: t.key, accept: 'application/xml' },
+    });
+    expect(listed.body).not.toMatch(/[\p{Cs}\uFFFE\uFFFF]/u);
+    expect(XMLValidator.validate(listed.body)).toBe(true);
+    expect(listed.body).toContain('<invoice>Café 🍰</invoice>');
+  });
+
   it('arrays nested 30,000 deep with an Idempotency-Key are refused with a 4xx, not a 500', async () => {
     await postJson(asBody(`{"type":"SALE","a":${nestedJson(30_000, 'array')}}`), {
       ...headers,

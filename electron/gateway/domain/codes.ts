@@ -64,7 +64,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8002': 'Invalid card number: not 13-19 digits, or fails the Luhn check.',
   '8003': 'Invalid `amount` or `tip_amount`: not dollars with two decimals, zero, or above 999999.99.',
   '8004':
-    'A field has the wrong form (`order_number`, `server_id`, `client_ip`, `email`, `zip`, `id`, a non-string value, too long, a control character in a text field, an XML element given twice).',
+    'A field has the wrong form (`order_number`, `server_id`, `client_ip`, `email`, `zip`, `id`, a non-string value, too long, a control character or half a character in a text field, an XML element given twice).',
   '8005': 'Unknown transaction type.',
   '8006': '`tip_amount` while tip support is off, or on a type that takes no tip.',
   '8007': 'Invalid card security code: 3 digits, or 4 for American Express.',
