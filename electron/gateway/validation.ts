@@ -18,7 +18,7 @@ import {
 } from '../../shared/api/transaction-fields';
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { passesLuhn } from '../../shared/cards';
-import { parseMoney } from '../../shared/money';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../shared/money';
 import { ERROR_CODES, type AnswerCode, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/transaction-rows';
 
@@ -288,6 +288,22 @@ function required<Value>(value: Value | undefined, field: string, type: Transact
   return value;
 }
 
+/**
+ * A tip's amount, refused when the amount and the tip together, which the transaction is charged and
+ * listed at, pass the most any amount may be: the total could not be found by its amount nor
+ * refunded in one.
+ */
+function tipWithin(amount: number, tip: number): number {
+  if (amount + tip > MAX_AMOUNT_CENTS) {
+    throw new Rejection(
+      ERROR_CODES.INVALID_AMOUNT,
+      `${FIELD_VALIDATION}tip_amount brings the total to ${formatMoney(amount + tip)}, and amount and ` +
+        `tip_amount together must be at most ${formatMoney(MAX_AMOUNT_CENTS)}`,
+    );
+  }
+  return tip;
+}
+
 function commandOf(type: TransactionType, request: TransactionRequest): TransactionCommand {
   const amount = () => required(request.amount, 'amount', type);
   const tip = request.tip_amount ?? 0;
@@ -306,13 +322,19 @@ function commandOf(type: TransactionType, request: TransactionRequest): Transact
         type,
         request,
         amount: amount(),
-        tip,
+        tip: tipWithin(amount(), tip),
         authorizationCode: required(request.authorization_code, 'authorization_code', type),
         card: cardEntryOf(request, type),
         duplicateOverride: request.duplicate_override ?? false,
       };
     case 'CAPTURE':
-      return { type, request, authId: required(request.id, 'id', type), amount: amount(), tip };
+      return {
+        type,
+        request,
+        authId: required(request.id, 'id', type),
+        amount: amount(),
+        tip: tipWithin(amount(), tip),
+      };
     case 'REFUND':
       return request.id === undefined
         ? { type, refund: 'unmatched', request, amount: amount(), card: cardEntryOf(request, type) }

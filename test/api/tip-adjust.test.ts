@@ -113,3 +113,34 @@ describe('tip adjust', () => {
     expect(await listItem(t, auth)).toMatchObject({ capturable: 'false', voidable: 'true' });
   });
 });
+
+describe('a tip that brings the total past the most an amount may be', () => {
+  for (const format of ['json', 'xml'] as Format[]) {
+    it(`is refused with 8003 on CAPTURE and FORCED SALE, changing nothing, and a total of exactly the most passes (${format})`, async () => {
+      const t = await startGatewayForTest({ tips: true });
+      const auth = approved(await post(t, format, { type: 'AUTH', amount: '70.00', ...VISA }));
+      const tooMuch = await post(t, format, {
+        type: 'CAPTURE',
+        id: auth,
+        amount: '70.00',
+        tip_amount: '999999.99',
+      });
+      expect(tooMuch).toMatchObject({ result: 'Rejected', error_code: '8003' });
+      expect(tooMuch.display_message).toBe(
+        'Field Validation: tip_amount brings the total to 1000069.99, and amount and tip_amount together must be at most 999999.99',
+      );
+      expect(await liveCaptures(t, auth)).toEqual([]);
+      expect(await listItem(t, auth)).toMatchObject({ captured: 'false', capturable: 'true' });
+
+      const forced = { type: 'FORCED SALE', ...VISA, authorization_code: 'BIG1' };
+      const forcedTooMuch = await post(t, format, { ...forced, amount: '999999.99', tip_amount: '0.01' });
+      expect(forcedTooMuch).toMatchObject({ result: 'Rejected', error_code: '8003' });
+      const atTheMost = approved(
+        await post(t, format, { ...forced, amount: '999999.00', tip_amount: '0.99' }),
+      );
+      expect(await listItem(t, atTheMost)).toMatchObject({ amount: '999999.99', tip_amount: '0.99' });
+      const [found] = await t.client.listTransactions({ amount: '999999.99' });
+      expect(found?.id).toBe(atTheMost);
+    });
+  }
+});

@@ -62,7 +62,8 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
     'Invalid expiration date: not MMYY, month outside 01-12, or in the past (a card is good through its expiry month).',
   '8001': 'A field the type requires is missing.',
   '8002': 'Invalid card number: not 13-19 digits, or fails the Luhn check.',
-  '8003': 'Invalid `amount` or `tip_amount`: not dollars with two decimals, zero, or above 999999.99.',
+  '8003':
+    'Invalid `amount` or `tip_amount`: not dollars with two decimals, zero, or above 999999.99, alone or together.',
   '8004':
     'A field has the wrong form (`order_number`, `server_id`, `client_ip`, `email`, `zip`, `id`, a non-string value, too long, a control character or half a character in a text field, an XML element given twice).',
   '8005': 'Unknown transaction type.',
