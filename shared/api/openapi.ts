@@ -92,6 +92,8 @@ const list = (item: z.ZodType, root: string, element: string) =>
 
 const errorResponse = (description: string) => ({ description, content: content(ref('Error'), 'error') });
 
+const QUERY_REFUSED = 'A query parameter is unknown or malformed; parameter names it.';
+
 /** Lists and the open batch are read with a time limit (the engine's reads never hold up a payment). */
 const READ_TIMEOUT =
   'error query_timeout: reading the ledger took longer than its time limit (5 s) and was stopped. ' +
@@ -173,9 +175,10 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
         },
       },
       ...(route.noContent !== undefined && { '204': { description: route.noContent } }),
-      ...(route.query && {
-        '400': errorResponse('A query parameter is unknown or malformed; parameter names it.'),
-      }),
+      ...(route.query &&
+        !route.body && {
+          '400': errorResponse(QUERY_REFUSED),
+        }),
       ...(route.notFound !== undefined && { '404': errorResponse(route.notFound) }),
       ...(route.conflict !== undefined && { '409': errorResponse(route.conflict) }),
       ...(route.badGateway !== undefined && { '502': errorResponse(route.badGateway) }),
@@ -185,7 +188,12 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
       }),
       ...(route.body && {
         '400': errorResponse(
-          `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element.`,
+          [
+            `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element.`,
+            route.query && 'Or a query parameter is unknown or malformed; parameter names it.',
+          ]
+            .filter(Boolean)
+            .join(' '),
         ),
         '413': errorResponse('The body is larger than 64 KiB.'),
         '415': errorResponse('Content-Type is not application/json or application/xml.'),

@@ -11,7 +11,7 @@ import {
   closeBatchQuerySchema,
   receiptQuerySchema,
   receiptSchema,
-  signatureQuerySchema,
+  noQuerySchema,
   transactionListItemSchema,
   transactionListQuerySchema,
   transactionRequestSchema,
@@ -70,6 +70,7 @@ export const API_ROUTES = {
     method: 'POST',
     path: '/transactions',
     permission: 'transactions:write',
+    query: noQuerySchema,
     narrowerPermissions: ['transactions:sale', 'transactions:refund', 'transactions:void'],
     summary: 'Run a SALE, FORCED SALE, AUTH, CAPTURE, REFUND or VOID',
     description:
@@ -130,7 +131,7 @@ export const API_ROUTES = {
       'CAPTURE: black strokes on white, fitted to the picture. It is kept as strokes only, never with card data. ' +
       'Accept must allow image/png (absent, */* and image/* do); errors are written in JSON, or XML when Accept ' +
       'prefers it.',
-    query: signatureQuerySchema,
+    query: noQuerySchema,
     image: { mediaType: 'image/png', description: 'The signature, 600 by 200 pixels, 8-bit grayscale.' },
     notFound:
       'No transaction has this id, or the transaction has no signature: the customer did not sign on screen ' +
@@ -159,6 +160,7 @@ export const API_ROUTES = {
     method: 'GET',
     path: '/batches/open',
     permission: 'batches:read',
+    query: noQuerySchema,
     summary: 'The open batch',
     answer: { schema: batchSchema, xmlRoot: 'batch', description: 'The open batch.' },
     noContent: 'No batch is open.',

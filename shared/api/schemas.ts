@@ -483,8 +483,8 @@ export const receiptQuerySchema = z.strictObject({
 });
 export type ReceiptQuery = z.infer<typeof receiptQuerySchema>;
 
-/** The signature takes no query parameter; any one sent is refused, as on every other route. */
-export const signatureQuerySchema = z.strictObject({});
+/** The query of a route that takes no parameter: any one sent is refused, as on every other route. */
+export const noQuerySchema = z.strictObject({});
 
 const receiptFieldSchema = z.object({ label: wireText, value: wireText });
 

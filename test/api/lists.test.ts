@@ -1142,6 +1142,23 @@ describe('batch list filters and ordering', () => {
     await expectBadParameter(t, 'batches?status=OPEN&status=CLOSED', 'status');
   });
 
+  it('refuses any parameter on the open batch, which takes none', async () => {
+    await expectBadParameter(t, 'batches/open?colour=red', 'colour');
+    await expectBadParameter(t, 'batches/open?page=1', 'page');
+  });
+
+  it('refuses any parameter on a transaction request, which takes none, and records nothing', async () => {
+    const before = await t.client.listTransactions({ page_size: 1 });
+    const response = await t.request('transactions?colour=red', {
+      method: 'POST',
+      headers: { api_key: t.key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'SALE', amount: '3.21', ...VISA }),
+    });
+    expect(response.status, response.body).toBe(400);
+    expect(response.json<ApiError>()).toMatchObject({ error: 'bad_parameter', parameter: 'colour' });
+    expect(await t.client.listTransactions({ page_size: 1 })).toEqual(before);
+  });
+
   it('lists in XML as <batches> holding one <batch> per batch', async () => {
     const response = await get(t, 'batches', 'application/xml');
     expect(response.status).toBe(200);

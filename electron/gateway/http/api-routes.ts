@@ -19,7 +19,7 @@ import {
   readBatchListQuery,
   readCloseBatchQuery,
   readReceiptRequest,
-  readSignatureQuery,
+  readNoQuery,
   readTransactionId,
   readTransactionListQuery,
   withinReadLimit,
@@ -115,6 +115,7 @@ export function registerApiRoutes(
     const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
     const key = headerKey ?? authenticate(request, transactionPermissions, body.api_key);
     delete body.api_key;
+    readNoQuery(request.query as Record<string, unknown>);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
     try {
       const { response, replayed } = await engine.transact(body, { key }, idempotencyKey);
@@ -173,7 +174,7 @@ export function registerApiRoutes(
   serve(getSignature, async (request, reply) => {
     authenticate(request, getSignature.permission);
     const id = readTransactionId((request.params as { id: string }).id);
-    readSignatureQuery(request.query as Record<string, unknown>);
+    readNoQuery(request.query as Record<string, unknown>);
     const png = await engine.signatures.png(id);
     if (png) return reply.code(200).type(getSignature.image.mediaType).send(png);
     const transaction = await withinReadLimit(engine.reads.transaction(id));
@@ -198,6 +199,7 @@ export function registerApiRoutes(
 
   serve(getOpenBatch, async (request, reply) => {
     authenticate(request, getOpenBatch.permission);
+    readNoQuery(request.query as Record<string, unknown>);
     const open = await withinReadLimit(engine.batches.open());
     return open
       ? send(reply, 200, getOpenBatch.answer.xmlRoot, await withinReadLimit(withLanes(open)))

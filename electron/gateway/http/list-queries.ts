@@ -8,7 +8,7 @@ import {
   closeBatchQuerySchema,
   PAGE_SIZE_DEFAULT,
   receiptQuerySchema,
-  signatureQuerySchema,
+  noQuerySchema,
   transactionListQuerySchema,
   type BatchOrderField,
   type TransactionOrderField,
@@ -151,9 +151,9 @@ export function readReceiptRequest(
   };
 }
 
-/** The signature's query, which takes no parameter. */
-export function readSignatureQuery(query: Query): void {
-  validated(signatureQuerySchema, query);
+/** The query of a route that takes no parameter (POST /transactions, GET /batches/open, a signature). */
+export function readNoQuery(query: Query): void {
+  validated(noQuerySchema, query);
 }
 
 /** PUT /batches/open's query: the figures the closer saw, if any. */
