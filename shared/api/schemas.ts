@@ -356,6 +356,12 @@ export const PAGE_SIZE_MAX = 100;
 const positiveInteger = (max: number, what: string) =>
   text(12).refine((v) => /^[1-9]\d*$/.test(v) && Number(v) <= max, `must be ${what}`);
 
+/**
+ * A text filter: what the items show, exactly. An empty one is refused rather than read as "any" or
+ * as "none": it is most often a client's empty variable.
+ */
+const textFilter = (max: number) => text(max).min(1, 'must not be empty; leave it out to match any');
+
 /** Filters and paging shared by both lists. */
 const listQueryShape = {
   page_size: positiveInteger(PAGE_SIZE_MAX, `a whole number from 1 to ${PAGE_SIZE_MAX}`)
@@ -373,14 +379,14 @@ const listQueryShape = {
   type: text(16).optional(),
   result: text(16).optional(),
   last_four: pattern(/^\d{4}$/, 'must be four digits', 4).optional(),
-  authorization_code: text(16).optional(),
-  invoice: text(64).optional(),
-  order_id: text(18).optional(),
-  order_number: text(18)
+  authorization_code: textFilter(16).optional(),
+  invoice: textFilter(64).optional(),
+  order_id: textFilter(18).optional(),
+  order_number: textFilter(18)
     .optional()
     .meta({ description: "The same filter as order_id, by the request field's name." }),
-  first_name: text(64).optional(),
-  last_name: text(64).optional(),
+  first_name: textFilter(64).optional(),
+  last_name: textFilter(64).optional(),
   server_id: pattern(/^\d{2}$/, 'must be two digits', 2).optional(),
 };
 
@@ -406,7 +412,7 @@ export const transactionListQuerySchema = z.strictObject({
     .enum(TRANSACTION_ORDER_FIELDS, { error: `must be one of ${TRANSACTION_ORDER_FIELDS.join(', ')}` })
     .optional(),
   batch_id: positiveInteger(Number.MAX_SAFE_INTEGER, 'a positive whole number').optional(),
-  cashier: text(100)
+  cashier: textFilter(100)
     .optional()
     .meta({ description: 'Exactly as the cashier field of the items shows it (a person or an API key).' }),
   lane: pattern(/^[A-Za-z0-9-]{1,16}$/, 'must be 1 to 16 letters, digits or hyphens', 16)

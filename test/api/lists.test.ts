@@ -271,6 +271,19 @@ describe('transaction list paging and default order', () => {
     await expectBadParameter(t, 'transactions?order_by=ID', 'order_by');
   });
 
+  it('refuses an empty text filter with a 400 naming it, rather than matching nothing or everything', async () => {
+    for (const parameter of [
+      'invoice',
+      'order_id',
+      'first_name',
+      'last_name',
+      'authorization_code',
+      'cashier',
+    ])
+      await expectBadParameter(t, `transactions?${parameter}=`, parameter);
+    await expectBadParameter(t, 'batches?invoice=', 'invoice');
+  });
+
   it('refuses an unknown parameter with a 400 naming it', async () => {
     await expectBadParameter(t, 'transactions?colour=red', 'colour');
     await expectBadParameter(t, 'transactions?pagesize=10', 'pagesize');
