@@ -373,8 +373,14 @@ function fieldRejection(error: z.ZodError, body: unknown): Rejection {
   if (value === undefined)
     return new Rejection(ERROR_CODES.MISSING_FIELD, `${FIELD_VALIDATION}${field} is required`);
   // An XML element given twice is a malformed request whatever the field, not a bad amount or card.
-  if (Array.isArray(value))
+  // A JSON array of one value or none is only a value of the wrong form, and is said to be.
+  if (Array.isArray(value) && value.length > 1)
     return new Rejection(ERROR_CODES.INVALID_FIELD, `${FIELD_VALIDATION}${field} is given more than once`);
+  if (Array.isArray(value))
+    return new Rejection(
+      ERROR_CODES.INVALID_FIELD,
+      `${FIELD_VALIDATION}${field} must be one value (a JSON string or XML element text), not a list`,
+    );
   return new Rejection(
     FIELD_ERROR_CODES[path[0] ?? ''] ?? ERROR_CODES.INVALID_FIELD,
     `${FIELD_VALIDATION}${field} ${issue?.message ?? 'is not valid'}`,

@@ -983,6 +983,25 @@ describe('hostile JSON shapes', () => {
   });
 });
 
+describe('a JSON list where one value belongs', () => {
+  it.each([
+    ['[]', []],
+    ['one value in a list', ['23.01']],
+  ])('is refused with 8004 saying so, not as a field given twice: %s', async (_what, amount) => {
+    const response = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: t.key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'SALE', amount, ...VISA }),
+    });
+    expect(response.json()).toMatchObject({
+      result: 'Rejected',
+      error_code: '8004',
+      display_message:
+        'Field Validation: amount must be one value (a JSON string or XML element text), not a list',
+    });
+  });
+});
+
 describe('an XML element given twice', () => {
   const fields: [string, string][] = [
     ['type', 'SALE'],
