@@ -1002,6 +1002,61 @@ describe('a JSON list where one value belongs', () => {
   });
 });
 
+describe('references in XML', () => {
+  const send = (elements: string, prolog = '') =>
+    t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: t.key, 'content-type': 'application/xml', accept: 'application/json' },
+      body: `${prolog}<transaction><type>SALE</type><amount>5.02</amount><card>${VISA.card}</card><exp_date>${VISA.exp_date}</exp_date>${elements}</transaction>`,
+    });
+
+  it.each([
+    ['an entity XML does not define', '<invoice>a&undefined;b</invoice>'],
+    ['an HTML entity, which XML without a DTD does not define', '<invoice>a&nbsp;b</invoice>'],
+    ['a reference to NUL', '<invoice>a&#0;b</invoice>'],
+    ['a reference to a control character', '<invoice>a&#x1B;b</invoice>'],
+    ['a reference to U+FFFF', '<invoice>a&#xFFFF;b</invoice>'],
+  ])('is refused with 400 when it is %s, and nothing is recorded', async (_what, elements) => {
+    const before = await t.client.listTransactions({ page_size: 1 });
+    const response = await send(elements);
+    expect(response.status, response.body).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'bad_request' });
+    expect(response.json<{ message: string }>().message).toMatch(
+      /^The body is not well-formed XML \(line 1, column \d+\)/,
+    );
+    expect(await t.client.listTransactions({ page_size: 1 })).toEqual(before);
+  });
+
+  it('reads the five entities XML defines and references to characters it allows, and leaves CDATA as written', async () => {
+    const response = await send(
+      '<invoice>&lt;&amp;&gt;&#233;&#x1F370;</invoice><description><![CDATA[a&nbsp;b]]></description>',
+    );
+    expect(response.json()).toMatchObject({ result: 'Approved' });
+    const [listed] = await t.client.listTransactions({ id: response.json<{ id: string }>().id });
+    expect(listed?.invoice).toBe('<&>é🍰');
+  });
+
+  it('refuses a body declared in another encoding than UTF-8', async () => {
+    const response = await send('<invoice>café</invoice>', '<?xml version="1.0" encoding="ISO-8859-1"?>');
+    expect(response.status, response.body).toBe(400);
+    expect(response.json<{ message: string }>().message).toBe(
+      'The body declares an encoding other than UTF-8. Send XML as UTF-8.',
+    );
+  });
+
+  it('refuses two <transaction> elements as two, not as one without fields', async () => {
+    const response = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: t.key, 'content-type': 'application/xml', accept: 'application/json' },
+      body: '<transaction><type>VOID</type><id>1</id></transaction><transaction/>',
+    });
+    expect(response.status, response.body).toBe(400);
+    expect(response.json<{ message: string }>().message).toBe(
+      'The body must hold one <transaction> element.',
+    );
+  });
+});
+
 describe('an XML element given twice', () => {
   const fields: [string, string][] = [
     ['type', 'SALE'],

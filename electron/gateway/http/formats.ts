@@ -89,6 +89,45 @@ const xmlParser = new XMLParser({
 
 const xmlBuilder = new XMLBuilder({ format: false, suppressEmptyNode: false });
 
+/** The characters XML 1.0 allows (its Char production); a reference to any other is not XML. */
+function isXmlCharacter(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+const PREDEFINED_ENTITIES = new Set(['lt', 'gt', 'amp', 'quot', 'apos']);
+
+/**
+ * Where the XML refers to something XML does not define, outside CDATA sections and comments: a
+ * named entity other than the five predefined (there is no DTD to define more, so `&nbsp;` is not
+ * XML), or a character reference to a character XML does not allow (`&#0;`, `&#x1B;`). The parser
+ * would keep the first as text and drop the second, reading the body as something it does not say.
+ */
+function strayReference(raw: string): { line: number; column: number } | undefined {
+  // Blanked, not removed, so that positions stay those of the body.
+  const text = raw.replace(/<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g, (literal) =>
+    ' '.repeat(literal.length),
+  );
+  for (const match of text.matchAll(/&(#x[0-9A-Fa-f]+|#\d+|[^;&<\s]*);/g)) {
+    const name = match[1] ?? '';
+    const code = name.startsWith('#x')
+      ? Number.parseInt(name.slice(2), 16)
+      : name.startsWith('#')
+        ? Number(name.slice(1))
+        : undefined;
+    if (code === undefined ? PREDEFINED_ENTITIES.has(name) : isXmlCharacter(code)) continue;
+    const before = raw.slice(0, match.index);
+    return { line: before.split('\n').length, column: match.index - before.lastIndexOf('\n') };
+  }
+  return undefined;
+}
+
 /** Reads a request body into a plain object whose root is `rootName` (XML) or the JSON object. */
 export function parseBody(raw: string, format: Format, rootName: string): Record<string, unknown> {
   if (!raw.trim()) throw problems.badRequest('The request body is empty.');
@@ -120,6 +159,18 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
       `The body is not well-formed XML (line ${verdict.err.line}, column ${verdict.err.col}).`,
     );
   }
+  const stray = strayReference(raw);
+  if (stray) {
+    throw problems.badRequest(
+      `The body is not well-formed XML (line ${stray.line}, column ${stray.column}): a reference ` +
+        'names no entity XML defines, or a character XML does not allow. Only &lt; &gt; &amp; ' +
+        '&quot; &apos; and references to characters XML allows are read.',
+    );
+  }
+  const encoding = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']/.exec(raw)?.[1];
+  if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
+    throw problems.badRequest('The body declares an encoding other than UTF-8. Send XML as UTF-8.');
+  }
   let document: Record<string, unknown>;
   try {
     document = xmlParser.parse(raw) as Record<string, unknown>;
@@ -134,7 +185,8 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
   }
   const root = document[rootName];
   if (root === '') return {};
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
+  if (Array.isArray(root)) throw problems.badRequest(`The body must hold one <${rootName}> element.`);
+  if (typeof root !== 'object' || root === null) {
     throw problems.badRequest(`<${rootName}> must hold child elements, one per field.`);
   }
   return emptyElementsAsAbsent(root as Record<string, unknown>);
