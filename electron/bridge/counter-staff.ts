@@ -54,7 +54,9 @@ function describeRequest(request: Record<string, unknown>): string {
   const type = typeof request.type === 'string' ? parseTransactionType(request.type) : undefined;
   const amount = typeof request.amount === 'string' ? parseMoney(request.amount) : undefined;
   const money = amount?.ok ? ` of $${formatMoney(amount.cents)}` : '';
-  const of = request.id !== undefined ? ` (transaction ${String(request.id)})` : '';
+  // Only an id the engine could read is repeated: the request is the screen's, not yet validated.
+  const id = String(request.id);
+  const of = request.id !== undefined && /^[1-9]\d{0,14}$/.test(id) ? ` (transaction ${id})` : '';
   const what = type === undefined ? 'transaction' : type.toLowerCase();
   return `${what}${money}${of}`;
 }

@@ -15,7 +15,8 @@ const staffNameSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(40, 'must be at most 40 characters');
+  .max(40, 'must be at most 40 characters')
+  .refine((name) => !/[\p{Cc}\p{Cs}\uFFFE\uFFFF]/u.test(name), 'must not hold control characters');
 const serverNumberSchema = z.string().regex(/^(\d{2})?$/, 'must be two digits, like 07');
 
 /** A staff member as the screens show them: never their PIN. */

@@ -416,6 +416,17 @@ describe('a manager allows one request at the counter', () => {
 });
 
 describe('staff accounts at the counter', () => {
+  it('a name holding a control character is refused as it arrives, before any PIN is checked', async () => {
+    const before = (await recentAudit(t, 1))[0]?.id;
+    for (const pin of ['0000', MANAGER_PIN]) {
+      expect(
+        await bridgeRefusal('staff:create', { name: 'A\u0000', role: 'cashier', newPin: '5555', pin }),
+      ).toMatchObject({ code: 'invalid-input' });
+    }
+    // Neither the wrong PIN nor the right one was looked at: nothing was counted or written.
+    expect((await recentAudit(t, 1))[0]?.id).toBe(before);
+  });
+
   it('a cashier adds, changes or retires no one without a manager; the manager can, and it is audited', async () => {
     await bridge('staff:sign-in', { pin: CASHIER_PIN });
     const person = { name: 'Nia', role: 'cashier', newPin: '3692' };

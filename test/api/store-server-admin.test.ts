@@ -16,6 +16,7 @@ import { openEngine } from '../../electron/gateway/open-store';
 import { dataDirLayout } from '../../electron/gateway/paths';
 import { readDataDirAudit } from '../../electron/gateway/store/sqlite/open';
 import { PinRefusedError } from '../../electron/gateway/staff/staff';
+import { PIN_GATE_RULE } from '../../electron/gateway/store/admin-store';
 import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
 import { STALE_AFTER_MS } from '../../electron/gateway/store/postgres/admin-store';
 import { migrateStore } from '../../electron/gateway/store/postgres/migrate';
@@ -175,6 +176,28 @@ describe('the store’s staff', () => {
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     const entries = await a.gateway.engine.reads.recentAudit(20);
     expect(entries.filter((entry) => entry.action === 'staff_create')).toHaveLength(2);
+  });
+
+  // A wrong PIN's count is written with its audit entry, whose words name what was asked for. A NUL
+  // there, which PostgreSQL text cannot hold, failed the write and the count with it: PINs could then
+  // be guessed without end. The words are now kept with U+FFFD in its place.
+  it('a wrong PIN is counted and audited even when what it was for holds a NUL', async () => {
+    const url = await server.createDatabase();
+    const [a] = (await counters(['lane-a'], url)) as [TestGateway];
+    await a.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    const guess = () =>
+      a.gateway.engine.staff.approvingManager('1111', 'add A\u0000B as cashier', 'test\u0000', 'lane-a').then(
+        () => 'accepted',
+        (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
+      );
+    const outcomes = [];
+    for (let attempt = 0; attempt < PIN_GATE_RULE.attempts; attempt += 1) outcomes.push(await guess());
+    expect(outcomes).toEqual([...Array<string>(PIN_GATE_RULE.attempts - 1).fill('wrong'), 'locked']);
+    const failures = (await a.gateway.engine.reads.recentAudit(20)).filter(
+      (entry) => entry.action === 'pin_failed',
+    );
+    expect(failures).toHaveLength(PIN_GATE_RULE.attempts);
+    expect(failures[0]).toMatchObject({ actor: 'test\uFFFD', subject: 'add A\uFFFDB as cashier' });
   });
 
   it('five wrong PINs at one counter pause PIN entry there alone, as the store keeps it, each in its audit log', async () => {

@@ -30,3 +30,23 @@ export interface AuditEntry {
   subject: string;
   detail: string;
 }
+
+/**
+ * What an entry's words may not hold as written: control characters but tab and line breaks, half a
+ * character, U+FFFE and U+FFFF. The words can carry text a screen or a client sent (a name being
+ * added, the request a manager is asked to allow).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
+const UNKEPT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\p{Cs}\uFFFE\uFFFF]/gu;
+
+/**
+ * An entry's values in the order both stores write them, each of its words with what it may not
+ * hold replaced by U+FFFD. PostgreSQL text holds no NUL: one kept as sent would fail the write, and
+ * with it what the entry is written beside, such as a wrong PIN's count.
+ */
+export function auditRow(
+  entry: Omit<AuditEntry, 'id'>,
+): [at: number, actor: string, action: AuditAction, subject: string, detail: string] {
+  const kept = (text: string) => text.replace(UNKEPT, '\uFFFD');
+  return [entry.at, kept(entry.actor), entry.action, kept(entry.subject), kept(entry.detail)];
+}

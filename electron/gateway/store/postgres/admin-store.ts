@@ -20,6 +20,7 @@ import {
   type PinGateRule,
   type PinGateState,
 } from '../admin-store';
+import { auditRow } from '../audit';
 import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
 import { byStaffOrder, staffFromRow, type StaffRecord, type StaffRow } from '../staff-rows';
 import { StoreUnreachableError } from '../store-errors';
@@ -378,9 +379,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
     },
     appendAudit: async (entry) => {
-      await client.query(
-        ADMIN_SQL.appendAudit([entry.at, entry.actor, entry.action, entry.subject, entry.detail]),
-      );
+      await client.query(ADMIN_SQL.appendAudit(auditRow(entry)));
     },
   };
 }

@@ -18,7 +18,7 @@
  */
 import type pg from 'pg';
 import type { BatchDelta } from '../../domain/batch';
-import type { AuditEntry } from '../audit';
+import { auditRow, type AuditEntry } from '../audit';
 import {
   toBatch,
   upstreamColumns,
@@ -551,6 +551,6 @@ export class WriteTransaction implements LedgerWrite {
 
   async appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void> {
     this.changed = true;
-    this.send(SQL.appendAudit([entry.at, entry.actor, entry.action, entry.subject, entry.detail]));
+    this.send(SQL.appendAudit(auditRow(entry)));
   }
 }

@@ -1,5 +1,5 @@
 /** The audit log of a data dir's SQLite file: rows are only ever added (triggers refuse updates and deletes). */
-import type { AuditEntry } from '../audit';
+import { auditRow, type AuditEntry } from '../audit';
 import { APPEND_AUDIT_SQL } from '../sql/ledger-sql';
 import { RECENT_AUDIT_SQL } from '../sql/list-sql';
 import type { Connection } from './database';
@@ -16,7 +16,7 @@ export class AuditLog {
 
   /** Adds an entry; call it inside the write whose effect it records, so both commit or neither. */
   append(entry: Omit<AuditEntry, 'id'>): void {
-    this.statements.append.run(entry.at, entry.actor, entry.action, entry.subject, entry.detail);
+    this.statements.append.run(...auditRow(entry));
   }
 
   /** Runs a change and the entry recording it as one transaction: both are kept, or neither. */
