@@ -200,6 +200,36 @@ describe('the store’s staff', () => {
     expect(failures[0]).toMatchObject({ actor: 'test\uFFFD', subject: 'add A\uFFFDB as cashier' });
   });
 
+  it('someone signed in at one counter acts as the store has them: a manager made a cashier or retired at another counter is no longer one', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    await b.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    await b.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
+    await eventually(() => a.gateway.engine.staff.list().length === 2);
+    const counterKey = 1_000_001;
+    const signedIn = () => a.gateway.engine.staff.signedInAt(counterKey);
+    await a.gateway.engine.staff.signIn(
+      counterKey,
+      await a.gateway.engine.staff.identify('4826', 'sign in', 'test', 'lane-a'),
+      'test',
+    );
+    expect(signedIn()).toMatchObject({ name: 'Maya', role: 'manager' });
+
+    await b.gateway.engine.staff.change('Maya', { role: 'cashier' }, 'test');
+    await eventually(() => signedIn()?.role === 'cashier');
+    expect(signedIn()).toMatchObject({ name: 'Maya', retired: null });
+
+    await b.gateway.engine.staff.retire('Maya', 'test');
+    await eventually(() => signedIn() === undefined);
+    // Signed out for good: the counter stays locked once the person is back in the snapshot's past.
+    expect(signedIn()).toBeUndefined();
+    await eventually(async () =>
+      (await a.gateway.engine.reads.recentAudit(5)).some(
+        (entry) => entry.action === 'sign_out' && entry.detail === 'retired',
+      ),
+    );
+  });
+
   it('five wrong PINs at one counter pause PIN entry there alone, as the store keeps it, each in its audit log', async () => {
     const url = await server.createDatabase();
     const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];

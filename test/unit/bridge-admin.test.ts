@@ -310,6 +310,37 @@ describe('manager approval of settings changes', () => {
   });
 });
 
+describe('a manager signed in at the counter', () => {
+  it('loses the powers at once when made a cashier or retired from the command line meanwhile', async () => {
+    await t.gateway.engine.staff.create({ name: 'Rex', role: 'manager', pin: '3691' }, 'test');
+    const terminal = await start({ signIn: '3691' });
+    expect(await invoke(terminal, 'settings:update', { tipsEnabled: true })).toMatchObject({
+      tipsEnabled: true,
+    });
+    // The command line opens the same data dir in a process of its own.
+    const commandLine = async (change: (engine: Engine) => Promise<unknown>) => {
+      const engine = await openEngine(t.dataDir);
+      try {
+        await change(engine);
+      } finally {
+        await engine.close();
+      }
+    };
+
+    await commandLine((engine) => engine.staff.change('Rex', { role: 'cashier' }, 'command line'));
+    expect(await refusal(terminal, 'settings:update', { tipsEnabled: false })).toMatchObject({
+      code: 'pin-required',
+    });
+    expect(await invoke(terminal, 'staff:session')).toMatchObject({
+      signedIn: { name: 'Rex', role: 'cashier' },
+    });
+
+    await commandLine((engine) => engine.staff.retire('Rex', 'command line'));
+    expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
+    expect(t.gateway.engine.settings.get('tips_enabled')).toBe(true);
+  });
+});
+
 describe('the PIN gate', () => {
   const rule = PIN_GATE_RULE;
   let now: number;

@@ -237,12 +237,21 @@ export class StaffService {
   }
 
   /**
-   * The staff member a counter's key now acts for, or none while the counter is locked. A counter
-   * unused for lock_after_minutes is locked here, whatever its page did or did not do.
+   * The staff member a counter's key now acts for, as the store has them now, or none while the
+   * counter is locked. A counter unused for lock_after_minutes is locked here, whatever its page did
+   * or did not do. Someone retired since signing in (at another counter of the store, or from the
+   * command line) is signed out here, and someone whose role changed acts with the role they have now.
    */
   signedInAt(keyRecordId: number): StaffMember | undefined {
-    const member = this.#counters.get(keyRecordId);
-    if (!member) return undefined;
+    const signedIn = this.#counters.get(keyRecordId);
+    if (!signedIn) return undefined;
+    const record = this.store.staff().find((each) => each.id === signedIn.id);
+    if (!record || record.retiredAt !== null) {
+      void this.signOut(keyRecordId, SCREENS_ACTOR, 'retired').catch(() => undefined);
+      return undefined;
+    }
+    const member = toMember(record);
+    this.#counters.set(keyRecordId, member);
     const minutes = this.lockAfterMinutes();
     const idleMs = this.now() - (this.#lastUsed.get(keyRecordId) ?? 0);
     if (minutes > 0 && idleMs >= minutes * 60_000) {
