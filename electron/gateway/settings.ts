@@ -403,6 +403,15 @@ export function isSettingName(name: string): name is SettingName {
 
 export class UnknownSettingError extends Error {}
 
+/**
+ * Where each secret setting is sent, and how: the secret was given for those places, and is cleared
+ * when one of them changes without a new secret given with it.
+ */
+const SECRET_PLACES: Partial<Record<SettingName, readonly SettingName[]>> = {
+  smtp_password: ['smtp_host', 'smtp_port', 'smtp_security', 'smtp_user'],
+  upstream_api_key: ['upstream_url', 'upstream_ca_file'],
+};
+
 /** The definitions differ in value type; the Settings methods below keep each name to its own type. */
 function definitionOf(name: SettingName): SettingDefinition<unknown> {
   return SETTING_DEFINITIONS[name] as unknown as SettingDefinition<unknown>;
@@ -480,6 +489,35 @@ export class Settings {
     return undefined;
   }
 
+  /**
+   * The secrets a change would send somewhere they were not given for, each as a change clearing it:
+   * the mail password when the mail server, its port, its security or the account changes, the
+   * gateway's key when the gateway's address or the certificate it is trusted by changes. A secret
+   * given in the same change is kept.
+   */
+  #secretsLeftBehind(
+    given: readonly { name: SettingName; definition: SettingDefinition<unknown>; value: unknown }[],
+  ): { name: SettingName; definition: SettingDefinition<unknown>; value: unknown }[] {
+    const moved = new Set(
+      given
+        .filter(
+          ({ name, definition, value }) => definition.format(value) !== definition.format(this.get(name)),
+        )
+        .map(({ name }) => name),
+    );
+    return (Object.entries(SECRET_PLACES) as [SettingName, readonly SettingName[]][])
+      .filter(
+        ([secret, places]) =>
+          this.get(secret) !== '' &&
+          !given.some(({ name }) => name === secret) &&
+          places.some((place) => moved.has(place)),
+      )
+      .map(([secret]) => {
+        const definition = definitionOf(secret);
+        return { name: secret, definition, value: definition.parse('') };
+      });
+  }
+
   /** Whether setting `text` would change what is stored (a value already in place is not written again). */
   wouldChange(name: SettingName, text: string): boolean {
     const definition = definitionOf(name);
@@ -502,12 +540,13 @@ export class Settings {
     actor: string = LOCAL_ADMINISTRATOR,
     also?: (tx: AdminWrite) => Promise<void>,
   ): Promise<void> {
-    const checked = changes.map(([name, text]) => {
+    const given = changes.map(([name, text]) => {
       const refusal = this.refusal(name, text);
       if (refusal !== undefined || !isSettingName(name)) throw new UnknownSettingError(refusal);
       const definition = definitionOf(name);
       return { name, definition, value: definition.parse(text) };
     });
+    const checked = [...given, ...this.#secretsLeftBehind(given)];
     const together = this.togetherRefusal(
       new Map(checked.map(({ name, value }) => [name, value] as [SettingName, unknown])),
     );

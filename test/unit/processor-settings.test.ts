@@ -134,3 +134,69 @@ describe('the payment processor settings', () => {
     expect(settings.get('upstream_api_key')).toBe('');
   });
 });
+
+describe('a secret kept for one place', () => {
+  const entries = async () =>
+    (await engine.reads.recentAudit(20)).filter((entry) => entry.action === 'setting_change');
+
+  it('the gateway key is cleared when the address changes without a new key, and kept when one comes with it', async () => {
+    const { settings } = engine;
+    await settings.change([
+      ['upstream_url', 'https://a.example.com/rest/v1'],
+      ['upstream_api_key', KEY],
+    ]);
+    // The same address again moves nothing.
+    await settings.setFromText('upstream_url', 'https://a.example.com/rest/v1/');
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+
+    await settings.setFromText('upstream_url', 'https://b.example.com/rest/v1');
+    expect(settings.get('upstream_api_key')).toBe('');
+    expect((await entries())[0]).toMatchObject({
+      subject: 'upstream_api_key',
+      detail: 'set (hidden) → not set',
+    });
+
+    await settings.change([
+      ['upstream_url', 'https://c.example.com/rest/v1'],
+      ['upstream_api_key', KEY],
+    ]);
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+  });
+
+  it('the gateway in use is not moved to another address without its key, and nothing changes', async () => {
+    const { settings } = engine;
+    await settings.change([
+      ['upstream_url', 'https://a.example.com/rest/v1'],
+      ['upstream_api_key', KEY],
+      ['processor', 'upstream'],
+    ]);
+    await expect(settings.setFromText('upstream_url', 'https://b.example.com/rest/v1')).rejects.toThrow(
+      /upstream_api_key/,
+    );
+    expect(settings.get('upstream_url')).toBe('https://a.example.com/rest/v1');
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+  });
+
+  it.each([
+    ['smtp_host', 'mail.elsewhere.example'],
+    ['smtp_port', '2525'],
+    ['smtp_security', 'none'],
+    ['smtp_user', 'someone-else@example.com'],
+  ])('the mail password is cleared when %s changes without a new password', async (name, value) => {
+    const { settings } = engine;
+    await settings.change([
+      ['smtp_host', 'mail.example.com'],
+      ['smtp_user', 'shop@example.com'],
+      ['smtp_password', 'S3cretSMTP'],
+    ]);
+    await settings.setFromText('smtp_from', 'receipts@example.com');
+    expect(settings.get('smtp_password')).toBe('S3cretSMTP');
+    await settings.setFromText(name, value);
+    expect(settings.get('smtp_password')).toBe('');
+    await settings.change([
+      [name, 'smtp_port' === name ? '465' : name === 'smtp_security' ? 'tls' : `x${value}`],
+      ['smtp_password', 'N3wSMTP'],
+    ]);
+    expect(settings.get('smtp_password')).toBe('N3wSMTP');
+  });
+});
