@@ -227,6 +227,9 @@ function openCustomerWindow(terminal: Terminal): CustomerWindow {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // A packaged app opens no developer tools: at the counter they would let anyone at the screens
+      // read and change what the screens hold, a manager's PIN being entered among it.
+      devTools: !app.isPackaged,
     },
   });
   customerWindow = window;
@@ -289,6 +292,9 @@ function createWindow(): BrowserWindow {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // A packaged app opens no developer tools: at the counter they would let anyone at the screens
+      // read and change what the screens hold, a manager's PIN being entered among it.
+      devTools: !app.isPackaged,
     },
   });
   window.once('ready-to-show', () => window.show());
