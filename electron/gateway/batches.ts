@@ -98,6 +98,11 @@ export class BatchService {
           `the gateway yet${drained.stoppedBy === undefined ? '' : ` (${drained.stoppedBy})`}. ${NOTHING_CLOSED}`,
       };
     }
+    // What was sent may have been declined, leaving the batch: checked again before the gateway's
+    // batch closes, so that a close refused for it leaves both batches open.
+    const sent = await this.reads.openBatch();
+    if (!sent) return { outcome: 'none open' };
+    if (differsFromExpected(sent, expected)) return { outcome: 'changed', open: sent };
     const account = gateway.upstream.account();
     const before = await account.openBatch();
     if (before.kind !== 'answered')

@@ -266,7 +266,64 @@ describe('forwarding', () => {
   });
 });
 
+describe('an offline sale the gateway declined when it was sent', () => {
+  it('can be neither voided nor refunded, with the gateway up or down: nothing was charged', async () => {
+    await upstream.proxy.line('refuse');
+    await offlineSale('6.50');
+    const declined = await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
+    await upstream.proxy.line('up');
+    await relay().gateway.engine.forwarder.drain();
+    expect(await item(declined.id)).toMatchObject({ forward_state: 'declined', voidable: 'false' });
+    const seen = upstream.proxy.seen.length;
+    expect(await post(relay(), 'json', { type: 'VOID', id: declined.id ?? '' })).toMatchObject({
+      result: 'Rejected',
+      error_code: '8017',
+    });
+
+    expect((await relay().client.closeOpenBatch())?.status).toBe('CLOSED');
+    expect(await item(declined.id)).toMatchObject({ refundable_amount: '0.00', voidable: 'false' });
+    const refund = { type: 'REFUND', id: declined.id ?? '', amount: '8.00' };
+    const refusedUp = await post(relay(), 'json', refund);
+    expect(refusedUp).toMatchObject({ result: 'Rejected', error_code: '8015' });
+    expect(refusedUp.display_message).toMatch(
+      /declined by the gateway when it was sent, so nothing was charged/,
+    );
+    await upstream.proxy.line('refuse');
+    expect(await post(relay(), 'json', refund)).toMatchObject({ result: 'Rejected', error_code: '8015' });
+    await upstream.proxy.line('up');
+    expect(postsSince(upstream, seen)).toEqual([]);
+  });
+});
+
 describe('the batch close', () => {
+  it('refused for figures an offline sale declined on the way changed, leaves the gateway’s batch open too', async () => {
+    await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
+    await upstream.proxy.line('refuse');
+    await offlineSale('5.00');
+    await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
+    const seen = await relay().client.openBatch();
+    expect(seen).toMatchObject({ total_count: '3', net_amount: '23.00' });
+    await upstream.proxy.line('up');
+    const refused = await relay().request(
+      `batches/open?expected_total_count=${seen?.total_count}&expected_net_amount=${seen?.net_amount}`,
+      { method: 'PUT', headers: { api_key: relay().key, accept: 'application/json' } },
+    );
+    expect(refused.status, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({
+      error: 'batch_changed',
+      batch: { status: 'OPEN', total_count: '2', net_amount: '15.00' },
+    });
+    expect((await upstream.gateway.client.openBatch())?.status).toBe('OPEN');
+
+    const closed = await relay().client.closeOpenBatch({
+      expected_total_count: '2',
+      expected_net_amount: '15.00',
+    });
+    expect(closed).toMatchObject({ status: 'CLOSED', reconciled: 'true', upstream_net_amount: '15.00' });
+    const [atTheGateway] = await upstream.gateway.client.listBatches({ id: closed?.upstream_batch_id ?? '' });
+    expect(atTheGateway).toMatchObject({ status: 'CLOSED', confirmation_code: closed?.confirmation_code });
+  });
+
   it('forwards the queue first, then closes at the gateway and here, with both sets of figures', async () => {
     await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
     await upstream.proxy.line('refuse');

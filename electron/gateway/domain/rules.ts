@@ -16,6 +16,11 @@ export interface ReferencedTransaction {
   refundedAmount: number;
   /** Epoch ms. */
   createdAt: number;
+  /**
+   * Where a transaction approved offline stands with the merchant's gateway; `declined` when the
+   * gateway declined it as it was sent, so that nothing was charged. Absent for any other.
+   */
+  forwardState?: string | null;
 }
 
 export type RuleCheck = { ok: true } | { ok: false; errorCode: ErrorCode; message: string };
@@ -29,6 +34,16 @@ export function notFound(id: number): RuleCheck {
 
 function describe(t: ReferencedTransaction): string {
   return `${t.type ?? 'Transaction'} ${t.id}`;
+}
+
+/** A transaction approved offline that the gateway declined when it was sent: nothing was charged. */
+function declinedWhenSent(t: ReferencedTransaction, errorCode: ErrorCode): RuleCheck | undefined {
+  return t.forwardState === 'declined'
+    ? no(
+        errorCode,
+        `${describe(t)} was approved offline and then declined by the gateway when it was sent, so nothing was charged.`,
+      )
+    : undefined;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,6 +86,8 @@ export function checkCapture(
   if (auth.voidedBy !== null) {
     return no(ERROR_CODES.NOT_CAPTURABLE, `Authorization ${auth.id} was voided; start a new sale.`);
   }
+  const declinedAuth = declinedWhenSent(auth, ERROR_CODES.NOT_CAPTURABLE);
+  if (declinedAuth) return declinedAuth;
   if (auth.capturedBy !== null) {
     return no(
       ERROR_CODES.NOT_CAPTURABLE,
@@ -103,6 +120,8 @@ export function checkRefund(original: ReferencedTransaction, settled: boolean, a
   if (original.voidedBy !== null) {
     return no(ERROR_CODES.NOT_REFUNDABLE, `${describe(original)} was voided, so there is nothing to refund.`);
   }
+  const declined = declinedWhenSent(original, ERROR_CODES.NOT_REFUNDABLE);
+  if (declined) return declined;
   if (!settled) {
     return no(
       ERROR_CODES.REFUND_UNSETTLED,
@@ -132,6 +151,8 @@ export function checkVoid(target: ReferencedTransaction, inOpenBatch: boolean): 
       `${describe(target)} was already voided (transaction ${target.voidedBy}).`,
     );
   }
+  const declinedTarget = declinedWhenSent(target, ERROR_CODES.NOT_VOIDABLE);
+  if (declinedTarget) return declinedTarget;
   if (target.type === 'Auth') {
     if (target.capturedBy !== null) {
       return no(
