@@ -12,6 +12,7 @@ beforeAll(async () => {
   counter = await startCounter();
 });
 afterEach(async () => {
+  counter?.engineClock.reset();
   await counter?.closePages();
   const settings = counter?.screens.running.gateway.engine.settings;
   await settings?.setFromText('duplicate_window_minutes', '0');
@@ -134,6 +135,34 @@ describe('tips', () => {
     ]);
     const [tab] = await counter.screens.client.listTransactions({ id: tabId });
     expect(tab).toMatchObject({ captured: 'true', voided: 'false' });
+  });
+
+  it('Adjust tip leaves a captured tab whose hold has expired as it is: a new capture would be refused', async () => {
+    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+    const tabId = await openTab('60.00');
+    const captured = await counter.screens.client.createTransaction({
+      type: 'CAPTURE',
+      id: tabId,
+      amount: '60.00',
+      tip_amount: '9.00',
+    });
+    expect(captured.result).toBe('Approved');
+    const cashier = await counter.open('adjust-tip');
+    const { page } = cashier;
+    // Eight days on, for the engine and on this screen's clock: past the seven days of the tab's hold.
+    counter.engineClock.skip(8 * 86_400_000);
+    await page.clock.setFixedTime(Date.now() + 8 * 86_400_000);
+    await page.reload();
+    await cashier.readerBadge('Card reader ready').waitFor();
+    await cashier.goTo('Tabs');
+    await page.getByTestId(`captured-${tabId}`).getByRole('button').click();
+    const panel = page.getByTestId('adjust-tip');
+    await panel.getByTestId('hold-expired').waitFor();
+    expect(await panel.getByTestId('hold-expired').textContent()).toContain('the capture of $69.00 stands');
+    expect(await panel.getByRole('button', { name: /^Adjust tip to/ }).isDisabled()).toBe(true);
+    await cashier.check('03-adjust-tip-hold-expired');
+    const [capture] = await counter.screens.client.listTransactions({ id: captured.id ?? '' });
+    expect(capture).toMatchObject({ voided: 'false', amount: '69.00' });
   });
 
   it('a tip above the set share of the check asks first, naming both amounts', async () => {

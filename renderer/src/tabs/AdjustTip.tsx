@@ -2,7 +2,8 @@
  * Adjust tip on a captured tab while its batch is open: one action that voids the capture and
  * captures the tab again with the new tip, each step with its own Idempotency-Key. The card's hold
  * stays until the tab itself is voided, so the second capture needs no card. If it fails, the tab is
- * open again with its hold and the screen says so: it is never lost.
+ * open again with its hold and the screen says so: it is never lost. A tab whose hold has expired
+ * cannot be captured again, so its capture is never voided here: the tip stays as it is.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
@@ -10,7 +11,7 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTransactionRunner } from '../payment/run-transaction';
 import { useTerminal } from '../terminal/terminal-context';
-import { cardLabel, centsOf, holderOf } from '../transactions/present';
+import { cardLabel, centsOf, holderOf, timeLabel } from '../transactions/present';
 import { BusyButton } from '../ui/BusyButton';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
 import { OutcomePanel } from '../ui/OutcomePanel';
@@ -31,8 +32,10 @@ type Props = {
   onClose: (changed: boolean) => void;
 };
 
+const DAY_MS = 86_400_000;
+
 export function AdjustTip({ capture, onSettled, onClose }: Props) {
-  const { settings } = useTerminal();
+  const { client, settings } = useTerminal();
   const approve = useManagerApproval();
   const voiding = useTransactionRunner('void');
   const recapture = useTransactionRunner('capture');
@@ -47,6 +50,21 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
   useEffect(() => {
     settled.current = onSettled;
   });
+  /** When the tab's hold expired, once found to have: the engine would refuse a new capture. */
+  const [holdExpiredAt, setHoldExpiredAt] = useState<string | undefined>();
+  const holdExpired = async (): Promise<boolean> => {
+    const [tab] = await client.listTransactions({ id: tabId });
+    if (!tab) return false;
+    // As the engine reckons it: auth_expiry_days after the tab was opened.
+    const expiresAt = Date.parse(tab.created) + settings.authExpiryDays * DAY_MS;
+    if (Date.now() <= expiresAt) return false;
+    setHoldExpiredAt(new Date(expiresAt).toISOString());
+    return true;
+  };
+  const checkHold = useRef(holdExpired);
+  useEffect(() => {
+    checkHold.current().catch(() => undefined);
+  }, []);
   useEffect(() => {
     if (voiding.state.phase === 'done' || recapture.state.phase === 'done') settled.current();
   }, [voiding.state, recapture.state]);
@@ -63,6 +81,8 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
   const adjust = async () => {
     setConfirmTip(false);
     if (busy) return;
+    // Read again at the moment of adjusting: the hold may have expired since the panel opened.
+    if (await holdExpired().catch(() => false)) return;
     const approval = await approve(
       'void',
       `capture #${capture.id}, to change its tip from ${displayMoney(oldTip)} to ${displayMoney(tipCents)}`,
@@ -174,15 +194,25 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
         </button>
       </header>
 
-      <TipEntry
-        checkCents={checkCents}
-        tipCents={tipCents}
-        onTip={setTipCents}
-        percentages={settings.tipPercentages}
-        onEnter={ask}
-        autoFocus
-      />
-      <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
+      {holdExpiredAt !== undefined ? (
+        <p className="notice notice-warn" data-testid="hold-expired">
+          The hold on tab #{tabId} expired {timeLabel(holdExpiredAt)}, so it cannot be captured again: its tip
+          can no longer be changed, and the capture of {displayMoney(centsOf(capture.amount))} stands. After
+          the batch closes, part of it can be refunded.
+        </p>
+      ) : (
+        <>
+          <TipEntry
+            checkCents={checkCents}
+            tipCents={tipCents}
+            onTip={setTipCents}
+            percentages={settings.tipPercentages}
+            onEnter={ask}
+            autoFocus
+          />
+          <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
+        </>
+      )}
 
       <div className="side-actions side-actions-row">
         <CheckTotal checkCents={checkCents} tipCents={tipCents} />
@@ -191,7 +221,7 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
           className="button button-primary button-large"
           onClick={ask}
           busy={busy}
-          disabled={busy || tipCents === oldTip}
+          disabled={busy || tipCents === oldTip || holdExpiredAt !== undefined}
         >
           Adjust tip to {displayMoney(tipCents)}
         </BusyButton>
