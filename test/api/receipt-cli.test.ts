@@ -148,7 +148,7 @@ describe('receipt', () => {
     const notATab = await run('receipt', '--id', saleId, '--copy', 'check');
     expect(notATab.status).toBe(1);
     expect(notATab.stderr.trim()).toBe(
-      `tender: Transaction ${saleId} is not a tab (an approved AUTH): only a tab has a check.`,
+      `tender: Transaction ${saleId} is not a tab (an approved AUTH not voided): only a tab has a check.`,
     );
     const width = await run('receipt', '--id', saleId, '--width', '40');
     expect(width.status).toBe(2);

@@ -156,7 +156,7 @@ describe('GET /transactions/{id}/receipt', () => {
       expect(json.json()).toEqual({
         status: '409',
         error: 'not_a_tab',
-        message: `Transaction ${id} is not a tab (an approved AUTH): only a tab has a check.`,
+        message: `Transaction ${id} is not a tab (an approved AUTH not voided): only a tab has a check.`,
       });
     }
     const text = await api.request(receiptPath(saleId, '?copy=check'), {
@@ -164,6 +164,33 @@ describe('GET /transactions/{id}/receipt', () => {
     });
     expect(text.status).toBe(409);
     expect(text.body).toMatch(/^409 not_a_tab: /);
+  });
+
+  it('prints a voided transaction as VOIDED, naming the void, with no line to sign; a voided tab has no check', async () => {
+    const sale = await api.client.createTransaction({ type: 'SALE', amount: '12.25', ...VISA });
+    const tab = await api.client.createTransaction({ type: 'AUTH', amount: '30.00', ...VISA });
+    const voids = [];
+    for (const id of [sale.id ?? '', tab.id ?? ''])
+      voids.push(await api.client.createTransaction({ type: 'VOID', id }));
+    const receipt = await api.client.receipt(sale.id ?? '', { copy: 'merchant' });
+    expect(receipt).toMatchObject({
+      result: 'VOIDED',
+      message: `Voided by transaction #${voids[0]?.id}: nothing is charged.`,
+      signature: 'false',
+    });
+    const text = await api.request(receiptPath(sale.id ?? ''), {
+      headers: { api_key: api.key, accept: 'text/plain' },
+    });
+    expect(text.body).toContain('VOIDED');
+    expect(text.body).not.toContain('APPROVED');
+    expect((await api.client.receipt(tab.id ?? '', { copy: 'customer' })).message).toBe(
+      `Voided by transaction #${voids[1]?.id}: the hold on the card is released.`,
+    );
+    const check = await api.request(receiptPath(tab.id ?? '', '?copy=check'), {
+      headers: { api_key: api.key },
+    });
+    expect(check.status).toBe(409);
+    expect(check.json()).toMatchObject({ error: 'not_a_tab' });
   });
 
   it('the typed client reads it too', async () => {

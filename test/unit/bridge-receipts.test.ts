@@ -118,7 +118,7 @@ describe('receipts of a transaction', () => {
       ok: false,
       error: {
         code: 'refused',
-        message: `Transaction ${saleId} is not a tab (an approved AUTH): only a tab has a check.`,
+        message: `Transaction ${saleId} is not a tab (an approved AUTH not voided): only a tab has a check.`,
       },
     });
   });

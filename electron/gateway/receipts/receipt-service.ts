@@ -31,7 +31,7 @@ export class ReceiptNotFoundError extends Error {
 /** The check of a transaction that is not a tab: only an approved AUTH has one. */
 export class NotATabError extends Error {
   constructor(readonly id: number) {
-    super(`Transaction ${id} is not a tab (an approved AUTH): only a tab has a check.`);
+    super(`Transaction ${id} is not a tab (an approved AUTH not voided): only a tab has a check.`);
   }
 }
 
@@ -112,7 +112,10 @@ export class ReceiptService {
   }
 
   private documentOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions) {
-    if (copy === 'check' && (transaction.type !== 'Auth' || transaction.result !== 'Approved')) {
+    if (
+      copy === 'check' &&
+      (transaction.type !== 'Auth' || transaction.result !== 'Approved' || transaction.voidedBy !== null)
+    ) {
       throw new NotATabError(transaction.id);
     }
     const takesTips = this.settings.get('tips_enabled');

@@ -51,6 +51,8 @@ export interface ReceiptTransaction {
   /** Approved while the gateway could not be reached, to be forwarded. */
   offline: boolean;
   forwardState: ForwardState | null;
+  /** The VOID that cancelled it, when one did. */
+  voidedBy?: number | null;
 }
 
 export interface MerchantDetails {
@@ -85,7 +87,7 @@ export interface ReceiptDocument {
    * TOTAL are blank lines to fill in.
    */
   amounts: ReceiptField[];
-  /** APPROVED, APPROVED OFFLINE, DECLINED, REJECTED, ERROR. */
+  /** APPROVED, APPROVED OFFLINE, VOIDED, DECLINED, REJECTED, ERROR. */
   result: string;
   /** The engine's message on a transaction that was not approved. */
   message?: string;
@@ -143,6 +145,15 @@ const TAB_TYPES: ReadonlySet<TransactionTypeLabel> = new Set(['Auth', 'Capture']
  * has declined it, that it was declined after all.
  */
 function resultWords(t: ReceiptTransaction): Pick<ReceiptDocument, 'result' | 'message'> {
+  if (isVoided(t)) {
+    const undone =
+      t.type === 'Refund'
+        ? 'nothing is refunded'
+        : t.type === 'Auth'
+          ? 'the hold on the card is released'
+          : 'nothing is charged';
+    return { result: 'VOIDED', message: `Voided by transaction #${String(t.voidedBy)}: ${undone}.` };
+  }
   if (t.offline && t.result === 'Approved') {
     if (t.forwardState === 'declined') {
       return {
@@ -159,6 +170,11 @@ function resultWords(t: ReceiptTransaction): Pick<ReceiptDocument, 'result' | 'm
     result: t.result.toUpperCase(),
     ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
   };
+}
+
+/** Approved, then cancelled by a VOID: a copy printed again says so, and asks for no signature. */
+function isVoided(t: ReceiptTransaction): boolean {
+  return t.result === 'Approved' && t.voidedBy !== undefined && t.voidedBy !== null;
 }
 
 /**
@@ -268,8 +284,8 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
     amounts,
     ...resultWords(t),
     suggestedTips,
-    signature: copy !== 'customer' && t.result === 'Approved',
-    signed: copy !== 'customer' && t.result === 'Approved' && options.signed === true,
+    signature: copy !== 'customer' && t.result === 'Approved' && !isVoided(t),
+    signed: copy !== 'customer' && t.result === 'Approved' && !isVoided(t) && options.signed === true,
     copyLabel: COPY_LABELS[copy],
     footer: merchant.footer,
   };
