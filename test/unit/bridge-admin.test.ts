@@ -474,6 +474,33 @@ describe('the PIN gate', () => {
     }
     expect(fastest / YEAR).toBeGreaterThan(45);
   });
+
+  it('counts the PINs chosen for people, taken or free: a manager cannot find others’ PINs by choosing', async () => {
+    const choose = (pin: string) =>
+      engine.staff.change('Cal', { pin }, 'test').then(
+        () => 'free',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    // The two people added above chose two; eighteen more pass, whether the PIN is taken or not.
+    const answers = [];
+    for (let choice = 0; choice < 18; choice += 1)
+      answers.push(await choose(choice % 2 === 0 ? OWNER_PIN : String(5000 + choice)));
+    expect(answers.filter((answer) => answer === 'free')).toHaveLength(9);
+    expect(answers.filter((answer) => answer.startsWith('That PIN is taken'))).toHaveLength(9);
+    // The next, taken or not, is refused before any PIN is compared, with the wait in words.
+    for (const pin of [OWNER_PIN, '7777']) {
+      expect(await choose(pin)).toBe(
+        'PINs were chosen too many times in a row. Wait 60 seconds, then choose again.',
+      );
+    }
+    expect(await reason(engine.staff.identify('7777', 'sign in', 'test'))).toBe('wrong');
+    now += 60_000;
+    expect(await choose('7777')).toBe('free');
+    expect(await choose('7778')).toMatch(/^PINs were chosen too many times in a row\. Wait 2 minutes/);
+    // One choice is forgotten an hour.
+    now += 2 * 3_600_000;
+    expect(await choose('7779')).toBe('free');
+  });
 });
 
 describe('API keys for other programs', () => {

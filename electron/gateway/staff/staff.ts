@@ -7,7 +7,13 @@
  * store's engines it talks to. Which staff member the counter's screens act for is kept here too,
  * beside the engine that records it with each transaction.
  */
-import { PIN_GATE_RULE, wornPinGate, type AdminStore, type AdminWrite } from '../store/admin-store';
+import {
+  PIN_GATE_RULE,
+  wornPinGate,
+  type AdminStore,
+  type AdminWrite,
+  type PinGateRule,
+} from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
 import { foldCase, type StaffRecord } from '../store/staff-rows';
 import { PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
@@ -62,6 +68,15 @@ interface PinGuess {
   counter: string;
   target: PinTarget;
 }
+
+/**
+ * PINs chosen for people, counted store-wide as wrong PINs are at a counter: "That PIN is taken"
+ * tells whoever chose it that someone holds it, so choosing PIN after PIN would find everyone's.
+ * Twenty may be chosen at once (a new team); past that each waits a minute, doubling, and one is
+ * forgotten an hour.
+ */
+const PIN_CHOICES = 'PINs chosen';
+const PIN_CHOICE_RULE: PinGateRule = { attempts: 20, pauseMs: 60_000, forgetMs: 3_600_000 };
 
 function pausedMessage(ms: number): string {
   return `Too many wrong PINs at this counter. Wait ${waitInWords(ms)}, then try again.`;
@@ -368,6 +383,12 @@ export class StaffService {
     except: number | undefined,
     write: (tx: AdminWrite, live: StaffRecord[]) => Promise<T>,
   ): Promise<T> {
+    const choices = wornPinGate(await this.store.pinGate(PIN_CHOICES), this.now(), PIN_CHOICE_RULE);
+    if (this.now() < choices.pausedUntil) {
+      throw new InvalidStaffRequestError(
+        `PINs were chosen too many times in a row. Wait ${waitInWords(choices.pausedUntil - this.now())}, then choose again.`,
+      );
+    }
     let compared = liveOf(this.store.staff());
     for (;;) {
       if (
@@ -376,12 +397,15 @@ export class StaffService {
           compared.filter((record) => record.id !== except),
         )
       ) {
+        await this.store.write((tx) => tx.recordWrongPin(PIN_CHOICES, this.now(), PIN_CHOICE_RULE));
         throw new InvalidStaffRequestError('That PIN is taken: each person needs a PIN of their own.');
       }
       const seen = compared;
       const outcome = await this.store.write(async (tx): Promise<{ done: T } | { again: StaffRecord[] }> => {
         const live = liveOf(await tx.staff());
         if (!samePins(live, seen)) return { again: live };
+        // A free PIN counts too: each choice, taken or not, tells whether someone holds it.
+        await tx.recordWrongPin(PIN_CHOICES, this.now(), PIN_CHOICE_RULE);
         return { done: await write(tx, live) };
       });
       if ('done' in outcome) return outcome.done;
