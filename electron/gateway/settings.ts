@@ -403,13 +403,25 @@ export function isSettingName(name: string): name is SettingName {
 
 export class UnknownSettingError extends Error {}
 
+/** A setting saying where a secret is sent, and which changes of it send the secret elsewhere. */
+interface SecretPlace {
+  place: SettingName;
+  /** Given the place's value before and after, both as stored. */
+  moves: (before: string, after: string) => boolean;
+}
+
 /**
- * Where each secret setting is sent, and how: the secret was given for those places, and is cleared
- * when one of them changes without a new secret given with it.
+ * Where each secret setting is sent. A change that moves it is not what the secret was given for, so
+ * the secret is cleared unless a new one comes with the change. A place first set (from empty) is
+ * where a secret given before it was meant to go.
  */
-const SECRET_PLACES: Partial<Record<SettingName, readonly SettingName[]>> = {
-  smtp_password: ['smtp_host', 'smtp_port', 'smtp_security', 'smtp_user'],
-  upstream_api_key: ['upstream_url', 'upstream_ca_file'],
+const SECRET_PLACES: Partial<Record<SettingName, readonly SecretPlace[]>> = {
+  smtp_password: [
+    { place: 'smtp_host', moves: (before) => before !== '' },
+    // Without protection the password would cross the network in the clear.
+    { place: 'smtp_security', moves: (_before, after) => after === 'none' },
+  ],
+  upstream_api_key: [{ place: 'upstream_url', moves: (before) => before !== '' }],
 };
 
 /** The definitions differ in value type; the Settings methods below keep each name to its own type. */
@@ -491,26 +503,23 @@ export class Settings {
 
   /**
    * The secrets a change would send somewhere they were not given for, each as a change clearing it:
-   * the mail password when the mail server, its port, its security or the account changes, the
-   * gateway's key when the gateway's address or the certificate it is trusted by changes. A secret
-   * given in the same change is kept.
+   * the mail password when the mail server changes, or its protection is turned off; the gateway's
+   * key when the gateway's address changes. A secret given in the same change is kept.
    */
   #secretsLeftBehind(
     given: readonly { name: SettingName; definition: SettingDefinition<unknown>; value: unknown }[],
   ): { name: SettingName; definition: SettingDefinition<unknown>; value: unknown }[] {
-    const moved = new Set(
-      given
-        .filter(
-          ({ name, definition, value }) => definition.format(value) !== definition.format(this.get(name)),
-        )
-        .map(({ name }) => name),
-    );
-    return (Object.entries(SECRET_PLACES) as [SettingName, readonly SettingName[]][])
+    const moved = ({ place, moves }: SecretPlace) =>
+      given.some(({ name, definition, value }) => {
+        if (name !== place) return false;
+        const before = definition.format(this.get(name));
+        const after = definition.format(value);
+        return before !== after && moves(before, after);
+      });
+    return (Object.entries(SECRET_PLACES) as [SettingName, readonly SecretPlace[]][])
       .filter(
         ([secret, places]) =>
-          this.get(secret) !== '' &&
-          !given.some(({ name }) => name === secret) &&
-          places.some((place) => moved.has(place)),
+          this.get(secret) !== '' && !given.some(({ name }) => name === secret) && places.some(moved),
       )
       .map(([secret]) => {
         const definition = definitionOf(secret);
