@@ -197,7 +197,7 @@ function ProcessorForm({ initial }: { initial: ProcessorSettings }) {
           id="upstream-key"
           label="API key"
           kept={keySet}
-          keptHelp="A key is kept; it is never shown. Type a new one to replace it."
+          keptHelp="A key is kept; it is never shown. Type a new one to replace it. A new address clears it unless you type it again."
           noneHelp="No key is kept. The gateway account’s console issues it."
           helpTestId="upstream-key-state"
           value={form.apiKey}

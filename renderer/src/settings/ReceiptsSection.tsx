@@ -291,7 +291,7 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
           id="smtp-password"
           label="Password"
           kept={passwordSet}
-          keptHelp="A password is kept; it is never shown. Type a new one to replace it."
+          keptHelp="A password is kept; it is never shown. Type a new one to replace it. A new server, or no protection, clears it unless you type it again."
           noneHelp="No password is kept."
           value={form.smtpPassword}
           maxLength={256}
