@@ -207,6 +207,34 @@ describe('a counter sale on the customer’s screen', () => {
     await customer.getByRole('heading', { name: 'Welcome to Blue Door Café' }).waitFor();
   });
 
+  it('a tipped sale whose capture got no answer: Enter checks again and completes it, charging once', async () => {
+    const customer = await openCustomer();
+    const cashier = await openCashier('lost-capture');
+    let captures = 0;
+    // The capture of the tipped AUTH is lost on its way: the AUTH holds the card, its answer unknown.
+    await cashier.page.route('**/rest/v1/transactions', (route) => {
+      const request = route.request();
+      const isCapture = request.method() === 'POST' && (request.postData() ?? '').includes('"CAPTURE"');
+      return isCapture && ++captures === 1 ? route.abort('connectionreset') : route.continue();
+    });
+    await charge(cashier, '4000');
+    await customer.getByRole('button', { name: /^20%/ }).click();
+    await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+    await swipe();
+    expect(await cashier.outcome()).toBe('unknown');
+    cashier.problems.splice(0);
+    const checkAgain = cashier.page.getByRole('button', { name: /^Check again/ });
+    expect(await checkAgain.getAttribute('class')).toContain('button-primary');
+    await cashier.stepSettled();
+    expect(await checkAgain.evaluate((button) => button === document.activeElement)).toBe(true);
+    await cashier.check('04b-capture-unknown');
+    await cashier.page.keyboard.press('Enter');
+    await cashier.expectApproved();
+    const [capture] = await counter.screens.client.listTransactions({ type: 'capture', page_size: 1 });
+    expect(capture).toMatchObject({ amount: '48.00', tip_amount: '8.00', result: 'Approved' });
+    expect(captures).toBe(2);
+  });
+
   it('below the smart tip amount the customer sees dollars, and No receipt sends nothing', async () => {
     const customer = await openCustomer();
     const cashier = await openCashier();

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { TenderApiError } from '../../shared/api/client';
 import { pressAmountKey, pressBackspace } from '../../renderer/src/sale/amount';
 import { checkKeyedCard, groupCardNumber } from '../../renderer/src/payment/keyed-card';
-import { cashierWords, outcomeOfFailure, outcomeOfResponse } from '../../renderer/src/payment/outcome';
+import {
+  cashierWords,
+  nextAction,
+  outcomeOfFailure,
+  outcomeOfResponse,
+} from '../../renderer/src/payment/outcome';
 import { freshSale, saleReducer, type SaleAction, type SaleState } from '../../renderer/src/sale/sale-state';
 
 const run = (actions: SaleAction[], from: SaleState = freshSale()) => actions.reduce(saleReducer, from);
@@ -180,6 +185,30 @@ describe('the steps of a sale', () => {
       { type: 'settled', outcome: { kind: 'declined', message: 'Declined.' } },
     ]);
     expect(saleReducer(declined, { type: 'recheck' })).toBe(declined);
+  });
+});
+
+describe('what Enter does on an answer', () => {
+  const unknown = {
+    kind: 'unknown',
+    reason: 'no-answer',
+    message: 'No answer.',
+    nextStep: 'Check again.',
+  } as const;
+  const declined = { kind: 'declined', message: 'Declined.' } as const;
+  const error = { kind: 'error', message: 'Processor down.' } as const;
+
+  it('checks again while the answer is unknown, even when the card already holds the sale', () => {
+    expect(nextAction(unknown)).toBe('check-again');
+    // A tipped sale whose capture got no answer: the capture may yet be found, so Enter asks again.
+    expect(nextAction(unknown, true)).toBe('check-again');
+  });
+
+  it('starts a new sale, not another card, once the card holds the sale and the answer is known', () => {
+    expect(nextAction(declined)).toBe('another-card');
+    expect(nextAction(error)).toBe('try-again');
+    expect(nextAction(declined, true)).toBe('new-sale');
+    expect(nextAction(error, true)).toBe('new-sale');
   });
 });
 

@@ -179,13 +179,16 @@ export function isPossibleDuplicate(
  * What Enter does on an answer: start the next sale after an approval, or after a charge refused as
  * a duplicate (the customer has paid); Check again when the outcome is unknown; try the same card
  * again after a failure that was not the card's (the processor, the engine); and otherwise ask for
- * another card.
+ * another card. A card that already holds this sale (`holdsCard`: a tipped sale's AUTH whose capture
+ * did not go through) takes no other card, so a new sale comes next, but never before Check again:
+ * while the capture's answer is unknown, the sale may still be completed.
  */
 export type NextAction = 'new-sale' | 'check-again' | 'try-again' | 'another-card';
 
-export function nextAction(outcome: SaleOutcome): NextAction {
+export function nextAction(outcome: SaleOutcome, holdsCard = false): NextAction {
   if (outcome.kind === 'approved' || isPossibleDuplicate(outcome)) return 'new-sale';
   if (outcome.kind === 'unknown') return 'check-again';
+  if (holdsCard) return 'new-sale';
   if (outcome.kind === 'error' || outcome.kind === 'refused') return 'try-again';
   return 'another-card';
 }

@@ -51,8 +51,7 @@ export function ResultView({
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
   const canTryAgain = !approved && !unknown && !holdsCard;
-  // A card holding this sale's AUTH takes no other card: the next thing is a new sale.
-  const next = holdsCard ? 'new-sale' : nextAction(outcome);
+  const next = nextAction(outcome, holdsCard);
   const newSaleFirst = next === 'new-sale';
   const holder = cardholderOf(card);
   const { paused, guard } = useStepPause();

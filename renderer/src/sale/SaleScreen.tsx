@@ -364,7 +364,7 @@ export function SaleScreen() {
           if (event.key === 'Enter' || event.key === ' ') event.preventDefault();
           return;
         }
-        const next = holdsCard(tipped.current) ? 'new-sale' : nextAction(sale.outcome);
+        const next = nextAction(sale.outcome, holdsCard(tipped.current));
         if (event.key === 'Escape' || event.key.toLowerCase() === 'n') action = { type: 'new-sale' };
         else if (event.key === 'Enter' && !isControl(event.target))
           action =
