@@ -71,6 +71,8 @@ export class CustomerDisplay {
   #choices: CustomerChoices = { receiptNotices: [] };
   #sale: CustomerSale | undefined;
   #sequence = 0;
+  /** Counts the sales shown, one to the next: what a receipt's late outcome is told against. */
+  #saleNumber = 0;
   #screens = 0;
   #thanks: NodeJS.Timeout | undefined;
 
@@ -184,14 +186,19 @@ export class CustomerDisplay {
           this.#options.engine.now(),
         );
         this.#choices = { ...this.#choices, receipt: 'email', receiptEmail: address };
+        const saleNumber = this.#saleNumber;
         try {
           const message = await this.#options.receipts.email(transactionId, address);
-          this.#notice({ ok: true, message });
+          this.#notice({ ok: true, message }, saleNumber, transactionId);
           if (this.#sequence === input.sequence) this.#toThanks({});
           else this.#announce();
         } catch (error) {
           if (!(error instanceof MailError)) throw error;
-          this.#notice({ ok: false, message: `The receipt was not emailed: ${error.message}` });
+          this.#notice(
+            { ok: false, message: `The receipt was not emailed: ${error.message}` },
+            saleNumber,
+            transactionId,
+          );
           if (this.#sequence === input.sequence) {
             this.#show({
               ...step,
@@ -209,6 +216,7 @@ export class CustomerDisplay {
     return {
       'customer:start': (input) => {
         const settings = this.#options.settings();
+        this.#saleNumber += 1;
         this.#choices = { receiptNotices: [] };
         const sale = { amountCents: input.amountCents, tipCents: 0 };
         if (input.askTip && settings.counterTips && settings.tipsEnabled) {
@@ -355,19 +363,39 @@ export class CustomerDisplay {
 
   async #print(transactionId: number, copies: readonly ReceiptCopy[]): Promise<void> {
     const what = copies.map((copy) => COPY_WORDS[copy]).join(' and ');
+    const saleNumber = this.#saleNumber;
     try {
       await this.#options.receipts.print(transactionId, copies);
-      this.#notice({ ok: true, message: `${what} printed.` });
+      this.#notice({ ok: true, message: `${what} printed.` }, saleNumber, transactionId);
     } catch (error) {
       if (!(error instanceof PrinterError)) throw error;
-      this.#notice({ ok: false, message: `${what} did not print: ${error.message}` });
+      this.#notice(
+        { ok: false, message: `${what} did not print: ${error.message}` },
+        saleNumber,
+        transactionId,
+      );
     }
   }
 
-  #notice(notice: CustomerChoices['receiptNotices'][number]): void {
+  /**
+   * Tells the cashier how a receipt of sale `saleNumber` went. One that finishes once that sale is
+   * over is not the next sale's: a failure is told naming its transaction, so that the cashier can
+   * send it again from its details, and a success, with nothing to act on (and another customer's
+   * address in it), is not told at all.
+   */
+  #notice(
+    notice: CustomerChoices['receiptNotices'][number],
+    saleNumber: number,
+    transactionId: number,
+  ): void {
+    const current = saleNumber === this.#saleNumber;
+    if (!current && notice.ok) return;
+    const told = current
+      ? notice
+      : { ok: false, message: `Transaction #${transactionId}: ${notice.message}` };
     this.#choices = {
       ...this.#choices,
-      receiptNotices: [...this.#choices.receiptNotices, notice].slice(-4),
+      receiptNotices: [...this.#choices.receiptNotices, told].slice(-4),
     };
     this.#announce();
   }
@@ -384,6 +412,7 @@ export class CustomerDisplay {
 
   #toIdle(): void {
     this.#sale = undefined;
+    this.#saleNumber += 1;
     this.#choices = { receiptNotices: [] };
     this.#show({ step: 'idle' });
   }

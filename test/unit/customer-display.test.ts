@@ -21,6 +21,10 @@ let smtp: SMTPServer;
 let detachScreen: (() => void) | undefined;
 const mails: ParsedMail[] = [];
 const PIN = '2580';
+/** The mail server answers each mail once this settles: kept waiting, it is a slow mail server. */
+let mailAnswer: Promise<void> = Promise.resolve();
+/** Mails the server has received and not yet answered. */
+let mailsWaiting = 0;
 
 beforeAll(async () => {
   t = await startTestGateway({ tips: true });
@@ -29,7 +33,16 @@ beforeAll(async () => {
   smtp = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     onData(stream, _session, callback) {
-      simpleParser(stream).then((mail) => {
+      simpleParser(stream).then(async (mail) => {
+        mailsWaiting += 1;
+        try {
+          await mailAnswer;
+        } catch (error) {
+          callback(error as Error);
+          return;
+        } finally {
+          mailsWaiting -= 1;
+        }
         mails.push(mail);
         callback();
       }, callback);
@@ -311,6 +324,41 @@ describe('the signature and the receipt', () => {
       ok: true,
       value: { signed: false, address: 'ann@example.test' },
     });
+  });
+
+  it('a receipt emailed once the next sale began is not told on it; one that failed is, naming its transaction', async () => {
+    for (const fails of [false, true]) {
+      let answerMail!: (error?: Error) => void;
+      mailAnswer = new Promise((resolve, reject) => {
+        answerMail = (error) => (error ? reject(error) : resolve());
+      });
+      try {
+        const { id, view } = await approved(1350);
+        const sending = customer('customer:choose-receipt', {
+          sequence: view.sequence,
+          choice: 'email',
+          email: 'first@customer.test',
+        });
+        await expect.poll(() => mailsWaiting).toBe(1);
+        await cashier('customer:finish');
+        const next = await cashier('customer:start', { amountCents: 1200, askTip: true });
+        expect(next.choices.receiptNotices).toEqual([]);
+        answerMail(fails ? new Error('mailbox unavailable') : undefined);
+        await sending;
+        const notices = (await customer('customer:view')).choices.receiptNotices;
+        if (fails) {
+          expect(notices).toHaveLength(1);
+          expect(notices[0]).toMatchObject({ ok: false });
+          expect(notices[0]?.message).toMatch(new RegExp(`^Transaction #${id}: The receipt was not emailed`));
+        } else {
+          expect(notices).toEqual([]);
+        }
+        await cashier('customer:finish');
+      } finally {
+        answerMail();
+        mailAnswer = Promise.resolve();
+      }
+    }
   });
 
   it('No receipt prints and sends nothing', async () => {
