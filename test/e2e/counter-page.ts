@@ -80,6 +80,17 @@ export function buildApp(): string {
   return buildDir;
 }
 
+/**
+ * Time passes for the engine and on a cashier's screen alike (the page's clock is fixed that far
+ * ahead), and the screen starts again on it: a tab grows old, a hold expires.
+ */
+export async function afterTime(counter: Counter, cashier: CounterPage, ms: number): Promise<void> {
+  counter.engineClock.skip(ms);
+  await cashier.page.clock.setFixedTime(Date.now() + ms);
+  await cashier.page.reload();
+  await cashier.readerBadge('Card reader ready').waitFor();
+}
+
 /** Builds the app and serves its screens with the simulated reader. */
 export async function startCounter(): Promise<Counter> {
   requireChromium();

@@ -4,7 +4,7 @@
  * saved as test-results/tabs-*.png and every state is checked with axe.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_FAILURE, startCounter, type Counter, type CounterPage } from './counter-page';
+import { afterTime, ENGINE_FAILURE, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -205,11 +205,8 @@ describe('an expired tab', () => {
     const id = await openTab('16.00');
     const cashier = await counter.open('tabs');
     const { page } = cashier;
-    // Eight days on, for the engine and on this screen's clock: past the seven days a tab can be captured.
-    counter.engineClock.skip(8 * 86_400_000);
-    await page.clock.setFixedTime(Date.now() + 8 * 86_400_000);
-    await page.reload();
-    await cashier.readerBadge('Card reader ready').waitFor();
+    // Eight days on: past the seven days a tab can be captured.
+    await afterTime(counter, cashier, 8 * 86_400_000);
     await cashier.goTo('Tabs');
     await page.getByText('No open tabs').waitFor();
     await page.getByText('1 expired tab: older than 7 days, they can only be voided').click();

@@ -4,7 +4,7 @@
  * manager confirmed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { afterTime, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -149,11 +149,8 @@ describe('tips', () => {
     expect(captured.result).toBe('Approved');
     const cashier = await counter.open('adjust-tip');
     const { page } = cashier;
-    // Eight days on, for the engine and on this screen's clock: past the seven days of the tab's hold.
-    counter.engineClock.skip(8 * 86_400_000);
-    await page.clock.setFixedTime(Date.now() + 8 * 86_400_000);
-    await page.reload();
-    await cashier.readerBadge('Card reader ready').waitFor();
+    // Eight days on: past the seven days of the tab's hold.
+    await afterTime(counter, cashier, 8 * 86_400_000);
     await cashier.goTo('Tabs');
     await page.getByTestId(`captured-${tabId}`).getByRole('button').click();
     const panel = page.getByTestId('adjust-tip');
