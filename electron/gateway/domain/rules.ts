@@ -2,6 +2,7 @@
  * What CAPTURE, REFUND and VOID may do to an earlier transaction. Pure: each check is given the rows
  * it needs and answers yes, or no with the error code and the words to say why.
  */
+import { isAuthorizationExpired } from '../../../shared/authorization';
 import { formatMoney } from '../../../shared/money';
 import { SALE_LABELS } from '../../../shared/api/transaction-types';
 import { ERROR_CODES, type ErrorCode } from './codes';
@@ -44,22 +45,6 @@ function declinedWhenSent(t: ReferencedTransaction, errorCode: ErrorCode): RuleC
         `${describe(t)} was approved offline and then declined by the gateway when it was sent, so nothing was charged.`,
       )
     : undefined;
-}
-
-const DAY_MS = 86_400_000;
-
-/** When an authorization expires: the expiry the merchant set (auth_expiry_days) after its approval. */
-export function authorizationExpiresAt(auth: { createdAt: number }, expiryDays: number): number {
-  return auth.createdAt + expiryDays * DAY_MS;
-}
-
-/** True once an authorization is older than the expiry the merchant set: it can no longer be captured. */
-export function isAuthorizationExpired(
-  auth: { createdAt: number },
-  expiryDays: number,
-  now: number,
-): boolean {
-  return now > authorizationExpiresAt(auth, expiryDays);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
+import { authorizationExpiresAt, isAuthorizationExpired } from '../../../shared/authorization';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTransactionRunner } from '../payment/run-transaction';
@@ -32,8 +33,6 @@ type Props = {
   onClose: (changed: boolean) => void;
 };
 
-const DAY_MS = 86_400_000;
-
 export function AdjustTip({ capture, onSettled, onClose }: Props) {
   const { client, settings } = useTerminal();
   const approve = useManagerApproval();
@@ -55,10 +54,9 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
   const holdExpired = async (): Promise<boolean> => {
     const [tab] = await client.listTransactions({ id: tabId });
     if (!tab) return false;
-    // As the engine reckons it: auth_expiry_days after the tab was opened.
-    const expiresAt = Date.parse(tab.created) + settings.authExpiryDays * DAY_MS;
-    if (Date.now() <= expiresAt) return false;
-    setHoldExpiredAt(new Date(expiresAt).toISOString());
+    const opened = { createdAt: Date.parse(tab.created) };
+    if (!isAuthorizationExpired(opened, settings.authExpiryDays, Date.now())) return false;
+    setHoldExpiredAt(new Date(authorizationExpiresAt(opened, settings.authExpiryDays)).toISOString());
     return true;
   };
   const checkHold = useRef(holdExpired);
