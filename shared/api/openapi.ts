@@ -190,7 +190,7 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
         '400': errorResponse(
           [
             `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element.`,
-            route.query && 'Or a query parameter is unknown or malformed; parameter names it.',
+            route.query && QUERY_REFUSED,
           ]
             .filter(Boolean)
             .join(' '),

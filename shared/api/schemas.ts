@@ -31,7 +31,7 @@ const pattern = (regex: RegExp, message: string, max: number) => text(max).regex
 
 /** The control characters no kept text may hold: every C0 one but tab and line breaks, and DEL. */
 // eslint-disable-next-line no-control-regex -- finding control characters is what it is for
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /**
  * Text a transaction keeps or repeats (an invoice, a name, an address): no control character but

@@ -4,7 +4,7 @@
  * that one request once it has checked the manager.
  */
 import { z } from 'zod';
-import { batchSchema, transactionResponseSchema } from '../api/schemas';
+import { batchSchema, NOT_CHARACTERS, transactionResponseSchema } from '../api/schemas';
 
 export const STAFF_ROLES = ['cashier', 'manager'] as const;
 export type StaffRoleName = (typeof STAFF_ROLES)[number];
@@ -16,7 +16,7 @@ const staffNameSchema = z
   .trim()
   .min(1, 'must not be empty')
   .max(40, 'must be at most 40 characters')
-  .refine((name) => !/[\p{Cc}\p{Cs}\uFFFE\uFFFF]/u.test(name), 'must not hold control characters');
+  .refine((name) => !/\p{Cc}/u.test(name) && !NOT_CHARACTERS.test(name), 'must not hold control characters');
 const serverNumberSchema = z.string().regex(/^(\d{2})?$/, 'must be two digits, like 07');
 
 /** A staff member as the screens show them: never their PIN. */

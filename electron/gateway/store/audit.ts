@@ -1,4 +1,5 @@
 /** The audit log's entries, as both stores keep them: rows are only ever added. */
+import { CONTROL_CHARACTERS, NOT_CHARACTERS } from '../../../shared/api/schemas';
 
 export const AUDIT_ACTIONS = [
   'capture',
@@ -32,12 +33,11 @@ export interface AuditEntry {
 }
 
 /**
- * What an entry's words may not hold as written: control characters but tab and line breaks, half a
- * character, U+FFFE and U+FFFF. The words can carry text a screen or a client sent (a name being
- * added, the request a manager is asked to allow).
+ * What an entry's words may not hold as written: what no kept text of a request may hold, control
+ * characters but tab and line breaks, half a character, U+FFFE and U+FFFF. The words can carry text a
+ * screen or a client sent (a name being added, the request a manager is asked to allow).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is what it is for
-const UNKEPT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\p{Cs}\uFFFE\uFFFF]/gu;
+const UNKEPT = new RegExp(`${CONTROL_CHARACTERS.source}|${NOT_CHARACTERS.source}`, 'gu');
 
 /**
  * An entry's values in the order both stores write them, each of its words with what it may not
