@@ -8,7 +8,7 @@ import type { ReaderStatus, TerminalSession } from '../../shared/ipc/contract';
 import type { Engine } from '../gateway/engine';
 import type { ApiKeyInfo } from '../gateway/keys';
 import { MagtekReaders, type HidBackend, type ReaderSwipe } from '../reader/reader';
-import { SwipeSimulator } from '../reader/simulator';
+import { randomSimulatorInitialKsn, SwipeSimulator } from '../reader/simulator';
 import { join } from 'node:path';
 import { AttemptJournal } from './attempt-journal';
 import { CounterAdmin, type ScreensDocuments } from './counter-admin';
@@ -171,7 +171,10 @@ export class Terminal {
     this.#processorLine = new ProcessorLineWatch(options.gateway.engine, (line) =>
       this.events.emit('processor:line-changed', line),
     );
-    this.#simulator = options.reader.kind === 'simulator' ? new SwipeSimulator() : undefined;
+    this.#simulator =
+      options.reader.kind === 'simulator'
+        ? new SwipeSimulator({ initialKsn: randomSimulatorInitialKsn() })
+        : undefined;
     const backend =
       options.reader.kind === 'hid' ? options.reader.backend : this.#simulator && this.#simulator.backend;
     this.#readers = backend ? new MagtekReaders({ backend }) : undefined;

@@ -3,7 +3,7 @@
  * generator of encrypted MagneSafe V5 reports for any test card. Both feed MagtekReaders exactly as
  * node-hid does, so demos and tests exercise the real parsing path.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { passesLuhn } from '../../shared/cards';
 import {
   ANSI_TEST_BDK,
@@ -26,8 +26,22 @@ import {
 } from './reports';
 import { buildSwipeString } from './swipe-string';
 
-/** The initial KSN of the ANSI X9.24 examples; the simulator's readers count up from it. */
+/** The initial KSN of the ANSI X9.24 examples; generated test reports count up from it. */
 export const SIMULATOR_INITIAL_KSN = 'FFFF9876543210E00000';
+
+/**
+ * The initial KSN of a simulated reader of its own: the test key set's FFFF, then a random device
+ * (43 bits). A real reader keeps its counter through a restart of the counter PC; a simulated one
+ * starts again at 1, so it takes a device of its own each time and never sends a KSN the engine
+ * has already seen, which the engine would refuse as a replayed swipe.
+ */
+export function randomSimulatorInitialKsn(): string {
+  const ksn = Buffer.alloc(10);
+  ksn.writeUInt16BE(0xffff, 0);
+  randomBytes(6).copy(ksn, 2);
+  ksn[7] = (ksn[7] ?? 0) & 0xe0;
+  return ksn.toString('hex').toUpperCase();
+}
 
 export interface TestCard {
   pan: string;

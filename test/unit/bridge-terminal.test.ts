@@ -126,6 +126,28 @@ describe('a simulated reader', () => {
     expect(answer.result).toBe('Approved');
   });
 
+  it('keeps swiping after the counter restarts, never repeating a KSN the engine has seen', async () => {
+    const sell = async (terminal: Terminal) => {
+      const swiped = next(terminal, 'reader:swipe');
+      await invoke(terminal, 'simulator:swipe', { card: 'approved-mastercard' });
+      const swipe = await swiped;
+      return t.client.createTransaction({
+        type: 'SALE',
+        amount: '3.10',
+        encrypted_track_data: swipe.encryptedTrackData,
+        track_format: swipe.trackFormat,
+        duplicate_override: true,
+      });
+    };
+    const before = await start();
+    expect((await sell(before)).result).toBe('Approved');
+    await before.stop();
+    const after = await start();
+    const answer = await sell(after);
+    expect(answer.error_code).toBeUndefined();
+    expect(answer.result).toBe('Approved');
+  });
+
   it('reports a bad read as a failed swipe and keeps the reader connected', async () => {
     const terminal = await start();
     const statuses: unknown[] = [];
