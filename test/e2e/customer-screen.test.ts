@@ -235,6 +235,36 @@ describe('a counter sale on the customer’s screen', () => {
     expect(captures).toBe(2);
   });
 
+  it('Esc then Enter at once after a tip: the customer is asked again, and the old tip is not charged', async () => {
+    const customer = await openCustomer();
+    const cashier = await openCashier('asked-again');
+    await charge(cashier, '4000');
+    await customer.getByRole('button', { name: /^20%/ }).click();
+    await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+    // Back to the amount and on to the tip again, before the host has answered either step: the
+    // customer's screen still says "swipe" with the old tip until it hears of the new sale.
+    await cashier.page.evaluate(async () => {
+      const key = (name: string) =>
+        document.body.dispatchEvent(
+          new KeyboardEvent('keydown', { key: name, bubbles: true, cancelable: true }),
+        );
+      key('Escape');
+      await Promise.resolve();
+      key('Enter');
+    });
+    await customer.getByRole('heading', { name: 'Add a tip?' }).waitFor();
+    await customerStep(cashier, 'tip').waitFor();
+    expect(await cashier.page.getByTestId('waiting-for-swipe').count()).toBe(0);
+    await customer.getByRole('button', { name: 'No tip' }).click();
+    await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+    expect(await cashier.page.getByTestId('sale-total').textContent()).toBe('$40.00');
+    await swipe();
+    await cashier.expectApproved();
+    const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
+    expect(sale).toMatchObject({ amount: '40.00', result: 'Approved' });
+    expect(sale?.tip_amount ?? '0.00').toBe('0.00');
+  });
+
   it('below the smart tip amount the customer sees dollars, and No receipt sends nothing', async () => {
     const customer = await openCustomer();
     const cashier = await openCashier();

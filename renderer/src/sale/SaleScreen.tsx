@@ -71,6 +71,10 @@ export function SaleScreen() {
   }, [customer]);
   const [onCustomerScreen, setOnCustomerScreen] = useState(false);
   const onCustomerScreenNow = useRef(false);
+  // The sequence of the view that answered this sale's start: what the customer chose is read only
+  // from views as new as that, never from the previous sale's, still on hand until the host answers.
+  const [customerSaleFrom, setCustomerSaleFrom] = useState<number>();
+  const customerStarts = useRef(0);
   const tipsOffered = useRef(false);
   useEffect(() => {
     tipsOffered.current = settings.tipsEnabled && settings.counterTips;
@@ -178,10 +182,14 @@ export function SaleScreen() {
       if (start.step === 'amount' && (after.step === 'tip' || after.step === 'card')) {
         const present = customerNow.current.present;
         runOnCustomerScreen(present);
+        setCustomerSaleFrom(undefined);
+        const started = ++customerStarts.current;
         if (present) {
           // A customer's screen that cannot take the sale leaves it to the cashier's screen.
           void customerNow.current.start(after.sale.cents, after.step === 'tip').then((shown) => {
+            if (started !== customerStarts.current) return;
             if (!shown) runOnCustomerScreen(false);
+            else setCustomerSaleFrom(shown.sequence);
           });
         }
       } else if (onCustomerScreenNow.current && start.step !== 'amount' && after.step === 'amount') {
@@ -318,12 +326,13 @@ export function SaleScreen() {
   useEffect(() => {
     const sale = current.current;
     if (!onCustomerScreen || sale.step !== 'tip' || !customerView) return;
+    if (customerSaleFrom === undefined || customerView.sequence < customerSaleFrom) return;
     const { step, choices } = customerView;
     // No tip chosen there means the host offered none (its settings changed meanwhile): none it is.
     if (step.step === 'swipe' && step.amountCents === sale.sale.cents) {
       act({ type: 'tip-chosen', tipCents: choices.tipCents ?? 0, label: choices.tipLabel ?? '' });
     }
-  }, [act, customerView, onCustomerScreen]);
+  }, [act, customerView, customerSaleFrom, onCustomerScreen]);
 
   useCardReader({
     onSwipe: (card, payment) => {
