@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Route } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEscPos } from '../support/escpos-decoder';
+import { startFakePrinter } from '../support/fake-printer';
 import { launchChromium, requireChromium, startTestScreens, type TestScreens } from '../support/screens';
 import { buildApp, CounterPage } from './counter-page';
 
@@ -29,10 +31,10 @@ afterAll(async () => {
 const OWNER = { name: 'Olga', pin: '2580' } as const;
 
 /** The screens on the test's data dir, opened for the day: the owner, a manager, signed in. */
-async function start(port?: number): Promise<TestScreens> {
+async function start(port?: number, dir = dataDir): Promise<TestScreens> {
   const screens = await startTestScreens({
     rendererDir: join(buildDir, 'renderer'),
-    dataDir,
+    dataDir: dir,
     ...(port !== undefined && { port }),
   });
   const { engine } = screens.running.gateway;
@@ -253,5 +255,62 @@ describe('a sale rung up while the engine restarts', () => {
     expect(sales).toHaveLength(1);
     await cashier.page.context().close();
     await second.close();
+  });
+});
+
+describe('a sale on the customer’s screen while the engine restarts', () => {
+  it('goes on at the cashier’s screen, which prints the merchant copy the customer’s screen would have', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tender-restart-customer-'));
+    const printer = await startFakePrinter();
+    const first = await start(undefined, dir);
+    const { port } = first.running.gateway;
+    const { bridge } = await first.connectBridge();
+    await bridge.invoke('receipts:update-settings', {
+      printer: printer.address,
+      customerCopy: 'never',
+      merchantCopy: 'always',
+    });
+    await bridge.invoke('settings:update', { tipsEnabled: true, counterTips: true });
+    const cashier = await openPage(first, 'customer-restart');
+    const customerContext = await browser!.newContext({
+      viewport: { width: 1024, height: 600 },
+      ignoreHTTPSErrors: true,
+    });
+    const customer = await customerContext.newPage();
+    await customer.goto(first.running.pairingAddress('customer'));
+    await cashier.page.getByTestId('customer-screen-badge').waitFor();
+
+    await cashier.tapAmount('4000');
+    await cashier.page.getByRole('button', { name: /^Charge \$/ }).click();
+    await customer.getByRole('button', { name: /^20%/ }).click();
+    await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+
+    await first.close();
+    await cashier.readerBadge('Reconnecting to Tender…').waitFor();
+    const second = await start(port, dir);
+    await cashier.readerBadge('Card reader ready').waitFor();
+    cashier.problems.length = 0;
+    // The restarted host knows nothing of the sale: the customer's screen welcomes the next
+    // customer, and the cashier's screen takes the card for the total the customer chose.
+    await customer.getByRole('heading', { name: /^Welcome/ }).waitFor();
+    await cashier.page.getByTestId('customer-progress').waitFor({ state: 'detached' });
+    expect(await cashier.page.getByTestId('customer-screen-badge').count()).toBe(0);
+    expect(await cashier.page.getByTestId('sale-total').textContent()).toBe('$48.00');
+    await cashier.check('02-customer-sale-after-restart');
+
+    const job = printer.nextJob();
+    await (await second.connectBridge()).bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    await cashier.expectApproved();
+    await cashier.page.getByText('Merchant copy to sign printed.').waitFor();
+    const copies = decodeEscPos(await job).copies.map((copy) => copy.map((line) => line.trim()));
+    expect(copies.some((copy) => copy.includes('MERCHANT COPY'))).toBe(true);
+    const [sale] = await second.client.listTransactions({ page_size: 1 });
+    expect(sale).toMatchObject({ amount: '48.00', tip_amount: '8.00', result: 'Approved' });
+
+    await customerContext.close();
+    await cashier.page.context().close();
+    await second.close();
+    await printer.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -4,7 +4,7 @@
  * never holds up a sale: a request that fails is logged and the sale goes on, as it would without a
  * customer's screen. Skip and Cancel, which the cashier presses, say why they were refused.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomerView } from '../../../shared/ipc/customer-contract';
 import { useTerminal } from '../terminal/terminal-context';
 
@@ -29,12 +29,25 @@ function logged(what: string) {
   return (error: unknown) => console.error(`Tender: the customer screen did not follow: ${what}.`, error);
 }
 
-export function useCustomerScreen(): CustomerScreen {
+/**
+ * `hostForgot` is called when the bridge is back to a host that restarted: it counts its views again
+ * from the start, and knows nothing of a sale that was on the customer's screen. It is given the view
+ * from before.
+ */
+export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): CustomerScreen {
   const { bridge, link } = useTerminal();
   const [view, setView] = useState<CustomerView>();
+  const latest = useRef<CustomerView>(undefined);
+  const forgot = useRef(hostForgot);
+  useEffect(() => {
+    forgot.current = hostForgot;
+  }, [hostForgot]);
 
   const show = useCallback((next: CustomerView) => {
-    setView((current) => (current && current.sequence > next.sequence ? current : next));
+    const current = latest.current;
+    if (current && current.sequence > next.sequence) return;
+    latest.current = next;
+    setView(next);
   }, []);
 
   useEffect(() => bridge.on('customer:changed', show), [bridge, show]);
@@ -42,7 +55,12 @@ export function useCustomerScreen(): CustomerScreen {
   // host counts again from the start, so what it says now replaces what was on screen).
   useEffect(() => {
     if (link !== 'up') return;
-    bridge.invoke('customer:view').then(setView, logged('reading it'));
+    bridge.invoke('customer:view').then((next) => {
+      const before = latest.current;
+      latest.current = next;
+      setView(next);
+      if (before && next.sequence < before.sequence) forgot.current?.(before);
+    }, logged('reading it'));
   }, [bridge, link]);
 
   return useMemo(() => {

@@ -7,7 +7,7 @@ import { KeyHint } from '../ui/KeyHint';
 type Props = {
   state: Exclude<SaleState, { step: 'result' }>;
   act: (action: SaleAction) => void;
-  /** A customer's screen is connected and switched on: the sale will show on it. */
+  /** The sale shows on the customer's screen (at the amount: one is connected and switched on). */
   customerScreen?: boolean;
 };
 

@@ -23,6 +23,11 @@ type Props = {
   holdsCard?: boolean;
   /** What the customer's screen shows and what the customer chose, when the sale ran on it. */
   customer?: ReactNode;
+  /**
+   * Print what the settings print by themselves after an approval. Off when the customer's screen
+   * does it once the customer has signed, so the copy to sign carries the signature.
+   */
+  printsByItself?: boolean;
   onNewSale: () => void;
   onTryAgain: () => void;
   onCheckAgain: () => void;
@@ -43,6 +48,7 @@ export function ResultView({
   outcome,
   holdsCard = false,
   customer,
+  printsByItself = customer === undefined,
   onNewSale,
   onTryAgain,
   onCheckAgain,
@@ -139,12 +145,11 @@ export function ResultView({
 
         {customer}
         {outcome.kind === 'approved' && (
-          // With the customer's screen, the host prints what prints by itself once the customer has
-          // signed (so the copy to sign carries the signature); the buttons stay for the cashier.
+          // The buttons stay for the cashier whoever prints what prints by itself.
           <ReceiptActions
             transactionId={outcome.transactionId}
             isTab={false}
-            printsByItself={customer === undefined}
+            printsByItself={printsByItself}
           />
         )}
 

@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { TransactionRequestBody } from '../../../shared/api/schemas';
+import type { CustomerStep, CustomerView } from '../../../shared/ipc/customer-contract';
 import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
@@ -30,6 +31,14 @@ import { HeldCard } from './HeldCard';
 import { Keypad } from './Keypad';
 import { ResultView } from './ResultView';
 import { freshSale, saleReducer, totalOf, type SaleAction, type SaleState } from './sale-state';
+
+/** Steps of the customer's screen reached once it has printed what prints by itself after a sale. */
+const PRINTED_BY_THE_CUSTOMER_SCREEN: ReadonlySet<CustomerStep['step']> = new Set([
+  'approved',
+  'receipt',
+  'thanks',
+  'idle',
+]);
 
 function isTyping(target: EventTarget | null): boolean {
   return (
@@ -63,26 +72,46 @@ export function SaleScreen() {
   const [cardHeld, setCardHeld] = useState(false);
   // A tipped charge under way (its AUTH, then its capture); none for a sale without a tip.
   const tipped = useRef<TippedCharge | undefined>(undefined);
-  // The customer's screen, and whether this sale runs on it (decided when the amount is confirmed).
-  const customer = useCustomerScreen();
-  const customerNow = useRef(customer);
-  useEffect(() => {
-    customerNow.current = customer;
-  }, [customer]);
   const [onCustomerScreen, setOnCustomerScreen] = useState(false);
   const onCustomerScreenNow = useRef(false);
   // The sequence of the view that answered this sale's start: what the customer chose is read only
   // from views as new as that, never from the previous sale's, still on hand until the host answers.
   const [customerSaleFrom, setCustomerSaleFrom] = useState<number>();
+  const customerSaleFromNow = useRef<number>(undefined);
   const customerStarts = useRef(0);
-  const tipsOffered = useRef(false);
-  useEffect(() => {
-    tipsOffered.current = settings.tipsEnabled && settings.counterTips;
-  }, [settings.tipsEnabled, settings.counterTips]);
+  const startOnCustomerScreen = useCallback((sequence: number | undefined) => {
+    customerSaleFromNow.current = sequence;
+    setCustomerSaleFrom(sequence);
+  }, []);
+  // The customer's screen printed what prints by itself after this sale's approval.
+  const [printedThere, setPrintedThere] = useState(false);
   const runOnCustomerScreen = useCallback((yes: boolean) => {
     onCustomerScreenNow.current = yes;
     setOnCustomerScreen(yes);
   }, []);
+  // A host that restarted during the sale has forgotten it. The rest of the sale is the cashier's
+  // screen's, as without a customer's screen, and its answer prints what prints by itself unless the
+  // customer's screen had come as far as printing it.
+  const hostForgotSale = useCallback(
+    (before: CustomerView) => {
+      const from = customerSaleFromNow.current;
+      if (!onCustomerScreenNow.current || from === undefined) return;
+      setPrintedThere(before.sequence >= from && PRINTED_BY_THE_CUSTOMER_SCREEN.has(before.step.step));
+      startOnCustomerScreen(undefined);
+      runOnCustomerScreen(false);
+    },
+    [runOnCustomerScreen, startOnCustomerScreen],
+  );
+  // The customer's screen, and whether this sale runs on it (decided when the amount is confirmed).
+  const customer = useCustomerScreen(hostForgotSale);
+  const customerNow = useRef(customer);
+  useEffect(() => {
+    customerNow.current = customer;
+  }, [customer]);
+  const tipsOffered = useRef(false);
+  useEffect(() => {
+    tipsOffered.current = settings.tipsEnabled && settings.counterTips;
+  }, [settings.tipsEnabled, settings.counterTips]);
 
   /** Settles a charge; a possible duplicate keeps its request for the cashier's decision. */
   const settle = useCallback((request: TransactionRequestBody | null, outcome: SaleOutcome) => {
@@ -182,14 +211,15 @@ export function SaleScreen() {
       if (start.step === 'amount' && (after.step === 'tip' || after.step === 'card')) {
         const present = customerNow.current.present;
         runOnCustomerScreen(present);
-        setCustomerSaleFrom(undefined);
+        startOnCustomerScreen(undefined);
+        setPrintedThere(false);
         const started = ++customerStarts.current;
         if (present) {
           // A customer's screen that cannot take the sale leaves it to the cashier's screen.
           void customerNow.current.start(after.sale.cents, after.step === 'tip').then((shown) => {
             if (started !== customerStarts.current) return;
             if (!shown) runOnCustomerScreen(false);
-            else setCustomerSaleFrom(shown.sequence);
+            else startOnCustomerScreen(shown.sequence);
           });
         }
       } else if (onCustomerScreenNow.current && start.step !== 'amount' && after.step === 'amount') {
@@ -205,7 +235,7 @@ export function SaleScreen() {
         chargeHeld.current(held.card, held.payment);
       }
     },
-    [forgetCharge, runOnCustomerScreen],
+    [forgetCharge, runOnCustomerScreen, startOnCustomerScreen],
   );
 
   // The server number of who is signed in, read when the card is charged.
@@ -409,6 +439,7 @@ export function SaleScreen() {
               <CustomerProgress view={customer.view} onSkip={customer.skip} />
             ) : undefined
           }
+          printsByItself={!onCustomerScreen && !printedThere}
           onNewSale={() => {
             dontChargeAgain();
             dropHeldCard();
@@ -452,7 +483,11 @@ export function SaleScreen() {
           onCancel={closeAmountConfirm}
         />
       )}
-      <AmountPanel state={state} act={act} customerScreen={customer.present} />
+      <AmountPanel
+        state={state}
+        act={act}
+        customerScreen={state.step === 'amount' ? customer.present : onCustomerScreen}
+      />
       <section
         className="sale-side"
         aria-label={state.step === 'amount' ? 'Amount keypad' : state.step === 'tip' ? 'Tip' : 'Payment'}
