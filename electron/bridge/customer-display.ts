@@ -71,6 +71,8 @@ export class CustomerDisplay {
   #choices: CustomerChoices = { receiptNotices: [] };
   #sale: CustomerSale | undefined;
   #sequence = 0;
+  /** The sequence the sale on screen started at; none while idle. */
+  #saleSequence: number | undefined;
   /** Counts the sales shown, one to the next: what a receipt's late outcome is told against. */
   #saleNumber = 0;
   #screens = 0;
@@ -84,6 +86,7 @@ export class CustomerDisplay {
     const settings = this.#options.settings();
     return {
       sequence: this.#sequence,
+      ...(this.#saleSequence !== undefined && { saleSequence: this.#saleSequence }),
       merchantName: this.#options.engine.settings.get('merchant_name'),
       step: this.#step,
       choices: this.#choices,
@@ -218,6 +221,8 @@ export class CustomerDisplay {
         const settings = this.#options.settings();
         this.#saleNumber += 1;
         this.#choices = { receiptNotices: [] };
+        // The step shown next is the sale's first.
+        this.#saleSequence = this.#sequence + 1;
         const sale = { amountCents: input.amountCents, tipCents: 0 };
         if (input.askTip && settings.counterTips && settings.tipsEnabled) {
           this.#sale = sale;
@@ -412,6 +417,7 @@ export class CustomerDisplay {
 
   #toIdle(): void {
     this.#sale = undefined;
+    this.#saleSequence = undefined;
     this.#saleNumber += 1;
     this.#choices = { receiptNotices: [] };
     this.#show({ step: 'idle' });

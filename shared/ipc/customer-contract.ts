@@ -84,6 +84,8 @@ export type CustomerChoices = z.infer<typeof customerChoicesSchema>;
 export const customerViewSchema = z.object({
   /** Goes up at every change: an answer names the step it answers, so a late tap cannot answer the next. */
   sequence: z.number().int().nonnegative(),
+  /** The sequence the sale on screen started at, which names that sale; none while idle. */
+  saleSequence: z.number().int().nonnegative().optional(),
   merchantName: z.string().max(48),
   step: customerStepSchema,
   choices: customerChoicesSchema,

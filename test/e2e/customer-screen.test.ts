@@ -443,6 +443,31 @@ describe('a counter sale on the customer’s screen', () => {
     expect(await counter.screens.client.signature(sale?.id ?? '')).toBeUndefined();
   });
 
+  it('a cashier’s page reloaded mid-sale takes its sale off the customer’s screen, and no other page’s', async () => {
+    const customer = await openCustomer();
+    const cashier = await openCashier('reloaded');
+    await charge(cashier, '2500');
+    await customer.getByRole('heading', { name: 'Add a tip?' }).waitFor();
+    // Another cashier's page opening leaves the sale where it is: the customer goes on with it.
+    const other = await openCashier('other-page');
+    await expect.poll(() => other.amount.textContent()).toBe('$0.00');
+    await customer.getByRole('button', { name: 'No tip' }).click();
+    await cashier.page.getByTestId('waiting-for-swipe').waitFor();
+    await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();
+    // The page that rang it up starts again with no sale: the customer is no longer asked to swipe.
+    await cashier.page.reload();
+    await cashier.readerBadge('Card reader ready').waitFor();
+    await customer.getByRole('heading', { name: 'Welcome to Blue Door Café' }).waitFor();
+    expect(await cashier.amount.textContent()).toBe('$0.00');
+    // The next sale runs on the customer's screen as ever.
+    await charge(cashier, '1300');
+    await customer.getByRole('button', { name: 'No tip' }).click();
+    await swipe();
+    await cashier.expectApproved();
+    const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
+    expect(sale).toMatchObject({ amount: '13.00', result: 'Approved' });
+  });
+
   it('a customer’s screen that reconnects finds the sale where it was', async () => {
     const customer = await openCustomer();
     const cashier = await openCashier();

@@ -165,6 +165,21 @@ describe('the tip', () => {
     expect((await seen).choices.tipLabel).toBe('20%');
   });
 
+  it('names its sale by the sequence it started at, through every step, and none once idle', async () => {
+    const start = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    expect(start.saleSequence).toBe(start.sequence);
+    const view = await customer('customer:choose-tip', {
+      sequence: start.sequence,
+      tipCents: 0,
+      confirmed: false,
+    });
+    expect(view.sequence).toBeGreaterThan(start.sequence);
+    expect(view.saleSequence).toBe(start.sequence);
+    const next = await cashier('customer:start', { amountCents: 900, askTip: false });
+    expect(next.saleSequence).toBe(next.sequence);
+    expect((await cashier('customer:finish')).saleSequence).toBeUndefined();
+  });
+
   it('a tip above tip_warn_percent is refused until the customer confirms it', async () => {
     const start = await cashier('customer:start', { amountCents: 1500, askTip: true });
     await expect(

@@ -5,7 +5,7 @@
  * customer's screen. Skip and Cancel, which the cashier presses, say why they were refused.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CustomerView } from '../../../shared/ipc/customer-contract';
+import type { CustomerStep, CustomerView } from '../../../shared/ipc/customer-contract';
 import { useTerminal } from '../terminal/terminal-context';
 
 export interface CustomerScreen {
@@ -23,6 +23,26 @@ export interface CustomerScreen {
   /** Resolves with why the customer's screen refused, or nothing once it went on. */
   skip(): Promise<string | undefined>;
   cancel(): Promise<string | undefined>;
+}
+
+/**
+ * The sale this tab put on the customer's screen, by its `saleSequence`: session storage is the tab's
+ * own and outlives a reload, so a reloaded page (which starts with no sale) knows the sale it left
+ * there, and takes it off while it still waits for the cashier. No other page's sale is ever touched.
+ */
+const SALE_STORAGE_KEY = 'tender.customer-screen-sale';
+/** Steps at which a sale left on the customer's screen waits for a cashier's page that is gone. */
+const WAITING_FOR_THE_CASHIER: ReadonlySet<CustomerStep['step']> = new Set([
+  'tip',
+  'swipe',
+  'declined',
+  'see-cashier',
+  'processing',
+]);
+
+function saleLeftBehind(): number | undefined {
+  const kept = Number(window.sessionStorage.getItem(SALE_STORAGE_KEY) ?? Number.NaN);
+  return Number.isSafeInteger(kept) ? kept : undefined;
 }
 
 function logged(what: string) {
@@ -63,6 +83,17 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
     }, logged('reading it'));
   }, [bridge, link]);
 
+  // Once, at the first view after the page loaded: a sale of this tab's before a reload goes.
+  const [leftBehind] = useState(saleLeftBehind);
+  const leftBehindHandled = useRef(false);
+  useEffect(() => {
+    if (leftBehind === undefined || !view || leftBehindHandled.current) return;
+    leftBehindHandled.current = true;
+    window.sessionStorage.removeItem(SALE_STORAGE_KEY);
+    if (view.saleSequence !== leftBehind || !WAITING_FOR_THE_CASHIER.has(view.step.step)) return;
+    bridge.invoke('customer:finish').then(show, logged('taking off the sale of the page before a reload'));
+  }, [bridge, leftBehind, show, view]);
+
   return useMemo(() => {
     const tell = (request: () => Promise<CustomerView>, what: string) =>
       request().then(show, (error: unknown) => {
@@ -83,6 +114,8 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
       start: async (amountCents, askTip) => {
         try {
           const next = await bridge.invoke('customer:start', { amountCents, askTip });
+          if (next.saleSequence !== undefined)
+            window.sessionStorage.setItem(SALE_STORAGE_KEY, String(next.saleSequence));
           show(next);
           return next;
         } catch (error) {
