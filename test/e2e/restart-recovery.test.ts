@@ -272,7 +272,8 @@ describe('a sale on the customer’s screen while the engine restarts', () => {
     });
     await bridge.invoke('settings:update', { tipsEnabled: true, counterTips: true });
     const cashier = await openPage(first, 'customer-restart');
-    const customerContext = await browser!.newContext({
+    if (!browser) throw new Error('The cashier’s page opens the browser.');
+    const customerContext = await browser.newContext({
       viewport: { width: 1024, height: 600 },
       ignoreHTTPSErrors: true,
     });
