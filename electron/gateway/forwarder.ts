@@ -156,6 +156,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       for (const entry of entries) {
         const form = JSON.parse(entry.form) as QueuedForm;
         const decision = await this.#decide(entry.transactionId, entry.attempts, form, entry.swipe);
+        // Cancelled by a void since the queue was read: nothing was sent.
+        if (decision === undefined) continue;
         if (decision.outcome === 'error') {
           // Not reached, no answer learned, or the gateway's own error: the entry waits, and so do
           // the ones after it, which may follow it up.
@@ -175,13 +177,16 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     return result ?? { skipped: true, forwarded: 0, declined: 0 };
   }
 
-  /** What the gateway decided of an entry: found by its reference if it was sent before, else sent now. */
+  /**
+   * What the gateway decided of an entry: found by its reference if it was sent before, else sent now;
+   * undefined when it no longer waits (a void cancelled it), and then nothing is sent.
+   */
   async #decide(
     transactionId: number,
     attempts: number,
     form: QueuedForm,
     swipe: string | null,
-  ): Promise<ProcessorDecision> {
+  ): Promise<ProcessorDecision | undefined> {
     if (attempts > 0) {
       const account = this.upstream.account();
       const lookup = await account.findByReference(form.reference);
@@ -194,7 +199,10 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         };
       if (lookup.value.found) return decisionOf(lookup.value.found, form.reference);
     }
-    await this.ledger.write((ledger) => ledger.forwards.noteAttempt(transactionId, this.now()));
+    const marked = await this.ledger.write((ledger) =>
+      ledger.forwards.noteAttempt(transactionId, this.now()),
+    );
+    if (!marked) return undefined;
     return this.upstream.forward(requestOf(form, swipe), { request: form.caller, reference: form.reference });
   }
 

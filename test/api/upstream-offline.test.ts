@@ -9,6 +9,7 @@ import type { TransactionListItem } from '../../shared/api/schemas';
 import { recentAudit, VISA, type TestGateway } from '../support/gateway';
 import { atGateway, postsSince, startRelay, swipe } from '../support/relay';
 import { post } from '../support/transactions';
+import { TRANSACTION_POSTS } from '../support/fault-proxy';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
 let upstream: UpstreamGateway;
@@ -163,6 +164,53 @@ describe('while the gateway cannot be reached', () => {
     await relay().gateway.engine.forwarder.drain();
     expect(postsSince(upstream, seen)).toEqual([]);
     expect((await relay().client.openBatch())?.sales_total ?? '0.00').toBe('0.00');
+  });
+});
+
+describe('a void of an offline sale the gateway may already have', () => {
+  it('is refused while the sale is on its way, and voids it at the gateway once it has arrived', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('7.00');
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    const round = relay().gateway.engine.forwarder.round();
+    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(early).toMatchObject({ result: 'Rejected', error_code: '8017' });
+    expect(early.display_message).toMatch(/being sent to the card network/);
+    expect(await item(sale.id)).toMatchObject({ voided: 'false', forward_state: 'waiting' });
+    await upstream.proxy.releaseHeld();
+    await round;
+    await relay().gateway.engine.forwarder.drain();
+    const forwarded = await item(sale.id);
+    expect(forwarded.forward_state).toBe('forwarded');
+    const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(voided.result).toBe('Approved');
+    expect((await atGateway(upstream, forwarded.upstream_id)).voided).toBe('true');
+  });
+
+  it('is refused while a sale whose answer was lost waits, not cancelled under a charge', async () => {
+    upstream.proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
+    const seen = upstream.proxy.seen.length;
+    const sale = await offlineSale('9.98');
+    expect(sale).toMatchObject({ result: 'Approved', offline: 'true' });
+    const [sent] = postsSince(upstream, seen);
+    // The gateway approved it; the engine could not learn that, so it may not cancel it.
+    const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(early).toMatchObject({ result: 'Rejected', error_code: '8017' });
+    await upstream.proxy.line('up');
+    await relay().gateway.engine.forwarder.drain();
+    expect((await item(sale.id)).forward_state).toBe('forwarded');
+    expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
+      result: 'Approved',
+    });
+    const atTheGateway = await upstream.gateway.client.listTransactions({
+      order_id: String(sent?.body.order_number),
+    });
+    expect(atTheGateway.map((each) => [each.result, each.voided])).toEqual([['Approved', 'true']]);
+    const closed = await relay().client.closeOpenBatch();
+    expect(closed).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
   });
 });
 

@@ -5,11 +5,12 @@
  */
 import type { TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
+import { ERROR_CODES } from '../domain/codes';
 import { voidEffects } from '../domain/effects';
 import { checkVoid, notFound } from '../domain/rules';
 import type { LedgerLookups } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
-import type { TransactionCommand } from '../validation';
+import { Rejection, type TransactionCommand } from '../validation';
 import { cancelledDecision, commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
 import { copiedFrom, enforce, findChecked, isInOpenBatch, type OperationRun } from './operation';
 import { applyEffects, newRow, recordAudit } from './recording';
@@ -49,7 +50,7 @@ export async function voidTransaction(
         batchId: current.batchId,
       });
       const cancels = current.forwardState === 'waiting';
-      if (cancels !== waiting) throw new Error(`transaction ${targetId} was forwarded meanwhile`);
+      if (cancels !== waiting) throw beingForwarded(current, targetId);
       const { response } = await recordGatewayDecision(run, ledger, row, decision, {
         settles: false,
         forwarding,
@@ -60,12 +61,15 @@ export async function voidTransaction(
       });
       if (response.result !== 'Approved') return response;
       if (cancels) {
-        await ledger.forwards.settle(targetId, {
+        // Only what was never sent: the forwarder marks an entry as sent in a write of its own before
+        // sending it, so one of the two writes finds the other's.
+        const cancelled = await ledger.forwards.cancelUnsent(targetId, {
           state: 'cancelled',
           upstreamId: null,
           answer: JSON.stringify({ cancelled_by: String(row.id) }),
           at: run.now(),
         });
+        if (!cancelled) throw beingForwarded(current, targetId);
         run.swipesDeleted();
       }
       await recordAudit(
@@ -79,4 +83,17 @@ export async function voidTransaction(
       return response;
     });
   });
+}
+
+/**
+ * A transaction sent to the gateway, or on its way there, while the void was decided: the gateway
+ * may have it, so it cannot be cancelled here, and the void is refused until its answer is known.
+ */
+function beingForwarded(target: LedgerTransaction, targetId: number): Rejection {
+  return new Rejection(
+    ERROR_CODES.NOT_VOIDABLE,
+    `${target.type ?? 'Transaction'} ${targetId} is being sent to the card network, or may have reached ` +
+      'it: it can be voided once its answer is known. Try again in a moment.',
+    { originalId: targetId },
+  );
 }

@@ -68,9 +68,18 @@ export interface ForwardQueueWrite {
    * commit, so that the offline total holds whichever counters approve at once.
    */
   summary(): Promise<ForwardSummary>;
-  noteAttempt(transactionId: number, at: number): Promise<void>;
+  /**
+   * Marks an entry as sent, before it is sent; false when it no longer waits (a void cancelled it
+   * meanwhile), and then it must not be sent.
+   */
+  noteAttempt(transactionId: number, at: number): Promise<boolean>;
   /** Records the gateway's answer on the transaction and its entry, and deletes its swipe. */
   settle(transactionId: number, settlement: ForwardSettlement): Promise<void>;
+  /**
+   * Cancels an entry that was never sent, as `settle` does; false, changing nothing, when it was
+   * sent (or marked as sent) or no longer waits: the gateway may have it.
+   */
+  cancelUnsent(transactionId: number, settlement: ForwardSettlement): Promise<boolean>;
   /** False when there is no unacknowledged decline of that transaction. */
   acknowledge(transactionId: number, at: number, by: string): Promise<boolean>;
   addCheck(check: GatewayCheck): Promise<void>;

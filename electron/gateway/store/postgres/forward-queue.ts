@@ -78,6 +78,14 @@ type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => P
 
 /** The queue inside one write, through the write's own connection and its statement order. */
 export function forwardQueueWrite(query: Query): ForwardQueueWrite {
+  /** Settles the entry `entry` finds, with its transaction and swipe; false when it finds none. */
+  const settled = async (entry: string, transactionId: number, settlement: ForwardSettlement) => {
+    const { rowCount } = await query(entry, [settlement.at, settlement.answer, transactionId]);
+    if (rowCount !== 1) return false;
+    await query(q.settleTransaction, [settlement.state, settlement.upstreamId, transactionId]);
+    await query(q.deleteSwipe, [transactionId]);
+    return true;
+  };
   return {
     queue: async ({ transactionId, queuedAt, form, swipe, attempts }) => {
       await query(q.queue, [transactionId, queuedAt, form, attempts]);
@@ -87,15 +95,14 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
       await query(`SELECT pg_advisory_xact_lock(${LOCKS.offlineTotal}, 0)`, []);
       return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
     },
-    noteAttempt: async (transactionId, at) => {
-      await query(q.noteAttempt, [at, transactionId]);
-    },
+    noteAttempt: async (transactionId, at) =>
+      (await query(q.noteAttempt, [at, transactionId])).rowCount === 1,
     settle: async (transactionId: number, settlement: ForwardSettlement) => {
-      const { rowCount } = await query(q.settleEntry, [settlement.at, settlement.answer, transactionId]);
-      if (rowCount !== 1) throw new Error(`transaction ${transactionId} waits in no forward queue`);
-      await query(q.settleTransaction, [settlement.state, settlement.upstreamId, transactionId]);
-      await query(q.deleteSwipe, [transactionId]);
+      if (!(await settled(q.settleEntry, transactionId, settlement)))
+        throw new Error(`transaction ${transactionId} waits in no forward queue`);
     },
+    cancelUnsent: (transactionId: number, settlement: ForwardSettlement) =>
+      settled(q.settleUnsentEntry, transactionId, settlement),
     acknowledge: async (transactionId, at, by) =>
       (await query(q.acknowledge, [at, by, transactionId])).rowCount === 1,
     addCheck: async ({ reference, transactionId, since }: GatewayCheck) => {

@@ -11,10 +11,14 @@ export const FORWARD_QUEUE_SQL = {
       min(CASE WHEN t.type = 'Sale' THEN q.queued_at END) AS oldest_offline_sale_at
     FROM forward_queue q JOIN transactions t ON t.id = q.transaction_id
     WHERE q.settled_at IS NULL`,
-  noteAttempt:
-    'UPDATE forward_queue SET attempts = attempts + 1, last_attempt_at = ? WHERE transaction_id = ?',
+  noteAttempt: `
+    UPDATE forward_queue SET attempts = attempts + 1, last_attempt_at = ?
+    WHERE transaction_id = ? AND settled_at IS NULL`,
   settleEntry:
     'UPDATE forward_queue SET settled_at = ?, answer = ? WHERE transaction_id = ? AND settled_at IS NULL',
+  settleUnsentEntry: `
+    UPDATE forward_queue SET settled_at = ?, answer = ?
+    WHERE transaction_id = ? AND settled_at IS NULL AND attempts = 0`,
   settleTransaction:
     'UPDATE transactions SET forward_state = ?, upstream_id = COALESCE(?, upstream_id) WHERE id = ?',
   deleteSwipe: 'DELETE FROM forward_swipes WHERE transaction_id = ?',

@@ -42,6 +42,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       summary: db.prepare<[], SummaryRow>(q.summary),
       noteAttempt: db.prepare<[number, number]>(q.noteAttempt),
       settleEntry: db.prepare<[number, string, number]>(q.settleEntry),
+      settleUnsentEntry: db.prepare<[number, string, number]>(q.settleUnsentEntry),
       settleTransaction: db.prepare<[string, string | null, number]>(q.settleTransaction),
       deleteSwipe: db.prepare<[number]>(q.deleteSwipe),
       acknowledge: db.prepare<[number, string, number]>(q.acknowledge),
@@ -56,21 +57,30 @@ export class SqliteForwardQueue implements ForwardQueueReads {
 
   private writeSide(): ForwardQueueWrite {
     const sql = this.sql;
+    /** Settles the entry `entry` finds, with its transaction and swipe; false when it finds none. */
+    const settled = (
+      entry: typeof sql.settleEntry,
+      transactionId: number,
+      settlement: ForwardSettlement,
+    ): boolean => {
+      if (entry.run(settlement.at, settlement.answer, transactionId).changes !== 1) return false;
+      sql.settleTransaction.run(settlement.state, settlement.upstreamId, transactionId);
+      sql.deleteSwipe.run(transactionId);
+      return true;
+    };
     return {
       queue: async ({ transactionId, queuedAt, form, swipe, attempts }) => {
         sql.queue.run(transactionId, queuedAt, form, attempts);
         if (swipe !== null) sql.keepSwipe.run(transactionId, swipe);
       },
       summary: async () => toSummary(sql.summary.get()),
-      noteAttempt: async (transactionId, at) => {
-        sql.noteAttempt.run(at, transactionId);
-      },
+      noteAttempt: async (transactionId, at) => sql.noteAttempt.run(at, transactionId).changes === 1,
       settle: async (transactionId: number, settlement: ForwardSettlement) => {
-        const changed = sql.settleEntry.run(settlement.at, settlement.answer, transactionId).changes;
-        if (changed !== 1) throw new Error(`transaction ${transactionId} waits in no forward queue`);
-        sql.settleTransaction.run(settlement.state, settlement.upstreamId, transactionId);
-        sql.deleteSwipe.run(transactionId);
+        if (!settled(sql.settleEntry, transactionId, settlement))
+          throw new Error(`transaction ${transactionId} waits in no forward queue`);
       },
+      cancelUnsent: async (transactionId: number, settlement: ForwardSettlement) =>
+        settled(sql.settleUnsentEntry, transactionId, settlement),
       acknowledge: async (transactionId, at, by) => sql.acknowledge.run(at, by, transactionId).changes === 1,
       addCheck: async ({ reference, transactionId, since }: GatewayCheck) => {
         sql.addCheck.run(reference, transactionId, since);
