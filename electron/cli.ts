@@ -582,7 +582,10 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (['backup', 'restore'].includes(command) && (values.database !== undefined || values.lane !== undefined))
+  if (
+    ['backup', 'restore'].includes(command) &&
+    (values.database !== undefined || values.lane !== undefined || storeServer(values, dataDir) !== undefined)
+  )
     throw new UsageError(
       `${command} works on the data dir's SQLite ledger; back up the store server's database with pg_dump or base backups (docs/operations.md).`,
     );
@@ -618,7 +621,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'restore': {
       if (!values.from) throw new UsageError('restore needs --from <file>.');
-      const { keptAs } = restoreLedger(dataDir, resolve(values.from));
+      const { keptAs } = await restoreLedger(dataDir, resolve(values.from));
       console.log(`Restored ${resolve(values.from)} into ${dataDir}.`);
       if (keptAs) console.log(`The ledger it replaced is kept as ${keptAs}.`);
       return;

@@ -4,10 +4,10 @@
  * restore replaces the ledger only after the backup has passed its integrity check, and keeps the
  * ledger it replaces beside it.
  */
-import { chmodSync, copyFileSync, existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { claimDataDir } from './data-dir';
 import { dataDirLayout } from './paths';
-import { backupDatabase, inspectLedgerFile, openDatabase } from './store/sqlite/database';
+import { backupDatabase, copyLedgerFile, inspectLedgerFile, openDatabase } from './store/sqlite/database';
 import { LATEST_SCHEMA_VERSION } from './store/sqlite/migrations';
 
 export class BackupError extends Error {}
@@ -28,17 +28,21 @@ export async function backupLedger(dataDir: string, file: string): Promise<{ pro
 
 /**
  * Replaces the data dir's ledger with a backup, creating the data dir when there is none yet (a
- * replacement computer). Refused while an engine serves the data dir, and for a backup that fails
- * its integrity check or comes from a newer Tender. The replaced ledger (with its WAL, if any) is
- * renamed, never deleted; its path is returned. The next start checks the restored ledger in full.
+ * replacement computer). Refused while an engine serves the data dir, and for a file that is not a
+ * Tender ledger, fails its integrity check or comes from a newer Tender. The backup is first copied
+ * beside the ledger through SQLite (a write-ahead log beside it included), and only that whole copy
+ * takes the ledger's place; the replaced ledger (with its WAL, if any) is renamed, never deleted, and
+ * its path returned. Whatever fails, the data dir keeps the ledger it had. The next start checks the
+ * restored ledger in full.
  */
-export function restoreLedger(
+export async function restoreLedger(
   dataDir: string,
   from: string,
   now = new Date(),
-): { keptAs: string | undefined } {
+): Promise<{ keptAs: string | undefined }> {
   if (!existsSync(from)) throw new BackupError(`${from} does not exist.`);
   const inspected = inspectLedgerFile(from);
+  if (!inspected.isLedger) throw new BackupError(`${from} is not a Tender ledger; nothing was restored.`);
   if (inspected.problems.length > 0) {
     throw new BackupError(
       `${from} failed its integrity check (${inspected.problems.slice(0, 3).join('; ')}).`,
@@ -50,17 +54,23 @@ export function restoreLedger(
   const claim = claimDataDir(dataDir);
   const { database } = dataDirLayout(dataDir);
   const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const incoming = `${database}.restoring-${stamp}`;
   const keptAs = existsSync(database) ? `${database}.before-restore-${stamp}` : undefined;
+  const moved: string[] = [];
   try {
+    await copyLedgerFile(from, incoming);
     if (keptAs) {
       for (const suffix of ['', '-wal', '-shm']) {
-        if (existsSync(database + suffix)) renameSync(database + suffix, keptAs + suffix);
+        if (!existsSync(database + suffix)) continue;
+        renameSync(database + suffix, keptAs + suffix);
+        moved.push(suffix);
       }
     }
-    copyFileSync(from, database);
-    chmodSync(database, 0o600);
+    renameSync(incoming, database);
   } catch (error) {
-    // Whatever was moved or copied, no seal vouches for the ledger now: the next start checks it in full.
+    // The ledger goes back where it was, and the partial copy away.
+    for (const suffix of moved) if (keptAs) renameSync(keptAs + suffix, database + suffix);
+    rmSync(incoming, { force: true });
     claim.release({ clean: claim.lastStop.clean });
     throw error;
   }

@@ -197,6 +197,62 @@ describeSqliteOnly('backup and restore', "backs up and restores the data dir's S
     await started.close();
   });
 
+  it('refuses a file that is not a Tender ledger, empty or another database, and keeps the ledger', async () => {
+    const t = await startGatewayForTest();
+    await t.client.createTransaction({ type: 'SALE', amount: '6.00', ...VISA });
+    const dataDir = t.dataDir;
+    await t.gateway.close();
+    const empty = join(scratch, 'empty.db');
+    writeFileSync(empty, '');
+    const foreign = join(scratch, 'notes.db');
+    const notes = new Database(foreign);
+    notes.exec('CREATE TABLE notes (x); INSERT INTO notes VALUES (1);');
+    notes.close();
+    for (const file of [empty, foreign]) {
+      const refused = cli('restore', '--data-dir', dataDir, '--from', file);
+      expect(refused.status, refused.out).toBe(1);
+      expect(refused.out).toContain('is not a Tender ledger');
+    }
+    expect(readdirSync(dataDir).filter((name) => name.includes('restor'))).toEqual([]);
+    expect(countIn(join(dataDir, 'tender.db'))).toBe(1);
+  });
+
+  it('restores a backup whole, with the write-ahead log beside it, and from the ledger itself', async () => {
+    const t = await startGatewayForTest();
+    for (const amount of ['1.00', '2.00'])
+      await t.client.createTransaction({ type: 'SALE', amount, ...VISA });
+    const backup = join(scratch, 'ledger-backup.db');
+    expect(cli('backup', '--data-dir', t.dataDir, '--to', backup).status).toBe(0);
+    await t.client.createTransaction({ type: 'SALE', amount: '3.00', ...VISA });
+    const dataDir = t.dataDir;
+    await t.gateway.close();
+    // A ledger whose last write is still only in its write-ahead log, as one left by a crash.
+    const walled = new Database(backup);
+    walled.pragma('journal_mode = WAL');
+    walled.pragma('wal_autocheckpoint = 0');
+    walled
+      .prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('merchant_name', 'In the log')")
+      .run();
+    expect(statSync(`${backup}-wal`).size).toBeGreaterThan(0);
+    try {
+      const restored = cli('restore', '--data-dir', dataDir, '--from', backup);
+      expect(restored.status, restored.out).toBe(0);
+    } finally {
+      walled.close();
+    }
+    const ledger = new Database(join(dataDir, 'tender.db'), { readonly: true });
+    const name = ledger.prepare("SELECT value FROM settings WHERE key = 'merchant_name'").get() as {
+      value: string;
+    };
+    ledger.close();
+    expect(name.value).toBe('In the log');
+    expect(countIn(join(dataDir, 'tender.db'))).toBe(2);
+
+    const again = cli('restore', '--data-dir', dataDir, '--from', join(dataDir, 'tender.db'));
+    expect(again.status, again.out).toBe(0);
+    expect(countIn(join(dataDir, 'tender.db'))).toBe(2);
+  });
+
   it('never overwrites an existing file, and refuses to restore a damaged backup', () => {
     const existing = join(scratch, 'taken.db');
     writeFileSync(existing, 'not mine');

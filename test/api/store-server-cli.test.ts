@@ -3,7 +3,7 @@
  * anything starts, and a counter started with them keeps its ledger on a real PostgreSQL server.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,16 @@ describe('serve --database and --lane', () => {
     const keys = run('keys', 'list', '--database', 'postgresql://tender@127.0.0.1/tender');
     expect(keys.status).toBe(2);
     expect(keys.stderr).toMatch(/--database needs --lane/);
+  });
+
+  it('backup and restore refuse a counter whose store server is saved in its data dir', () => {
+    writeStoreServerFile(dataDir, { url: 'postgresql://tender@127.0.0.1/tender', lane: 'bar' });
+    const backup = run('backup', '--to', join(dataDir, 'copy.db'));
+    expect(backup.status).toBe(2);
+    expect(backup.stderr).toMatch(/back up the store server's database with pg_dump/);
+    expect(existsSync(join(dataDir, 'copy.db'))).toBe(false);
+    const restore = run('restore', '--from', join(dataDir, 'copy.db'));
+    expect(restore.status).toBe(2);
   });
 
   describe('against a real store server', () => {

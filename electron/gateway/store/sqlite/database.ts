@@ -127,11 +127,45 @@ export async function backupDatabase(db: Connection, file: string): Promise<void
   }
 }
 
-/** A ledger file's schema version and integrity, read without changing it (for restores). */
-export function inspectLedgerFile(file: string): { schemaVersion: number; problems: string[] } {
+/** Tables every Tender ledger has had from its first schema: a file without them is not one. */
+const LEDGER_TABLES = ['transactions', 'batches', 'api_keys', 'settings'] as const;
+
+/**
+ * A ledger file's schema version and integrity, and whether it is a Tender ledger at all, read
+ * without changing it (for restores); a write-ahead log beside it is read too.
+ */
+export function inspectLedgerFile(file: string): {
+  schemaVersion: number;
+  problems: string[];
+  isLedger: boolean;
+} {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return { schemaVersion: schemaVersion(db), problems: integrityProblems(db) };
+    const tables = new Set(
+      db
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        .all()
+        .map((row) => row.name),
+    );
+    const version = schemaVersion(db);
+    return {
+      schemaVersion: version,
+      problems: integrityProblems(db),
+      isLedger: version >= 1 && LEDGER_TABLES.every((table) => tables.has(table)),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Copies a ledger file to `to` (which must not exist) through SQLite's backup API, so a write-ahead
+ * log beside it comes along, without changing it; owner only, with a rollback journal.
+ */
+export async function copyLedgerFile(from: string, to: string): Promise<void> {
+  const db = new Database(from, { readonly: true, fileMustExist: true });
+  try {
+    await backupDatabase(db, to);
   } finally {
     db.close();
   }
