@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
+import { hasControlCharacter, NOT_CHARACTERS } from '../../shared/api/schemas';
 import type { AdminStore } from './store/admin-store';
 import type { ApiKeyRecord } from './store/key-rows';
 
@@ -75,8 +76,10 @@ export class ApiKeys {
     actor: string = LOCAL_ADMINISTRATOR,
   ): Promise<{ key: string; info: ApiKeyInfo }> {
     const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 100)
-      throw new InvalidKeyRequestError('A key needs a name of 1 to 100 characters.');
+    if (!trimmed || trimmed.length > 100 || hasControlCharacter(trimmed) || NOT_CHARACTERS.test(trimmed))
+      throw new InvalidKeyRequestError(
+        'A key needs a name of 1 to 100 characters, without control characters.',
+      );
     const publicId = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');
     const record = await this.store.write(async (tx) => {

@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
+import { hasControlCharacter } from '../../shared/api/schemas';
 import { isReceiptWidth, type ReceiptWidth } from './receipts/receipt';
 import { PRINTER_PATTERN } from '../../shared/receipt-printer';
 import type { AdminStore, AdminWrite } from './store/admin-store';
@@ -65,14 +66,6 @@ const swipeKeySetting: SettingDefinition<string> = {
       ? `ANSI test BDK (TEST ONLY: set the BDK your readers were injected with), KCV ${keyCheckValue(value)}`
       : `custom BDK, KCV ${keyCheckValue(value)}`,
 };
-
-/** Line breaks, tabs and other control characters: never part of a printed or sent setting. */
-export function hasControlCharacter(text: string): boolean {
-  return [...text].some((character) => {
-    const code = character.charCodeAt(0);
-    return code < 0x20 || code === 0x7f;
-  });
-}
 
 /** One of a few words, in any letter case. */
 const choiceSetting = <T extends string>(

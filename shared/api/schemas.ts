@@ -29,6 +29,17 @@ const text = (max: number) =>
 
 const pattern = (regex: RegExp, message: string, max: number) => text(max).regex(regex, message);
 
+/**
+ * Line breaks, tabs and other control characters: never part of a one-line name or setting, which
+ * is printed, sent and listed one to a line.
+ */
+export function hasControlCharacter(text: string): boolean {
+  return [...text].some((character) => {
+    const code = character.charCodeAt(0);
+    return code < 0x20 || code === 0x7f;
+  });
+}
+
 /** The control characters no kept text may hold: every C0 one but tab and line breaks, and DEL. */
 // eslint-disable-next-line no-control-regex -- finding control characters is what it is for
 export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;

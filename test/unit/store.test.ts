@@ -209,6 +209,18 @@ describe('API keys', () => {
     await engine.close();
   });
 
+  it('refuses a name with a line break or another control character, which would forge a listed line', async () => {
+    const engine = await openEngine(dir);
+    for (const name of [
+      'shop\n0123456789abcdef  trusted  [batches:read]  active',
+      'clear\u001b[2J',
+      'nul\u0000',
+    ])
+      await expect(engine.keys.create(name)).rejects.toThrow(/without control characters/);
+    expect(engine.keys.list()).toEqual([]);
+    await engine.close();
+  });
+
   it('records when a key was last used', async () => {
     let now = 1_000_000;
     const engine = await openEngine(dir, { now: () => now });

@@ -1,5 +1,5 @@
 /** The checks staff accounts pass, and the shape they are shown in: shared by both stores. */
-import { hasControlCharacter } from '../settings';
+import { hasControlCharacter } from '../../../shared/api/schemas';
 import { foldCase, type StaffRecord, type StaffRole } from '../store/staff-rows';
 import { isStoredPin, pinMatches, type StoredPin } from './pins';
 
