@@ -96,6 +96,33 @@ Options:
 
 class UsageError extends Error {}
 
+/** The most words each command takes after its name: a number, or one for each of its actions. */
+const WORDS_TAKEN: Record<string, number | Record<string, number>> = {
+  serve: 0,
+  audit: 0,
+  receipt: 0,
+  backup: 0,
+  restore: 0,
+  keys: { create: 0, list: 0, revoke: 1 },
+  staff: { list: 0, create: 0, change: 1, retire: 1 },
+  settings: { get: 1, set: 2 },
+};
+
+/** A word too many is a mistake, never ignored: an unquoted value would be cut at its first space. */
+function refuseExtraWords(command: string, action: string | undefined, rest: readonly string[]): void {
+  const taken = WORDS_TAKEN[command];
+  if (taken === undefined) return;
+  const [name, max, words] =
+    typeof taken === 'number'
+      ? [command, taken, [action, ...rest].filter((word) => word !== undefined)]
+      : [`${command} ${action ?? ''}`, action === undefined ? 0 : (taken[action] ?? Infinity), rest];
+  if (words.length <= max) return;
+  throw new UsageError(
+    `${name} takes ${max === 0 ? 'no more words' : `at most ${max}`}; "${words[max]}" is one too many. ` +
+      'Put a value with spaces in quotes.',
+  );
+}
+
 /** The printer did not take the receipt: said in words, with its own exit status. */
 class PrintFailedError extends Error {}
 
@@ -589,6 +616,7 @@ export async function main(argv: string[]): Promise<void> {
     throw new UsageError(
       `${command} works on the data dir's SQLite ledger; back up the store server's database with pg_dump or base backups (docs/operations.md).`,
     );
+  refuseExtraWords(command, action, rest);
   switch (command) {
     case 'serve':
       return serve(

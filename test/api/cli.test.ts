@@ -127,6 +127,20 @@ describe('the headless command line', () => {
     expect(run('settings', 'get', 'tips_enabled').stdout.trim()).toBe('tips_enabled=true');
   });
 
+  it('refuses words a command does not take, and changes nothing', () => {
+    const key = run('keys', 'create', '--name', 'till').stdout.trim().split('\n').at(-1) ?? '';
+    const id = key.split('_')[1] ?? '';
+    const unquoted = run('settings', 'set', 'merchant_name', 'Blue', 'Door', 'Cafe');
+    expect(unquoted.status).toBe(2);
+    expect(unquoted.stderr).toContain('"Door"');
+    expect(run('settings', 'get', 'merchant_name').stdout).not.toContain('Blue');
+    expect(run('keys', 'revoke', id, 'another').status).toBe(2);
+    expect(run('keys', 'list').stdout).not.toMatch(/revoked/);
+    expect(run('keys', 'list', 'junk').status).toBe(2);
+    expect(run('audit', 'all').status).toBe(2);
+    expect(run('settings', 'set', 'merchant_name', 'Blue Door Cafe').status).toBe(0);
+  });
+
   it('the swipe BDK defaults to the ANSI test key, says so, and is never printed', () => {
     expect(run('settings', 'get', 'swipe_bdk').stdout).toMatch(
       /^swipe_bdk=ANSI test BDK \(TEST ONLY.*KCV [0-9A-F]{6}/,
