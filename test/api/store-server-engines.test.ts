@@ -6,9 +6,11 @@
  * of each lane. A store server that stops answers POST /transactions with an Error and nothing
  * recorded, lists with 503, and the counters resume by themselves once it is back.
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { ERROR_CODES } from '../../electron/gateway/domain/codes';
+import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 import { auditBatches, expectedTotals, listAll, rowProblems, type GetJson } from '../support/ledger-audit';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
@@ -237,6 +239,66 @@ describe('several counters on one store server', () => {
       duplicate_of: first.id,
     });
     expect((await post(bar, { ...sale('42.00'), duplicate_override: true })).result).toBe('Approved');
+  });
+
+  it('an AUTH of one card at two counters at once: the duplicate check lets one through', async () => {
+    const [front, bar] = (await counters(['front', 'bar'], 10)) as [TestGateway, TestGateway];
+    for (let round = 1; round <= 6; round++) {
+      const auth = { type: 'AUTH', amount: `${round}.25`, ...VISA };
+      const answers = await Promise.all([post(front, auth), post(bar, auth)]);
+      expect(answers.map((answer) => answer.result).sort()).toEqual(['Approved', 'Rejected']);
+      expect(answers.find((answer) => answer.result === 'Rejected')?.error_code).toBe(
+        ERROR_CODES.POSSIBLE_DUPLICATE,
+      );
+    }
+  });
+
+  it('one swipe sent as AUTH to two counters at once: one approved, the other refused as a replay', async () => {
+    const url = await server.createDatabase();
+    const [front, bar] = await Promise.all(
+      ['front', 'bar'].map(async (lane) => {
+        const gateway = await startTestGateway({ engine: { store: { url, lane } } });
+        running.push(gateway);
+        return gateway;
+      }),
+    );
+    if (!front || !bar) throw new Error('two counters');
+    const card = { pan: '4111111111111111', expMmyy: '1230', firstName: 'PAT', lastName: 'MORGAN' };
+    for (let round = 1; round <= 6; round++) {
+      const auth = {
+        type: 'AUTH',
+        amount: `${round}.50`,
+        encrypted_track_data: simulatedSwipeString(card, { counter: 200 + round }),
+        track_format: 'MAGTEK',
+      };
+      const answers = await Promise.all([post(front, auth), post(bar, auth)]);
+      expect(answers.map((answer) => answer.result).sort()).toEqual(['Approved', 'Rejected']);
+      expect(answers.find((answer) => answer.result === 'Rejected')?.error_code).toBe('8029');
+    }
+    // Each row counted in transaction_blocks (how deep pages are found) is there.
+    const database = new pg.Client({ connectionString: url });
+    await database.connect();
+    try {
+      const { rows } = await database.query<{ counted: string; written: string }>(
+        'SELECT (SELECT sum(rows) FROM transaction_blocks)::text AS counted, count(*)::text AS written FROM transactions',
+      );
+      expect(rows[0]?.counted).toBe(rows[0]?.written);
+    } finally {
+      await database.end();
+    }
+  });
+
+  it('sixteen voids with Idempotency-Keys at once at one counter are all answered', async () => {
+    const [front, bar] = (await counters(['front', 'bar'])) as [TestGateway, TestGateway];
+    const sales = await Promise.all(
+      Array.from({ length: 16 }, (_, index) => post(bar, sale(`${index + 1}.00`))),
+    );
+    const voids = await Promise.all(
+      sales.map((each, index) =>
+        post(front, { type: 'VOID', id: each.id }, { 'idempotency-key': `void-${index}` }),
+      ),
+    );
+    expect(voids.map((answer) => answer.result)).toEqual(sales.map(() => 'Approved'));
   });
 
   it("each counter's Idempotency-Keys are its own, and a retry at the same counter replays its answer", async () => {

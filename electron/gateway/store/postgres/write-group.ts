@@ -121,7 +121,9 @@ async function runAtOnce(
   for (const [index, work] of works.entries()) {
     const write = WriteTransaction.begin(client, place, `write_${index}`);
     try {
-      runs.push({ write, value: await work(write) });
+      const value = await work(write);
+      write.flush();
+      runs.push({ write, value });
       if (write.risky) throw new CommitAtOnceFailedError('a check that could fail');
     } catch (thrown) {
       if (thrown instanceof CommitAtOnceFailedError) throw thrown;
@@ -167,7 +169,9 @@ async function runFrom(
   for (const [offset, work] of works.entries()) {
     const write = WriteTransaction.begin(client, place, `write_${from + offset}`);
     try {
-      runs.push({ write, value: await work(write) });
+      const value = await work(write);
+      write.flush();
+      runs.push({ write, value });
     } catch (thrown) {
       // The first of its statements that failed is its error, as if it had failed at once.
       const error = (await write.failure()) ?? thrown;

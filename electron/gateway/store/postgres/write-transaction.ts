@@ -234,6 +234,15 @@ export class WriteTransaction implements LedgerWrite {
     return write;
   }
 
+  /**
+   * Sends what the write still keeps back (its row, held to go with the batch delta that usually
+   * follows): once its work has returned, before the next write's statements or the commit, so that
+   * every row is written inside its own write and commit, whatever follows it.
+   */
+  flush(): void {
+    this.sendPendingInsert();
+  }
+
   /** Waits for every statement sent; the error of the first that failed, if one did. */
   async failure(): Promise<unknown> {
     this.sendPendingInsert();
