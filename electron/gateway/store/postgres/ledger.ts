@@ -56,8 +56,12 @@ const GROUP_ATTEMPTS = 5;
 const RESERVE_SIZE = 16;
 const RESERVE_KEPT_MS = 200;
 
-/** Requests of one counter that may hold a subject at once, each on a connection of its own. */
-const HOLD_CONNECTIONS = 8;
+/**
+ * Requests of one counter that may hold an original or the close at once, and an Idempotency-Key at
+ * once, each on a connection of its own. Apart, because a request holding its key then holds its
+ * original: with one set, requests holding every slot by their keys would wait for ever for one more.
+ */
+const HOLD_CONNECTIONS = { subject: 8, answer: 4 } as const;
 /** The longest a request waits for a subject another holds: two gateway time limits and more. */
 const HOLD_WAIT_MS = 300_000;
 
@@ -92,7 +96,10 @@ export class PostgresLedger implements LedgerStore {
   readonly forwards: PostgresForwardQueue;
   /** Requests of this counter for one original take turns here first, so they hold one connection. */
   private readonly originals = new KeyedQueue();
-  private readonly holdSlots = new Slots(HOLD_CONNECTIONS);
+  private readonly holdSlots = {
+    subject: new Slots(HOLD_CONNECTIONS.subject),
+    answer: new Slots(HOLD_CONNECTIONS.answer),
+  };
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -130,7 +137,11 @@ export class PostgresLedger implements LedgerStore {
     }
     // A hold waits as long as the request holding it may take at the gateway (its time limit, then
     // as long again looking up a lost answer), and more.
-    const holds = openPool({ ...options, max: HOLD_CONNECTIONS, statementTimeoutMs: HOLD_WAIT_MS });
+    const holds = openPool({
+      ...options,
+      max: HOLD_CONNECTIONS.subject + HOLD_CONNECTIONS.answer,
+      statementTimeoutMs: HOLD_WAIT_MS,
+    });
     return new PostgresLedger(pool, holds, options.lane);
   }
 
@@ -145,41 +156,54 @@ export class PostgresLedger implements LedgerStore {
    */
   holdOriginal<T>(originalId: number, work: () => Promise<T>): Promise<T> {
     return this.originals.run(String(originalId), () =>
-      this.hold(async (client) => {
-        await client.query(SQL.hold([LOCKS.original, originalId | 0]));
-        return true;
-      }, work),
+      this.hold(
+        'subject',
+        async (client) => {
+          await client.query(SQL.hold([LOCKS.original, originalId | 0]));
+          return true;
+        },
+        work,
+      ),
     );
   }
 
   /** An Idempotency-Key held as an original is, but refused at once while another counter holds it. */
   holdAnswer<T>(apiKeyId: number, key: string, work: () => Promise<T>): Promise<T> {
-    return this.hold(async (client) => {
-      const taken = await client.query<{ held: boolean }>(
-        SQL.tryHold([LOCKS.answer, lockKey(`${apiKeyId} ${key}`)]),
-      );
-      return taken.rows[0]?.held === true;
-    }, work);
+    return this.hold(
+      'answer',
+      async (client) => {
+        const taken = await client.query<{ held: boolean }>(
+          SQL.tryHold([LOCKS.answer, lockKey(`${apiKeyId} ${key}`)]),
+        );
+        return taken.rows[0]?.held === true;
+      },
+      work,
+    );
   }
 
   holdClose<T>(work: () => Promise<T>): Promise<T> {
-    return this.hold(async (client) => {
-      await client.query(SQL.hold([LOCKS.close, 0]));
-      return true;
-    }, work);
+    return this.hold(
+      'subject',
+      async (client) => {
+        await client.query(SQL.hold([LOCKS.close, 0]));
+        return true;
+      },
+      work,
+    );
   }
 
   /**
    * A session-level advisory lock on a connection of its own, taken by `take` before `work` and let go
    * after it (an AnswerHeldElsewhereError when `take` finds it held). A counter that dies lets it go
-   * with its connection. A counter holds at most HOLD_CONNECTIONS at once; the others wait their turn
-   * here rather than in the pool, whose wait is the server's time to connect.
+   * with its connection. A counter holds at most HOLD_CONNECTIONS of each kind at once; the others
+   * wait their turn here rather than in the pool, whose wait is the server's time to connect.
    */
   private async hold<T>(
+    kind: keyof typeof HOLD_CONNECTIONS,
     take: (client: pg.PoolClient) => Promise<boolean>,
     work: () => Promise<T>,
   ): Promise<T> {
-    const leave = await this.holdSlots.enter();
+    const leave = await this.holdSlots[kind].enter();
     try {
       let client: pg.PoolClient;
       try {
