@@ -16,6 +16,7 @@ import type { ProcessorDecision } from './processor/processor';
 import { decisionOf, requestOf, type QueuedForm } from './processor/upstream-forms';
 import type { UpstreamProcessor } from './processor/upstream';
 import { applyEffects } from './operations/recording';
+import type { QueuedForward } from './store/forward-queue';
 import type { LedgerStore } from './store/ledger-store';
 
 /** How the audit log names what the forwarder does. */
@@ -29,6 +30,14 @@ const ENTRIES_PER_ROUND = 50;
 /** How long a drain (before a batch close) waits for another counter that is forwarding. */
 const DRAIN_WAITS_FOR_MS = 60_000;
 const OTHER_FORWARDER_PAUSE_MS = 200;
+
+/** The result an entry's answer is kept with. */
+const ANSWER_RESULTS: Record<ProcessorDecision['outcome'], string> = {
+  approved: 'Approved',
+  declined: 'Declined',
+  error: 'Error',
+  rejected: 'Rejected',
+};
 
 /** What a round found. */
 export interface ForwardRound {
@@ -154,12 +163,12 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
       const entries = await this.ledger.forwards.waiting(ENTRIES_PER_ROUND);
       for (const entry of entries) {
-        const form = JSON.parse(entry.form) as QueuedForm;
-        const decision = await this.#decide(entry.transactionId, entry.attempts, form, entry.swipe);
+        const decided = await this.#decide(entry, JSON.parse(entry.form) as QueuedForm);
         // Cancelled by a void since the queue was read: nothing was sent.
-        if (decision === undefined) continue;
-        if (decision.outcome === 'error') {
-          // Not reached, no answer learned, or the gateway's own error: the entry waits, and so do
+        if (decided === undefined) continue;
+        const { decision, final } = decided;
+        if (decision.outcome === 'error' && !final) {
+          // Not reached, or no answer learned: the entry waits, and so do
           // the ones after it, which may follow it up.
           round.stoppedBy = decision.message;
           break;
@@ -179,38 +188,49 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
 
   /**
    * What the gateway decided of an entry: found by its reference if it was sent before, else sent now;
-   * undefined when it no longer waits (a void cancelled it), and then nothing is sent.
+   * undefined when it no longer waits (a void cancelled it), and then nothing is sent. `final` when
+   * the entry is settled by it: whatever the gateway answered, even its own Error.
    */
   async #decide(
-    transactionId: number,
-    attempts: number,
+    entry: QueuedForward,
     form: QueuedForm,
-    swipe: string | null,
-  ): Promise<ProcessorDecision | undefined> {
+  ): Promise<{ decision: ProcessorDecision; final: boolean } | undefined> {
+    const { transactionId, attempts } = entry;
+    const waits = (message: string): { decision: ProcessorDecision; final: boolean } => ({
+      decision: {
+        outcome: 'error',
+        resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
+        errorCode: ERROR_CODES.GATEWAY_UNREACHABLE,
+        message,
+      },
+      final: false,
+    });
     if (attempts > 0) {
       const account = this.upstream.account();
       const lookup = await account.findByReference(form.reference);
       if (lookup.kind !== 'answered')
-        return {
-          outcome: 'error',
-          resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
-          errorCode: ERROR_CODES.GATEWAY_UNREACHABLE,
-          message: `the gateway could not be asked about transaction ${transactionId}: ${lookup.detail}`,
-        };
-      if (lookup.value.found) return decisionOf(lookup.value.found, form.reference);
+        return waits(`the gateway could not be asked about transaction ${transactionId}: ${lookup.detail}`);
+      const found = lookup.value.found && decisionOf(lookup.value.found, form.reference);
+      if (found) return { decision: found, final: true };
     }
     const marked = await this.ledger.write((ledger) =>
       ledger.forwards.noteAttempt(transactionId, this.now()),
     );
     if (!marked) return undefined;
-    return this.upstream.forward(requestOf(form, swipe), { request: form.caller, reference: form.reference });
+    const decision = await this.upstream.forward(requestOf(form, entry.swipe), {
+      request: form.caller,
+      reference: form.reference,
+    });
+    // The gateway's own Error charged nothing: the entry is settled as refused, as a decline is,
+    // rather than sent again (a swipe sent twice is a replay) or left to hold up the queue.
+    return { decision, final: decision.outcome !== 'error' || decision.answeredByGateway === true };
   }
 
   /** Records the gateway's answer to a forwarded entry; true when it refused it. */
   async #settle(transactionId: number, decision: ProcessorDecision): Promise<boolean> {
     const declined = decision.outcome !== 'approved';
     const answer = JSON.stringify({
-      result: declined ? (decision.outcome === 'declined' ? 'Declined' : 'Rejected') : 'Approved',
+      result: ANSWER_RESULTS[decision.outcome],
       ...('resultCode' in decision && { result_code: decision.resultCode }),
       ...('errorCode' in decision && { error_code: decision.errorCode }),
       display_message: decision.message,

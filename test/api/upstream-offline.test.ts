@@ -254,6 +254,29 @@ describe('forwarding', () => {
     expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
   });
 
+  it('an entry the gateway answers with an Error of its own is refused, and the queue goes on', async () => {
+    await upstream.proxy.line('refuse');
+    const failing = await offlineSale('3.00', { pan: '4000000000000119', expMmyy: '1230' });
+    const next = await offlineSale('4.00');
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    await expect
+      .poll(async () => {
+        await relay().gateway.engine.forwarder.drain();
+        return (await item(next.id)).forward_state;
+      })
+      .toBe('forwarded');
+    expect(await item(failing.id)).toMatchObject({ forward_state: 'declined', voided: 'false' });
+    const sent = postsSince(upstream, seen).map((request) => request.body.amount);
+    expect(sent.filter((amount) => amount === '3.00')).toHaveLength(1);
+    expect(sent.filter((amount) => amount === '4.00')).toHaveLength(1);
+    const declined = await relay().gateway.engine.ledger.forwards.declined();
+    expect(declined.map((each) => [each.transactionId, JSON.parse(each.answer).result])).toEqual([
+      [Number(failing.id), 'Error'],
+    ]);
+    expect((await relay().client.closeOpenBatch())?.sales_total).toBe('4.00');
+  });
+
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {
     const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '9.00', ...VISA });

@@ -194,7 +194,9 @@ export class GatewayAccount {
       const matching = items
         .map((item) => listItemSchema.safeParse(item))
         .flatMap((parsed) => (parsed.success && parsed.data.order_number === reference ? [parsed.data] : []));
-      return { found: matching[0] };
+      // A request sent again after the gateway answered it with an Error shows more than once: the
+      // one that charged, if any, is what it did.
+      return { found: matching.find((item) => item.result === 'Approved') ?? matching[0] };
     });
   }
 

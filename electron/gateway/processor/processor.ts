@@ -69,6 +69,8 @@ export type ProcessorDecision = GatewayMarks &
          * it did can still be learned later, by the same lookup, before the request is sent again.
          */
         lookupUnreachable?: true;
+        /** The gateway itself answered Error: the request reached it, and nothing was charged. */
+        answeredByGateway?: true;
       }
     | { outcome: 'rejected'; errorCode: AnswerCode; message: string }
   );

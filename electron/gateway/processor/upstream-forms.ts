@@ -192,6 +192,7 @@ export function decisionOf(answer: GatewayAnswer | GatewayListItem, reference: s
         resultCode: answer.result_code || RESULT_CODES.SYSTEM_MALFUNCTION,
         errorCode: answer.error_code ? gatewayCode(answer.error_code) : ERROR_CODES.PROCESSOR_UNAVAILABLE,
         message,
+        answeredByGateway: true,
       };
     case 'Rejected':
       return {
