@@ -274,19 +274,28 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       const found = lookup.value.found;
       let outcome: string | undefined;
       let detail: string | undefined;
-      if (found && found.result === 'Approved') {
+      const turnedUp =
+        found &&
+        `the request of transaction ${check.transactionId} (answered 9004, outcome unknown) turned up at ` +
+          `the gateway approved as its transaction ${found.id}, ${found.type ?? ''} ${found.amount ?? ''}`;
+      if (found && found.result === 'Approved' && found.type?.toLowerCase() === 'void') {
+        // A void cannot be voided: what it voided stays voided at the gateway, not here.
+        outcome = 'carried out at the gateway';
+        detail = `${turnedUp}: what it voided is voided there and not here; the batch close shows the difference`;
+      } else if (found && found.result === 'Approved') {
         const voided = await this.upstream.followUp({
           kind: 'void',
           amountCents: 0,
           originalAuthorizationCode: found.authorization_code ?? '',
           originalUpstreamId: found.id,
         });
-        if (voided.outcome !== 'approved') continue;
-        outcome = 'voided';
+        // Not reached, or no answer learned: tried again at the next round.
+        if (voided.outcome === 'error' && !voided.answeredByGateway) continue;
+        outcome = voided.outcome === 'approved' ? 'voided' : `could not be voided (${voided.message})`;
         detail =
-          `the request of transaction ${check.transactionId} (answered 9004, outcome unknown) turned up at ` +
-          `the gateway approved as its transaction ${found.id}, ${found.type ?? ''} ${found.amount ?? ''}: ` +
-          `voided there (its void ${voided.upstreamId ?? ''})`;
+          voided.outcome === 'approved'
+            ? `${turnedUp}: voided there (its void ${voided.upstreamId ?? ''})`
+            : `${turnedUp}: the gateway refused to void it (${voided.message}); the batch close shows the difference`;
       } else if (found) {
         outcome = `not charged (${found.result})`;
       } else if (this.now() - check.since > CHECKS_FOR_MS) {

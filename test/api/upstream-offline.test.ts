@@ -277,6 +277,22 @@ describe('forwarding', () => {
     expect((await relay().client.closeOpenBatch())?.sales_total).toBe('4.00');
   });
 
+  it('a void whose answer was lost and that the gateway carried out late is audited once, not voided again', async () => {
+    const sale = await post(relay(), 'json', { type: 'SALE', amount: '12.00', ...VISA });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(voided).toMatchObject({ result: 'Error', error_code: '9004' });
+    await upstream.proxy.releaseHeld();
+    const seen = upstream.proxy.seen.length;
+    await relay().gateway.engine.forwarder.round();
+    await relay().gateway.engine.forwarder.round();
+    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
+    const audited = (await recentAudit(relay(), 5)).filter((entry) => entry.action === 'gateway_void');
+    expect(audited).toHaveLength(1);
+    expect(audited[0]?.detail).toMatch(/what it voided is voided there and not here/);
+  });
+
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {
     const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '9.00', ...VISA });
