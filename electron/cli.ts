@@ -442,7 +442,11 @@ async function readPin(prompt: string): Promise<string> {
   return (await readLine(prompt)).trim();
 }
 
-/** The first line of standard input, after a prompt when a person types it. */
+/**
+ * The first line of standard input, after a prompt when a person types it. Input that ends before
+ * giving anything at all (an empty file, a closed pipe) is a mistake, never an empty value: an empty
+ * line is how an empty value is given.
+ */
 async function readLine(prompt: string): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write(prompt);
   let text = '';
@@ -450,6 +454,10 @@ async function readLine(prompt: string): Promise<string> {
     text += String(chunk);
     if (text.includes('\n')) break;
   }
+  if (text === '')
+    throw new UsageError(
+      'Nothing was read from standard input; give the value there, ending with a new line.',
+    );
   return text.split(/\r?\n/)[0] ?? '';
 }
 

@@ -181,6 +181,17 @@ describe('the headless command line', () => {
     for (const output of outputs) expect(output.stdout + output.stderr).not.toContain(key);
   });
 
+  it('a secret read from standard input that gives nothing at all is refused, not cleared', () => {
+    expect(runWithInput('s3cret-word\n', 'settings', 'set', 'smtp_password', '-').status).toBe(0);
+    const nothing = runWithInput('', 'settings', 'set', 'smtp_password', '-');
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toContain('Nothing was read from standard input');
+    expect(run('settings', 'get', 'smtp_password').stdout.trim()).toBe('smtp_password=set (hidden)');
+    // An empty line is how it is cleared.
+    expect(runWithInput('\n', 'settings', 'set', 'smtp_password', '-').status).toBe(0);
+    expect(run('settings', 'get', 'smtp_password').stdout.trim()).toBe('smtp_password=not set');
+  });
+
   it('an unknown command says so and shows the usage', () => {
     const result = run('launch');
     expect(result.status).toBe(2);
