@@ -248,9 +248,9 @@ function audit(
   limitText: string | undefined,
   store: StoreServerOptions | undefined,
 ): Promise<void> {
+  if (limitText !== undefined && !/^[1-9]\d{0,5}$/.test(limitText))
+    throw new UsageError(`--limit must be a whole number from 1 to 999999, not "${limitText}".`);
   const limit = limitText === undefined ? 50 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new UsageError(`--limit must be a whole number from 1, not "${limitText}".`);
   return withEngine(
     dataDir,
     async (engine) => {
@@ -558,7 +558,7 @@ function settings(
         const all = engine.settings.all();
         const names = args.length ? args : Object.keys(all);
         for (const name of names) {
-          if (!(name in all))
+          if (!Object.hasOwn(all, name))
             throw new UnknownSettingError(
               `Unknown setting "${name}". Known: ${Object.keys(all).join(', ')}.`,
             );

@@ -138,6 +138,13 @@ describe('the headless command line', () => {
     expect(run('keys', 'list').stdout).not.toMatch(/revoked/);
     expect(run('keys', 'list', 'junk').status).toBe(2);
     expect(run('audit', 'all').status).toBe(2);
+    for (const limit of ['99999999999999999999', '1e3', '0x10', '0'])
+      expect(run('audit', '--limit', limit).status, limit).toBe(2);
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const unknown = run('settings', 'get', name);
+      expect(unknown.status, name).toBe(2);
+      expect(unknown.stderr).toContain(`Unknown setting "${name}"`);
+    }
     expect(run('settings', 'set', 'merchant_name', 'Blue Door Cafe').status).toBe(0);
   });
 
