@@ -57,6 +57,7 @@ Commands:
         [--renderer]            and the cashier screens at https://127.0.0.1:<port>/ (after npm run build)
         [--renderer-dir <dir>]  the built screens to serve (default: out/renderer)
         [--reader hid|simulator]  with --renderer: a MagTek reader over USB, or the swipe simulator
+        [--allow-origin <origin>]  a web origin whose pages may call the API (repeatable)
         [--database <url> --lane <name>]  keep the ledger on the store's PostgreSQL server,
                                 as this counter's lane (1-16 letters, digits or -); see
                                 docs/operations.md, "The store server"
@@ -95,6 +96,24 @@ Options:
 `;
 
 class UsageError extends Error {}
+
+/**
+ * An origin as a browser sends it: scheme, host and any port, lower case, nothing after. A slash or
+ * path would never match, and `null` (sandboxed frames, files) or `*` would let any page in.
+ */
+function parseOrigin(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['https:', 'http:'].includes(url.protocol) || url.origin === 'null' || text !== url.origin)
+    throw new UsageError(
+      `--allow-origin takes an origin as a browser sends it, scheme://host[:port] with nothing after, such as https://pos.example.com, not "${text}".`,
+    );
+  return url.origin;
+}
 
 /** The most words each command takes after its name: a number, or one for each of its actions. */
 const WORDS_TAKEN: Record<string, number | Record<string, number>> = {
@@ -630,7 +649,7 @@ export async function main(argv: string[]): Promise<void> {
       return serve(
         dataDir,
         parsePort(values.port),
-        values['allow-origin'] ?? [],
+        (values['allow-origin'] ?? []).map(parseOrigin),
         screensOptions(values),
         storeServer(values, dataDir),
         values.database === undefined ? undefined : '--database and --lane',

@@ -138,6 +138,17 @@ describe('the headless command line', () => {
     expect(run('keys', 'list').stdout).not.toMatch(/revoked/);
     expect(run('keys', 'list', 'junk').status).toBe(2);
     expect(run('audit', 'all').status).toBe(2);
+    for (const origin of [
+      'https://pos.example.com/',
+      'null',
+      '*',
+      'pos.example.com',
+      'HTTPS://POS.example.com',
+    ])
+      expect(run('serve', '--port', '1', '--allow-origin', origin).stderr, origin).toContain(
+        '--allow-origin takes an origin as a browser sends it',
+      );
+    expect(run('help').stdout).toContain('--allow-origin <origin>');
     for (const limit of ['99999999999999999999', '1e3', '0x10', '0'])
       expect(run('audit', '--limit', limit).status, limit).toBe(2);
     for (const name of ['constructor', '__proto__', 'toString']) {
