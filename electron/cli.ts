@@ -462,12 +462,49 @@ async function readPin(prompt: string): Promise<string> {
 }
 
 /**
- * The first line of standard input, after a prompt when a person types it. Input that ends before
+ * A line typed at a terminal, not shown as it is typed: a PIN or a secret must not stay on the screen
+ * (or in its scrollback) for whoever looks next. Backspace takes back a character; Ctrl-C cancels.
+ */
+function readUnshown(input: NodeJS.ReadStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const finish = (error?: Error) => {
+      input.off('data', onData);
+      input.setRawMode(false);
+      input.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const character of chunk.toString('utf8')) {
+        if (character === '\r' || character === '\n') return finish();
+        if (character === '\u0003') return finish(new UsageError('Cancelled: nothing was changed.'));
+        if (character === '\u0004')
+          return text === ''
+            ? finish(new UsageError('Nothing was read from standard input; nothing was changed.'))
+            : finish();
+        if (character === '\u007f' || character === '\b') text = Array.from(text).slice(0, -1).join('');
+        else text += character;
+      }
+    };
+    input.setRawMode(true);
+    input.on('data', onData);
+    input.resume();
+  });
+}
+
+/**
+ * The first line of standard input, after a prompt when a person types it, and then not shown as it
+ * is typed (it is a PIN or a secret). Input that ends before
  * giving anything at all (an empty file, a closed pipe) is a mistake, never an empty value: an empty
  * line is how an empty value is given.
  */
 async function readLine(prompt: string): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write(prompt);
+  if (process.stdin.isTTY) {
+    process.stderr.write(prompt);
+    return readUnshown(process.stdin);
+  }
   let text = '';
   for await (const chunk of process.stdin) {
     text += String(chunk);

@@ -210,6 +210,39 @@ describe('the headless command line', () => {
     expect(run('settings', 'get', 'smtp_password').stdout.trim()).toBe('smtp_password=not set');
   });
 
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'a secret typed at a terminal is not shown as it is typed',
+    async () => {
+      const words = [
+        process.execPath,
+        ...CLI,
+        'settings',
+        'set',
+        'smtp_password',
+        '-',
+        '--data-dir',
+        dataDir,
+      ];
+      const command = [...words, ...storeArguments({ store })].map((word) => `'${word}'`).join(' ');
+      // util-linux's script runs the command on a terminal of its own; the secret is typed there once
+      // the prompt shows, as a person would.
+      const terminal = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT });
+      let shown = '';
+      let typed = false;
+      terminal.stdout.on('data', (chunk: Buffer) => {
+        shown += chunk.toString('utf8');
+        if (!typed && shown.includes('smtp_password: ')) {
+          typed = true;
+          terminal.stdin.write('typed-s3cret\r');
+        }
+      });
+      const status = await new Promise((resolve) => terminal.on('close', resolve));
+      expect(status, shown).toBe(0);
+      expect(shown).toContain('smtp_password=set (hidden)');
+      expect(shown).not.toContain('typed-s3cret');
+    },
+  );
+
   it('an unknown command says so and shows the usage', () => {
     const result = run('launch');
     expect(result.status).toBe(2);
