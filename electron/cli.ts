@@ -496,9 +496,8 @@ function readUnshown(input: NodeJS.ReadStream): Promise<string> {
 
 /**
  * The first line of standard input, after a prompt when a person types it, and then not shown as it
- * is typed (it is a PIN or a secret). Input that ends before
- * giving anything at all (an empty file, a closed pipe) is a mistake, never an empty value: an empty
- * line is how an empty value is given.
+ * is typed (it is a PIN or a secret). Input that ends before giving anything at all (an empty file, a
+ * closed pipe) is a mistake, never an empty value: an empty line is how an empty value is given.
  */
 async function readLine(prompt: string): Promise<string> {
   if (process.stdin.isTTY) {

@@ -168,8 +168,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         if (decided === undefined) continue;
         const { decision, final } = decided;
         if (decision.outcome === 'error' && !final) {
-          // Not reached, or no answer learned: the entry waits, and so do
-          // the ones after it, which may follow it up.
+          // Not reached, or no answer learned: the entry waits, and so do the ones after it, which
+          // may follow it up.
           round.stoppedBy = decision.message;
           break;
         }
@@ -196,20 +196,19 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     form: QueuedForm,
   ): Promise<{ decision: ProcessorDecision; final: boolean } | undefined> {
     const { transactionId, attempts } = entry;
-    const waits = (message: string): { decision: ProcessorDecision; final: boolean } => ({
-      decision: {
-        outcome: 'error',
-        resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
-        errorCode: ERROR_CODES.GATEWAY_UNREACHABLE,
-        message,
-      },
-      final: false,
-    });
     if (attempts > 0) {
       const account = this.upstream.account();
       const lookup = await account.findByReference(form.reference);
       if (lookup.kind !== 'answered')
-        return waits(`the gateway could not be asked about transaction ${transactionId}: ${lookup.detail}`);
+        return {
+          decision: {
+            outcome: 'error',
+            resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
+            errorCode: ERROR_CODES.GATEWAY_UNREACHABLE,
+            message: `the gateway could not be asked about transaction ${transactionId}: ${lookup.detail}`,
+          },
+          final: false,
+        };
       const found = lookup.value.found && decisionOf(lookup.value.found, form.reference);
       if (found) return { decision: found, final: true };
     }
