@@ -33,7 +33,7 @@ import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/ga
 import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
-import { InvalidStaffRequestError, type StaffMember } from './gateway/staff/staff';
+import { InvalidStaffRequestError, STAFF_ROLES, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
 import {
@@ -548,6 +548,9 @@ async function staff(
     case 'create': {
       if (!values.name || !values.role)
         throw new UsageError('staff create needs --name <name> and --role cashier|manager.');
+      // Before the PIN is asked for: a person need not type one for a request that is refused anyway.
+      if (!(STAFF_ROLES as readonly string[]).includes(values.role))
+        throw new UsageError(`--role is cashier or manager, not "${values.role}".`);
       const pin = await readPin(`PIN for ${values.name} (4 to 8 digits): `);
       const member = await withEngine(
         dataDir,

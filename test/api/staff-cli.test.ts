@@ -53,6 +53,10 @@ describe('staff from the command line', () => {
     expect(taken.out).toContain('That PIN is taken');
     const short = run('12\n', 'staff', 'create', '--name', 'Fay', '--role', 'cashier');
     expect(short.out).toContain('A PIN has 4 to 8 digits.');
+    // A role that does not exist is said before any PIN is read.
+    const owner = run('', 'staff', 'create', '--name', 'Fay', '--role', 'owner');
+    expect(owner.status).toBe(2);
+    expect(owner.out).toContain('--role is cashier or manager, not "owner"');
 
     expect(run('', 'staff', 'change', 'Eli', '--server', '09', '--role', 'manager').out).toContain(
       'Changed: 2  Eli  manager  server 09',
