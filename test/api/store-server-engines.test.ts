@@ -32,7 +32,11 @@ afterEach(async () => {
 
 /** Engines on one fresh database, one per lane. */
 async function counters(lanes: string[], duplicateWindowMinutes = 0): Promise<TestGateway[]> {
-  const url = await server.createDatabase();
+  return countersOn(await server.createDatabase(), lanes, duplicateWindowMinutes);
+}
+
+/** Engines on the database at `url`, one per lane. */
+async function countersOn(url: string, lanes: string[], duplicateWindowMinutes = 0): Promise<TestGateway[]> {
   const started: TestGateway[] = [];
   // One after another: the first migrates the database and makes the store's card-hash secret.
   for (const lane of lanes) {
@@ -255,11 +259,7 @@ describe('several counters on one store server', () => {
 
   it('one swipe sent as AUTH to two counters at once: one approved, the other refused as a replay', async () => {
     const url = await server.createDatabase();
-    // One after another, as counters() starts them: the first migrates the database.
-    const front = await startTestGateway({ engine: { store: { url, lane: 'front' } } });
-    running.push(front);
-    const bar = await startTestGateway({ engine: { store: { url, lane: 'bar' } } });
-    running.push(bar);
+    const [front, bar] = (await countersOn(url, ['front', 'bar'])) as [TestGateway, TestGateway];
     const card = { pan: '4111111111111111', expMmyy: '1230', firstName: 'PAT', lastName: 'MORGAN' };
     for (let round = 1; round <= 6; round++) {
       const auth = {
