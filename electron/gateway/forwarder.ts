@@ -3,7 +3,9 @@
  * them to the merchant's gateway by itself, oldest first, every few seconds until the gateway answers
  * again. Each goes exactly once: before a send it is marked as sent (in the ledger, so a crash
  * cannot forget it), and one that was sent before is looked up in the gateway's list by its reference
- * before it could be sent again. On a store server one counter forwards for the store at a time.
+ * before it could be sent again, and sent again only once a late delivery of the first is past. A
+ * send that never left, or that the gateway refused unread, takes its mark back. On a store server
+ * one counter forwards for the store at a time.
  *
  * The same rounds look up again the requests whose outcome could not be learned (answered 9004): one
  * that turns up approved is voided at the gateway, and the audit log says so.
@@ -27,6 +29,14 @@ export const FORWARD_EVERY_MS = 3_000;
 /** How long a request answered 9004 is looked up again before it is taken as never arrived. */
 const CHECKS_FOR_MS = 24 * 3_600_000;
 const ENTRIES_PER_ROUND = 50;
+/**
+ * How long after a send that brought no answer the entry may be sent again, if the gateway's list
+ * still does not show it: two minutes, TCP's longest a segment may live in the network, so that a
+ * request delivered late is found by its reference rather than charged a second time.
+ */
+export const SENT_AGAIN_AFTER_MS = 120_000;
+/** The answers that say a request was not acted on: no connection was made, or the gateway refused it. */
+const NOT_SENT: ReadonlySet<string> = new Set([ERROR_CODES.GATEWAY_UNREACHABLE, ERROR_CODES.GATEWAY_REFUSED]);
 /** How long a drain (before a batch close) waits for another counter that is forwarding. */
 const DRAIN_WAITS_FOR_MS = 60_000;
 const OTHER_FORWARDER_PAUSE_MS = 200;
@@ -120,6 +130,9 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
    */
   async drain(): Promise<{ waiting: number; stoppedBy?: string }> {
     const giveUpAt = this.now() + DRAIN_WAITS_FOR_MS;
+    // A round under way began before this was asked, perhaps before the gateway answered again: it
+    // finishes first, and what it could not send is tried once more below.
+    await this.#running?.catch(() => undefined);
     for (;;) {
       const round = await this.round();
       const summary = await this.ledger.forwards.summary();
@@ -211,6 +224,21 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         };
       const found = lookup.value.found && decisionOf(lookup.value.found, form.reference);
       if (found) return { decision: found, final: true };
+      // Not there yet: the last send may still arrive, so it is sent again only once it cannot.
+      const sentAt = entry.lastAttemptAt ?? entry.queuedAt;
+      if (this.now() - sentAt < SENT_AGAIN_AFTER_MS)
+        return {
+          decision: {
+            outcome: 'error',
+            resultCode: RESULT_CODES.SYSTEM_MALFUNCTION,
+            errorCode: ERROR_CODES.GATEWAY_OUTCOME_UNKNOWN,
+            message:
+              `transaction ${transactionId} was sent to the gateway without an answer and has not shown ` +
+              `there yet; it is sent again ${SENT_AGAIN_AFTER_MS / 60_000} minutes after it was sent, ` +
+              'once it can no longer arrive late',
+          },
+          final: false,
+        };
     }
     const marked = await this.ledger.write((ledger) =>
       ledger.forwards.noteAttempt(transactionId, this.now()),
@@ -220,6 +248,9 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       request: form.caller,
       reference: form.reference,
     });
+    // It never left, or the gateway refused it unread: not sent, so neither waited for nor looked up.
+    if (decision.outcome === 'error' && !decision.answeredByGateway && NOT_SENT.has(decision.errorCode))
+      await this.ledger.write((ledger) => ledger.forwards.noteNotSent(transactionId));
     // The gateway's own Error charged nothing: the entry is settled as refused, as a decline is,
     // rather than sent again (a swipe sent twice is a replay) or left to hold up the queue.
     return { decision, final: decision.outcome !== 'error' || decision.answeredByGateway === true };

@@ -10,6 +10,7 @@ import { recentAudit, VISA, type TestGateway } from '../support/gateway';
 import { atGateway, postsSince, startRelay, swipe } from '../support/relay';
 import { post } from '../support/transactions';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
+import { SENT_AGAIN_AFTER_MS } from '../../electron/gateway/forwarder';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
 let upstream: UpstreamGateway;
@@ -48,6 +49,14 @@ const item = async (id: string | undefined): Promise<TransactionListItem> => {
   const [found] = await relay().client.listTransactions({ id: id ?? '' });
   if (!found) throw new Error(`no transaction ${id}`);
   return found;
+};
+/**
+ * After an online request, the first request once the line goes down goes out on the kept connection
+ * the gateway closed: it may have reached the gateway, so it is queued as sent and sent again only
+ * once it could no longer arrive late. The engine's clock is taken past that.
+ */
+const pastLateArrival = () => {
+  clockOffset += SENT_AGAIN_AFTER_MS;
 };
 const CARD = { pan: '4916338506082832', expMmyy: '1230', firstName: 'Kim', lastName: 'Ode' };
 const offlineSale = (amount: string, card: { pan: string; expMmyy: string } = CARD) =>
@@ -246,12 +255,58 @@ describe('forwarding', () => {
     // The first try goes out and hangs; it is marked as sent before it went.
     await relay().gateway.engine.forwarder.round();
     upstream.proxy.fault({ kind: 'cut' }, { match: ({ method }) => method === 'POST' });
-    // ... the request that hung never reached the gateway; the next round looks it up, finds
-    // nothing, and sends it, and this time its answer is lost after the gateway approved it.
+    // ... the request that hung never reached the gateway, but might still: the next round looks it
+    // up, finds nothing, and waits.
+    const early = await relay().gateway.engine.forwarder.drain();
+    expect(early).toMatchObject({ waiting: 1, stoppedBy: expect.stringMatching(/has not shown there yet/) });
+    // Once it can no longer arrive, it is sent, and this time its answer is lost after the gateway
+    // approved it: found by its reference.
+    pastLateArrival();
     await relay().gateway.engine.forwarder.drain();
     expect((await item(sale.id)).forward_state).toBe('forwarded');
     const reference = (await atGateway(upstream, (await item(sale.id)).upstream_id)).order_number;
     expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
+  });
+
+  it('an entry whose send arrives late is found by its reference, never sent and charged twice', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('5.55');
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    // The send is held on the way: no answer, and the gateway's list does not show it.
+    const first = await relay().gateway.engine.forwarder.round();
+    expect(first.stoppedBy).toMatch(/outcome could not be learned/);
+    const second = await relay().gateway.engine.forwarder.round();
+    expect(second).toMatchObject({
+      forwarded: 0,
+      stoppedBy: expect.stringMatching(/has not shown there yet/),
+    });
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+    // It reaches the gateway late, which charges the card.
+    await upstream.proxy.releaseHeld();
+    await relay().gateway.engine.forwarder.drain();
+    const listed = await item(sale.id);
+    expect(listed.forward_state).toBe('forwarded');
+    expect(postsSince(upstream, seen)).toHaveLength(1);
+    const reference = (await atGateway(upstream, listed.upstream_id)).order_number;
+    expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
+  });
+
+  it('a send that could not connect is not taken as sent: a void still cancels it, the rest go at once', async () => {
+    await upstream.proxy.line('refuse');
+    const cancelled = await offlineSale('6.10');
+    const kept = await offlineSale('6.20');
+    const seen = upstream.proxy.seen.length;
+    const down = await relay().gateway.engine.forwarder.round();
+    expect(down).toMatchObject({ forwarded: 0, stoppedBy: expect.stringMatching(/card network is down/) });
+    const voided = await post(relay(), 'json', { type: 'VOID', id: cancelled.id ?? '' });
+    expect(voided.result).toBe('Approved');
+    expect(await item(cancelled.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
+    await upstream.proxy.line('up');
+    expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
+    expect((await item(kept.id)).forward_state).toBe('forwarded');
+    expect(postsSince(upstream, seen).map((request) => request.body.amount)).toEqual(['6.20']);
   });
 
   it('an entry the gateway answers with an Error of its own is refused, and the queue goes on', async () => {
@@ -311,6 +366,7 @@ describe('forwarding', () => {
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided).toMatchObject({ result: 'Approved', offline: 'true' });
     await upstream.proxy.line('up');
+    pastLateArrival();
     await relay().gateway.engine.forwarder.drain();
     const authAtGateway = (await item(auth.id)).upstream_id;
     expect(await atGateway(upstream, (await item(capture.id)).upstream_id)).toMatchObject({
@@ -391,6 +447,7 @@ describe('the batch close', () => {
     const seen = await relay().client.openBatch();
     expect(seen).toMatchObject({ total_count: '3', net_amount: '23.00' });
     await upstream.proxy.line('up');
+    pastLateArrival();
     const refused = await relay().request(
       `batches/open?expected_total_count=${seen?.total_count}&expected_net_amount=${seen?.net_amount}`,
       { method: 'PUT', headers: { api_key: relay().key, accept: 'application/json' } },
@@ -416,6 +473,7 @@ describe('the batch close', () => {
     await upstream.proxy.line('refuse');
     await offlineSale('5.00');
     await upstream.proxy.line('up');
+    pastLateArrival();
     const closed = await relay().client.closeOpenBatch();
     expect(closed).toMatchObject({
       status: 'CLOSED',

@@ -14,8 +14,13 @@ export interface QueuedForward {
   form: string;
   /** An offline sale's encrypted_track_data, exactly as the reader made it. */
   swipe: string | null;
-  /** How many times it was sent: after the first, it is looked up before it is sent again. */
+  /**
+   * How many times it was sent, or may have been: after the first, it is looked up before it is sent
+   * again.
+   */
   attempts: number;
+  /** When it was last marked as sent; null when it was queued as sent (then `queuedAt` is that time). */
+  lastAttemptAt: number | null;
 }
 
 /** What waits, store-wide: every transaction, and the offline sales the limits count. */
@@ -73,6 +78,11 @@ export interface ForwardQueueWrite {
    * meanwhile), and then it must not be sent.
    */
   noteAttempt(transactionId: number, at: number): Promise<boolean>;
+  /**
+   * Takes back the mark `noteAttempt` made, when the request never left (no connection could be
+   * made) or the gateway refused it before acting on it: nothing can have been charged.
+   */
+  noteNotSent(transactionId: number): Promise<void>;
   /** Records the gateway's answer on the transaction and its entry, and deletes its swipe. */
   settle(transactionId: number, settlement: ForwardSettlement): Promise<void>;
   /**

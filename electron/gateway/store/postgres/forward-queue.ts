@@ -97,6 +97,9 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
     },
     noteAttempt: async (transactionId, at) =>
       (await query(q.noteAttempt, [at, transactionId])).rowCount === 1,
+    noteNotSent: async (transactionId) => {
+      await query(q.noteNotSent, [transactionId]);
+    },
     settle: async (transactionId: number, settlement: ForwardSettlement) => {
       if (!(await settled(q.settleEntry, transactionId, settlement)))
         throw new Error(`transaction ${transactionId} waits in no forward queue`);

@@ -14,6 +14,9 @@ export const FORWARD_QUEUE_SQL = {
   noteAttempt: `
     UPDATE forward_queue SET attempts = attempts + 1, last_attempt_at = ?
     WHERE transaction_id = ? AND settled_at IS NULL`,
+  noteNotSent: `
+    UPDATE forward_queue SET attempts = attempts - 1
+    WHERE transaction_id = ? AND settled_at IS NULL AND attempts > 0`,
   settleEntry:
     'UPDATE forward_queue SET settled_at = ?, answer = ? WHERE transaction_id = ? AND settled_at IS NULL',
   settleUnsentEntry: `
@@ -29,7 +32,8 @@ export const FORWARD_QUEUE_SQL = {
   addCheck: 'INSERT INTO gateway_checks (reference, transaction_id, since) VALUES (?, ?, ?)',
   resolveCheck: 'UPDATE gateway_checks SET resolved_at = ?, outcome = ? WHERE reference = ?',
   waiting: `
-    SELECT q.transaction_id, q.queued_at, q.form, q.attempts, s.encrypted_track_data AS swipe
+    SELECT q.transaction_id, q.queued_at, q.form, q.attempts, q.last_attempt_at,
+      s.encrypted_track_data AS swipe
     FROM forward_queue q LEFT JOIN forward_swipes s ON s.transaction_id = q.transaction_id
     WHERE q.settled_at IS NULL ORDER BY q.transaction_id LIMIT ?`,
   declined: `
@@ -54,6 +58,7 @@ export interface WaitingRow {
   queued_at: number;
   form: string;
   attempts: number;
+  last_attempt_at: number | string | null;
   swipe: string | null;
 }
 
@@ -92,6 +97,7 @@ export const toQueued = (row: WaitingRow) => ({
   form: row.form,
   swipe: row.swipe,
   attempts: Number(row.attempts),
+  lastAttemptAt: number(row.last_attempt_at),
 });
 
 export const toDeclined = (row: DeclinedRow) => ({

@@ -41,6 +41,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       keepSwipe: db.prepare<[number, string]>(q.keepSwipe),
       summary: db.prepare<[], SummaryRow>(q.summary),
       noteAttempt: db.prepare<[number, number]>(q.noteAttempt),
+      noteNotSent: db.prepare<[number]>(q.noteNotSent),
       settleEntry: db.prepare<[number, string, number]>(q.settleEntry),
       settleUnsentEntry: db.prepare<[number, string, number]>(q.settleUnsentEntry),
       settleTransaction: db.prepare<[string, string | null, number]>(q.settleTransaction),
@@ -75,6 +76,9 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       },
       summary: async () => toSummary(sql.summary.get()),
       noteAttempt: async (transactionId, at) => sql.noteAttempt.run(at, transactionId).changes === 1,
+      noteNotSent: async (transactionId) => {
+        sql.noteNotSent.run(transactionId);
+      },
       settle: async (transactionId: number, settlement: ForwardSettlement) => {
         if (!settled(sql.settleEntry, transactionId, settlement))
           throw new Error(`transaction ${transactionId} waits in no forward queue`);
