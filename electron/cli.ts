@@ -14,7 +14,7 @@
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -140,6 +140,29 @@ function refuseExtraWords(command: string, action: string | undefined, rest: rea
     `${name} takes ${max === 0 ? 'no more words' : `at most ${max}`}; "${words[max]}" is one too many. ` +
       'Put a value with spaces in quotes.',
   );
+}
+
+/** A command that only reads was pointed at a data dir with no ledger: nothing to read, nothing made. */
+class NoLedgerError extends Error {}
+
+/** The commands that only read: run on a data dir without a ledger, they would make an empty one. */
+function onlyReads(command: string, action: string | undefined): boolean {
+  if (command === 'audit' || command === 'receipt') return true;
+  if (command === 'settings') return action === 'get';
+  return (command === 'keys' || command === 'staff') && action === 'list';
+}
+
+/**
+ * Whether a folder could not be the data dir meant: it holds no ledger and is not an empty folder
+ * made for one (it does not exist, as when --data-dir is mistyped, or it holds other things).
+ */
+function notADataDir(dataDir: string): boolean {
+  if (existsSync(dataDirLayout(dataDir).database)) return false;
+  try {
+    return readdirSync(dataDir).length > 0;
+  } catch {
+    return true;
+  }
 }
 
 /** The printer did not take the receipt: said in words, with its own exit status. */
@@ -683,6 +706,11 @@ export async function main(argv: string[]): Promise<void> {
       `${command} works on the data dir's SQLite ledger; back up the store server's database with pg_dump or base backups (docs/operations.md).`,
     );
   refuseExtraWords(command, action, rest);
+  if (onlyReads(command, action) && storeServer(values, dataDir) === undefined && notADataDir(dataDir))
+    throw new NoLedgerError(
+      `There is no Tender ledger in ${dataDir}, so there is nothing to show: check --data-dir. ` +
+        '(serve, keys create and staff create make one.)',
+    );
   switch (command) {
     case 'serve':
       return serve(
@@ -733,6 +761,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (
     error instanceof ReceiptNotFoundError ||
     error instanceof NotATabError ||
+    error instanceof NoLedgerError ||
     error instanceof PrintFailedError
   ) {
     console.error(`tender: ${error.message}`);

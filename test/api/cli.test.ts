@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -242,6 +242,32 @@ describe('the headless command line', () => {
       expect(shown).not.toContain('typed-s3cret');
     },
   );
+
+  it('a command that only reads, on a data dir that is not one, says so and makes nothing there', () => {
+    const mistyped = join(dataDir, 'tendr');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'tender-not-a-data-dir-'));
+    writeFileSync(join(elsewhere, 'notes.txt'), 'not a ledger');
+    for (const [folder, args] of [
+      [mistyped, ['keys', 'list']],
+      [mistyped, ['settings', 'get']],
+      [mistyped, ['staff', 'list']],
+      [mistyped, ['audit']],
+      [mistyped, ['receipt', '--id', '1']],
+      [elsewhere, ['keys', 'list']],
+    ] as const) {
+      const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', folder], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(result.status, args.join(' ')).toBe(1);
+      expect(result.stderr).toContain(`There is no Tender ledger in ${folder}`);
+    }
+    expect(existsSync(mistyped)).toBe(false);
+    expect(readdirSync(elsewhere)).toEqual(['notes.txt']);
+    rmSync(elsewhere, { recursive: true });
+    // An empty folder made for it is a data dir still to be used: the defaults are shown.
+    expect(run('settings', 'get', 'tips_enabled').stdout).toContain('tips_enabled=');
+  });
 
   it('an unknown command says so and shows the usage', () => {
     const result = run('launch');
