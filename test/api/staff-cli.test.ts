@@ -40,6 +40,21 @@ function run(input: string, ...args: string[]) {
 }
 
 describe('staff from the command line', () => {
+  it('refuses a name of digits alone, which would read as an id, and adds no one', () => {
+    expect(run('4826\n', 'staff', 'create', '--name', 'Dana', '--role', 'manager').status).toBe(0);
+    for (const args of [
+      ['staff', 'create', '--name', '3', '--role', 'cashier'],
+      ['staff', 'change', 'Dana', '--name', ' 42 '],
+    ]) {
+      const refused = run('1357\n', ...args);
+      expect(refused.status, refused.out).toBe(1);
+      expect(refused.out).toContain('would be read as a staff id');
+    }
+    expect(run('', 'staff', 'list').out.trim().split('\n')).toEqual(['1  Dana  manager']);
+    expect(run('1357\n', 'staff', 'create', '--name', 'Till 3', '--role', 'cashier').status).toBe(0);
+    expect(run('', 'staff', 'retire', 'Till 3').out).toMatch(/Retired: 2 {2}Till 3/);
+  });
+
   it('adds, lists, changes and retires people, reading PINs from standard input only', async () => {
     const added = run('4826\n', 'staff', 'create', '--name', 'Dana', '--role', 'manager');
     expect(added.status, added.out).toBe(0);

@@ -60,6 +60,12 @@ export function checkedName(name: string): string {
   if (!trimmed || trimmed.length > 40 || hasControlCharacter(trimmed)) {
     throw new InvalidStaffRequestError('A name has 1 to 40 characters.');
   }
+  // Staff are named by id or name wherever one person is meant; digits alone are read as the id.
+  if (/^\d+$/.test(trimmed)) {
+    throw new InvalidStaffRequestError(
+      `A name needs more than digits: "${trimmed}" would be read as a staff id. Add a letter, as in "Till ${trimmed}".`,
+    );
+  }
   return trimmed;
 }
 
