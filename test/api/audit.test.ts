@@ -67,6 +67,24 @@ describe('the audit log', () => {
     expect(lines[2]).toContain(`key_create  key ${id} "kitchen display"  transactions:write`);
   });
 
+  it('records a setting only when its value changes, not when the same value is saved again', async () => {
+    const t = await startGatewayForTest();
+    const settings = t.gateway.engine.settings;
+    const changes = async () =>
+      (await recentAudit(t, 50))
+        .filter((entry) => entry.action === 'setting_change' && entry.subject === 'merchant_name')
+        .map((entry) => entry.detail);
+    await settings.setFromText('merchant_name', 'Blue Door', 'Maya');
+    await settings.setFromText('merchant_name', 'Blue Door', 'Maya');
+    await settings.change([['merchant_name', ' Blue Door ']], 'Maya');
+    await settings.setFromText('merchant_name', 'Red Door', 'Maya');
+    expect((await changes()).reverse()).toEqual([
+      expect.stringMatching(/→ Blue Door$/),
+      'Blue Door → Red Door',
+    ]);
+    expect(settings.get('merchant_name')).toBe('Red Door');
+  });
+
   it('is append-only: rows cannot be changed or deleted, even through SQL', async () => {
     const t = await startGatewayForTest();
     // The key the harness made is on record, so each statement has a row to change.
