@@ -8,7 +8,8 @@
  * one counter forwards for the store at a time.
  *
  * The same rounds look up again the requests whose outcome could not be learned (answered 9004): one
- * that turns up approved is voided at the gateway, and the audit log says so.
+ * that turns up approved is voided at the gateway (a void, which cannot be, is recorded here as the
+ * void it was), and the audit log says so.
  */
 import { EventEmitter } from 'node:events';
 import { formatMoney } from '../../shared/money';
@@ -18,7 +19,8 @@ import type { ProcessorDecision } from './processor/processor';
 import { decisionOf, requestOf, type QueuedForm } from './processor/upstream-forms';
 import type { UpstreamProcessor } from './processor/upstream';
 import { applyEffects } from './operations/recording';
-import type { QueuedForward } from './store/forward-queue';
+import { recordVoidLearnedLate } from './operations/void';
+import type { GatewayCheck, QueuedForward } from './store/forward-queue';
 import type { LedgerStore } from './store/ledger-store';
 
 /** How the audit log names what the forwarder does. */
@@ -291,8 +293,42 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
   }
 
   /**
-   * The requests answered 9004: one that shows at the gateway approved is voided there, with an
-   * audit entry; one that shows refused, or that has not shown within a day, is done with.
+   * A VOID answered 9004 that shows at the gateway approved: recorded here as the void it was, in
+   * the write that resolves its lookup, or, when what it voided can no longer be voided here, audited
+   * as a difference the batch close shows.
+   */
+  async #recordLateVoid(check: GatewayCheck, upstreamId: string, turnedUp: string): Promise<void> {
+    const lost = await this.ledger.find(check.transactionId);
+    const record = () =>
+      this.ledger.write(async (ledger) => {
+        const at = this.now();
+        const voidId = lost && (await recordVoidLearnedLate(ledger, lost, upstreamId, at, FORWARDER));
+        await ledger.forwards.resolveCheck(
+          check.reference,
+          at,
+          voidId === undefined ? 'carried out at the gateway' : `recorded as transaction ${voidId}`,
+        );
+        await ledger.appendAudit({
+          at,
+          actor: FORWARDER,
+          action: 'gateway_void',
+          subject: `transaction ${check.transactionId}`,
+          detail:
+            voidId === undefined
+              ? `${turnedUp}: what it voided is voided there and not here; the batch close shows the difference`
+              : `${turnedUp}: recorded here as the void it was, transaction ${voidId}`,
+        });
+      });
+    const originalId = lost?.originalId;
+    await (originalId === null || originalId === undefined
+      ? record()
+      : this.ledger.holdOriginal(originalId, record));
+  }
+
+  /**
+   * The requests answered 9004: one that shows at the gateway approved is voided there (a void is
+   * recorded here instead), with an audit entry; one that shows refused, or that has not shown within
+   * a day, is done with.
    */
   async #checkLostAnswers(): Promise<void> {
     const checks = await this.ledger.forwards.pendingChecks(20);
@@ -304,15 +340,16 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       const found = lookup.value.found;
       let outcome: string | undefined;
       let detail: string | undefined;
-      const turnedUp =
-        found &&
-        `the request of transaction ${check.transactionId} (answered 9004, outcome unknown) turned up at ` +
+      if (found && found.result === 'Approved') {
+        const turnedUp =
+          `the request of transaction ${check.transactionId} (answered 9004, outcome unknown) turned up at ` +
           `the gateway approved as its transaction ${found.id}, ${found.type ?? ''} ${found.amount ?? ''}`;
-      if (found && found.result === 'Approved' && found.type?.toLowerCase() === 'void') {
-        // A void cannot be voided: what it voided stays voided at the gateway, not here.
-        outcome = 'carried out at the gateway';
-        detail = `${turnedUp}: what it voided is voided there and not here; the batch close shows the difference`;
-      } else if (found && found.result === 'Approved') {
+        if (found.type?.toLowerCase() === 'void') {
+          // A void cannot be voided: it is recorded here as the void it was.
+          await this.#recordLateVoid(check, found.id, turnedUp);
+          this.emit('changed');
+          continue;
+        }
         const voided = await this.upstream.followUp({
           kind: 'void',
           amountCents: 0,

@@ -332,20 +332,37 @@ describe('forwarding', () => {
     expect((await relay().client.closeOpenBatch())?.sales_total).toBe('4.00');
   });
 
-  it('a void whose answer was lost and that the gateway carried out late is audited once, not voided again', async () => {
+  it('a void whose answer was lost and that the gateway carried out late is recorded here once, not sent again', async () => {
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '12.00', ...VISA });
+    await post(relay(), 'json', { type: 'SALE', amount: '2.50', ...VISA });
     upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided).toMatchObject({ result: 'Error', error_code: '9004' });
+    expect(await item(sale.id)).toMatchObject({ voided: 'false' });
     await upstream.proxy.releaseHeld();
     const seen = upstream.proxy.seen.length;
     await relay().gateway.engine.forwarder.round();
     await relay().gateway.engine.forwarder.round();
     expect(postsSince(upstream, seen)).toEqual([]);
     expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
-    const audited = (await recentAudit(relay(), 5)).filter((entry) => entry.action === 'gateway_void');
-    expect(audited).toHaveLength(1);
-    expect(audited[0]?.detail).toMatch(/what it voided is voided there and not here/);
+    // The sale is voided here as it is at the gateway, by a void row of its own with the gateway's id.
+    const [recorded] = await relay().client.listTransactions({ type: 'void', result: 'approved' });
+    expect(recorded).toMatchObject({ original_id: sale.id, amount: '12.00', card: expect.stringMatching(/1111$/) });
+    expect((await atGateway(upstream, recorded?.upstream_id ?? '')).type).toBe('Void');
+    expect(await item(sale.id)).toMatchObject({ voided: 'true' });
+    const audit = await recentAudit(relay(), 5);
+    expect(audit.filter((entry) => entry.action === 'gateway_void')).toMatchObject([
+      { detail: expect.stringMatching(`recorded here as the void it was, transaction ${recorded?.id}$`) },
+    ]);
+    expect(audit.find((entry) => entry.action === 'void')).toMatchObject({
+      actor: 'store and forward',
+      subject: `transaction ${recorded?.id}`,
+    });
+    // Nothing is left to tell apart at the close.
+    expect(await relay().client.closeOpenBatch()).toMatchObject({
+      sales_total: '2.50',
+      reconciled: 'true',
+    });
   });
 
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {

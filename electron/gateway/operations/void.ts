@@ -8,12 +8,12 @@ import { formatMoney } from '../../../shared/money';
 import { ERROR_CODES } from '../domain/codes';
 import { voidEffects } from '../domain/effects';
 import { checkVoid, notFound } from '../domain/rules';
-import type { LedgerLookups } from '../store/ledger-store';
+import type { LedgerLookups, LedgerWrite } from '../store/ledger-store';
 import type { LedgerTransaction } from '../store/transaction-rows';
 import { Rejection, type TransactionCommand } from '../validation';
 import { cancelledDecision, commitDecided, forwardingOf, recordGatewayDecision } from './forwarding';
 import { copiedFrom, enforce, findChecked, isInOpenBatch, type OperationRun } from './operation';
-import { applyEffects, newRow, recordAudit } from './recording';
+import { applyEffects, blankRow, insertApproved, newRow, recordAudit } from './recording';
 
 export async function voidTransaction(
   run: OperationRun,
@@ -96,4 +96,58 @@ function beingForwarded(target: LedgerTransaction, targetId: number): Rejection 
       'it: it can be voided once its answer is known. Try again in a moment.',
     { originalId: targetId },
   );
+}
+
+/**
+ * A VOID answered 9004 (its answer lost) that the gateway shows approved later: recorded here as the
+ * void it was, in a row of its own with the gateway's id, when what it voided can still be voided
+ * here (in the open batch, not voided or captured since). Answers the new row's id, or undefined when
+ * it cannot be, and the difference then stands for the batch close. Runs inside the write that
+ * resolves the lookup, holding the original.
+ */
+export async function recordVoidLearnedLate(
+  ledger: LedgerWrite,
+  lost: LedgerTransaction,
+  upstreamId: string,
+  at: number,
+  actor: string,
+): Promise<number | undefined> {
+  if (lost.type !== 'Void' || lost.originalId === null) return undefined;
+  const target = await ledger.find(lost.originalId);
+  if (!target || !checkVoid(target, await isInOpenBatch(ledger, target.batchId)).ok) return undefined;
+  const id = await ledger.nextTransactionId();
+  const response = await insertApproved(
+    ledger,
+    {
+      ...blankRow(id, lost.apiKeyId, at, lost.cashier),
+      ...copiedFrom(target, { type: 'VOID' }),
+      type: 'Void',
+      amount: target.amount,
+      tipAmount: target.tipAmount,
+      batchId: target.batchId,
+      authorizationCode: target.authorizationCode,
+      invoice: lost.invoice,
+      orderNumber: lost.orderNumber,
+      purchaseOrder: lost.purchaseOrder,
+      customerId: lost.customerId,
+      email: lost.email,
+      description: lost.description,
+      comments: lost.comments,
+      // The reference stays with the row of the request that went with it.
+      upstreamId,
+    },
+    `Approved by the card network as transaction ${lost.id}, whose answer was lost and learned later.`,
+    false,
+  );
+  await ledger.appendAudit({
+    at,
+    actor,
+    action: 'void',
+    subject: `transaction ${response.id ?? id}`,
+    detail:
+      `of ${target.type ?? 'transaction'} ${target.id}: ${formatMoney(target.amount ?? 0)}, ` +
+      `the void of transaction ${lost.id}, approved at the gateway after its answer was lost`,
+  });
+  await applyEffects(ledger, voidEffects(target, id));
+  return id;
 }
