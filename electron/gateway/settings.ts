@@ -556,10 +556,9 @@ export class Settings {
     if (checked.length === 0 && also === undefined) return;
     await this.store.write(async (tx) => {
       for (const { name, definition, value } of checked) {
-        const stored = await tx.setting(name);
-        // Saved again as it is: nothing changes, so nothing is recorded.
-        if (stored === definition.format(value)) continue;
-        const before = valueOf(definition, stored);
+        const before = valueOf(definition, await tx.setting(name));
+        // Saved again with the value it has (its default included): nothing changes, nothing is recorded.
+        if (definition.format(before) === definition.format(value)) continue;
         await tx.setSetting(name, definition.format(value));
         await tx.appendAudit({
           at: this.now(),
