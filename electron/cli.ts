@@ -160,8 +160,10 @@ function notADataDir(dataDir: string): boolean {
   if (existsSync(dataDirLayout(dataDir).database)) return false;
   try {
     return readdirSync(dataDir).length > 0;
-  } catch {
-    return true;
+  } catch (error) {
+    // Any other failure to read the folder (no permission, not a folder) is said as it is.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
   }
 }
 
@@ -709,7 +711,7 @@ export async function main(argv: string[]): Promise<void> {
   if (onlyReads(command, action) && storeServer(values, dataDir) === undefined && notADataDir(dataDir))
     throw new NoLedgerError(
       `There is no Tender ledger in ${dataDir}, so there is nothing to show: check --data-dir. ` +
-        '(serve, keys create and staff create make one.)',
+        '(serve makes one, as do the commands that change something.)',
     );
   switch (command) {
     case 'serve':
