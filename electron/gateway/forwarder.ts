@@ -19,7 +19,7 @@ import type { ProcessorDecision } from './processor/processor';
 import { decisionOf, requestOf, type QueuedForm } from './processor/upstream-forms';
 import type { UpstreamProcessor } from './processor/upstream';
 import { applyEffects } from './operations/recording';
-import { recordVoidLearnedLate } from './operations/void';
+import { recordVoidLearnedLate, type LateVoid } from './operations/void';
 import type { GatewayCheck, QueuedForward } from './store/forward-queue';
 import type { LedgerStore } from './store/ledger-store';
 
@@ -32,9 +32,10 @@ export const FORWARD_EVERY_MS = 3_000;
 const CHECKS_FOR_MS = 24 * 3_600_000;
 const ENTRIES_PER_ROUND = 50;
 /**
- * How long after a send that brought no answer the entry may be sent again, if the gateway's list
- * still does not show it: two minutes, TCP's longest a segment may live in the network, so that a
- * request delivered late is found by its reference rather than charged a second time.
+ * How long after a send that brought no answer ended (its connection closed) the entry may be sent
+ * again, if the gateway's list still does not show it: two minutes, TCP's longest a segment may live
+ * in the network, so that a request delivered late is found by its reference rather than charged a
+ * second time.
  */
 export const SENT_AGAIN_AFTER_MS = 120_000;
 /** The answers that say a request was not acted on: no connection was made, or the gateway refused it. */
@@ -176,6 +177,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       return { skipped: false, forwarded: 0, declined: 0 };
     const result = await this.ledger.forwards.asOnlyForwarder(async (): Promise<ForwardRound> => {
       const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
+      // Lost answers first: a void that turns up settles a retry of it still waiting to be sent.
+      await this.#checkLostAnswers();
       const entries = await this.ledger.forwards.waiting(ENTRIES_PER_ROUND);
       for (const entry of entries) {
         const decided = await this.#decide(entry, JSON.parse(entry.form) as QueuedForm);
@@ -194,7 +197,6 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         if (entry.swipe !== null) this.#eraseNeeded = true;
         this.emit('changed');
       }
-      await this.#checkLostAnswers();
       if (this.#eraseNeeded) this.#eraseNeeded = !(await this.ledger.forwards.eraseSwipeRemnants());
       return round;
     });
@@ -227,8 +229,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       const found = lookup.value.found && decisionOf(lookup.value.found, form.reference);
       if (found) return { decision: found, final: true };
       // Not there yet: the last send may still arrive, so it is sent again only once it cannot.
-      const sentAt = entry.lastAttemptAt ?? entry.queuedAt;
-      if (this.now() - sentAt < SENT_AGAIN_AFTER_MS)
+      const sentUntil = entry.lastAttemptAt ?? entry.queuedAt;
+      if (this.now() - sentUntil < SENT_AGAIN_AFTER_MS)
         return {
           decision: {
             outcome: 'error',
@@ -236,7 +238,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
             errorCode: ERROR_CODES.GATEWAY_OUTCOME_UNKNOWN,
             message:
               `transaction ${transactionId} was sent to the gateway without an answer and has not shown ` +
-              `there yet; it is sent again ${SENT_AGAIN_AFTER_MS / 60_000} minutes after it was sent, ` +
+              `there yet; it is sent again ${SENT_AGAIN_AFTER_MS / 60_000} minutes after that send ended, ` +
               'once it can no longer arrive late',
           },
           final: false,
@@ -250,12 +252,20 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       request: form.caller,
       reference: form.reference,
     });
-    // It never left, or the gateway refused it unread: not sent, so neither waited for nor looked up.
-    if (decision.outcome === 'error' && !decision.answeredByGateway && NOT_SENT.has(decision.errorCode))
-      await this.ledger.write((ledger) => ledger.forwards.noteNotSent(transactionId));
     // The gateway's own Error charged nothing: the entry is settled as refused, as a decline is,
     // rather than sent again (a swipe sent twice is a replay) or left to hold up the queue.
-    return { decision, final: decision.outcome !== 'error' || decision.answeredByGateway === true };
+    const final = decision.outcome !== 'error' || decision.answeredByGateway === true;
+    if (decision.outcome === 'error' && !final) {
+      // It never left, or the gateway refused it unread: the entry is as it was before this send.
+      // Otherwise it may still arrive, for as long as a late delivery can, counted from now.
+      const notSent = NOT_SENT.has(decision.errorCode);
+      await this.ledger.write((ledger) =>
+        notSent
+          ? ledger.forwards.noteNotSent(transactionId, entry.lastAttemptAt)
+          : ledger.forwards.noteSendEnded(transactionId, this.now()),
+      );
+    }
+    return { decision, final };
   }
 
   /** Records the gateway's answer to a forwarded entry; true when it refused it. */
@@ -294,32 +304,56 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
 
   /**
    * A VOID answered 9004 that shows at the gateway approved: recorded here as the void it was, in
-   * the write that resolves its lookup, or, when what it voided can no longer be voided here, audited
-   * as a difference the batch close shows.
+   * the write that resolves its lookup. When what it voided is voided here already by a void still
+   * waiting to be forwarded (the cashier's retry while the gateway was down), that one is settled as
+   * carried out by it and never sent; when it cannot be recorded, it is audited as a difference the
+   * batch close shows.
    */
   async #recordLateVoid(check: GatewayCheck, upstreamId: string, turnedUp: string): Promise<void> {
     const lost = await this.ledger.find(check.transactionId);
     const record = () =>
       this.ledger.write(async (ledger) => {
         const at = this.now();
-        const voidId = lost && (await recordVoidLearnedLate(ledger, lost, upstreamId, at, FORWARDER));
+        const late: LateVoid = lost
+          ? await recordVoidLearnedLate(ledger, lost, upstreamId, at, FORWARDER)
+          : { notRecorded: `transaction ${check.transactionId} is not in the ledger` };
+        let detail: string;
+        if ('recorded' in late) {
+          detail = `${turnedUp}: recorded here as the void it was, transaction ${late.recorded}`;
+        } else if ('voidedHereBy' in late) {
+          const other = late.voidedHereBy;
+          const waits = other.type === 'Void' && other.forwardState === 'waiting';
+          if (waits)
+            await ledger.forwards.settle(other.id, {
+              state: 'forwarded',
+              upstreamId,
+              answer: JSON.stringify({
+                result: 'Approved',
+                display_message: `Carried out at the gateway by the void of transaction ${check.transactionId}.`,
+              }),
+              at,
+            });
+          detail =
+            `${turnedUp}: what it voided is voided here too, by transaction ${other.id}` +
+            (waits ? ', which is not sent: the gateway has this void already' : '; nothing differs');
+        } else {
+          detail = `${turnedUp}: not recorded here (${late.notRecorded}); the batch close shows the difference`;
+        }
         await ledger.forwards.resolveCheck(
           check.reference,
           at,
-          voidId === undefined ? 'carried out at the gateway' : `recorded as transaction ${voidId}`,
+          'recorded' in late ? `recorded as transaction ${late.recorded}` : 'carried out at the gateway',
         );
         await ledger.appendAudit({
           at,
           actor: FORWARDER,
           action: 'gateway_void',
           subject: `transaction ${check.transactionId}`,
-          detail:
-            voidId === undefined
-              ? `${turnedUp}: what it voided is voided there and not here; the batch close shows the difference`
-              : `${turnedUp}: recorded here as the void it was, transaction ${voidId}`,
+          detail,
         });
       });
     const originalId = lost?.originalId;
+    // Held as a void of it at the counter holds it, so that the two are never decided at once.
     await (originalId === null || originalId === undefined
       ? record()
       : this.ledger.holdOriginal(originalId, record));

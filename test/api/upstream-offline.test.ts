@@ -309,6 +309,48 @@ describe('forwarding', () => {
     expect(postsSince(upstream, seen).map((request) => request.body.amount)).toEqual(['6.20']);
   });
 
+  it('a send the gateway turns away unread is not taken as sent: a void still cancels it', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('6.30');
+    // Only the rounds this test runs: one of the engine's own would send the entry in between.
+    await relay().gateway.engine.forwarder.stop();
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
+    const turnedAway = await relay().gateway.engine.forwarder.round();
+    expect(turnedAway).toMatchObject({ forwarded: 0, stoppedBy: expect.stringMatching(/slow down \(429\)/) });
+    expect(postsSince(upstream, seen).map((request) => request.fate)).toEqual(['status']);
+    const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(voided.result).toBe('Approved');
+    expect(await item(sale.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
+  });
+
+  it('a send turned away after one that may have arrived keeps the entry as sent, and adds no wait', async () => {
+    await upstream.proxy.line('refuse');
+    const sale = await offlineSale('6.40');
+    await relay().gateway.engine.forwarder.stop();
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    // The first send is taken and never answered: it may still reach the gateway.
+    upstream.proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
+    await relay().gateway.engine.forwarder.round();
+    pastLateArrival();
+    // Once it can no longer arrive, the entry goes again, and the gateway turns it away unread.
+    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
+    expect((await relay().gateway.engine.forwarder.round()).stoppedBy).toMatch(/429/);
+    // The first send still counts: a void cannot cancel what the gateway may have.
+    const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(early).toMatchObject({ result: 'Rejected', error_code: '8017' });
+    // The send turned away started no new wait: the next round sends it.
+    expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
+    expect((await item(sale.id)).forward_state).toBe('forwarded');
+    expect(postsSince(upstream, seen).map((request) => request.fate)).toEqual([
+      'hang',
+      'status',
+      'forwarded',
+    ]);
+  });
+
   it('an entry the gateway answers with an Error of its own is refused, and the queue goes on', async () => {
     await upstream.proxy.line('refuse');
     const failing = await offlineSale('3.00', { pan: '4000000000000119', expMmyy: '1230' });
@@ -347,7 +389,11 @@ describe('forwarding', () => {
     expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
     // The sale is voided here as it is at the gateway, by a void row of its own with the gateway's id.
     const [recorded] = await relay().client.listTransactions({ type: 'void', result: 'approved' });
-    expect(recorded).toMatchObject({ original_id: sale.id, amount: '12.00', card: expect.stringMatching(/1111$/) });
+    expect(recorded).toMatchObject({
+      original_id: sale.id,
+      amount: '12.00',
+      card: expect.stringMatching(/1111$/),
+    });
     expect((await atGateway(upstream, recorded?.upstream_id ?? '')).type).toBe('Void');
     expect(await item(sale.id)).toMatchObject({ voided: 'true' });
     const audit = await recentAudit(relay(), 5);
@@ -363,6 +409,38 @@ describe('forwarding', () => {
       sales_total: '2.50',
       reconciled: 'true',
     });
+  });
+
+  it('a void retried while the gateway was down is not sent once the lost one turns up approved', async () => {
+    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    const lost = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(lost).toMatchObject({ result: 'Error', error_code: '9004' });
+    await upstream.proxy.line('refuse');
+    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
+    // The first void reaches the gateway late, which voids the sale.
+    await upstream.proxy.releaseHeld();
+    await upstream.proxy.line('up');
+    pastLateArrival();
+    const seen = upstream.proxy.seen.length;
+    expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
+    expect(postsSince(upstream, seen)).toEqual([]);
+    const saleAtGateway = (await item(sale.id)).upstream_id;
+    const gatewaysVoid = (
+      await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })
+    ).find((each) => each.original_id === saleAtGateway);
+    expect(gatewaysVoid).toBeDefined();
+    expect(await item(retried.id)).toMatchObject({
+      forward_state: 'forwarded',
+      upstream_id: gatewaysVoid?.id,
+    });
+    expect(await relay().gateway.engine.ledger.forwards.declined()).toEqual([]);
+    const audit = await recentAudit(relay(), 5);
+    expect(audit.find((entry) => entry.action === 'gateway_void')?.detail).toMatch(
+      `voided here too, by transaction ${retried.id}, which is not sent`,
+    );
+    expect(await relay().client.closeOpenBatch()).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
   });
 
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {

@@ -14,7 +14,9 @@
  *   through and its answer is lost;
  * - withhold: forwarded; the answer is never passed on and the connection stays open;
  * - hold: taken and kept until `releaseHeld()` forwards it (a request the gateway acts on late);
- * - delay: forwarded after a pause.
+ * - delay: forwarded after a pause;
+ * - status: never forwarded; answered at once with that HTTP status, as a gateway that turns a
+ *   request away unread (429, 401) does.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, createServer as createHttpsServer, request as httpsRequest, type Server } from 'node:https';
@@ -33,7 +35,8 @@ export type RequestFault =
   | { kind: 'cut'; thenLine?: LineState }
   | { kind: 'withhold' }
   | { kind: 'hold' }
-  | { kind: 'delay'; ms: number };
+  | { kind: 'delay'; ms: number }
+  | { kind: 'status'; status: number };
 
 export interface SeenRequest {
   method: string;
@@ -178,6 +181,10 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
           return;
         case 'delay':
           setTimeout(() => void pass().catch(() => incoming.socket.destroy()), fault.ms);
+          return;
+        case 'status':
+          outgoing.writeHead(fault.status, { 'content-type': 'application/json' });
+          outgoing.end(JSON.stringify({ error: 'turned away by the line under test' }));
           return;
         default:
           void pass().catch(() => incoming.socket.destroy());

@@ -98,12 +98,19 @@ function beingForwarded(target: LedgerTransaction, targetId: number): Rejection 
   );
 }
 
+/** What became of a VOID whose answer was lost and that the gateway shows approved. */
+export type LateVoid =
+  | { recorded: number }
+  /** What it voided is voided here already, by this void: the ledger and the gateway agree. */
+  | { voidedHereBy: LedgerTransaction }
+  /** It cannot be recorded here: why. The batch close shows the difference. */
+  | { notRecorded: string };
+
 /**
  * A VOID answered 9004 (its answer lost) that the gateway shows approved later: recorded here as the
  * void it was, in a row of its own with the gateway's id, when what it voided can still be voided
- * here (in the open batch, not voided or captured since). Answers the new row's id, or undefined when
- * it cannot be, and the difference then stands for the batch close. Runs inside the write that
- * resolves the lookup, holding the original.
+ * here (in the open batch, not voided or captured since). Runs inside the write that resolves the
+ * lookup, holding the original.
  */
 export async function recordVoidLearnedLate(
   ledger: LedgerWrite,
@@ -111,10 +118,17 @@ export async function recordVoidLearnedLate(
   upstreamId: string,
   at: number,
   actor: string,
-): Promise<number | undefined> {
-  if (lost.type !== 'Void' || lost.originalId === null) return undefined;
+): Promise<LateVoid> {
+  if (lost.type !== 'Void' || lost.originalId === null)
+    return { notRecorded: `transaction ${lost.id} is ${lost.type ?? 'a request'} here, not a void` };
   const target = await ledger.find(lost.originalId);
-  if (!target || !checkVoid(target, await isInOpenBatch(ledger, target.batchId)).ok) return undefined;
+  if (!target) return { notRecorded: `transaction ${lost.originalId} is not in the ledger` };
+  if (target.voidedBy !== null) {
+    const voidedBy = await ledger.find(target.voidedBy);
+    if (voidedBy) return { voidedHereBy: voidedBy };
+  }
+  const voidable = checkVoid(target, await isInOpenBatch(ledger, target.batchId));
+  if (!voidable.ok) return { notRecorded: voidable.message };
   const id = await ledger.nextTransactionId();
   const response = await insertApproved(
     ledger,
@@ -131,12 +145,17 @@ export async function recordVoidLearnedLate(
       purchaseOrder: lost.purchaseOrder,
       customerId: lost.customerId,
       email: lost.email,
+      clientIp: lost.clientIp,
       description: lost.description,
       comments: lost.comments,
+      billingIsShipping: lost.billingIsShipping,
+      billing: lost.billing,
+      shipping: lost.shipping,
       // The reference stays with the row of the request that went with it.
       upstreamId,
     },
-    `Approved by the card network as transaction ${lost.id}, whose answer was lost and learned later.`,
+    `Approved by the card network (its transaction ${upstreamId}) for the void of transaction ` +
+      `${lost.id}, whose answer was lost and learned later.`,
     false,
   );
   await ledger.appendAudit({
@@ -149,5 +168,5 @@ export async function recordVoidLearnedLate(
       `the void of transaction ${lost.id}, approved at the gateway after its answer was lost`,
   });
   await applyEffects(ledger, voidEffects(target, id));
-  return id;
+  return { recorded: id };
 }

@@ -19,7 +19,10 @@ export interface QueuedForward {
    * again.
    */
   attempts: number;
-  /** When it was last marked as sent; null when it was queued as sent (then `queuedAt` is that time). */
+  /**
+   * When its last send that may have reached the gateway ended; null when it was never sent, or was
+   * queued as sent (then `queuedAt` is that time).
+   */
   lastAttemptAt: number | null;
 }
 
@@ -80,9 +83,12 @@ export interface ForwardQueueWrite {
   noteAttempt(transactionId: number, at: number): Promise<boolean>;
   /**
    * Takes back the mark `noteAttempt` made, when the request never left (no connection could be
-   * made) or the gateway refused it before acting on it: nothing can have been charged.
+   * made) or the gateway refused it before acting on it: nothing can have been charged by it, and
+   * the entry is as it was before, `lastAttemptAt` as given (the one `waiting` read).
    */
-  noteNotSent(transactionId: number): Promise<void>;
+  noteNotSent(transactionId: number, lastAttemptAt: number | null): Promise<void>;
+  /** A send that may have reached the gateway ended without an answer: the time it could last arrive from. */
+  noteSendEnded(transactionId: number, at: number): Promise<void>;
   /** Records the gateway's answer on the transaction and its entry, and deletes its swipe. */
   settle(transactionId: number, settlement: ForwardSettlement): Promise<void>;
   /**

@@ -97,8 +97,11 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
     },
     noteAttempt: async (transactionId, at) =>
       (await query(q.noteAttempt, [at, transactionId])).rowCount === 1,
-    noteNotSent: async (transactionId) => {
-      await query(q.noteNotSent, [transactionId]);
+    noteNotSent: async (transactionId, lastAttemptAt) => {
+      await query(q.noteNotSent, [lastAttemptAt, transactionId]);
+    },
+    noteSendEnded: async (transactionId, at) => {
+      await query(q.noteSendEnded, [at, transactionId]);
     },
     settle: async (transactionId: number, settlement: ForwardSettlement) => {
       if (!(await settled(q.settleEntry, transactionId, settlement)))

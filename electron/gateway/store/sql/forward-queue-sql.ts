@@ -15,8 +15,10 @@ export const FORWARD_QUEUE_SQL = {
     UPDATE forward_queue SET attempts = attempts + 1, last_attempt_at = ?
     WHERE transaction_id = ? AND settled_at IS NULL`,
   noteNotSent: `
-    UPDATE forward_queue SET attempts = attempts - 1
+    UPDATE forward_queue SET attempts = attempts - 1, last_attempt_at = ?
     WHERE transaction_id = ? AND settled_at IS NULL AND attempts > 0`,
+  noteSendEnded:
+    'UPDATE forward_queue SET last_attempt_at = ? WHERE transaction_id = ? AND settled_at IS NULL',
   settleEntry:
     'UPDATE forward_queue SET settled_at = ?, answer = ? WHERE transaction_id = ? AND settled_at IS NULL',
   settleUnsentEntry: `

@@ -41,7 +41,8 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       keepSwipe: db.prepare<[number, string]>(q.keepSwipe),
       summary: db.prepare<[], SummaryRow>(q.summary),
       noteAttempt: db.prepare<[number, number]>(q.noteAttempt),
-      noteNotSent: db.prepare<[number]>(q.noteNotSent),
+      noteNotSent: db.prepare<[number | null, number]>(q.noteNotSent),
+      noteSendEnded: db.prepare<[number, number]>(q.noteSendEnded),
       settleEntry: db.prepare<[number, string, number]>(q.settleEntry),
       settleUnsentEntry: db.prepare<[number, string, number]>(q.settleUnsentEntry),
       settleTransaction: db.prepare<[string, string | null, number]>(q.settleTransaction),
@@ -76,8 +77,11 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       },
       summary: async () => toSummary(sql.summary.get()),
       noteAttempt: async (transactionId, at) => sql.noteAttempt.run(at, transactionId).changes === 1,
-      noteNotSent: async (transactionId) => {
-        sql.noteNotSent.run(transactionId);
+      noteNotSent: async (transactionId, lastAttemptAt) => {
+        sql.noteNotSent.run(lastAttemptAt, transactionId);
+      },
+      noteSendEnded: async (transactionId, at) => {
+        sql.noteSendEnded.run(at, transactionId);
       },
       settle: async (transactionId: number, settlement: ForwardSettlement) => {
         if (!settled(sql.settleEntry, transactionId, settlement))
