@@ -244,9 +244,9 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
           final: false,
         };
     }
-    const marked = await this.ledger.write((ledger) =>
-      ledger.forwards.noteAttempt(transactionId, this.now()),
-    );
+    // Until it is known to have ended, the send may go on until the gateway's time limit.
+    const endsBy = this.now() + this.upstream.account().client.timeoutMs;
+    const marked = await this.ledger.write((ledger) => ledger.forwards.noteAttempt(transactionId, endsBy));
     if (!marked) return undefined;
     const decision = await this.upstream.forward(requestOf(form, entry.swipe), {
       request: form.caller,

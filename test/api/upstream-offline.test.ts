@@ -309,6 +309,22 @@ describe('forwarding', () => {
     expect(postsSince(upstream, seen).map((request) => request.body.amount)).toEqual(['6.20']);
   });
 
+  it('a send under way counts as lasting its whole time limit, so a crash during it cannot shorten the wait', async () => {
+    await upstream.proxy.line('refuse');
+    await offlineSale('6.20');
+    await upstream.proxy.line('up');
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
+    const sentAfter = Date.now() + clockOffset;
+    const round = relay().gateway.engine.forwarder.round();
+    await upstream.proxy.waitFor((request) => request.fate === 'hang', seen);
+    // What a restart after a crash at this moment would read: the send may go on for its 2 s limit.
+    const [during] = await relay().gateway.engine.ledger.forwards.waiting(1);
+    expect(during?.attempts).toBe(1);
+    expect(during?.lastAttemptAt).toBeGreaterThanOrEqual(sentAfter + 2_000);
+    await round;
+  });
+
   it('a send the gateway turns away unread is not taken as sent: a void still cancels it', async () => {
     await upstream.proxy.line('refuse');
     const sale = await offlineSale('6.30');

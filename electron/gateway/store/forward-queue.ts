@@ -77,10 +77,11 @@ export interface ForwardQueueWrite {
    */
   summary(): Promise<ForwardSummary>;
   /**
-   * Marks an entry as sent, before it is sent; false when it no longer waits (a void cancelled it
+   * Marks an entry as sent, before it is sent, with the latest its send can end (its time limit
+   * from now: a crash ends it sooner); false when it no longer waits (a void cancelled it
    * meanwhile), and then it must not be sent.
    */
-  noteAttempt(transactionId: number, at: number): Promise<boolean>;
+  noteAttempt(transactionId: number, endsBy: number): Promise<boolean>;
   /**
    * Takes back the mark `noteAttempt` made, when the request never left (no connection could be
    * made) or the gateway refused it before acting on it: nothing can have been charged by it, and

@@ -95,8 +95,8 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
       await query(`SELECT pg_advisory_xact_lock(${LOCKS.offlineTotal}, 0)`, []);
       return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
     },
-    noteAttempt: async (transactionId, at) =>
-      (await query(q.noteAttempt, [at, transactionId])).rowCount === 1,
+    noteAttempt: async (transactionId, endsBy) =>
+      (await query(q.noteAttempt, [endsBy, transactionId])).rowCount === 1,
     noteNotSent: async (transactionId, lastAttemptAt) => {
       await query(q.noteNotSent, [lastAttemptAt, transactionId]);
     },

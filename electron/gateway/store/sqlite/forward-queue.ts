@@ -76,7 +76,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
         if (swipe !== null) sql.keepSwipe.run(transactionId, swipe);
       },
       summary: async () => toSummary(sql.summary.get()),
-      noteAttempt: async (transactionId, at) => sql.noteAttempt.run(at, transactionId).changes === 1,
+      noteAttempt: async (transactionId, endsBy) => sql.noteAttempt.run(endsBy, transactionId).changes === 1,
       noteNotSent: async (transactionId, lastAttemptAt) => {
         sql.noteNotSent.run(lastAttemptAt, transactionId);
       },
