@@ -90,6 +90,14 @@ export class BatchService {
     if (!open) return { outcome: 'none open' };
     if (differsFromExpected(open, expected)) return { outcome: 'changed', open };
     const drained = await gateway.forwarder.drain();
+    if (drained.lostUnasked !== undefined) {
+      return {
+        outcome: 'gateway refused',
+        message:
+          `A request whose answer was lost could not be looked up at the gateway (${drained.lostUnasked}), ` +
+          `so it is not known whether it charged a card. ${NOTHING_CLOSED}`,
+      };
+    }
     if (drained.waiting > 0) {
       return {
         outcome: 'gateway refused',

@@ -60,6 +60,11 @@ export interface ForwardRound {
   declined: number;
   /** The round ended on a gateway that could not be reached, or did not answer. */
   stoppedBy?: string;
+  /**
+   * A request answered 9004 could not be looked up (why): whether it charged is not known, so
+   * nothing of the queue was sent, and a batch close waits.
+   */
+  lostUnasked?: string;
 }
 
 export class Forwarder extends EventEmitter<{ changed: [] }> {
@@ -131,7 +136,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
    * Rounds until nothing waits or a round makes no progress: before a batch closes with the gateway.
    * Answers what still waits.
    */
-  async drain(): Promise<{ waiting: number; stoppedBy?: string }> {
+  async drain(): Promise<{ waiting: number; stoppedBy?: string; lostUnasked?: string }> {
     const giveUpAt = this.now() + DRAIN_WAITS_FOR_MS;
     // A round under way began before this was asked, perhaps before the gateway answered again: it
     // finishes first, and what it could not send is tried once more below.
@@ -140,7 +145,10 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       const round = await this.round();
       const summary = await this.ledger.forwards.summary();
       this.#lastWaiting = summary.count;
-      if (summary.count === 0) return { waiting: 0 };
+      if (summary.count === 0)
+        return round.lostUnasked === undefined
+          ? { waiting: 0 }
+          : { waiting: 0, lostUnasked: round.lostUnasked };
       // Another counter of the store is forwarding: its round is waited for, then this one tries.
       if (round.skipped && this.now() < giveUpAt) {
         await new Promise((resolve) => setTimeout(resolve, OTHER_FORWARDER_PAUSE_MS));
@@ -150,6 +158,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         return {
           waiting: summary.count,
           stoppedBy: round.stoppedBy ?? (round.skipped ? 'another counter is forwarding them' : undefined),
+          ...(round.lostUnasked !== undefined && { lostUnasked: round.lostUnasked }),
         };
     }
   }
@@ -177,9 +186,14 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       return { skipped: false, forwarded: 0, declined: 0 };
     const result = await this.ledger.forwards.asOnlyForwarder(async (): Promise<ForwardRound> => {
       const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
-      // Lost answers first: a void that turns up settles a retry of it still waiting to be sent.
-      await this.#checkLostAnswers();
-      const entries = await this.ledger.forwards.waiting(ENTRIES_PER_ROUND);
+      // Lost answers first: a void that turns up settles a retry of it still waiting to be sent. One
+      // that cannot be asked about may be what an entry follows up, or repeats: nothing is sent.
+      const unasked = await this.#checkLostAnswers();
+      if (unasked !== undefined) {
+        round.lostUnasked = unasked;
+        round.stoppedBy = `a request whose answer was lost could not be looked up: ${unasked}`;
+      }
+      const entries = unasked === undefined ? await this.ledger.forwards.waiting(ENTRIES_PER_ROUND) : [];
       for (const entry of entries) {
         const decided = await this.#decide(entry, JSON.parse(entry.form) as QueuedForm);
         // Cancelled by a void since the queue was read: nothing was sent.
@@ -317,6 +331,9 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         const late: LateVoid = lost
           ? await recordVoidLearnedLate(ledger, lost, upstreamId, at, FORWARDER)
           : { notRecorded: `transaction ${check.transactionId} is not in the ledger` };
+        // What stands in its way may be a follow-up still waiting to be sent (a capture the gateway
+        // will refuse, since it voided the original): asked again once the queue has gone.
+        if ('notRecorded' in late && (await ledger.forwards.summary()).count > 0) return;
         let detail: string;
         if ('recorded' in late) {
           detail = `${turnedUp}: recorded here as the void it was, transaction ${late.recorded}`;
@@ -364,13 +381,13 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
    * recorded here instead), with an audit entry; one that shows refused, or that has not shown within
    * a day, is done with.
    */
-  async #checkLostAnswers(): Promise<void> {
+  async #checkLostAnswers(): Promise<string | undefined> {
     const checks = await this.ledger.forwards.pendingChecks(20);
-    if (checks.length === 0) return;
+    if (checks.length === 0) return undefined;
     const account = this.upstream.account();
     for (const check of checks) {
       const lookup = await account.findByReference(check.reference);
-      if (lookup.kind !== 'answered') return;
+      if (lookup.kind !== 'answered') return lookup.detail;
       const found = lookup.value.found;
       let outcome: string | undefined;
       let detail: string | undefined;
@@ -417,5 +434,6 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       });
       this.emit('changed');
     }
+    return undefined;
   }
 }

@@ -58,6 +58,9 @@ const item = async (id: string | undefined): Promise<TransactionListItem> => {
 const pastLateArrival = () => {
   clockOffset += SENT_AGAIN_AFTER_MS;
 };
+/** The gateway list's lookups of a request by its reference. */
+const LOOKUPS = ({ method, path }: { method: string; path: string }) =>
+  method === 'GET' && path.includes('order_id=');
 const CARD = { pan: '4916338506082832', expMmyy: '1230', firstName: 'Kim', lastName: 'Ode' };
 const offlineSale = (amount: string, card: { pan: string; expMmyy: string } = CARD) =>
   post(relay(), 'json', { type: 'SALE', amount, ...swipe(card) });
@@ -459,6 +462,54 @@ describe('forwarding', () => {
     expect(await relay().client.closeOpenBatch()).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
   });
 
+  it('a void retried offline is not sent while the lost one cannot be looked up', async () => {
+    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
+      error_code: '9004',
+    });
+    await relay().gateway.engine.forwarder.stop();
+    await upstream.proxy.line('refuse');
+    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
+    await upstream.proxy.releaseHeld();
+    await upstream.proxy.line('up');
+    pastLateArrival();
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: LOOKUPS });
+    const unasked = await relay().gateway.engine.forwarder.round();
+    expect(unasked.lostUnasked).toMatch(/429/);
+    expect(postsSince(upstream, seen)).toEqual([]);
+    await relay().gateway.engine.forwarder.round();
+    expect(postsSince(upstream, seen)).toEqual([]);
+    expect((await item(retried.id)).forward_state).toBe('forwarded');
+    expect(await relay().gateway.engine.ledger.forwards.declined()).toEqual([]);
+  });
+
+  it('a lost void of a tab the cashier then captured offline is recorded once the capture is refused', async () => {
+    const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    expect(await post(relay(), 'json', { type: 'VOID', id: auth.id ?? '' })).toMatchObject({
+      error_code: '9004',
+    });
+    // The void reaches the gateway late; meanwhile the line is down and the tab is captured offline.
+    await upstream.proxy.releaseHeld();
+    await relay().gateway.engine.forwarder.stop();
+    await upstream.proxy.line('refuse');
+    const capture = await post(relay(), 'json', { type: 'CAPTURE', id: auth.id ?? '', amount: '20.00' });
+    expect(capture).toMatchObject({ result: 'Approved', offline: 'true' });
+    await upstream.proxy.line('up');
+    pastLateArrival();
+    expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
+    await relay().gateway.engine.forwarder.round();
+    // The gateway refused the capture of a voided AUTH; the ledger now says what the gateway does.
+    expect((await item(capture.id)).forward_state).toBe('declined');
+    const tab = await item(auth.id);
+    expect(tab).toMatchObject({ voided: 'true', captured: 'false' });
+    expect((await atGateway(upstream, tab.upstream_id)).voided).toBe('true');
+    expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
+  });
+
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {
     const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '9.00', ...VISA });
@@ -598,6 +649,30 @@ describe('the batch close', () => {
     const [atTheGateway] = await upstream.gateway.client.listBatches({ id: closed?.upstream_batch_id ?? '' });
     expect(atTheGateway).toMatchObject({ status: 'CLOSED', confirmation_code: closed?.confirmation_code });
     expect(await upstream.gateway.client.openBatch()).toBeUndefined();
+  });
+
+  it('closes nothing while a request whose answer was lost cannot be looked up, then voids it first', async () => {
+    upstream.proxy.fault({ kind: 'status', status: 503 }, { match: LOOKUPS, times: Infinity });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    expect(await post(relay(), 'json', { type: 'SALE', amount: '41.00', ...VISA })).toMatchObject({
+      error_code: '9004',
+    });
+    // The lost sale reaches the gateway late and is charged; the cashier charges the card again.
+    await upstream.proxy.releaseHeld();
+    expect((await post(relay(), 'json', { type: 'SALE', amount: '41.00', ...VISA })).result).toBe('Approved');
+    const refused = await relay().request('batches/open', {
+      method: 'PUT',
+      headers: { api_key: relay().key, accept: 'application/json' },
+    });
+    expect(refused.status, refused.body).toBe(502);
+    expect(refused.json()).toMatchObject({
+      error: 'gateway_unreachable',
+      message: expect.stringMatching(/answer was lost could not be looked up .*503/),
+    });
+    expect((await upstream.gateway.client.openBatch())?.sales_total).toBe('82.00');
+    upstream.proxy.clearFaults();
+    const closed = await relay().client.closeOpenBatch();
+    expect(closed).toMatchObject({ sales_total: '41.00', upstream_sales_total: '41.00', reconciled: 'true' });
   });
 
   it('closes nothing while the gateway cannot be reached, and says why', async () => {
