@@ -489,8 +489,9 @@ async function readPin(prompt: string): Promise<string> {
 /**
  * A line typed at a terminal, not shown as it is typed: a PIN or a secret must not stay on the screen
  * (or in its scrollback) for whoever looks next. Backspace takes back a character; Ctrl-C cancels.
+ * The prompt shows only once the terminal has stopped echoing, so nothing typed at once is shown.
  */
-function readUnshown(input: NodeJS.ReadStream): Promise<string> {
+function readUnshown(input: NodeJS.ReadStream, prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const finish = (error?: Error) => {
@@ -514,6 +515,7 @@ function readUnshown(input: NodeJS.ReadStream): Promise<string> {
       }
     };
     input.setRawMode(true);
+    process.stderr.write(prompt);
     input.on('data', onData);
     input.resume();
   });
@@ -525,10 +527,7 @@ function readUnshown(input: NodeJS.ReadStream): Promise<string> {
  * closed pipe) is a mistake, never an empty value: an empty line is how an empty value is given.
  */
 async function readLine(prompt: string): Promise<string> {
-  if (process.stdin.isTTY) {
-    process.stderr.write(prompt);
-    return readUnshown(process.stdin);
-  }
+  if (process.stdin.isTTY) return readUnshown(process.stdin, prompt);
   let text = '';
   for await (const chunk of process.stdin) {
     text += String(chunk);
