@@ -16,7 +16,7 @@ import { formatMoney } from '../../shared/money';
 import { ERROR_CODES, RESULT_CODES } from './domain/codes';
 import { declinedForwardEffects } from './domain/effects';
 import type { ProcessorDecision } from './processor/processor';
-import { decisionOf, requestOf, type QueuedForm } from './processor/upstream-forms';
+import { decisionOf, requestOf, reversalReference, type QueuedForm } from './processor/upstream-forms';
 import type { UpstreamProcessor } from './processor/upstream';
 import { applyEffects } from './operations/recording';
 import { recordVoidLearnedLate, type LateVoid } from './operations/void';
@@ -401,12 +401,19 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
           this.emit('changed');
           continue;
         }
-        const voided = await this.upstream.followUp({
-          kind: 'void',
-          amountCents: 0,
-          originalAuthorizationCode: found.authorization_code ?? '',
-          originalUpstreamId: found.id,
-        });
+        // Sent once: a void sent before whose answer was lost is found by its reference.
+        const reference = reversalReference(check.reference);
+        const sentBefore = await account.findByReference(reference);
+        if (sentBefore.kind !== 'answered') return sentBefore.detail;
+        const voided = sentBefore.value.found
+          ? decisionOf(sentBefore.value.found, reference)
+          : await this.upstream.followUp({
+              kind: 'void',
+              amountCents: 0,
+              originalAuthorizationCode: found.authorization_code ?? '',
+              originalUpstreamId: found.id,
+              forwarding: { request: { type: 'VOID' }, reference },
+            });
         // Not reached, or no answer learned: tried again at the next round.
         if (voided.outcome === 'error' && !voided.answeredByGateway) continue;
         outcome = voided.outcome === 'approved' ? 'voided' : `could not be voided (${voided.message})`;

@@ -462,6 +462,27 @@ describe('forwarding', () => {
     expect(await relay().client.closeOpenBatch()).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
   });
 
+  it('the void of a lost sale that turned up, whose own answer is lost, is found rather than sent again', async () => {
+    await relay().gateway.engine.forwarder.stop();
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    expect(await post(relay(), 'json', { type: 'SALE', amount: '31.00', ...VISA })).toMatchObject({
+      error_code: '9004',
+    });
+    await upstream.proxy.releaseHeld();
+    const seen = upstream.proxy.seen.length;
+    // The gateway charged it; Tender voids it there, and that void's answer is lost too.
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    await relay().gateway.engine.forwarder.round();
+    await upstream.proxy.releaseHeld();
+    await relay().gateway.engine.forwarder.round();
+    expect(postsSince(upstream, seen).map((request) => request.body.type)).toEqual(['VOID']);
+    expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
+    const [audited] = (await recentAudit(relay(), 5)).filter((entry) => entry.action === 'gateway_void');
+    expect(audited?.detail).toMatch(/: voided there \(its void \d+\)$/);
+    const [sale] = await upstream.gateway.client.listTransactions({ type: 'sale', amount: '31.00' });
+    expect(sale?.voided).toBe('true');
+  });
+
   it('a void retried offline is not sent while the lost one cannot be looked up', async () => {
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
     upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });

@@ -95,6 +95,15 @@ export function newReference(): string {
   return reference;
 }
 
+/**
+ * The reference of the void Tender sends of a request that turned up approved after its answer was
+ * lost: derived from that request's own, so that a void whose answer is lost too is found by it
+ * rather than sent again.
+ */
+export function reversalReference(reference: string): string {
+  return `V${reference.slice(1)}`;
+}
+
 /** The caller's fields the interface takes, and the types it takes each for. */
 const CALLER_FIELDS: readonly (readonly [keyof TransactionRequest, readonly TransactionType[]])[] = [
   ['invoice', ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE', 'REFUND']],
