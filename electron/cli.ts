@@ -707,7 +707,8 @@ export async function main(argv: string[]): Promise<void> {
       `${command} works on the data dir's SQLite ledger; back up the store server's database with pg_dump or base backups (docs/operations.md).`,
     );
   refuseExtraWords(command, action, rest);
-  if (onlyReads(command, action) && storeServer(values, dataDir) === undefined && notADataDir(dataDir))
+  const store = storeServer(values, dataDir);
+  if (onlyReads(command, action) && store === undefined && notADataDir(dataDir))
     throw new NoLedgerError(
       `There is no Tender ledger in ${dataDir}, so there is nothing to show: check --data-dir. ` +
         '(serve makes one, as do the commands that change something.)',
@@ -719,19 +720,19 @@ export async function main(argv: string[]): Promise<void> {
         parsePort(values.port),
         (values['allow-origin'] ?? []).map(parseOrigin),
         screensOptions(values),
-        storeServer(values, dataDir),
+        store,
         values.database === undefined ? undefined : '--database and --lane',
       );
     case 'keys':
-      return keys(dataDir, action, rest, values, storeServer(values, dataDir));
+      return keys(dataDir, action, rest, values, store);
     case 'settings':
-      return settings(dataDir, action, action === undefined ? [] : rest, storeServer(values, dataDir));
+      return settings(dataDir, action, action === undefined ? [] : rest, store);
     case 'staff':
-      return staff(dataDir, action, rest, values, storeServer(values, dataDir));
+      return staff(dataDir, action, rest, values, store);
     case 'audit':
-      return audit(dataDir, values.limit, storeServer(values, dataDir));
+      return audit(dataDir, values.limit, store);
     case 'receipt':
-      return receipt(dataDir, values, storeServer(values, dataDir));
+      return receipt(dataDir, values, store);
     case 'backup': {
       if (!values.to) throw new UsageError('backup needs --to <file>.');
       const { problems } = await backupLedger(dataDir, resolve(values.to));

@@ -58,6 +58,27 @@ const item = async (id: string | undefined): Promise<TransactionListItem> => {
 const pastLateArrival = () => {
   clockOffset += SENT_AGAIN_AFTER_MS;
 };
+/**
+ * A sale voided twice: the first VOID reaches the gateway late, which voids the sale, and its answer
+ * is lost (9004); the second, sent while the line was down, is approved offline and waits. The line
+ * is up again, past the first one's late arrival; the engine forwards only in the rounds a test runs.
+ */
+async function lostVoidRetriedOffline() {
+  await relay().gateway.engine.forwarder.stop();
+  const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
+  upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+  expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
+    result: 'Error',
+    error_code: '9004',
+  });
+  await upstream.proxy.line('refuse');
+  const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+  expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
+  await upstream.proxy.releaseHeld();
+  await upstream.proxy.line('up');
+  pastLateArrival();
+  return { sale, retried };
+}
 /** The gateway list's lookups of a request by its reference. */
 const LOOKUPS = ({ method, path }: { method: string; path: string }) =>
   method === 'GET' && path.includes('order_id=');
@@ -431,17 +452,7 @@ describe('forwarding', () => {
   });
 
   it('a void retried while the gateway was down is not sent once the lost one turns up approved', async () => {
-    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
-    const lost = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
-    expect(lost).toMatchObject({ result: 'Error', error_code: '9004' });
-    await upstream.proxy.line('refuse');
-    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
-    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
-    // The first void reaches the gateway late, which voids the sale.
-    await upstream.proxy.releaseHeld();
-    await upstream.proxy.line('up');
-    pastLateArrival();
+    const { sale, retried } = await lostVoidRetriedOffline();
     const seen = upstream.proxy.seen.length;
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
     expect(postsSince(upstream, seen)).toEqual([]);
@@ -484,18 +495,7 @@ describe('forwarding', () => {
   });
 
   it('a void retried offline is not sent while the lost one cannot be looked up', async () => {
-    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
-    expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
-      error_code: '9004',
-    });
-    await relay().gateway.engine.forwarder.stop();
-    await upstream.proxy.line('refuse');
-    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
-    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
-    await upstream.proxy.releaseHeld();
-    await upstream.proxy.line('up');
-    pastLateArrival();
+    const { retried } = await lostVoidRetriedOffline();
     const seen = upstream.proxy.seen.length;
     upstream.proxy.fault({ kind: 'status', status: 429 }, { match: LOOKUPS });
     const unasked = await relay().gateway.engine.forwarder.round();
