@@ -54,7 +54,8 @@ export class BatchService {
    *
    * With the merchant's gateway as the processor (or transactions made offline still waiting), the
    * queue is forwarded first, then the gateway's open batch is closed, and only then the ledger's,
-   * with the gateway's confirmation code and figures; this counter's transactions wait meanwhile.
+   * with the gateway's confirmation code and figures. Meanwhile the transactions of every counter of
+   * the store that go to the gateway wait, and the close waits first for those already under way.
    * When the gateway cannot be reached, or refuses, nothing closes and the answer says why.
    */
   closeOpen(actor: string, expected: ExpectedBatch = {}, apiKeyId?: number): Promise<CloseOutcome> {
@@ -68,7 +69,10 @@ export class BatchService {
     return this.closeHere(actor, expected, apiKeyId, undefined);
   }
 
-  /** Held for the store first, so that this counter's transactions wait only for its own close. */
+  /**
+   * Held for the store first, then at this counter's gate: the order in which a transaction takes
+   * them (Transactions.submit), so that neither holds one while it waits for the other.
+   */
   private closeAtGateway(
     gateway: GatewayClose,
     actor: string,

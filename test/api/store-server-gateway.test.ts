@@ -151,6 +151,47 @@ describe('one close with the gateway across counters', () => {
   });
 });
 
+describe("a close with the gateway and the store's other counters", () => {
+  it('a sale another counter has at the gateway when the close begins: the close waits for its answer, and both sides hold it', async () => {
+    const [front, bar] = await store([['upstream_timeout_seconds', '2']]);
+    await front.client.createTransaction({ type: 'SALE', amount: '21.00', ...VISA });
+    // The gateway takes the sale at the other counter, and its answer is kept from that counter.
+    upstream.proxy.fault({ kind: 'withhold' }, { match: TRANSACTION_POSTS });
+    const sale = bar.client.createTransaction({ type: 'SALE', amount: '5.00', ...VISA });
+    await expect.poll(async () => (await upstream.gateway.client.openBatch())?.sales_count).toBe('2');
+    const closed = await front.client.closeOpenBatch();
+    expect(await sale).toMatchObject({ result: 'Approved' });
+    expect(closed).toMatchObject({
+      status: 'CLOSED',
+      sales_count: '2',
+      sales_total: '26.00',
+      upstream_sales_total: '26.00',
+      reconciled: 'true',
+    });
+  });
+
+  it('a sale another counter sends while the close is at the gateway waits for it, and opens the next batch on both sides', async () => {
+    const [front, bar] = await store();
+    await front.client.createTransaction({ type: 'SALE', amount: '21.00', ...VISA });
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hold' }, { match: ({ method }) => method === 'PUT' });
+    const close = front.client.closeOpenBatch();
+    await heldAtTheLine(upstream, close, seen);
+    const sale = bar.client.createTransaction({ type: 'SALE', amount: '5.00', ...VISA });
+    await expect.poll(() => waitingFor(8)).toBeGreaterThan(0);
+    expect(postsSince(upstream, seen)).toHaveLength(0);
+    await upstream.proxy.releaseHeld();
+    const closed = await close;
+    expect(closed).toMatchObject({ sales_count: '1', upstream_sales_count: '1', reconciled: 'true' });
+    expect(await sale).toMatchObject({ result: 'Approved' });
+    expect(await bar.client.openBatch()).toMatchObject({ sales_count: '1', sales_total: '5.00' });
+    expect(await upstream.gateway.client.openBatch()).toMatchObject({
+      sales_count: '1',
+      sales_total: '5.00',
+    });
+  });
+});
+
 describe('a store relaying to the gateway', () => {
   it('holds the offline total for the store whichever counters approve at once', async () => {
     const [front, bar] = await store([

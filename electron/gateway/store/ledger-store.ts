@@ -72,9 +72,17 @@ export interface LedgerStore extends LedgerLookups {
   /**
    * Runs `work` holding the close of the open batch with the merchant's gateway, as `holdOriginal`
    * holds an original: a close at another counter of the store waits until `work` settles, so the
-   * gateway is asked to close its batch once for one close. No write waits for it.
+   * gateway is asked to close its batch once for one close. No write waits for it. The close also
+   * waits for every request that holds it shared (`shareClose`), and holds back those that come.
    */
   holdClose<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, a request that may go to the merchant's gateway, holding the close shared: any
+   * number of requests of every counter hold it at once; a close with the gateway at any counter of
+   * the store waits until they settle, and a request that comes while one is waiting or under way
+   * waits for it to end. So a transaction is at the gateway and in the ledger in the same batch.
+   */
+  shareClose<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** The ledger inside one write transaction. */

@@ -51,7 +51,10 @@ export const LOCKS = {
   offlineTotal: 6,
   /** The store's one forwarder, held by a counter's forwarding round on a connection of its own. */
   forwarder: 7,
-  /** The close of the open batch with the merchant's gateway, held across the gateway's answer. */
+  /**
+   * The close of the open batch with the merchant's gateway, held alone across the gateway's answers,
+   * and shared by each request that may go to the gateway, across its own.
+   */
   close: 8,
 } as const;
 
@@ -126,6 +129,7 @@ export const SQL = {
   ),
   /** A request's hold across its outside calls (ledger.ts, `hold`). */
   hold: statement('hold', 'SELECT pg_advisory_lock($1::integer, $2::integer)'),
+  holdShared: statement('hold_shared', 'SELECT pg_advisory_lock_shared($1::integer, $2::integer)'),
   tryHold: statement('try_hold', 'SELECT pg_try_advisory_lock($1::integer, $2::integer) AS held'),
   release: statement('release', 'SELECT pg_advisory_unlock_all()'),
   makeCardHashKey: statement(

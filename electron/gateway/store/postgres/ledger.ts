@@ -57,11 +57,12 @@ const RESERVE_SIZE = 16;
 const RESERVE_KEPT_MS = 200;
 
 /**
- * Requests of one counter that may hold an original or the close at once, and an Idempotency-Key at
- * once, each on a connection of its own. Apart, because a request holding its key then holds its
- * original: with one set, requests holding every slot by their keys would wait for ever for one more.
+ * Requests of one counter that may hold an original or the close at once, an Idempotency-Key at once,
+ * and the close shared at once, each on a connection of its own. Apart, because a request holds its
+ * key, then the close shared, then its original: with one set, requests holding every slot by their
+ * keys would wait for ever for one more.
  */
-const HOLD_CONNECTIONS = { subject: 8, answer: 4 } as const;
+const HOLD_CONNECTIONS = { subject: 8, answer: 4, share: 8 } as const;
 /** The longest a request waits for a subject another holds: two gateway time limits and more. */
 const HOLD_WAIT_MS = 300_000;
 
@@ -99,6 +100,7 @@ export class PostgresLedger implements LedgerStore {
   private readonly holdSlots = {
     subject: new Slots(HOLD_CONNECTIONS.subject),
     answer: new Slots(HOLD_CONNECTIONS.answer),
+    share: new Slots(HOLD_CONNECTIONS.share),
   };
 
   private constructor(
@@ -139,7 +141,7 @@ export class PostgresLedger implements LedgerStore {
     // as long again looking up a lost answer), and more.
     const holds = openPool({
       ...options,
-      max: HOLD_CONNECTIONS.subject + HOLD_CONNECTIONS.answer,
+      max: HOLD_CONNECTIONS.subject + HOLD_CONNECTIONS.answer + HOLD_CONNECTIONS.share,
       statementTimeoutMs: HOLD_WAIT_MS,
     });
     return new PostgresLedger(pool, holds, options.lane);
@@ -186,6 +188,21 @@ export class PostgresLedger implements LedgerStore {
       'subject',
       async (client) => {
         await client.query(SQL.hold([LOCKS.close, 0]));
+        return true;
+      },
+      work,
+    );
+  }
+
+  /**
+   * The close's lock taken shared: PostgreSQL grants a lock to no one who would overtake a request
+   * already waiting for it, so requests that come while a close waits for those under way wait too.
+   */
+  shareClose<T>(work: () => Promise<T>): Promise<T> {
+    return this.hold(
+      'share',
+      async (client) => {
+        await client.query(SQL.holdShared([LOCKS.close, 0]));
         return true;
       },
       work,

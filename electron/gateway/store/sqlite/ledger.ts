@@ -88,6 +88,11 @@ export class SqliteLedger implements LedgerStore {
     return this.holds.run('close', work);
   }
 
+  /** A ledger file serves one counter, whose own close keeps its requests apart (CloseGate). */
+  shareClose<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async find(id: number): Promise<LedgerTransaction | undefined> {
     await this.commits.idle();
     return this.findNow(id);
