@@ -96,6 +96,99 @@ describe('the duplicate prompt', () => {
   });
 });
 
+describe('the duplicate prompt beyond a plain sale', () => {
+  it('a tab for the card and amount of a charge moments ago asks first; Enter holds nothing, Charge again holds it', async () => {
+    const settings = counter.screens.running.gateway.engine.settings;
+    await settings.setFromText('duplicate_window_minutes', '2');
+    await settings.setFromText('tips_enabled', 'true');
+    const first = await openTab('20.00');
+    const cashier = await counter.open('duplicate-tab');
+    const { page } = cashier;
+    const startTab = async () => {
+      await cashier.goTo('Tabs');
+      await page.getByRole('button', { name: 'Start a tab' }).click();
+      await page.getByTestId('tab-amount').fill('20.00');
+      await page.getByRole('button', { name: 'Take the card for $20.00' }).click();
+      await page.getByTestId('waiting-for-swipe').waitFor();
+      await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+    };
+
+    await startTab();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    await expect
+      .poll(() => page.getByTestId('duplicate-question').textContent())
+      .toMatch(/^Possible duplicate: \$20\.00 on Visa 1111 at \d{1,2}:\d{2}\s?[AP]M\. Charge again\?$/);
+    expect(await dialog.textContent()).toContain(`#${first}`);
+    await cashier.check('03-duplicate-tab');
+    await cashier.stepSettled();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    // The customer's card holds the first tab: what Enter does next is give this one up.
+    const cancel = page.getByRole('button', { name: 'Cancel the tab' });
+    await expect.poll(() => cancel.evaluate((button) => button === document.activeElement)).toBe(true);
+    let rows = await counter.screens.client.listTransactions({ page_size: 2 });
+    expect(rows.map((row) => [row.type, row.result, row.error_code])).toEqual([
+      ['Auth', 'Rejected', '8033'],
+      ['Auth', 'Approved', undefined],
+    ]);
+    await cashier.check('04-duplicate-tab-not-held');
+    await cancel.click();
+
+    await startTab();
+    await dialog.waitFor();
+    await cashier.stepSettled();
+    await dialog.getByRole('button', { name: 'Charge again' }).click();
+    await page.getByRole('heading', { name: 'Tab opened' }).waitFor();
+    rows = await counter.screens.client.listTransactions({ page_size: 1 });
+    expect(rows[0]).toMatchObject({ type: 'Auth', result: 'Approved', amount: '20.00' });
+    const [audit] = await counter.screens.running.gateway.engine.reads.recentAudit(1);
+    expect(audit).toMatchObject({ action: 'duplicate_override', subject: `transaction ${rows[0]?.id}` });
+  });
+
+  it('a sale tipped at the counter names the total it would charge again, and the earlier one as a sale', async () => {
+    const settings = counter.screens.running.gateway.engine.settings;
+    await settings.setFromText('duplicate_window_minutes', '2');
+    await settings.setFromText('tips_enabled', 'true');
+    await settings.setFromText('counter_tips', 'true');
+    const cashier = await counter.open('duplicate-tipped');
+    const { page } = cashier;
+    const tippedSale = async () => {
+      await cashier.tapAmount('4000');
+      await page.getByRole('button', { name: /^Charge \$/ }).click();
+      await page.getByTestId('counter-tip').waitFor();
+      await page.getByRole('group', { name: 'Suggested tips' }).getByRole('button', { name: /^20%/ }).click();
+      await page.getByTestId('waiting-for-swipe').waitFor();
+      await page.getByRole('button', { name: 'Key in the card' }).click();
+      await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
+      await cashier.submitCard();
+    };
+    try {
+      await tippedSale();
+      await cashier.expectApproved();
+      const [auth] = await counter.screens.client.listTransactions({ type: 'auth', page_size: 1 });
+      await cashier.stepSettled();
+      await page.getByRole('button', { name: 'New sale' }).click();
+
+      await tippedSale();
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor();
+      await expect
+        .poll(() => page.getByTestId('duplicate-question').textContent())
+        .toMatch(/^Possible duplicate: \$48\.00 on Visa 1111 at \d/);
+      await cashier.check('05-duplicate-tipped');
+      await cashier.stepSettled();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.getByTestId('result-message').textContent())
+        .toMatch(new RegExp(`^Visa 1111 already paid \\$48\\.00 at .* \\(sale #${auth?.id}\\)`));
+    } finally {
+      await settings.setFromText('counter_tips', 'false');
+    }
+  });
+});
+
 describe('tips', () => {
   it('Adjust tip voids the capture and captures the tab again with the new tip; both stay in history', async () => {
     await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');

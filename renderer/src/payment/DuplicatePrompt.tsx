@@ -5,6 +5,8 @@
  * with duplicate_override after a manager approves when one is needed.
  */
 import { useEffect, useState } from 'react';
+import type { TenderClient } from '../../../shared/api/client';
+import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadTransaction } from '../transactions/queries';
@@ -25,6 +27,17 @@ interface EarlierCharge {
 
 const KINDS: Record<string, string> = { Sale: 'sale', Auth: 'tab', 'Forced Sale': 'forced sale' };
 
+/**
+ * An AUTH is a tab, or the first half of a sale tipped at the counter, which its receipt tells apart:
+ * only a tab's says TAB.
+ */
+async function kindOf(client: TenderClient, item: TransactionListItem): Promise<string> {
+  if (item.type !== 'Auth') return KINDS[item.type] ?? 'charge';
+  const receipt = await client.receipt(item.id).catch(() => undefined);
+  if (!receipt) return 'charge';
+  return receipt.title.includes('TAB') ? 'tab' : 'sale';
+}
+
 /** The earlier charge, once read; without it the screens still name it by its number. */
 function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
   const { client } = useTerminal();
@@ -32,13 +45,11 @@ function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
   useEffect(() => {
     let current = true;
     loadTransaction(client, duplicateOf)
-      .then((item) => {
+      .then(async (item) => {
         if (!current || !item) return;
-        setEarlier({
-          at: clockLabel(item.created),
-          amount: displayMoney(centsOf(item.amount)),
-          kind: KINDS[item.type] ?? 'charge',
-        });
+        const kind = await kindOf(client, item);
+        if (!current) return;
+        setEarlier({ at: clockLabel(item.created), amount: displayMoney(centsOf(item.amount)), kind });
       })
       .catch(() => undefined);
     return () => {
@@ -51,6 +62,7 @@ function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
 type Props = {
   /** The earlier transaction's id, as the engine named it. */
   duplicateOf: string;
+  /** What charging again charges, tip included. */
   cents: number;
   card: ChargedCard;
   busy?: boolean;

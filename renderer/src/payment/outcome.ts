@@ -131,7 +131,7 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
           kind: 'rejected',
           message: `The same card paid the same amount moments ago (transaction #${response.duplicate_of}): this may be a duplicate.`,
           nextStep:
-            'Nothing was charged. If the customer does mean to pay twice, start the sale again and confirm it.',
+            'Nothing was charged. If the customer does mean to pay twice, start again and confirm when the screen asks.',
           errorCode: POSSIBLE_DUPLICATE,
           duplicateOf: response.duplicate_of,
         };

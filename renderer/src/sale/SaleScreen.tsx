@@ -454,7 +454,7 @@ export function SaleScreen() {
         {askingDuplicate && isPossibleDuplicate(outcome) && (
           <DuplicatePrompt
             duplicateOf={outcome.duplicateOf}
-            cents={state.sale.cents}
+            cents={totalOf(state.sale)}
             card={state.card}
             onChargeAgain={() => void chargeAgain()}
             onCancel={dontChargeAgain}

@@ -1,11 +1,16 @@
 /**
  * Starting a tab: the check amount and the server, then the card (swiped or keyed). The amount is
- * authorized (held on the card) now and captured later with the tip.
+ * authorized (held on the card) now and captured later with the tip. A hold refused as a possible
+ * duplicate asks the cashier, as a sale does: Don't charge is the answer Enter gives.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { TransactionRequestBody } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
+import { useManagerApproval, type Approval } from '../manager/manager-approval';
 import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { cardWithHolder } from '../payment/card-text';
+import { DuplicatePrompt } from '../payment/DuplicatePrompt';
+import { isPossibleDuplicate } from '../payment/outcome';
 import { useTransactionRunner } from '../payment/run-transaction';
 import { useCounterPerson } from '../staff/counter-session';
 import { CardAmountForm } from '../ui/CardAmountForm';
@@ -41,6 +46,19 @@ export function NewTab({
   useEffect(() => {
     current.current = { step, cents, server };
   });
+  const approve = useManagerApproval();
+  // A hold refused as a possible duplicate, kept (card and all) only until the cashier decides.
+  const refusedAsDuplicate = useRef<TransactionRequestBody | null>(null);
+  const [askingDuplicate, setAskingDuplicate] = useState(false);
+
+  const hold = (request: TransactionRequestBody, approval?: Approval) => {
+    void runner.start(request, approval).then((outcome) => {
+      if (outcome?.kind === 'approved') onOpened();
+      const refused = outcome !== undefined && isPossibleDuplicate(outcome) && !request.duplicate_override;
+      refusedAsDuplicate.current = refused ? request : null;
+      setAskingDuplicate(refused);
+    });
+  };
 
   const open = (card: ChargedCard, payment: CardPayment) => {
     const { step: now, cents: amount, server: serverId } = current.current;
@@ -48,16 +66,30 @@ export function NewTab({
     if (now.step !== 'card') return;
     setStep({ step: 'sent', card });
     current.current = { ...current.current, step: { step: 'sent', card } };
-    void runner
-      .start({
-        type: 'AUTH',
-        amount: formatMoney(amount),
-        ...payment,
-        ...(serverId && { server_id: serverId }),
-      })
-      .then((outcome) => {
-        if (outcome?.kind === 'approved') onOpened();
-      });
+    hold({
+      type: 'AUTH',
+      amount: formatMoney(amount),
+      ...payment,
+      ...(serverId && { server_id: serverId }),
+    });
+  };
+
+  const dontHoldAgain = () => {
+    refusedAsDuplicate.current = null;
+    setAskingDuplicate(false);
+  };
+
+  /** The cashier confirmed a possible duplicate: the same request again, with duplicate_override. */
+  const holdAgain = async () => {
+    const refused = refusedAsDuplicate.current;
+    if (!refused) return;
+    const approval = await approve(
+      'duplicate',
+      refused.amount === undefined ? undefined : `$${refused.amount}`,
+    );
+    if (approval === null || refusedAsDuplicate.current !== refused) return;
+    dontHoldAgain();
+    hold({ ...refused, duplicate_override: true }, approval);
   };
 
   useCardReader({
@@ -87,49 +119,61 @@ export function NewTab({
     }
     const { outcome } = runner.state;
     return (
-      <OutcomePanel
-        outcome={outcome}
-        approvedTitle="Tab opened"
-        cents={cents}
-        note={outcome.kind === 'approved' ? 'held on the card' : 'not held'}
-        facts={
-          outcome.kind === 'approved' && (
-            <dl className="facts">
-              <div>
-                <dt>Tab</dt>
-                <dd>#{outcome.transactionId}</dd>
-              </div>
-              <div>
-                <dt>Card</dt>
-                <dd>{cardWithHolder(step.card)}</dd>
-              </div>
-              {server && (
-                <div>
-                  <dt>Server</dt>
-                  <dd>{server}</dd>
-                </div>
-              )}
-            </dl>
-          )
-        }
-        onCheckAgain={() =>
-          void runner.checkAgain().then((again) => {
-            if (again?.kind === 'approved') onOpened();
-          })
-        }
-      >
-        {outcome.kind === 'approved' && <ReceiptActions transactionId={outcome.transactionId} isTab />}
-        <CardOutcomeActions
+      <>
+        <OutcomePanel
           outcome={outcome}
-          onDone={() => onClose(true)}
-          onTryAnotherCard={() => {
-            runner.reset();
-            setStep({ step: 'card', mode: 'swipe' });
-          }}
-          onCancel={() => onClose(false)}
-          cancelLabel="Cancel the tab"
-        />
-      </OutcomePanel>
+          approvedTitle="Tab opened"
+          cents={cents}
+          note={outcome.kind === 'approved' ? 'held on the card' : 'not held'}
+          facts={
+            outcome.kind === 'approved' && (
+              <dl className="facts">
+                <div>
+                  <dt>Tab</dt>
+                  <dd>#{outcome.transactionId}</dd>
+                </div>
+                <div>
+                  <dt>Card</dt>
+                  <dd>{cardWithHolder(step.card)}</dd>
+                </div>
+                {server && (
+                  <div>
+                    <dt>Server</dt>
+                    <dd>{server}</dd>
+                  </div>
+                )}
+              </dl>
+            )
+          }
+          onCheckAgain={() =>
+            void runner.checkAgain().then((again) => {
+              if (again?.kind === 'approved') onOpened();
+            })
+          }
+        >
+          {outcome.kind === 'approved' && <ReceiptActions transactionId={outcome.transactionId} isTab />}
+          <CardOutcomeActions
+            outcome={outcome}
+            onDone={() => onClose(true)}
+            onTryAnotherCard={() => {
+              dontHoldAgain();
+              runner.reset();
+              setStep({ step: 'card', mode: 'swipe' });
+            }}
+            onCancel={() => onClose(false)}
+            cancelLabel="Cancel the tab"
+          />
+        </OutcomePanel>
+        {askingDuplicate && isPossibleDuplicate(outcome) && (
+          <DuplicatePrompt
+            duplicateOf={outcome.duplicateOf}
+            cents={cents}
+            card={step.card}
+            onChargeAgain={() => void holdAgain()}
+            onCancel={dontHoldAgain}
+          />
+        )}
+      </>
     );
   }
 

@@ -1,9 +1,11 @@
 /**
  * What a cashier can do once a card transaction of a dialog has its answer: finish, or after a
- * refusal try again (the same card, when the card was not the problem) or another card, or give up. Nothing is offered while the answer is unknown: the outcome
- * panel's Check again is the only safe step then.
+ * refusal try again (the same card, when the card was not the problem) or another card, or give up.
+ * After a charge refused as a possible duplicate the customer has paid already, so giving up is what
+ * Enter does. Nothing is offered while the answer is unknown: the outcome panel's Check again is the
+ * only safe step then.
  */
-import { nextAction, type SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
 import { useStepPause } from './step-pause';
 
 export function CardOutcomeActions({
@@ -34,6 +36,29 @@ export function CardOutcomeActions({
     );
   }
   if (outcome.kind === 'unknown') return null;
+  if (isPossibleDuplicate(outcome)) {
+    return (
+      <>
+        <button
+          type="button"
+          className="button button-primary"
+          aria-disabled={paused || undefined}
+          onClick={guard(onCancel)}
+          autoFocus
+        >
+          {cancelLabel}
+        </button>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-disabled={paused || undefined}
+          onClick={guard(onTryAnotherCard)}
+        >
+          Try another card
+        </button>
+      </>
+    );
+  }
   return (
     <>
       <button
