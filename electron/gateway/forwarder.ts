@@ -74,6 +74,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
   #stopped = false;
   /** What waited when the queue was last read, or was queued since: a hint, never a rule. */
   #lastWaiting = 0;
+  /** Voids waiting to be sent that a lost void turned up since settled: carried out by it. */
+  readonly #carriedOut = new Set<number>();
 
   constructor(
     private readonly ledger: LedgerStore,
@@ -186,6 +188,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
       return { skipped: false, forwarded: 0, declined: 0 };
     const result = await this.ledger.forwards.asOnlyForwarder(async (): Promise<ForwardRound> => {
       const round: ForwardRound = { skipped: false, forwarded: 0, declined: 0 };
+      this.#carriedOut.clear();
       // Lost answers first: a void that turns up settles a retry of it still waiting to be sent. One
       // that cannot be asked about may be what an entry follows up, or repeats: nothing is sent.
       const unasked = await this.#checkLostAnswers();
@@ -204,6 +207,11 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
           // may follow it up.
           round.stoppedBy = decision.message;
           break;
+        }
+        if (await this.#carriedOutMeanwhile(entry, decision)) {
+          round.forwarded += 1;
+          this.emit('changed');
+          continue;
         }
         const declined = await this.#settle(entry.transactionId, decision);
         if (declined) round.declined += 1;
@@ -282,6 +290,19 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     return { decision, final };
   }
 
+  /**
+   * Whether a void the gateway refused was settled meanwhile as carried out by a lost void of the
+   * same sale: that one may have reached the gateway after this round looked it up and before this
+   * one arrived, and is the reason for the refusal. The lost answers are looked up again to know.
+   */
+  async #carriedOutMeanwhile(entry: QueuedForward, decision: ProcessorDecision): Promise<boolean> {
+    const form = JSON.parse(entry.form) as QueuedForm;
+    if (decision.outcome === 'approved' || form.request.type !== 'VOID') return false;
+    if ((await this.ledger.forwards.pendingChecks(1)).length === 0) return false;
+    await this.#checkLostAnswers();
+    return this.#carriedOut.delete(entry.transactionId);
+  }
+
   /** Records the gateway's answer to a forwarded entry; true when it refused it. */
   async #settle(transactionId: number, decision: ProcessorDecision): Promise<boolean> {
     const declined = decision.outcome !== 'approved';
@@ -340,7 +361,7 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         } else if ('voidedHereBy' in late) {
           const other = late.voidedHereBy;
           const waits = other.type === 'Void' && other.forwardState === 'waiting';
-          if (waits)
+          if (waits) {
             await ledger.forwards.settle(other.id, {
               state: 'forwarded',
               upstreamId,
@@ -350,6 +371,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
               }),
               at,
             });
+            this.#carriedOut.add(other.id);
+          }
           detail =
             `${turnedUp}: what it voided is voided here too, by transaction ${other.id}` +
             (waits ? ', which is not sent: the gateway has this void already' : '; nothing differs');

@@ -473,6 +473,39 @@ describe('forwarding', () => {
     expect(await relay().client.closeOpenBatch()).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
   });
 
+  it('a void retried offline that the gateway refuses because the lost one reached it just before is settled as carried out by it', async () => {
+    await relay().gateway.engine.forwarder.stop();
+    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
+    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
+      error_code: '9004',
+    });
+    await upstream.proxy.line('refuse');
+    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
+    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
+    await upstream.proxy.line('up');
+    pastLateArrival();
+    // The round looks the lost one up and does not find it; it reaches the gateway just before the retry.
+    const seen = upstream.proxy.seen.length;
+    upstream.proxy.fault({ kind: 'hold', answer: true }, { match: TRANSACTION_POSTS });
+    const round = relay().gateway.engine.forwarder.round();
+    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    await upstream.proxy.releaseHeld();
+    await round;
+    const saleAtGateway = (await item(sale.id)).upstream_id;
+    const gatewaysVoid = (
+      await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })
+    ).find((each) => each.original_id === saleAtGateway);
+    expect(gatewaysVoid).toBeDefined();
+    expect(await item(retried.id)).toMatchObject({
+      forward_state: 'forwarded',
+      upstream_id: gatewaysVoid?.id,
+    });
+    expect(await relay().gateway.engine.ledger.forwards.declined()).toEqual([]);
+    expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
+    expect(await relay().client.closeOpenBatch()).toMatchObject({ sales_total: '0.00', reconciled: 'true' });
+  });
+
   it('the void of a lost sale that turned up, whose own answer is lost, is found rather than sent again', async () => {
     await relay().gateway.engine.forwarder.stop();
     upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });

@@ -14,6 +14,7 @@
  *   through and its answer is lost;
  * - withhold: forwarded; the answer is never passed on and the connection stays open;
  * - hold: taken and kept until `releaseHeld()` forwards it (a request the gateway acts on late);
+ *   with `answer`, the gateway's answer then goes back to the engine (a request slow on the line);
  * - delay: forwarded after a pause;
  * - status: never forwarded; answered at once with that HTTP status, as a gateway that turns a
  *   request away unread (429, 401) does.
@@ -34,7 +35,7 @@ export type RequestFault =
   /** With `thenLine`, the line then goes into that state, as when the gateway goes down at that moment. */
   | { kind: 'cut'; thenLine?: LineState }
   | { kind: 'withhold' }
-  | { kind: 'hold' }
+  | { kind: 'hold'; answer?: boolean }
   | { kind: 'delay'; ms: number }
   | { kind: 'status'; status: number };
 
@@ -97,7 +98,14 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
   const clientSockets = new Set<Socket>();
   const seen: SeenRequest[] = [];
   const waiters: { test: (request: SeenRequest) => boolean; resolve: (request: SeenRequest) => void }[] = [];
-  const held: { method: string; path: string; headers: IncomingMessage['headers']; body: Buffer }[] = [];
+  const held: {
+    method: string;
+    path: string;
+    headers: IncomingMessage['headers'];
+    body: Buffer;
+    /** Passes the gateway's answer on to the engine, for a request held with `answer`. */
+    answer?: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void;
+  }[] = [];
   let faults: StandingFault[] = [];
   let state: LineState = 'up';
 
@@ -177,7 +185,19 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
         case 'hang':
           return;
         case 'hold':
-          held.push({ method, path, headers: incoming.headers, body });
+          held.push({
+            method,
+            path,
+            headers: incoming.headers,
+            body,
+            ...(fault.answer && {
+              answer: (status: number, answerHeaders: IncomingMessage['headers'], answerBody: Buffer) => {
+                const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = answerHeaders;
+                outgoing.writeHead(status, rest);
+                outgoing.end(answerBody);
+              },
+            }),
+          });
           return;
         case 'delay':
           setTimeout(() => void pass().catch(() => incoming.socket.destroy()), fault.ms);
@@ -289,6 +309,7 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
       const answers: string[] = [];
       for (const request of held.splice(0)) {
         const answer = await forward(request.method, request.path, request.headers, request.body);
+        request.answer?.(answer.status, answer.headers, answer.body);
         answers.push(answer.body.toString('utf8'));
       }
       return answers;
