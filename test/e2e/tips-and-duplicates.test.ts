@@ -4,7 +4,7 @@
  * manager confirmed.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { afterTime, startCounter, type Counter, type CounterPage } from './counter-page';
+import { afterTime, OWNER, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -253,6 +253,48 @@ describe('tips', () => {
     await cashier.check('03-adjust-tip-hold-expired');
     const [capture] = await counter.screens.client.listTransactions({ id: captured.id ?? '' });
     expect(capture).toMatchObject({ voided: 'false', amount: '69.00' });
+  });
+
+  it("Adjust tip whose hold expires while the manager's PIN is asked for leaves the capture as it is", async () => {
+    const { engine } = counter.screens.running.gateway;
+    await engine.settings.setFromText('tips_enabled', 'true');
+    if (!engine.staff.list().some((member) => member.name === 'Cole')) {
+      await engine.staff.create({ name: 'Cole', role: 'cashier', pin: '1470' }, 'test');
+    }
+    const tabId = await openTab('60.00');
+    const captured = await counter.screens.client.createTransaction({
+      type: 'CAPTURE',
+      id: tabId,
+      amount: '60.00',
+      tip_amount: '9.00',
+    });
+    expect(captured.result).toBe('Approved');
+    await counter.reader.bridge.invoke('staff:sign-in', { pin: '1470' });
+    try {
+      const cashier = await counter.open('adjust-tip-expiring');
+      const { page } = cashier;
+      // A minute before the seven days of the tab's hold end.
+      const start = Date.now();
+      const untilAMinuteBefore = 7 * 86_400_000 - 60_000;
+      await afterTime(counter, cashier, untilAMinuteBefore);
+      await cashier.goTo('Tabs');
+      await page.getByTestId(`captured-${tabId}`).getByRole('button').click();
+      const panel = page.getByTestId('adjust-tip');
+      await panel.getByRole('button', { name: /^20%/ }).click();
+      await panel.getByRole('button', { name: 'Adjust tip to $12.00' }).click();
+      const pin = page.getByRole('dialog', { name: 'Manager PIN' });
+      await pin.waitFor();
+      // The manager comes over two minutes later: the hold has ended meanwhile.
+      counter.engineClock.skip(120_000);
+      await page.clock.setFixedTime(start + untilAMinuteBefore + 120_000);
+      await pin.getByLabel('PIN', { exact: true }).fill(OWNER.pin);
+      await pin.getByRole('button', { name: 'Confirm' }).click();
+      await panel.getByTestId('hold-expired').waitFor();
+      const [capture] = await counter.screens.client.listTransactions({ id: captured.id ?? '' });
+      expect(capture).toMatchObject({ voided: 'false', amount: '69.00' });
+    } finally {
+      await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
+    }
   });
 
   it('a tip above the set share of the check asks first, naming both amounts', async () => {

@@ -86,6 +86,8 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
       `capture #${capture.id}, to change its tip from ${displayMoney(oldTip)} to ${displayMoney(tipCents)}`,
     );
     if (approval === null) return;
+    // A manager may come over only after the hold has ended: read once more before the void.
+    if (await holdExpired().catch(() => false)) return;
     const voided = await voiding.start({ type: 'VOID', id: capture.id }, approval);
     if (voided?.kind === 'approved') await captureAgain();
   };
