@@ -35,7 +35,12 @@ import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
 import { InvalidStaffRequestError, STAFF_ROLES, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
-import { SETTING_DEFINITIONS, UnknownSettingError } from './gateway/settings';
+import {
+  isSecretSetting,
+  SECRET_SETTINGS,
+  SETTING_DEFINITIONS,
+  UnknownSettingError,
+} from './gateway/settings';
 import {
   readStoreServerFile,
   shownStoreServer,
@@ -73,8 +78,8 @@ Commands:
   staff retire <id or name>     Retire a person: they can no longer sign in; history keeps their name
   settings get [name]           Show settings
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')};
-                                a value of - is read from standard input (for upstream_api_key and
-                                smtp_password, which then stay out of shell history)
+                                a value of - is read from standard input, the only way a secret
+                                (${SECRET_SETTINGS.join(', ')}) is taken
   audit [--limit <n>]           Show who voided, refunded, captured, closed batches, changed keys or
                                 settings, newest first (default: the last 50)
   keys, staff, settings, audit [--database <url> --lane <name>]
@@ -633,6 +638,22 @@ function settings(
   args: string[],
   store: StoreServerOptions | undefined,
 ) {
+  const [name, given] = args;
+  // Every user of this computer can read a command line, and shell history keeps it: a secret is
+  // taken only from standard input. An empty word, which reveals nothing, clears it.
+  if (
+    action === 'set' &&
+    name !== undefined &&
+    isSecretSetting(name) &&
+    given !== undefined &&
+    given !== '-' &&
+    given !== ''
+  )
+    throw new UsageError(
+      `${name} is a secret, never taken as a word of the command line (other users of this computer can read ` +
+        `that, and shell history keeps it); nothing was changed. Give - instead (settings set ${name} -): ` +
+        'type it at the prompt, where it is not shown, or pipe it in.',
+    );
   return withEngine(
     dataDir,
     async (engine) => {
@@ -649,11 +670,10 @@ function settings(
         return;
       }
       if (action === 'set') {
-        const [name, given] = args;
         if (name === undefined || given === undefined)
           throw new UsageError('settings set needs a name and a value.');
-        // `-` reads the value from standard input, so that a secret stays out of shell history and
-        // process lists.
+        // `-` reads the value from standard input, so that it stays out of shell history and process
+        // lists.
         const value = given === '-' ? await readLine(`${name}: `) : given;
         await engine.settings.setFromText(name, value, COMMAND_LINE);
         console.log(`${name}=${engine.settings.display(name as keyof typeof SETTING_DEFINITIONS)}`);

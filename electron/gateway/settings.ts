@@ -18,6 +18,11 @@ interface SettingDefinition<T> {
   /** How the value is shown to people; a secret is never shown, only described. */
   display?(value: T): string;
   /**
+   * A key or password: never shown, and never taken where other users of the computer can read it,
+   * such as a word of a command line.
+   */
+  secret?: boolean;
+  /**
    * Why a well-formed value cannot be used now (a file that is not there), checked when it is set;
    * a stored value is not checked again each time it is read.
    */
@@ -61,6 +66,7 @@ const swipeKeySetting: SettingDefinition<string> = {
   defaultValue: ANSI_TEST_BDK,
   parse: (text) => (/^[0-9A-Fa-f]{32}$/.test(text.trim()) ? text.trim().toUpperCase() : undefined),
   format: String,
+  secret: true,
   display: (value) =>
     value === ANSI_TEST_BDK
       ? `ANSI test BDK (TEST ONLY: set the BDK your readers were injected with), KCV ${keyCheckValue(value)}`
@@ -224,6 +230,7 @@ const secretSetting = (description: string): SettingDefinition<string> => ({
   defaultValue: '',
   parse: (text) => (text.length <= 256 && !hasControlCharacter(text) ? text : undefined),
   format: String,
+  secret: true,
   display: (value) => (value === '' ? 'not set' : 'set (hidden)'),
 });
 
@@ -396,6 +403,16 @@ export function isSettingName(name: string): name is SettingName {
 
 export class UnknownSettingError extends Error {}
 
+/** Whether a setting is a key or password, kept secret (the BDK, the gateway's key, the mail password). */
+export function isSecretSetting(name: string): boolean {
+  return isSettingName(name) && definitionOf(name).secret === true;
+}
+
+/** The settings that are secrets, in the order they are listed. */
+export const SECRET_SETTINGS: readonly SettingName[] = Object.keys(SETTING_DEFINITIONS).filter(
+  (name): name is SettingName => isSecretSetting(name),
+);
+
 /** A setting saying where a secret is sent, and which changes of it send the secret elsewhere. */
 interface SecretPlace {
   place: SettingName;
@@ -471,7 +488,7 @@ export class Settings {
     const definition = definitionOf(name);
     const value = definition.parse(text);
     if (value !== undefined) return definition.check?.(value);
-    const shown = definition.display ? 'That value' : `"${text}"`;
+    const shown = definition.secret ? 'That value' : `"${text}"`;
     return `${shown} is not a valid value for ${name}: ${definition.description}`;
   }
 

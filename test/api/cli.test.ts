@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SECRET_SETTINGS } from '../../electron/gateway/settings';
 import { createTestDatabase, storeArguments, type TestDatabase } from '../support/gateway';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -164,14 +165,50 @@ describe('the headless command line', () => {
       /^swipe_bdk=ANSI test BDK \(TEST ONLY.*KCV [0-9A-F]{6}/,
     );
     const key = '89ABCDEF0123456776543210FEDCBA98';
-    const set = run('settings', 'set', 'swipe_bdk', key);
-    expect(set.status).toBe(0);
+    const set = runWithInput(`${key}\n`, 'settings', 'set', 'swipe_bdk', '-');
+    expect(set.status, set.stderr).toBe(0);
     const shown = run('settings', 'get').stdout;
     expect(shown).toMatch(/swipe_bdk=custom BDK, KCV [0-9A-F]{6}/);
     expect(shown).not.toContain(key);
-    const bad = run('settings', 'set', 'swipe_bdk', 'SECRETSECRETSECRET');
+    const bad = runWithInput('SECRETSECRETSECRET\n', 'settings', 'set', 'swipe_bdk', '-');
     expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('not a valid value for swipe_bdk');
     expect(bad.stderr).not.toContain('SECRETSECRETSECRET');
+  });
+
+  it('a secret given as a word of the command line is refused, says to give - instead, and changes nothing', () => {
+    // Every secret setting, so that one added later is covered too.
+    expect(SECRET_SETTINGS).toEqual(
+      expect.arrayContaining(['swipe_bdk', 'upstream_api_key', 'smtp_password']),
+    );
+    const values: Record<string, string> = {
+      swipe_bdk: '00112233445566778899AABBCCDDEEFF',
+      upstream_api_key: 'gw_live_8f3a9c2d1e7b4a6f',
+      smtp_password: 'hunter2-mail',
+    };
+    const before = run('settings', 'get').stdout;
+    for (const name of SECRET_SETTINGS) {
+      const value = values[name] ?? 's3cret-value';
+      const refused = run('settings', 'set', name, value);
+      expect(refused.status, `${name}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr.split('\n')[0]).toMatch(
+        new RegExp(
+          `^tender: ${name} is a secret, never taken as a word of the command line.*Give - instead \\(settings set ${name} -\\)`,
+        ),
+      );
+      expect(refused.stdout + refused.stderr).not.toContain(value);
+    }
+    expect(run('settings', 'get').stdout).toBe(before);
+    expect(run('audit').stdout).not.toMatch(/setting_change|swipe_bdk|upstream_api_key|smtp_password/);
+    // The same values read from standard input are taken, and an empty word, which reveals nothing,
+    // still clears a secret.
+    for (const name of SECRET_SETTINGS) {
+      const set = runWithInput(`${values[name] ?? 's3cret-value'}\n`, 'settings', 'set', name, '-');
+      expect(set.status, `${name}: ${set.stderr}`).toBe(0);
+    }
+    expect(run('settings', 'get', 'smtp_password').stdout.trim()).toBe('smtp_password=set (hidden)');
+    expect(run('settings', 'set', 'smtp_password', '').status).toBe(0);
+    expect(run('settings', 'get', 'smtp_password').stdout.trim()).toBe('smtp_password=not set');
   });
 
   it("the gateway's key, read from standard input, is never shown again: not by settings, audit or backup", () => {
@@ -188,7 +225,7 @@ describe('the headless command line', () => {
       set,
       run('settings', 'get'),
       run('settings', 'get', 'upstream_api_key'),
-      run('settings', 'set', 'upstream_api_key', `${key}\u0007`),
+      runWithInput(`${key}\u0007\n`, 'settings', 'set', 'upstream_api_key', '-'),
       run('audit'),
       ...(store ? [] : [run('backup', '--to', join(dataDir, 'copy.db'))]),
     ];
