@@ -12,7 +12,7 @@ import type {
   InvokeChannel,
   ManagerAction,
 } from '../../shared/ipc/contract';
-import { ANSI_TEST_BDK, keyCheckValue } from '../gateway/crypto/dukpt';
+import { isAnsiTestBdk, keyCheckValue } from '../gateway/crypto/dukpt';
 import type { Engine } from '../gateway/engine';
 import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
 import { dataDirLayout } from '../gateway/paths';
@@ -114,7 +114,7 @@ export class CounterAdmin {
       // Refunds, voids, the close and settings changes always need a manager now.
       managerPin: true,
       swipeKey: {
-        testKey: bdk === ANSI_TEST_BDK,
+        testKey: isAnsiTestBdk(bdk),
         kcv: keyCheckValue(bdk),
         description: clip(settings.display('swipe_bdk'), 300),
       },

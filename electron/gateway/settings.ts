@@ -2,7 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { ANSI_TEST_BDK, keyCheckValue } from './crypto/dukpt';
+import { ANSI_TEST_BDK, isAnsiTestBdk, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
 import { hasControlCharacter } from '../../shared/api/schemas';
@@ -68,7 +68,7 @@ const swipeKeySetting: SettingDefinition<string> = {
   format: String,
   secret: true,
   display: (value) =>
-    value === ANSI_TEST_BDK
+    isAnsiTestBdk(value)
       ? `ANSI test BDK (TEST ONLY: set the BDK your readers were injected with), KCV ${keyCheckValue(value)}`
       : `custom BDK, KCV ${keyCheckValue(value)}`,
 };

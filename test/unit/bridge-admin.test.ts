@@ -231,6 +231,20 @@ describe('settings', () => {
     expect(JSON.stringify(entry)).not.toContain(bdk);
   });
 
+  it('still say it is the test key when it is the test key with other parity bits, which DES ignores', async () => {
+    const terminal = await start();
+    // The public test key with the low bit of every byte flipped: the same key, KCV 08D7B4.
+    const bdk = '0022446688AACCEEFFDDBB9977553311';
+    const changed = (await invoke(terminal, 'settings:set-swipe-key', { bdk })) as AppSettings;
+    expect(changed.swipeKey).toEqual({
+      testKey: true,
+      kcv: '08D7B4',
+      description: expect.stringContaining('TEST ONLY'),
+    });
+    expect(t.gateway.engine.settings.display('swipe_bdk')).toMatch(/^ANSI test BDK \(TEST ONLY/);
+    expect(JSON.stringify(changed)).not.toContain(bdk);
+  });
+
   it('stop the start when the counter settings file is damaged, rather than dropping a PIN', async () => {
     writeFileSync(join(t.dataDir, COUNTER_SETTINGS_FILE), '{"version":1,"tipPercentages":');
     await expect(start()).rejects.toBeInstanceOf(DamagedPreferencesError);

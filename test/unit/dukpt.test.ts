@@ -7,7 +7,9 @@ import {
   aesDukptWorkingKey,
   ANSI_TEST_BDK,
   desEncryptBlock,
+  isAnsiTestBdk,
   isValidKsnCounter,
+  keyCheckValue,
   ksnCounter,
   tdesCbcDecrypt,
   tdesCbcEncrypt,
@@ -27,6 +29,39 @@ const ksn = (counter: string): Buffer => hex(`FFFF9876543210${counter}`);
 describe('single DES built on des-ede3', () => {
   it('gives the classic DES known answer (key 133457799BBCDFF1)', () => {
     expect(show(desEncryptBlock(hex('133457799BBCDFF1'), hex('0123456789ABCDEF')))).toBe('85E813540F0AB405');
+  });
+});
+
+/** A key with the low bit of every byte, which DES ignores (parity), flipped. */
+const parityFlipped = (keyHex: string): string => show(Buffer.from(hex(keyHex).map((byte) => byte ^ 1)));
+
+describe('the ANSI test BDK', () => {
+  it('is recognised in any letter case and whatever its parity bits, since DES ignores them', () => {
+    const flipped = parityFlipped(ANSI_TEST_BDK);
+    expect(flipped).not.toBe(ANSI_TEST_BDK);
+    // The same key: the same check value, and the same key for every swipe.
+    expect(keyCheckValue(flipped)).toBe(keyCheckValue(ANSI_TEST_BDK));
+    expect(show(tdesTrackKey(hex(flipped), ksn('E00001'), 'data'))).toBe(
+      show(tdesTrackKey(BDK, ksn('E00001'), 'data')),
+    );
+    for (const key of [ANSI_TEST_BDK, ANSI_TEST_BDK.toLowerCase(), flipped, flipped.toLowerCase()])
+      expect(isAnsiTestBdk(key), key).toBe(true);
+  });
+
+  it('is not any other key: one that differs in a bit DES uses, or is not a whole key', () => {
+    // 0x02 is the lowest bit DES uses.
+    const other = show(
+      Buffer.from(hex(ANSI_TEST_BDK).map((byte, index) => (index === 15 ? byte ^ 2 : byte))),
+    );
+    expect(keyCheckValue(other)).not.toBe(keyCheckValue(ANSI_TEST_BDK));
+    for (const key of [
+      other,
+      '89ABCDEF0123456776543210FEDCBA98',
+      ANSI_TEST_BDK.slice(0, 30),
+      `${ANSI_TEST_BDK}00`,
+      '',
+    ])
+      expect(isAnsiTestBdk(key), key).toBe(false);
   });
 });
 

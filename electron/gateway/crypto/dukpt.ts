@@ -8,6 +8,23 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 /** The BDK of the ANSI X9.24 examples. Test readers ship injected with it; real ones never are. */
 export const ANSI_TEST_BDK = '0123456789ABCDEFFEDCBA9876543210';
 
+/**
+ * Whether two DES keys, in hex, are the same key. DES uses only the high seven bits of each key byte
+ * (the low bit is parity), so keys that differ only there encrypt alike and share a check value.
+ */
+export function sameDesKey(aHex: string, bHex: string): boolean {
+  const [a, b] = [aHex, bHex].map((text) =>
+    /^(?:[0-9A-Fa-f]{2})+$/.test(text) ? Buffer.from(text, 'hex') : undefined,
+  );
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every((byte, index) => (byte & 0xfe) === ((b[index] ?? 0) & 0xfe));
+}
+
+/** Whether a BDK is the public ANSI test key, whatever its parity bits: swipes under it are not secret. */
+export function isAnsiTestBdk(bdkHex: string): boolean {
+  return sameDesKey(bdkHex, ANSI_TEST_BDK);
+}
+
 export const TDES_KSN_BYTES = 10;
 /** The low 21 bits of a TDES KSN count transactions. */
 const COUNTER_MASK = 0x1f_ffff;
