@@ -155,8 +155,9 @@ export function paymentProcessorHandlers(
     'processor:test': async (input) => {
       await options.requirePin(input.pin);
       const keptUrl = settings.get('upstream_url');
+      const keptCaFile = settings.get('upstream_ca_file');
       const url = entered('upstream_url', input.upstreamUrl) ?? keptUrl;
-      const caFile = entered('upstream_ca_file', input.caFile) ?? settings.get('upstream_ca_file');
+      const caFile = entered('upstream_ca_file', input.caFile) ?? keptCaFile;
       const timeoutSeconds =
         entered('upstream_timeout_seconds', input.timeoutSeconds?.toString()) ??
         settings.get('upstream_timeout_seconds');
@@ -164,9 +165,10 @@ export function paymentProcessorHandlers(
       const typedKey = input.apiKey ?? '';
       let apiKey = typedKey;
       if (apiKey === '') {
-        if (url !== keptUrl) {
+        // Where saving would clear the kept key (settings.ts, SECRET_PLACES), a test does not send it.
+        if (url !== keptUrl || (keptCaFile !== '' && caFile !== keptCaFile)) {
           return notSet(
-            "Enter the gateway's key to test this address: the kept key is only ever sent to the kept address.",
+            "Enter the gateway's key to test this address or certificate file: the kept key is only ever sent to the kept address, trusting the kept certificates.",
           );
         }
         apiKey = settings.get('upstream_api_key');

@@ -431,7 +431,11 @@ const SECRET_PLACES: Partial<Record<SettingName, readonly SecretPlace[]>> = {
     // Without protection the password would cross the network in the clear.
     { place: 'smtp_security', moves: (_before, after) => after === 'none' },
   ],
-  upstream_api_key: [{ place: 'upstream_url', moves: (before) => before !== '' }],
+  upstream_api_key: [
+    { place: 'upstream_url', moves: (before) => before !== '' },
+    // Another certificate trusted lets another server answer for the same address.
+    { place: 'upstream_ca_file', moves: (before) => before !== '' },
+  ],
 };
 
 /** The definitions differ in value type; the Settings methods below keep each name to its own type. */

@@ -3,7 +3,10 @@
  * on a real counter with a real gateway behind the fault proxy: the key never comes back, every
  * change and test needs a manager, and Test connection says what is wrong in words.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { Terminal } from '../../electron/bridge/terminal';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -214,6 +217,12 @@ describe('the payment processor settings on the bridge', () => {
     });
     expect(elsewhere).toMatchObject({ ok: false, problem: 'not set' });
     expect(elsewhere.message).toMatch(/kept key is only ever sent to the kept address/);
+    // Other certificates trusted would let another server answer for the kept address.
+    const otherCa = join(t.dataDir, 'other-ca.pem');
+    writeFileSync(otherCa, (await createLoopbackCertificate()).certificatePem);
+    const otherTrust = await invoke(terminal, 'processor:test', { caFile: otherCa });
+    expect(otherTrust).toMatchObject({ ok: false, problem: 'not set' });
+    expect(otherTrust.message).toMatch(/kept key is only ever sent to the kept address, trusting the kept/);
     expect(upstream().proxy.seen.length).toBe(before);
   });
 });

@@ -163,6 +163,33 @@ describe('a secret kept for one place', () => {
     expect(settings.get('upstream_api_key')).toBe(KEY);
   });
 
+  it('the gateway key is cleared when the certificates trusted for the gateway change without a new key', async () => {
+    const { settings } = engine;
+    const [first, second] = [join(dir, 'first.pem'), join(dir, 'second.pem')];
+    writeFileSync(first, (await createLoopbackCertificate()).certificatePem);
+    writeFileSync(second, (await createLoopbackCertificate()).certificatePem);
+    await settings.change([
+      ['upstream_url', 'https://a.example.com/rest/v1'],
+      ['upstream_api_key', KEY],
+    ]);
+    // Trusting a private gateway's certificate once the key is set is where the key was meant to go.
+    await settings.setFromText('upstream_ca_file', first);
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+    // Another certificate would let another server stand for the same address.
+    await settings.setFromText('upstream_ca_file', second);
+    expect(settings.get('upstream_api_key')).toBe('');
+    await settings.change([
+      ['upstream_ca_file', first],
+      ['upstream_api_key', KEY],
+      ['processor', 'upstream'],
+    ]);
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+    // The gateway in use keeps its key: such a change is refused, and nothing changes.
+    await expect(settings.setFromText('upstream_ca_file', second)).rejects.toThrow(/upstream_api_key/);
+    expect(settings.get('upstream_ca_file')).toBe(first);
+    expect(settings.get('upstream_api_key')).toBe(KEY);
+  });
+
   it('the gateway in use is not moved to another address without its key, and nothing changes', async () => {
     const { settings } = engine;
     await settings.change([
