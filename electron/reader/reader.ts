@@ -144,7 +144,19 @@ export function interpretReport(bytes: Uint8Array): ReportOutcome {
   if (report.encodeType === CARD_ENCODE_TYPES.AAMVA) return problem('not-payment-card');
   const display = swipeDisplay(report);
   if (!display) return problem('not-payment-card');
-  return { kind: 'swipe', encryptedTrackData: buildSwipeString(report), display };
+  let encryptedTrackData: string;
+  try {
+    encryptedTrackData = buildSwipeString(report);
+  } catch (error) {
+    // The layout allows what MagTek's form does not (an encrypted length no multiple of 8, a `|`
+    // inside a masked track): a glitch of the reader, told as such.
+    if (!(error instanceof RangeError)) throw error;
+    return problem(
+      'unexpected-report',
+      `a report whose fields do not have the MagTek form: ${error.message}`,
+    );
+  }
+  return { kind: 'swipe', encryptedTrackData, display };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,7 +414,13 @@ export class MagtekReaders {
 
   #onReport(entry: Entry, device: HidReportDevice, report: Uint8Array): void {
     if (entry.open !== device) return;
-    const outcome = interpretReport(report);
+    let outcome: ReportOutcome;
+    try {
+      outcome = interpretReport(report);
+    } finally {
+      // A refused report may hold clear tracks (a SureSwipe reader); nothing reads the buffer after this.
+      report.fill(0);
+    }
     if (outcome.kind === 'swipe') {
       this.#emit('swipe', {
         reader: entry.info,
@@ -413,8 +431,6 @@ export class MagtekReaders {
     } else {
       this.#problem(outcome.code, entry.info, outcome.detail);
     }
-    // A refused report may hold clear tracks (a SureSwipe reader); nothing reads the buffer after this.
-    report.fill(0);
   }
 
   async #onDeviceError(entry: Entry, device: HidReportDevice, error: Error): Promise<void> {

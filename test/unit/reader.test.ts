@@ -10,7 +10,7 @@ import {
   type ReaderEventMap,
   type ReaderEventName,
 } from '../../electron/reader/reader';
-import { parseReport, type MagneSafeReport } from '../../electron/reader/reports';
+import { MAGNESAFE_OFFSETS, parseReport, type MagneSafeReport } from '../../electron/reader/reports';
 import { buildSwipeString, swipeDisplay } from '../../electron/reader/swipe-string';
 import {
   generateMagneSafeReport,
@@ -234,6 +234,34 @@ describe('the reader event source', () => {
       message: READER_PROBLEMS['unexpected-report'],
       detail: 'a 64-byte report; MagTek readers send 337, 856 or 887 bytes',
     });
+    simulator.swipe(VISA);
+    expect(events.at(-1)?.event).toBe('swipe');
+  });
+
+  /** Reports a glitching reader could send: fields the report's layout allows, not in MagTek's form. */
+  const malformed = (change: (bytes: Uint8Array) => void): Uint8Array => {
+    const bytes = generateMagneSafeReport(VISA, { counter: 3 });
+    change(bytes);
+    return bytes;
+  };
+  it.each([
+    [
+      'an encrypted length that is no multiple of 8',
+      (b: Uint8Array) => (b[MAGNESAFE_OFFSETS.encryptedLengths + 1] = 0x27),
+    ],
+    ['a NUL inside a masked track', (b: Uint8Array) => (b[MAGNESAFE_OFFSETS.maskedTracks[0] + 5] = 0x00)],
+    ['a | inside a masked track', (b: Uint8Array) => (b[MAGNESAFE_OFFSETS.maskedTracks[1] + 3] = 0x7c)],
+    ['a serial number that is not ASCII', (b: Uint8Array) => (b[MAGNESAFE_OFFSETS.serial] = 0xe9)],
+  ])('reports a report with %s as an error, not a crash', async (_name, change) => {
+    const simulator = new SwipeSimulator();
+    const { readers, events } = await startReaders(simulator.backend);
+    const error = nextEvent(readers, 'error');
+    simulator.replay(malformed(change));
+    expect(await error).toMatchObject({
+      code: 'unexpected-report',
+      detail: expect.stringMatching(/^a report whose fields do not have the MagTek form/),
+    });
+    // The reader stays open: the next swipe goes through.
     simulator.swipe(VISA);
     expect(events.at(-1)?.event).toBe('swipe');
   });
