@@ -1057,6 +1057,27 @@ describe('references in XML', () => {
   });
 });
 
+describe('an unknown XML element named like a JavaScript prototype', () => {
+  it.each(['constructor', 'prototype', '__proto__'])(
+    'is ignored as the same unknown field is in JSON: <%s>',
+    async (name) => {
+      const response = await t.request('transactions', {
+        method: 'POST',
+        headers: { api_key: t.key, 'content-type': 'application/xml', accept: 'application/json' },
+        body:
+          `<transaction><type>SALE</type><amount>5.00</amount><card>${VISA.card}</card>` +
+          `<exp_date>${VISA.exp_date}</exp_date><${name}><amount>900.00</amount></${name}></transaction>`,
+      });
+      expect(response.status, response.body).toBe(200);
+      const answer = response.json() as { result: string; id: string };
+      expect(answer.result).toBe('Approved');
+      const [row] = (await getJson<TransactionListItem[]>(`transactions?id=${answer.id}`)) ?? [];
+      expect(row).toMatchObject({ amount: '5.00' });
+      expect(({} as Record<string, unknown>).amount).toBeUndefined();
+    },
+  );
+});
+
 describe('an XML element given twice', () => {
   const fields: [string, string][] = [
     ['type', 'SALE'],

@@ -75,6 +75,8 @@ function withoutMediaParameters(accept: string): string {
     .join(',');
 }
 
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 const xmlParser = new XMLParser({
   ignoreAttributes: true,
   // Numbers stay the exact text sent: "025.00" must not become 25.
@@ -85,6 +87,9 @@ const xmlParser = new XMLParser({
   // Only the predefined XML entities and character references; a DOCTYPE never reaches the parser.
   processEntities: true,
   htmlEntities: true,
+  // The parser refuses these names outright, as guarded against prototype pollution: renamed to
+  // what no XML name can be, they are unknown elements like any other, and ignored as in JSON.
+  transformTagName: (name) => (PROTOTYPE_NAMES.has(name) ? `#${name}` : name),
 });
 
 const xmlBuilder = new XMLBuilder({ format: false, suppressEmptyNode: false });
