@@ -14,7 +14,7 @@
  *
  * Other tools rely on these spellings and on `keys create` printing the key alone on its last line.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -147,7 +147,10 @@ function refuseExtraWords(command: string, action: string | undefined, rest: rea
   );
 }
 
-/** A command that only reads was pointed at a data dir with no ledger: nothing to read, nothing made. */
+/**
+ * A command that only reads was pointed at a data dir with no ledger, or any command at a file:
+ * nothing to read, nothing made.
+ */
 class NoLedgerError extends Error {}
 
 /** The commands that only read: run on a data dir without a ledger, they would make an empty one. */
@@ -719,6 +722,10 @@ export async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory())
+    throw new NoLedgerError(
+      `${dataDir} is a file, not a folder: --data-dir names the folder that holds Tender's ledger.`,
+    );
   if (
     ['backup', 'restore'].includes(command) &&
     (values.database !== undefined || values.lane !== undefined || storeServer(values, dataDir) !== undefined)

@@ -306,6 +306,26 @@ describe('the headless command line', () => {
     expect(run('settings', 'get', 'tips_enabled').stdout).toContain('tips_enabled=');
   });
 
+  it('a data dir that is a file is said to be one, whatever the command, and the file is left as it was', () => {
+    const file = join(dataDir, 'notes.txt');
+    writeFileSync(file, 'not a folder');
+    for (const args of [
+      ['keys', 'list'],
+      ['settings', 'set', 'tips_enabled', 'true'],
+      ['serve', '--port', '1'],
+    ]) {
+      const result = spawnSync(process.execPath, [...CLI, ...args, '--data-dir', file], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(result.status, args.join(' ')).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `tender: ${file} is a file, not a folder: --data-dir names the folder that holds Tender's ledger.`,
+      );
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+  });
+
   it('an unknown command says so and shows the usage', () => {
     const result = run('launch');
     expect(result.status).toBe(2);
