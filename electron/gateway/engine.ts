@@ -139,10 +139,14 @@ export class Engine {
     return new Engine(store, options);
   }
 
-  /** Stops forwarding, then closes the store: its readers, background work and connections. */
+  /**
+   * Stops forwarding, writes the PIN refusals still counted in memory, then closes the store: its
+   * readers, background work and connections.
+   */
   async close(): Promise<void> {
     await this.forwarder.stop();
     this.upstream.close();
+    await this.staff.close();
     await this.store.close();
   }
 }

@@ -447,6 +447,26 @@ describe('the PIN gate', () => {
     );
   });
 
+  it('writes a burst of refusals still counting when the engine stops, with its count', async () => {
+    for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
+    for (let attempt = 0; attempt < 300; attempt += 1) expect(await reason(signIn(OWNER_PIN))).toBe('locked');
+    await engine.close();
+    engine = await openEngine(dataDir, { now: () => now });
+    const refused = (await engine.reads.recentAudit(10)).filter((entry) => /refused/.test(entry.detail));
+    expect(refused.map((entry) => entry.detail)).toEqual([
+      expect.stringMatching(/^300 PINs refused at front while PIN entry there was paused/),
+    ]);
+    // The pause still holds after the restart, and its next refusals are a burst of their own.
+    expect(await reason(signIn(OWNER_PIN))).toBe('locked');
+    now += rule.pauseMs;
+    expect((await signIn(OWNER_PIN)).name).toBe('Olga');
+    const bursts = (await engine.reads.recentAudit(10)).filter((entry) => /refused/.test(entry.detail));
+    expect(bursts.map((entry) => entry.detail)).toEqual([
+      expect.stringMatching(/^1 PIN refused at front/),
+      expect.stringMatching(/^300 PINs refused at front/),
+    ]);
+  });
+
   it('says how long to wait once the pause has begun', async () => {
     for (const pin of ['0000', '0001', '0002', '0003', '0004']) await reason(signIn(pin));
     now += 15_000;

@@ -83,6 +83,7 @@ type Burst = { count: number; counter: string; purpose: string; where: string; f
  */
 export class PinRefusals {
   readonly #bursts = new Map<string, Burst>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly record: (entry: Omit<AuditEntry, 'id' | 'at'>) => Promise<void>,
@@ -100,7 +101,13 @@ export class PinRefusals {
       return;
     }
     this.#bursts.set(scope, { count: 1, ...guess, from: this.now() });
-    setTimeout(() => void this.flush(scope), Math.max(0, pausedUntil - this.now())).unref();
+    const timer = setTimeout(() => void this.flush(scope), Math.max(0, pausedUntil - this.now()));
+    this.#timers.set(scope, timer.unref());
+  }
+
+  /** Writes every burst still counting: the engine is stopping, and memory goes with it. */
+  async flushAll(): Promise<void> {
+    await Promise.all([...this.#bursts.keys()].map((scope) => this.flush(scope)));
   }
 
   /** Writes the scope's burst, if any; the entry is lost only if the log cannot be written. */
@@ -108,6 +115,8 @@ export class PinRefusals {
     const burst = this.#bursts.get(scope);
     if (!burst) return;
     this.#bursts.delete(scope);
+    clearTimeout(this.#timers.get(scope));
+    this.#timers.delete(scope);
     await this.record({
       actor: burst.where,
       action: 'pin_failed',

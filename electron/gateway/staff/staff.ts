@@ -367,6 +367,15 @@ export class StaffService {
     );
   }
 
+  /**
+   * Writes what is kept only in memory and belongs in the audit log: the PINs refused during a pause
+   * that is not over yet. Call before the store closes.
+   */
+  async close(): Promise<void> {
+    await this.#previousCheck;
+    await this.#refusals.flushAll();
+  }
+
   /** An audit entry of its own, stamped now. */
   #record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
     return this.store.write((tx) => tx.appendAudit({ at: this.now(), ...entry }));
