@@ -9,6 +9,7 @@
  *   (keys, settings, staff, audit and receipt take [--database <postgres URL> --lane <name>] too)
  *   npm run gateway -- staff list | staff create --name <name> --role cashier|manager [--server <nn>]
  *   npm run gateway -- staff change <id or name> [--name] [--role] [--server] [--new-pin] | staff retire <id or name>
+ *   npm run gateway -- staff unpause
  *   npm run gateway -- backup --to <file> | restore --from <file>
  *   npm run gateway -- receipt --id <id> [--copy customer|merchant|check] [--width 32|42|48] [--printer <printer>]
  *
@@ -33,7 +34,8 @@ import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/ga
 import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/http/dates';
 import { InvalidKeyRequestError, parsePermissions } from './gateway/keys';
-import { InvalidStaffRequestError, STAFF_ROLES, type StaffMember } from './gateway/staff/staff';
+import { waitInWords } from './gateway/staff/pin-gate';
+import { InvalidStaffRequestError, STAFF_ROLES, THIS_COUNTER, type StaffMember } from './gateway/staff/staff';
 import { dataDirLayout, defaultDataDir } from './gateway/paths';
 import {
   isSecretSetting,
@@ -76,6 +78,8 @@ Commands:
   staff change <id or name>     Change a person: [--name <name>] [--role cashier|manager]
                [--server <nn>|none] [--new-pin] (the new PIN is read from standard input)
   staff retire <id or name>     Retire a person: they can no longer sign in; history keeps their name
+  staff unpause                 Open PIN entry at this counter (--lane's on a store server) when too
+                                many wrong PINs paused it
   settings get [name]           Show settings
   settings set <name> <value>   Change a setting: ${Object.keys(SETTING_DEFINITIONS).join(', ')};
                                 a value of - is read from standard input, the only way a secret
@@ -128,7 +132,7 @@ const WORDS_TAKEN: Record<string, number | Record<string, number>> = {
   backup: 0,
   restore: 0,
   keys: { create: 0, list: 0, revoke: 1 },
-  staff: { list: 0, create: 0, change: 1, retire: 1 },
+  staff: { list: 0, create: 0, change: 1, retire: 1, unpause: 0 },
   settings: { get: 1, set: 2 },
 };
 
@@ -630,8 +634,29 @@ async function staff(
       console.log(`Retired: ${describeMember(member)}.`);
       return;
     }
+    case 'unpause': {
+      if (store === undefined && !existsSync(dataDirLayout(dataDir).database))
+        throw new NoLedgerError(
+          `There is no Tender ledger in ${dataDir}, so no PIN entry to open: check --data-dir.`,
+        );
+      const { counter, lifted } = await withEngine(
+        dataDir,
+        async (engine) => {
+          const counter = engine.onStoreServer ? engine.lane : THIS_COUNTER;
+          return { counter, lifted: await engine.staff.unpause(counter, COMMAND_LINE) };
+        },
+        store,
+      );
+      if (lifted.length === 0) console.log(`PIN entry at ${counter} is not paused.`);
+      for (const { scope, leftMs, failures } of lifted) {
+        console.log(
+          `Opened PIN entry for ${scope}: ${waitInWords(leftMs)} of its pause were left, after ${failures} wrong PINs. The next wrong PIN there pauses it again.`,
+        );
+      }
+      return;
+    }
     default:
-      throw new UsageError('staff takes list, create, change or retire.');
+      throw new UsageError('staff takes list, create, change, retire or unpause.');
   }
 }
 

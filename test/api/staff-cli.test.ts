@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openEngine } from '../../electron/gateway/open-store';
+import { PinRefusedError, THIS_COUNTER } from '../../electron/gateway/staff/staff';
 import { createTestDatabase, recentAudit, storeArguments, type TestDatabase } from '../support/gateway';
 import { storedText } from '../support/ledger-rows';
 
@@ -113,5 +114,61 @@ describe('staff from the command line', () => {
     // The store server's rows as text hold numbers (times, ids) a PIN may be part of: a PIN kept
     // would stand alone.
     if (store) expect(await storedText({ dataDir, store })).not.toMatch(/\b(4826|1357|2468)\b/);
+  });
+
+  it('opens PIN entry that one person’s wrong PINs paused for hours, giving no guess away, and says so in the audit log', async () => {
+    expect(run('4826\n', 'staff', 'create', '--name', 'Dana', '--role', 'manager').status).toBe(0);
+    // Someone at the locked keypad types a wrong PIN each time the pause runs out: after fourteen,
+    // every PIN at the counter, the manager's too, is refused unchecked for hours.
+    let now = Date.now();
+    let engine = await openEngine(dataDir, { ...(store && { store }), now: () => now });
+    const counter = engine.onStoreServer ? engine.lane : THIS_COUNTER;
+    const scope = `sign-in at ${counter}`;
+    const signIn = (pin: string) =>
+      engine.staff.identify(pin, 'sign-in', 'test', counter).then(
+        (member) => member.name,
+        (error: unknown) => (error instanceof PinRefusedError ? error.reason : String(error)),
+      );
+    try {
+      for (let typed = 0; typed < 14; typed += 1) {
+        now = Math.max(now, (await engine.admin.pinGate(scope)).pausedUntil);
+        await signIn(`99${String(typed).padStart(2, '0')}`);
+      }
+      expect(await signIn('4826')).toBe('locked');
+    } finally {
+      await engine.close();
+    }
+
+    const opened = run('', 'staff', 'unpause');
+    expect(opened.status, opened.out).toBe(0);
+    expect(opened.out).toMatch(
+      new RegExp(`^Opened PIN entry for ${scope}: \\d+ hours of its pause were left, after 14 wrong PINs\\.`),
+    );
+    expect(run('', 'staff', 'unpause').out.trim()).toBe(`PIN entry at ${counter} is not paused.`);
+
+    engine = await openEngine(dataDir, { ...(store && { store }), now: () => now });
+    try {
+      const unpaused = (await recentAudit({ gateway: { engine } }, 20)).filter(
+        (entry) => entry.action === 'pin_unpaused',
+      );
+      expect(unpaused).toEqual([expect.objectContaining({ actor: 'command line', subject: scope })]);
+      expect(await signIn('4826')).toBe('Dana');
+      // The count is kept just below a pause: the next wrong PIN pauses again, for a minute.
+      expect(await signIn('9914')).toBe('locked');
+      expect((await engine.admin.pinGate(scope)).pausedUntil - now).toBe(60_000);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('says there is no ledger to open PIN entry in when --data-dir is mistyped', () => {
+    if (store) return;
+    const missing = spawnSync(
+      process.execPath,
+      [...CLI, 'staff', 'unpause', '--data-dir', join(dataDir, 'no-such-folder')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('There is no Tender ledger in');
   });
 });

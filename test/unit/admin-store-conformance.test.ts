@@ -172,4 +172,31 @@ describe.each(Object.keys(STORES))('the %s keys, settings and staff', (storeName
       lastFailureAt: later + 2 * rule.forgetMs,
     });
   });
+
+  it('lifts a pause by hand, keeping the count just below one, and leaves an open gate as it is', async () => {
+    const rule = PIN_GATE_RULE;
+    const wrong = (at: number) => admin.write((tx) => tx.recordWrongPin('sign-in at front', at, rule));
+    for (let attempt = 0; attempt < rule.attempts + 2; attempt += 1) await wrong(1000);
+    const paused = await admin.pinGate('sign-in at front');
+    expect(paused.pausedUntil).toBe(1000 + 4 * rule.pauseMs);
+
+    const lift = (scope: string) => admin.write((tx) => tx.liftPinPause(scope, 5000, rule));
+    expect(await lift('sign-in at front')).toEqual(paused);
+    expect(await admin.pinGate('sign-in at front')).toEqual({
+      failures: rule.attempts - 1,
+      pausedUntil: 0,
+      lastFailureAt: 1000,
+    });
+    // The next wrong PIN pauses again, for the first pause's length.
+    expect((await wrong(6000)).pausedUntil).toBe(6000 + rule.pauseMs);
+    // A gate that is not paused is left as it is.
+    await admin.write((tx) => tx.recordWrongPin('approval at front', 1000, rule));
+    expect(await lift('approval at front')).toEqual({ failures: 1, pausedUntil: 0, lastFailureAt: 1000 });
+    expect(await admin.pinGate('approval at front')).toEqual({
+      failures: 1,
+      pausedUntil: 0,
+      lastFailureAt: 1000,
+    });
+    expect(await lift('sign-in at bar')).toEqual({ failures: 0, pausedUntil: 0, lastFailureAt: 0 });
+  });
 });

@@ -10,7 +10,8 @@
  */
 import type { AuditEntry } from '../store/audit';
 
-export type PinTarget = 'sign-in' | 'approval';
+export const PIN_TARGETS = ['sign-in', 'approval'] as const;
+export type PinTarget = (typeof PIN_TARGETS)[number];
 
 export function pinScope(counter: string, target: PinTarget): string {
   return `${target} at ${counter}`;

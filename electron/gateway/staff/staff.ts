@@ -16,7 +16,7 @@ import {
 } from '../store/admin-store';
 import type { AuditEntry } from '../store/audit';
 import { foldCase, type StaffRecord } from '../store/staff-rows';
-import { PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
+import { PIN_TARGETS, PinRefusals, pinScope, pinSlips, waitInWords, type PinTarget } from './pin-gate';
 import { hashPin, type StoredPin } from './pins';
 import {
   checkedName,
@@ -374,6 +374,36 @@ export class StaffService {
   async close(): Promise<void> {
     await this.#previousCheck;
     await this.#refusals.flushAll();
+  }
+
+  /**
+   * Lifts the pauses of PIN entry at `counter` (sign-in and approval), for whoever holds the
+   * computer or the store server: a pause, which lengthens with each wrong PIN, refuses every PIN
+   * unchecked, so at a single counter one person can otherwise keep everyone out for hours. Each pause
+   * lifted is an audit entry; the count stays just below a pause, so lifting gives no guesses away.
+   * Says which were lifted, with how much of each was left.
+   */
+  unpause(counter: string, actor: string): Promise<{ scope: string; leftMs: number; failures: number }[]> {
+    const now = this.now();
+    return this.store.write(async (tx) => {
+      const lifted: { scope: string; leftMs: number; failures: number }[] = [];
+      for (const target of PIN_TARGETS) {
+        const scope = pinScope(counter, target);
+        const before = await tx.liftPinPause(scope, now, PIN_GATE_RULE);
+        if (before.pausedUntil <= now) continue;
+        const { failures } = wornPinGate(before, now, PIN_GATE_RULE);
+        const leftMs = before.pausedUntil - now;
+        lifted.push({ scope, leftMs, failures });
+        await tx.appendAudit({
+          at: now,
+          actor,
+          action: 'pin_unpaused',
+          subject: scope,
+          detail: `PIN entry for ${target} at ${counter} opened with ${waitInWords(leftMs)} of its pause left, after ${failures} wrong PINs; the next wrong PIN there pauses it again`,
+        });
+      }
+      return lifted;
+    });
   }
 
   /** An audit entry of its own, stamped now. */

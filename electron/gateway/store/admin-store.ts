@@ -81,6 +81,17 @@ export function forgivenPinGate(state: PinGateState, count: number): PinGateStat
 }
 
 /**
+ * The gate once its pause is lifted by hand (`staff unpause`): open at once, with the count kept just
+ * below a pause, so the next wrong PIN there pauses it again, for a minute, and doubling from there.
+ * Lifting gives no one a guess the rule would not have given them.
+ */
+export function liftedPinGate(state: PinGateState, now: number, rule: PinGateRule): PinGateState {
+  const worn = wornPinGate(state, now, rule);
+  const failures = Math.min(worn.failures, rule.attempts - 1);
+  return { failures, pausedUntil: 0, lastFailureAt: failures === 0 ? 0 : worn.lastFailureAt };
+}
+
+/**
  * The changes of one write, committed together. Its methods are valid only while the write runs, and
  * a write's work awaits nothing but them: on SQLite the whole write runs within one turn.
  */
@@ -99,6 +110,8 @@ export interface AdminWrite {
   recordWrongPin(scope: string, now: number, rule: PinGateRule): Promise<PinGateState>;
   /** Takes `count` wrong PINs off the scope's count: typing slips of a PIN then typed right. */
   forgiveWrongPins(scope: string, count: number): Promise<void>;
+  /** Lifts the scope's pause, if it is paused at `now` (liftedPinGate); the gate as it was before. */
+  liftPinPause(scope: string, now: number, rule: PinGateRule): Promise<PinGateState>;
   appendAudit(entry: Omit<AuditEntry, 'id'>): Promise<void>;
 }
 

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'staff_change',
   'staff_retire',
   'pin_failed',
+  'pin_unpaused',
   'sign_in',
   'sign_out',
   'offline_declined',

@@ -21,6 +21,7 @@ const ACTIONS: Record<string, string> = {
   staff_change: 'Changed a person',
   staff_retire: 'Retired a person',
   pin_failed: 'Wrong PIN',
+  pin_unpaused: 'Lifted a PIN pause',
   sign_in: 'Signed in',
   sign_out: 'Locked the counter',
   offline_declined: 'Offline sale declined when sent',

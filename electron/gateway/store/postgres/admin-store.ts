@@ -12,6 +12,7 @@
 import type pg from 'pg';
 import {
   forgivenPinGate,
+  liftedPinGate,
   nextPinGate,
   OPEN_PIN_GATE,
   type AdminStore,
@@ -377,6 +378,14 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
       const next = forgivenPinGate(toGate(rows[0]), count);
       await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
+    },
+    liftPinPause: async (scope: string, now: number, rule: PinGateRule) => {
+      const { rows } = await client.query<GateRow>(ADMIN_SQL.lockPinGate([scope]));
+      const before = toGate(rows[0]);
+      if (before.pausedUntil <= now) return before;
+      const next = liftedPinGate(before, now, rule);
+      await client.query(ADMIN_SQL.putPinGate([scope, next.failures, next.pausedUntil, next.lastFailureAt]));
+      return before;
     },
     appendAudit: async (entry) => {
       await client.query(ADMIN_SQL.appendAudit(auditRow(entry)));

@@ -4,6 +4,7 @@
  */
 import {
   forgivenPinGate,
+  liftedPinGate,
   nextPinGate,
   OPEN_PIN_GATE,
   type AdminStore,
@@ -74,6 +75,17 @@ export class SqliteAdminStore implements AdminStore {
           paused_until: next.pausedUntil,
           last_failure_at: next.lastFailureAt,
         });
+      },
+      liftPinPause: async (scope, now, rule) => {
+        const before = this.gateOf(scope);
+        if (before.pausedUntil <= now) return before;
+        const next = liftedPinGate(before, now, rule);
+        this.gates.put(scope, {
+          failures: next.failures,
+          paused_until: next.pausedUntil,
+          last_failure_at: next.lastFailureAt,
+        });
+        return before;
       },
       appendAudit: async (entry) => this.audit.append(entry),
     };
