@@ -134,7 +134,7 @@ export class CounterStaff {
       'staff:sign-in': async (input) => {
         let member: StaffMember;
         try {
-          member = await staff.identify(input.pin, 'sign-in', actor, this.#counter);
+          member = await staff.identify(input.pin, 'sign-in', actor, this.#counter, input.prompt);
         } catch (error) {
           if (error instanceof PinRefusedError) throw new BridgeError('wrong-pin', error.message);
           throw error;

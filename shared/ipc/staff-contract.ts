@@ -11,6 +11,8 @@ export type StaffRoleName = (typeof STAFF_ROLES)[number];
 
 /** A staff PIN: four to eight digits. */
 export const staffPinSchema = z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits');
+/** One showing of the sign-in keypad, as its screen names it. */
+export const pinPromptSchema = z.string().regex(/^[\w-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _');
 const staffNameSchema = z
   .string()
   .trim()
@@ -55,8 +57,15 @@ export type ApprovedClose = z.infer<typeof approvedCloseSchema>;
 
 export const staffChannels = {
   'staff:session': { input: z.undefined(), output: counterSessionSchema },
-  /** Signs in whoever this PIN belongs to; switching cashier is the same single PIN. */
-  'staff:sign-in': { input: z.strictObject({ pin: staffPinSchema }), output: counterSessionSchema },
+  /**
+   * Signs in whoever this PIN belongs to; switching cashier is the same single PIN. `prompt` names
+   * this showing of the keypad (made up by the screen, new each time it is shown): a PIN typed right
+   * takes back its own typing slips only when they were typed just before it under the same prompt.
+   */
+  'staff:sign-in': {
+    input: z.strictObject({ pin: staffPinSchema, prompt: pinPromptSchema.optional() }),
+    output: counterSessionSchema,
+  },
   'staff:lock': { input: z.undefined(), output: counterSessionSchema },
   /**
    * Someone is using the screen: the host locks the counter itself once nobody has for

@@ -619,3 +619,49 @@ describe('the idle lock, kept by the host', () => {
     }
   });
 });
+
+describe('wrong PINs at the counter, as its screens see them', () => {
+  it('a guess near the manager’s PIN reads the same as one far from it, once the manager has typed theirs', async () => {
+    const own = await startTestGateway();
+    await own.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+    await own.gateway.engine.staff.create({ name: 'Cole', role: 'cashier', pin: CASHIER_PIN }, 'test');
+    const screens = await Terminal.start({
+      gateway: own.gateway,
+      dataDir: own.dataDir,
+      shell: 'browser',
+      version: '0.1.0',
+      reader: { kind: 'none' },
+    });
+    const call = async (channel: string, input?: unknown) => {
+      const result = await dispatchInvoke(screens.handlers, channel, input);
+      return result.ok ? 'ok' : result.error.message;
+    };
+    try {
+      expect(await call('staff:sign-in', { pin: CASHIER_PIN })).toBe('ok');
+      // In the manager dialog, the cashier tries 2589 (one digit from the manager's 2580); the
+      // manager then comes over and approves in that same dialog.
+      expect(await call('manager:verify', { pin: '2589', action: 'void' })).toMatch(/4 more tries/);
+      expect(await call('manager:verify', { pin: MANAGER_PIN, action: 'void' })).toBe('ok');
+      // Two wrong PINs typed: "3 more tries", as after a guess far from the manager's.
+      expect(await call('manager:verify', { pin: '0000', action: 'void' })).toMatch(/3 more tries/);
+
+      // At the sign-in keypad: a guess near the manager's PIN, then the manager signing in on the
+      // keypad shown again, leaves both wrong PINs counted.
+      await call('staff:lock');
+      expect(await call('staff:sign-in', { pin: '2508', prompt: 'keypad-0002' })).toMatch(/4 more tries/);
+      expect(await call('staff:sign-in', { pin: MANAGER_PIN, prompt: 'keypad-0003' })).toBe('ok');
+      await call('staff:lock');
+      expect(await call('staff:sign-in', { pin: '0000', prompt: 'keypad-0004' })).toMatch(/3 more tries/);
+      // The manager's own slip, then their PIN, on one showing of the keypad: the slip is taken back.
+      expect(await call('staff:sign-in', { pin: '2850', prompt: 'keypad-0005' })).toMatch(/2 more tries/);
+      expect(await call('staff:sign-in', { pin: MANAGER_PIN, prompt: 'keypad-0005' })).toBe('ok');
+      await call('staff:lock');
+      expect(await call('staff:sign-in', { pin: '0001', prompt: 'keypad-0006' })).toMatch(/2 more tries/);
+      // A prompt the screens could not have made up is refused before any PIN is checked.
+      expect(await call('staff:sign-in', { pin: MANAGER_PIN, prompt: 'x' })).toMatch(/prompt/);
+    } finally {
+      await screens.stop();
+      await own.close();
+    }
+  });
+});

@@ -379,8 +379,14 @@ describe('the PIN gate', () => {
     );
   const approve = (pin: string, counter = 'front') =>
     engine.staff.approvingManager(pin, 'void', CASHIER_APP, counter);
-  const signIn = (pin: string, counter = 'front') =>
-    engine.staff.identify(pin, 'sign-in', CASHIER_APP, counter);
+  const signIn = (pin: string, counter = 'front', prompt?: string) =>
+    engine.staff.identify(pin, 'sign-in', CASHIER_APP, counter, prompt);
+  /** What the screen says to a wrong PIN, or 'accepted'. */
+  const said = (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => 'accepted',
+      (error: unknown) => (error instanceof PinRefusedError ? error.message : String(error)),
+    );
 
   it('counts a cashier’s own PIN slipped between guesses at a manager’s, so the pause comes all the same', async () => {
     const seen: string[] = [];
@@ -427,12 +433,72 @@ describe('the PIN gate', () => {
     expect(pauses).toEqual([2, 4, 8, 16].map((times) => times * rule.pauseMs));
   });
 
-  it('forgives a typing slip of the PIN typed right next, and nothing else', async () => {
-    expect(await reason(signIn('2850'))).toBe('wrong');
-    expect(await reason(signIn('9999'))).toBe('wrong');
-    expect((await signIn(OWNER_PIN)).name).toBe('Olga');
+  it('forgives a typing slip of the PIN typed right next on the same sign-in keypad, and nothing else', async () => {
+    expect(await reason(signIn('9999', 'front', 'keypad-1'))).toBe('wrong');
+    now += 5_000;
+    expect(await reason(signIn('2850', 'front', 'keypad-1'))).toBe('wrong');
+    now += 5_000;
+    expect((await signIn(OWNER_PIN, 'front', 'keypad-1')).name).toBe('Olga');
     // '2850' is 2580 with two digits swapped; '9999' is no slip of anyone's and stays counted.
     expect((await engine.admin.pinGate('sign-in at front')).failures).toBe(1);
+    expect(await said(signIn('0000', 'front', 'keypad-2'))).toBe('Wrong PIN. 3 more tries before a pause.');
+  });
+
+  it('tells a guess near the manager’s PIN from one far from it in nothing the guesser sees next', async () => {
+    // The same steps at two counters: a guess near the manager's PIN (2589, one digit from 2580) at
+    // the bar, one far from it (9999) at the front. The manager then comes over and types their PIN,
+    // in the guesser's own approval dialog, or signing in on a keypad shown anew, or on the same
+    // keypad once the guesser has stepped aside; the guesser's next wrong PIN reads the same.
+    const steps = async (counter: string, guess: string) => {
+      const seen: string[] = [];
+      seen.push(await said(approve(guess, counter)));
+      now += 2_000;
+      seen.push(await said(approve(OWNER_PIN, counter)));
+      now += 1_000;
+      seen.push(await said(approve('0000', counter)));
+
+      seen.push(await said(signIn(guess, counter, `${counter}-keypad-1`)));
+      now += 2_000;
+      seen.push(await said(signIn(OWNER_PIN, counter, `${counter}-keypad-2`)));
+      now += 1_000;
+      seen.push(await said(signIn('0000', counter, `${counter}-keypad-3`)));
+
+      seen.push(await said(signIn(guess, counter, `${counter}-keypad-4`)));
+      now += 40_000;
+      seen.push(await said(signIn(OWNER_PIN, counter, `${counter}-keypad-4`)));
+      now += 1_000;
+      seen.push(await said(signIn('0001', counter, `${counter}-keypad-5`)));
+      const gates = await Promise.all(
+        ['approval', 'sign-in'].map((target) => engine.admin.pinGate(`${target} at ${counter}`)),
+      );
+      return { seen, failures: gates.map((gate) => gate.failures) };
+    };
+    const far = await steps('front', '9999');
+    const near = await steps('bar', '2589');
+    expect(near).toEqual(far);
+    expect(far).toEqual({
+      seen: [
+        'Wrong PIN. 4 more tries before a pause.',
+        'accepted',
+        'Wrong PIN. 3 more tries before a pause.',
+        'Wrong PIN. 4 more tries before a pause.',
+        'accepted',
+        'Wrong PIN. 3 more tries before a pause.',
+        'Wrong PIN. 2 more tries before a pause.',
+        'accepted',
+        'Wrong PIN. 1 more try before a pause.',
+      ],
+      failures: [2, 4],
+    });
+  });
+
+  it('takes back no slip typed without a keypad prompt, or in an approval dialog', async () => {
+    expect(await reason(signIn('2850'))).toBe('wrong');
+    expect((await signIn(OWNER_PIN)).name).toBe('Olga');
+    expect(await reason(approve('2850'))).toBe('wrong');
+    expect((await approve(OWNER_PIN)).name).toBe('Olga');
+    expect((await engine.admin.pinGate('sign-in at front')).failures).toBe(1);
+    expect((await engine.admin.pinGate('approval at front')).failures).toBe(1);
   });
 
   it('writes a burst of refusals during a pause as one entry with its count', async () => {

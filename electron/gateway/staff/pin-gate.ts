@@ -5,8 +5,10 @@
  * approval (a manager's PIN). A pause holds only there, so whoever guesses is held up at their own
  * counter and nobody else; and a PIN typed right for one target never forgives guesses at the other.
  * No correct PIN forgives another's wrong ones: the only wrong PINs a correct one takes back are its
- * own typing slips (one digit wrong, two swapped, one missing or extra) typed just before it at that
- * counter, which stay in memory for a moment and nowhere else.
+ * own typing slips (one digit wrong, two swapped, one missing or extra) typed just before it on the
+ * same sign-in keypad, in one go, which stay in memory for a moment and nowhere else. Whether a wrong
+ * PIN was near someone's PIN must change nothing that anyone else can see later (the tries left, when
+ * the pause comes), or each wrong PIN would test some forty PINs at once.
  */
 import type { AuditEntry } from '../store/audit';
 
@@ -19,6 +21,8 @@ export function pinScope(counter: string, target: PinTarget): string {
 
 /** How long a wrong PIN may still turn out to be a slip of the next one typed. */
 const SLIP_MS = 120_000;
+/** The longest wait between a wrong PIN and the next PIN that retypes it: one person correcting a slip. */
+const RETYPE_MS = 30_000;
 /** Slips kept per scope, and forgiven by one correct PIN, at most. */
 const SLIPS_KEPT = 4;
 const SLIPS_FORGIVEN = 2;
@@ -40,20 +44,40 @@ export function isSlipOf(wrong: string, right: string): boolean {
   return false;
 }
 
-/** The wrong PINs of the last moments, by scope, for the correct PIN that may follow them. */
+/**
+ * The wrong PINs of the last moments, by scope, each with the keypad prompt it was typed in, for the
+ * correct PIN that may follow them in that prompt. A prompt is one showing of the sign-in keypad,
+ * named by an id its screen makes up; a PIN typed with none (an approval, another program) is never
+ * a slip, and no slip is taken back by a PIN typed with none.
+ */
 export function pinSlips() {
-  const recent = new Map<string, { pin: string; at: number }[]>();
+  const recent = new Map<string, { prompt: string; pin: string; at: number }[]>();
   return {
-    wrong(scope: string, pin: string, at: number): void {
+    wrong(scope: string, prompt: string | undefined, pin: string, at: number): void {
       const kept = (recent.get(scope) ?? []).filter((slip) => at - slip.at < SLIP_MS);
-      recent.set(scope, [...kept, { pin, at }].slice(-SLIPS_KEPT));
+      const typed = prompt === undefined ? [] : [{ prompt, pin, at }];
+      recent.set(scope, [...kept, ...typed].slice(-SLIPS_KEPT));
     },
-    /** How many of the scope's recent wrong PINs were slips of `pin`, typed right at `at`; all are then forgotten. */
-    typedRight(scope: string, pin: string, at: number): number {
+    /**
+     * How many wrong PINs `pin`, typed right at `at` in `prompt`, takes back: of those typed in the
+     * scope just before it, one after another in this same prompt, each within moments of the next,
+     * the ones that are slips of it, two at most. The scope's wrong PINs are then all forgotten. A
+     * wrong PIN typed in another prompt, or before a pause long enough to hand the keypad over, is
+     * never taken back, whatever it was: so a guess near someone's PIN, followed by them typing it,
+     * leaves the count exactly as a guess far from it would.
+     */
+    typedRight(scope: string, prompt: string | undefined, pin: string, at: number): number {
       const kept = recent.get(scope) ?? [];
       recent.delete(scope);
-      const slips = kept.filter((slip) => at - slip.at < SLIP_MS && isSlipOf(slip.pin, pin));
-      return Math.min(slips.length, SLIPS_FORGIVEN);
+      if (prompt === undefined) return 0;
+      const run: string[] = [];
+      let next = at;
+      for (const slip of kept.toReversed()) {
+        if (slip.prompt !== prompt || next - slip.at > RETYPE_MS || at - slip.at >= SLIP_MS) break;
+        run.push(slip.pin);
+        next = slip.at;
+      }
+      return Math.min(run.filter((wrong) => isSlipOf(wrong, pin)).length, SLIPS_FORGIVEN);
     },
   };
 }

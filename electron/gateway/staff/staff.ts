@@ -67,6 +67,8 @@ interface PinGuess {
   where: string;
   counter: string;
   target: PinTarget;
+  /** The keypad prompt it was typed in (sign-in only), within which a slip may be taken back. */
+  prompt?: string;
 }
 
 /**
@@ -94,7 +96,7 @@ export class StaffService {
   readonly #lastUsed = new Map<number, number>();
   /** The keys of counters' screens. */
   readonly #registered = new Set<number>();
-  /** Wrong PINs of the last moments, in memory only, by scope: a PIN typed right next forgives its slips. */
+  /** Wrong PINs of the last moments, in memory only, by scope: a PIN typed right next in the same prompt forgives its slips. */
   readonly #slips = pinSlips();
   readonly #refusals: PinRefusals;
 
@@ -226,15 +228,25 @@ export class StaffService {
 
   /**
    * The live staff member whose PIN this is, signing in at `counter`. A wrong PIN is written to the
-   * audit log with what it was for (never the PIN itself) and counted at that counter.
+   * audit log with what it was for (never the PIN itself) and counted at that counter. `prompt` names
+   * the showing of the sign-in keypad it was typed in: a correct PIN takes back its own slips typed
+   * just before it in the same prompt (pin-gate.ts), and without one takes back nothing.
    */
-  identify(pin: string, purpose: string, where: string, counter = THIS_COUNTER): Promise<StaffMember> {
-    return this.#gated(pin, { purpose, where, counter, target: 'sign-in' });
+  identify(
+    pin: string,
+    purpose: string,
+    where: string,
+    counter = THIS_COUNTER,
+    prompt?: string,
+  ): Promise<StaffMember> {
+    return this.#gated(pin, { purpose, where, counter, target: 'sign-in', ...(prompt && { prompt }) });
   }
 
   /**
    * The manager whose PIN this is, for one action at `counter`. Any other PIN, a cashier's included,
-   * is a wrong guess at a manager's PIN and counted as one.
+   * is a wrong guess at a manager's PIN and counted as one. Nothing typed here is ever taken back as a
+   * slip: the dialog is typed into by two people by design (whoever asked, then the manager), so a
+   * wrong PIN in it may not be the manager's.
    */
   approvingManager(
     pin: string,
@@ -334,7 +346,7 @@ export class StaffService {
     await this.#refusals.flush(scope);
     const found = PIN_PATTERN.test(pin) ? await holderOf(pin, this.#live()) : undefined;
     if (found && (guess.target === 'sign-in' || found.role === 'manager')) {
-      const slips = this.#slips.typedRight(scope, pin, this.now());
+      const slips = this.#slips.typedRight(scope, guess.prompt, pin, this.now());
       if (slips > 0) await this.store.write((tx) => tx.forgiveWrongPins(scope, slips));
       return toMember(found);
     }
@@ -355,7 +367,7 @@ export class StaffService {
       });
       return state;
     });
-    if (!found) this.#slips.wrong(scope, pin, now);
+    if (!found) this.#slips.wrong(scope, guess.prompt, pin, now);
     if (after.pausedUntil > now) throw new PinRefusedError('locked', pausedMessage(after.pausedUntil - now));
     if (found) {
       throw new PinRefusedError('not-manager', `${found.name} is a cashier. A manager must enter their PIN.`);

@@ -20,7 +20,9 @@ function messageOf(error: unknown): string {
 
 export function SignInScreen({ onDone }: { onDone: (session: CounterSession) => void }) {
   const { bridge } = useTerminal();
-  const entry = usePinEntry(async (pin) => onDone(await bridge.invoke('staff:sign-in', { pin })), {
+  // This showing of the keypad: a slip typed in it is taken back by the right PIN typed next in it.
+  const [prompt] = useState(() => crypto.randomUUID());
+  const entry = usePinEntry(async (pin) => onDone(await bridge.invoke('staff:sign-in', { pin, prompt })), {
     tooShort: 'Your PIN has 4 to 8 digits.',
     problemOf: messageOf,
   });
