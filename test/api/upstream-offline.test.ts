@@ -62,8 +62,9 @@ const pastLateArrival = () => {
  * A sale voided twice: the first VOID reaches the gateway late, which voids the sale, and its answer
  * is lost (9004); the second, sent while the line was down, is approved offline and waits. The line
  * is up again, past the first one's late arrival; the engine forwards only in the rounds a test runs.
+ * With `lostStillHeld`, the first has not reached the gateway yet: the line still holds it.
  */
-async function lostVoidRetriedOffline() {
+async function lostVoidRetriedOffline({ lostStillHeld = false } = {}) {
   await relay().gateway.engine.forwarder.stop();
   const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
   upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
@@ -74,10 +75,17 @@ async function lostVoidRetriedOffline() {
   await upstream.proxy.line('refuse');
   const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
   expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
-  await upstream.proxy.releaseHeld();
+  if (!lostStillHeld) await upstream.proxy.releaseHeld();
   await upstream.proxy.line('up');
   pastLateArrival();
   return { sale, retried };
+}
+/** The gateway's approved void of the transaction it knows as this sale's upstream id. */
+async function gatewaysVoidOf(sale: { id?: string }): Promise<TransactionListItem | undefined> {
+  const saleAtGateway = (await item(sale.id)).upstream_id;
+  return (await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })).find(
+    (each) => each.original_id === saleAtGateway,
+  );
 }
 /** The gateway list's lookups of a request by its reference. */
 const LOOKUPS = ({ method, path }: { method: string; path: string }) =>
@@ -456,10 +464,7 @@ describe('forwarding', () => {
     const seen = upstream.proxy.seen.length;
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
     expect(postsSince(upstream, seen)).toEqual([]);
-    const saleAtGateway = (await item(sale.id)).upstream_id;
-    const gatewaysVoid = (
-      await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })
-    ).find((each) => each.original_id === saleAtGateway);
+    const gatewaysVoid = await gatewaysVoidOf(sale);
     expect(gatewaysVoid).toBeDefined();
     expect(await item(retried.id)).toMatchObject({
       forward_state: 'forwarded',
@@ -474,17 +479,7 @@ describe('forwarding', () => {
   });
 
   it('a void retried offline that the gateway refuses because the lost one reached it just before is settled as carried out by it', async () => {
-    await relay().gateway.engine.forwarder.stop();
-    const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
-    expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
-      error_code: '9004',
-    });
-    await upstream.proxy.line('refuse');
-    const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
-    expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
-    await upstream.proxy.line('up');
-    pastLateArrival();
+    const { sale, retried } = await lostVoidRetriedOffline({ lostStillHeld: true });
     // The round looks the lost one up and does not find it; it reaches the gateway just before the retry.
     const seen = upstream.proxy.seen.length;
     upstream.proxy.fault({ kind: 'hold', answer: true }, { match: TRANSACTION_POSTS });
@@ -492,10 +487,7 @@ describe('forwarding', () => {
     await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
     await upstream.proxy.releaseHeld();
     await round;
-    const saleAtGateway = (await item(sale.id)).upstream_id;
-    const gatewaysVoid = (
-      await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })
-    ).find((each) => each.original_id === saleAtGateway);
+    const gatewaysVoid = await gatewaysVoidOf(sale);
     expect(gatewaysVoid).toBeDefined();
     expect(await item(retried.id)).toMatchObject({
       forward_state: 'forwarded',

@@ -36,47 +36,30 @@ export function CardOutcomeActions({
     );
   }
   if (outcome.kind === 'unknown') return null;
-  if (isPossibleDuplicate(outcome)) {
-    return (
-      <>
-        <button
-          type="button"
-          className="button button-primary"
-          aria-disabled={paused || undefined}
-          onClick={guard(onCancel)}
-          autoFocus
-        >
-          {cancelLabel}
-        </button>
-        <button
-          type="button"
-          className="button button-quiet"
-          aria-disabled={paused || undefined}
-          onClick={guard(onTryAnotherCard)}
-        >
-          Try another card
-        </button>
-      </>
-    );
-  }
+  const anotherCard = {
+    label: nextAction(outcome) === 'try-again' ? 'Try again' : 'Try another card',
+    act: onTryAnotherCard,
+  };
+  const giveUp = { label: cancelLabel, act: onCancel };
+  const [first, second] = isPossibleDuplicate(outcome) ? [giveUp, anotherCard] : [anotherCard, giveUp];
   return (
     <>
       <button
         type="button"
         className="button button-primary"
         aria-disabled={paused || undefined}
-        onClick={guard(onTryAnotherCard)}
+        onClick={guard(first.act)}
         autoFocus
       >
-        {nextAction(outcome) === 'try-again' ? 'Try again' : 'Try another card'}
+        {first.label}
       </button>
       <button
         type="button"
         className="button button-quiet"
         aria-disabled={paused || undefined}
-        onClick={guard(onCancel)}
+        onClick={guard(second.act)}
       >
-        {cancelLabel}
+        {second.label}
       </button>
     </>
   );
