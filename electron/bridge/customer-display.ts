@@ -75,6 +75,8 @@ export class CustomerDisplay {
   #saleSequence: number | undefined;
   /** Counts the sales shown, one to the next: what a receipt's late outcome is told against. */
   #saleNumber = 0;
+  /** What prints by itself after the sale on screen has been sent to the printer. */
+  #printedAutomatic = false;
   #screens = 0;
   #thanks: NodeJS.Timeout | undefined;
 
@@ -219,7 +221,10 @@ export class CustomerDisplay {
     return {
       'customer:start': (input) => {
         const settings = this.#options.settings();
+        // A sale still on screen is left as New sale leaves it: what prints by itself still prints.
+        this.#printLeftBehind();
         this.#saleNumber += 1;
+        this.#printedAutomatic = false;
         this.#choices = { receiptNotices: [] };
         // The step shown next is the sale's first.
         this.#saleSequence = this.#sequence + 1;
@@ -294,7 +299,7 @@ export class CustomerDisplay {
         return this.view();
       },
       'customer:finish': () => {
-        this.#toIdle();
+        this.#leave();
         return this.view();
       },
       'customer:open-screen': () => {
@@ -347,28 +352,54 @@ export class CustomerDisplay {
     const { settings } = this.#options.engine;
     const printer = settings.get('receipt_printer') !== '';
     const customerCopy = settings.get('receipt_customer_copy');
-    void this.#printAutomatic(transactionId, printer);
+    this.#printAutomaticOnce();
     const print = printer && customerCopy === 'ask';
     const email = settings.get('smtp_host') !== '' && settings.get('smtp_from') !== '';
     if (!print && !email) return this.#toThanks({});
     this.#show({ step: 'receipt', totalCents: sale.amountCents + sale.tipCents, print, email });
   }
 
-  async #printAutomatic(transactionId: number, printer: boolean): Promise<void> {
-    if (!printer) return;
+  /**
+   * The sale on screen goes, whatever step it is on, and the screen shows the welcome. A sale that
+   * is still waiting for its signature is left as Skip leaves it: what the settings print by
+   * themselves (the merchant copy to sign among them) still prints, once.
+   */
+  #leave(): void {
+    this.#printLeftBehind();
+    this.#toIdle();
+  }
+
+  /** The sale is leaving the screen: what prints by itself prints, if it has not yet. */
+  #printLeftBehind(): void {
+    if (this.#step.step === 'signature') this.#printAutomaticOnce();
+  }
+
+  /** What the settings print by themselves for the approved sale on screen, once per sale. */
+  #printAutomaticOnce(): void {
+    const transactionId = this.#choices.transactionId;
+    if (transactionId === undefined || this.#printedAutomatic) return;
+    this.#printedAutomatic = true;
+    if (this.#options.engine.settings.get('receipt_printer') === '') return;
+    void this.#printAutomatic(transactionId, this.#saleNumber);
+  }
+
+  async #printAutomatic(transactionId: number, saleNumber: number): Promise<void> {
     try {
       const { copies } = this.#options.receipts.automaticCopies(
         await this.#options.receipts.transaction(transactionId),
       );
-      if (copies.length > 0) await this.#print(transactionId, copies);
+      if (copies.length > 0) await this.#print(transactionId, copies, saleNumber);
     } catch (error) {
       console.error('tender: the receipts after a sale on the customer screen were not printed.', error);
     }
   }
 
-  async #print(transactionId: number, copies: readonly ReceiptCopy[]): Promise<void> {
+  async #print(
+    transactionId: number,
+    copies: readonly ReceiptCopy[],
+    saleNumber = this.#saleNumber,
+  ): Promise<void> {
     const what = copies.map((copy) => COPY_WORDS[copy]).join(' and ');
-    const saleNumber = this.#saleNumber;
     try {
       await this.#options.receipts.print(transactionId, copies);
       this.#notice({ ok: true, message: `${what} printed.` }, saleNumber, transactionId);
@@ -416,6 +447,7 @@ export class CustomerDisplay {
   }
 
   #toIdle(): void {
+    this.#printedAutomatic = false;
     this.#sale = undefined;
     this.#saleSequence = undefined;
     this.#saleNumber += 1;

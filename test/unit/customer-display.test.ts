@@ -252,19 +252,41 @@ describe('the card', () => {
   });
 });
 
-describe('the signature and the receipt', () => {
-  async function approved(amountCents: number): Promise<{ id: number; view: CustomerView }> {
-    const id = await approvedSale((amountCents / 100).toFixed(2));
-    await cashier('customer:start', { amountCents, askTip: false });
-    await cashier('customer:charging');
-    const view = await cashier('customer:answered', {
-      outcome: 'approved',
-      transactionId: id,
-      totalCents: amountCents,
-    });
-    return { id, view };
-  }
+/** A sale of `amountCents` approved on the customer's screen; the view it is on after the answer. */
+async function approved(amountCents: number): Promise<{ id: number; view: CustomerView }> {
+  const id = await approvedSale((amountCents / 100).toFixed(2));
+  await cashier('customer:start', { amountCents, askTip: false });
+  await cashier('customer:charging');
+  const view = await cashier('customer:answered', {
+    outcome: 'approved',
+    transactionId: id,
+    totalCents: amountCents,
+  });
+  return { id, view };
+}
 
+/** The printed copies of transaction `id` that say `copy` ("MERCHANT COPY"), among every job so far. */
+function printedCopies(id: number, copy: string): number {
+  return printer.jobs.filter((job) => {
+    const text = decodeEscPos(job).copies.flat().join('\n');
+    return text.includes(copy) && new RegExp(`#${id}\\b`).test(text);
+  }).length;
+}
+
+/**
+ * Waits until the printer has taken everything sent before now: a later sale's customer copy,
+ * printed on the customer's choice, comes after it.
+ */
+async function printerDrained(): Promise<void> {
+  await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'never');
+  await t.gateway.engine.settings.setFromText('signature_above', 'none');
+  const { view } = await approved(100);
+  const job = printer.nextJob();
+  await customer('customer:choose-receipt', { sequence: view.sequence, choice: 'print' });
+  await job;
+}
+
+describe('the signature and the receipt', () => {
   it('from signature_above, asks for a signature, keeps it, and prints it on the merchant copy', async () => {
     await t.gateway.engine.settings.setFromText('signature_above', '50.00');
     await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
@@ -394,5 +416,59 @@ describe('the signature and the receipt', () => {
     await expect(
       customer('customer:choose-tip', { sequence: view.sequence, tipCents: 100, confirmed: true }),
     ).rejects.toMatchObject({ code: 'refused' });
+  });
+});
+
+describe('a sale that leaves the customer’s screen before the customer has finished', () => {
+  for (const leaving of ['customer:finish', 'customer:start'] as const) {
+    it(`while signing (${leaving}): what prints by itself still prints, once, as Skip would`, async () => {
+      await t.gateway.engine.settings.setFromText('signature_above', '50.00');
+      await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+      const { id, view } = await approved(7500);
+      expect(view.step.step).toBe('signature');
+      const job = printer.nextJob();
+      // The customer walks off without signing; the cashier goes on to the next sale.
+      const after = await cashier(
+        leaving,
+        leaving === 'customer:start' ? { amountCents: 900, askTip: false } : undefined,
+      );
+      expect(after.step.step).toBe(leaving === 'customer:start' ? 'swipe' : 'idle');
+      const paper = decodeEscPos(await job)
+        .copies.flat()
+        .join('\n');
+      expect(paper).toContain('MERCHANT COPY');
+      expect(paper).toContain(`#${id}`);
+      expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
+      await cashier('customer:finish');
+      await printerDrained();
+      expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
+    });
+  }
+
+  it('while choosing a receipt: what printed by itself at the answer is not printed again', async () => {
+    await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+    const job = printer.nextJob();
+    const { id, view } = await approved(2100);
+    expect(view.step.step).toBe('receipt');
+    expect(
+      decodeEscPos(await job)
+        .copies.flat()
+        .join('\n'),
+    ).toContain('MERCHANT COPY');
+    expect((await cashier('customer:finish')).step.step).toBe('idle');
+    await printerDrained();
+    expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
+  });
+
+  it('after the cashier skipped the signature, New sale prints nothing more', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '50.00');
+    await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+    const { id, view } = await approved(7700);
+    const job = printer.nextJob();
+    await cashier('customer:skip', { sequence: view.sequence });
+    await job;
+    await cashier('customer:finish');
+    await printerDrained();
+    expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
   });
 });
