@@ -77,6 +77,8 @@ export class CustomerDisplay {
   #saleNumber = 0;
   /** What prints by itself after the sale on screen has been sent to the printer. */
   #printedAutomatic = false;
+  /** The receipt step (by its sequence) whose choice is being carried out: the first choice wins. */
+  #receiptChosenAt: number | undefined;
   #screens = 0;
   #thanks: NodeJS.Timeout | undefined;
 
@@ -169,6 +171,9 @@ export class CustomerDisplay {
       },
       'customer:choose-receipt': async (input) => {
         const step = this.#expect(input.sequence, 'receipt');
+        if (this.#receiptChosenAt === input.sequence) {
+          throw new BridgeError('refused', 'Your receipt is on its way already. Please wait a moment.');
+        }
         const transactionId = this.#choices.transactionId;
         if (transactionId === undefined) throw new BridgeError('refused', 'There is no receipt to give now.');
         if (input.choice === 'none') {
@@ -184,21 +189,34 @@ export class CustomerDisplay {
         if (!step.email) throw new BridgeError('refused', 'This counter cannot email a receipt.');
         const address = input.email?.trim() ?? '';
         if (!isEmailAddress(address)) throw new BridgeError('invalid-input', NOT_AN_ADDRESS);
-        // Kept before it is sent: whatever the mail server does, the cashier can send it again.
-        await this.#options.engine.customerRecords.keepReceiptEmail(
-          transactionId,
-          address,
-          this.#options.engine.now(),
-        );
-        this.#choices = { ...this.#choices, receipt: 'email', receiptEmail: address };
+        // This step's choice from here on: another tap, or another page, is refused while it is sent.
+        this.#receiptChosenAt = input.sequence;
         const saleNumber = this.#saleNumber;
+        try {
+          // Kept before it is sent: whatever the mail server does, the cashier can send it again.
+          await this.#options.engine.customerRecords.keepReceiptEmail(
+            transactionId,
+            address,
+            this.#options.engine.now(),
+          );
+        } catch (error) {
+          if (this.#receiptChosenAt === input.sequence) this.#receiptChosenAt = undefined;
+          throw error;
+        }
+        // Shown only on the sale it was chosen for, never on the next one's screens.
+        if (saleNumber === this.#saleNumber) {
+          this.#choices = { ...this.#choices, receipt: 'email', receiptEmail: address };
+        }
         try {
           const message = await this.#options.receipts.email(transactionId, address);
           this.#notice({ ok: true, message }, saleNumber, transactionId);
           if (this.#sequence === input.sequence) this.#toThanks({});
           else this.#announce();
         } catch (error) {
-          if (!(error instanceof MailError)) throw error;
+          if (!(error instanceof MailError)) {
+            if (this.#receiptChosenAt === input.sequence) this.#receiptChosenAt = undefined;
+            throw error;
+          }
           this.#notice(
             { ok: false, message: `The receipt was not emailed: ${error.message}` },
             saleNumber,

@@ -472,3 +472,96 @@ describe('a sale that leaves the customer’s screen before the customer has fin
     expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
   });
 });
+
+describe('one receipt choice for one receipt step', () => {
+  /** Holds the mail server's answer until `answerMail` is called. */
+  function slowMail(): () => void {
+    let answerMail!: () => void;
+    mailAnswer = new Promise((resolve) => {
+      answerMail = resolve;
+    });
+    return () => {
+      answerMail();
+      mailAnswer = Promise.resolve();
+    };
+  }
+
+  it('while an email is sent, a second choice for the same step is refused and the first address kept', async () => {
+    const answerMail = slowMail();
+    try {
+      const { id, view } = await approved(1350);
+      const mailedBefore = mails.length;
+      const first = customer('customer:choose-receipt', {
+        sequence: view.sequence,
+        choice: 'email',
+        email: 'first@customer.test',
+      });
+      await expect.poll(() => mailsWaiting).toBe(1);
+      for (const second of [
+        { choice: 'email', email: 'second@other.test' },
+        { choice: 'print' },
+        { choice: 'none' },
+      ]) {
+        await expect(
+          customer('customer:choose-receipt', { sequence: view.sequence, ...second }),
+        ).rejects.toMatchObject({ code: 'refused', message: expect.stringContaining('on its way already') });
+      }
+      answerMail();
+      const sent = await first;
+      expect(sent.step.step).toBe('thanks');
+      expect(sent.choices).toMatchObject({ receipt: 'email', receiptEmail: 'first@customer.test' });
+      expect(await t.gateway.engine.customerRecords.receiptEmail(id)).toBe('first@customer.test');
+      expect(mails.slice(mailedBefore).map((mail) => mail.to)).toHaveLength(1);
+      expect(JSON.stringify(mails.at(-1)?.to)).toContain('first@customer.test');
+    } finally {
+      answerMail();
+    }
+  });
+
+  it('an address not accepted leaves the choice open', async () => {
+    const { view } = await approved(1360);
+    await expect(
+      customer('customer:choose-receipt', { sequence: view.sequence, choice: 'email', email: 'ann@' }),
+    ).rejects.toMatchObject({ code: 'invalid-input' });
+    const none = await customer('customer:choose-receipt', { sequence: view.sequence, choice: 'none' });
+    expect(none.choices.receipt).toBe('none');
+  });
+
+  it('an address kept for one sale never shows in the next sale’s view', async () => {
+    const records = t.gateway.engine.customerRecords;
+    const original = records.keepReceiptEmail.bind(records);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let writing = 0;
+    (records as { keepReceiptEmail: typeof original }).keepReceiptEmail = async (...args) => {
+      writing += 1;
+      await gate;
+      return original(...args);
+    };
+    try {
+      const { id, view } = await approved(1370);
+      const sending = customer('customer:choose-receipt', {
+        sequence: view.sequence,
+        choice: 'email',
+        email: 'previous@customer.test',
+      });
+      await expect.poll(() => writing).toBe(1);
+      // The cashier goes on to the next customer while the address is still being written.
+      await cashier('customer:finish');
+      const next = await cashier('customer:start', { amountCents: 900, askTip: false });
+      release();
+      await sending;
+      const now = await customer('customer:view');
+      expect(now.saleSequence).toBe(next.saleSequence);
+      expect(now.choices.receipt).toBeUndefined();
+      expect(now.choices.receiptEmail).toBeUndefined();
+      // The address is still kept with the sale it was given for.
+      expect(await records.receiptEmail(id)).toBe('previous@customer.test');
+    } finally {
+      release();
+      (records as { keepReceiptEmail: typeof original }).keepReceiptEmail = original;
+    }
+  });
+});
