@@ -33,6 +33,33 @@ export type CustomerCashierChannel = Exclude<
 /** How long "Thank you" stays before the screen is idle again. */
 export const THANKS_MS = 6_000;
 
+/**
+ * How long the signature or the receipt step waits untouched before the screen leaves the sale for
+ * its welcome, as New sale would (what prints by itself still prints): a sale left on an unattended
+ * counter must not stay open for the next person to sign for, or to email its receipt anywhere.
+ * Long enough to sign and to type an address on the on-screen keyboard.
+ */
+export const UNATTENDED_STEP_MS = 120_000;
+
+/** Steps where the customer acts alone on a charge already made: these end when left unattended. */
+const AFTER_THE_CHARGE: ReadonlySet<CustomerStep['step']> = new Set([
+  'approved',
+  'signature',
+  'receipt',
+  'thanks',
+]);
+
+/** The clock the screen's own time limits run on; tests give their own. */
+export interface CustomerTimers {
+  set(callback: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const NODE_TIMERS: CustomerTimers = {
+  set: (callback, ms) => setTimeout(callback, ms).unref(),
+  clear: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 export interface CustomerDisplayOptions {
   engine: Engine;
   events: BridgeEventHub;
@@ -40,6 +67,9 @@ export interface CustomerDisplayOptions {
   settings: () => AppSettings;
   receipts: ReceiptService;
   thanksMs?: number;
+  /** How long the signature or the receipt step waits untouched; UNATTENDED_STEP_MS unless given. */
+  unattendedMs?: number;
+  timers?: CustomerTimers;
   /** In a browser: the address that pairs one more customer's page (a ticket of its own each time). */
   pairingAddress?: () => string;
 }
@@ -80,7 +110,8 @@ export class CustomerDisplay {
   /** The receipt step (by its sequence) whose choice is being carried out: the first choice wins. */
   #receiptChosenAt: number | undefined;
   #screens = 0;
-  #thanks: NodeJS.Timeout | undefined;
+  /** The time limit of the step on screen: Thank you's, or an unattended signature's or receipt's. */
+  #timer: unknown;
 
   constructor(options: CustomerDisplayOptions) {
     this.#options = options;
@@ -117,7 +148,16 @@ export class CustomerDisplay {
   }
 
   stop(): void {
-    clearTimeout(this.#thanks);
+    this.#timers.clear(this.#timer);
+  }
+
+  /**
+   * The counter was locked: a sale past its charge (the signature, the receipt, Thank you) leaves the
+   * customer's screen as New sale would, so nobody at a locked counter can sign for it or send its
+   * receipt. A sale still waiting for its card stays: it waits for the cashier, behind the lock.
+   */
+  counterLocked(): void {
+    if (AFTER_THE_CHARGE.has(this.#step.step)) this.#leave();
   }
 
   /** What the customer's screen may ask: to see its step, and to answer it. */
@@ -457,11 +497,6 @@ export class CustomerDisplay {
   #toThanks(chosen: Partial<CustomerChoices>): void {
     this.#choices = { ...this.#choices, ...chosen };
     this.#show({ step: 'thanks' });
-    const shown = this.#sequence;
-    this.#thanks = setTimeout(() => {
-      if (this.#sequence === shown) this.#toIdle();
-    }, this.#options.thanksMs ?? THANKS_MS);
-    this.#thanks.unref();
   }
 
   #toIdle(): void {
@@ -474,10 +509,25 @@ export class CustomerDisplay {
   }
 
   #show(step: CustomerStep): void {
-    clearTimeout(this.#thanks);
+    this.#timers.clear(this.#timer);
+    this.#timer = undefined;
     this.#step = step;
     this.#sequence += 1;
+    const shown = this.#sequence;
+    if (step.step === 'thanks') {
+      this.#timer = this.#timers.set(() => {
+        if (this.#sequence === shown) this.#toIdle();
+      }, this.#options.thanksMs ?? THANKS_MS);
+    } else if (step.step === 'signature' || step.step === 'receipt') {
+      this.#timer = this.#timers.set(() => {
+        if (this.#sequence === shown) this.#leave();
+      }, this.#options.unattendedMs ?? UNATTENDED_STEP_MS);
+    }
     this.#announce();
+  }
+
+  get #timers(): CustomerTimers {
+    return this.#options.timers ?? NODE_TIMERS;
   }
 
   #announce(): void {

@@ -14,8 +14,9 @@ import { AttemptJournal } from './attempt-journal';
 import { CounterAdmin, type ScreensDocuments } from './counter-admin';
 import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
-import { CustomerDisplay } from './customer-display';
+import { CustomerDisplay, type CustomerTimers } from './customer-display';
 import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
+import type { CounterSession } from '../../shared/ipc/staff-contract';
 import { ReceiptService } from '../gateway/receipts/receipt-service';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
@@ -61,6 +62,8 @@ export interface TerminalOptions {
   store?: RunningStore;
   /** How long the customer's screen says thank you before it is idle again. */
   customerThanksMs?: number;
+  /** The clock of the customer's screen's time limits (Thank you, an unattended signature or receipt). */
+  customerTimers?: CustomerTimers;
   /** In a browser: the address that pairs one more customer's page. */
   customerScreenAddress?: () => string;
 }
@@ -187,11 +190,16 @@ export class Terminal {
       settings: () => this.#admin.settings(),
       receipts: new ReceiptService(engine.reads, engine.settings, { signatures: engine.signatures }),
       ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
+      ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
     });
-    // The switch in Settings shows or hides the customer's screen at once.
-    this.events.subscribe((event) => {
+    // The switch in Settings shows or hides the customer's screen at once; a locked counter takes a
+    // finished sale off it.
+    this.events.subscribe((event, payload) => {
       if (event === 'settings:changed') this.customer.refresh();
+      if (event === 'staff:session-changed' && (payload as CounterSession).signedIn === null) {
+        this.customer.counterLocked();
+      }
     });
     // A customer's taps are not the staff's use of the counter: they never hold off its lock.
     this.customerHandlers = this.customer.screenHandlers();

@@ -8,10 +8,12 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CustomerView } from '../../shared/ipc/customer-contract';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
+import { THANKS_MS, UNATTENDED_STEP_MS } from '../../electron/bridge/customer-display';
 import { Terminal } from '../../electron/bridge/terminal';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
+import { manualTimers, type ManualTimers } from '../support/manual-timers';
 import { sampleSignature } from '../support/signatures';
 
 let t: TestGateway;
@@ -19,6 +21,8 @@ let terminal: Terminal;
 let printer: FakePrinter;
 let smtp: SMTPServer;
 let detachScreen: (() => void) | undefined;
+/** The customer's screen's clock: its time limits come only when a test moves it on. */
+let clock: ManualTimers;
 const mails: ParsedMail[] = [];
 const PIN = '2580';
 /** The mail server answers each mail once this settles: kept waiting, it is a slow mail server. */
@@ -63,13 +67,14 @@ beforeAll(async () => {
   }
 });
 beforeEach(async () => {
+  clock = manualTimers();
   terminal = await Terminal.start({
     gateway: t.gateway,
     dataDir: t.dataDir,
     shell: 'browser',
     version: '0.1.0',
     reader: { kind: 'none' },
-    customerThanksMs: 50,
+    customerTimers: clock,
   });
   await cashier('staff:sign-in', { pin: PIN });
   detachScreen = terminal.attachCustomerScreen();
@@ -335,6 +340,9 @@ describe('the signature and the receipt', () => {
     expect(thanks.step).toEqual({ step: 'thanks' });
     expect(thanks.choices.receipt).toBe('print');
     expect(decodeEscPos(await job).copies[0]?.map((line) => line.trim())).toContain('CUSTOMER COPY');
+    clock.advance(THANKS_MS - 1);
+    expect((await customer('customer:view')).step.step).toBe('thanks');
+    clock.advance(1);
     await idle;
   });
 
@@ -563,5 +571,118 @@ describe('one receipt choice for one receipt step', () => {
       release();
       (records as { keepReceiptEmail: typeof original }).keepReceiptEmail = original;
     }
+  });
+});
+
+describe('a finished sale left on the customer’s screen of an unattended or locked counter', () => {
+  it(`the signature step left untouched for ${UNATTENDED_STEP_MS / 60_000} minutes ends the sale, printing what prints by itself`, async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '10.00');
+    await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+    const { id, view } = await approved(2400);
+    expect(view.step.step).toBe('signature');
+    clock.advance(UNATTENDED_STEP_MS - 1);
+    expect((await customer('customer:view')).step.step).toBe('signature');
+    const job = printer.nextJob();
+    clock.advance(1);
+    expect((await customer('customer:view')).step).toEqual({ step: 'idle' });
+    expect(
+      decodeEscPos(await job)
+        .copies.flat()
+        .join('\n'),
+    ).toContain('MERCHANT COPY');
+    await expect(
+      customer('customer:sign', { sequence: view.sequence, strokes: sampleSignature() }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
+    await printerDrained();
+    expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
+  });
+
+  it('the receipt step left untouched ends the sale: nobody can email its receipt after', async () => {
+    const { id, view } = await approved(2300);
+    expect(view.step.step).toBe('receipt');
+    clock.advance(UNATTENDED_STEP_MS);
+    const shown = await customer('customer:view');
+    expect(shown.step).toEqual({ step: 'idle' });
+    expect(shown.choices).toEqual({ receiptNotices: [] });
+    await expect(
+      customer('customer:choose-receipt', {
+        sequence: view.sequence,
+        choice: 'email',
+        email: 'stranger@elsewhere.test',
+      }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    expect(await t.gateway.engine.customerRecords.receiptEmail(id)).toBeUndefined();
+  });
+
+  it('a receipt step shown again after a choice failed starts its time again', async () => {
+    const { view } = await approved(2350);
+    clock.advance(UNATTENDED_STEP_MS - 1_000);
+    let answerMail!: (error?: Error) => void;
+    mailAnswer = new Promise((resolve, reject) => {
+      answerMail = (error) => (error ? reject(error) : resolve());
+    });
+    try {
+      const sending = customer('customer:choose-receipt', {
+        sequence: view.sequence,
+        choice: 'email',
+        email: 'ann@example.test',
+      });
+      await expect.poll(() => mailsWaiting).toBe(1);
+      answerMail(new Error('mailbox unavailable'));
+      const again = await sending;
+      expect(again.step).toMatchObject({ step: 'receipt', problem: expect.any(String) });
+      clock.advance(UNATTENDED_STEP_MS - 1);
+      expect((await customer('customer:view')).step.step).toBe('receipt');
+      clock.advance(1);
+      expect((await customer('customer:view')).step.step).toBe('idle');
+    } finally {
+      answerMail();
+      mailAnswer = Promise.resolve();
+    }
+  });
+
+  it('locking the counter ends a sale on its signature or receipt step, printing what prints by itself', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '10.00');
+    await t.gateway.engine.settings.setFromText('receipt_merchant_copy', 'always');
+    const { id, view } = await approved(2400);
+    expect(view.step.step).toBe('signature');
+    const job = printer.nextJob();
+    await cashier('staff:lock');
+    expect((await customer('customer:view')).step).toEqual({ step: 'idle' });
+    expect(
+      decodeEscPos(await job)
+        .copies.flat()
+        .join('\n'),
+    ).toContain(`#${id}`);
+    await expect(
+      customer('customer:sign', { sequence: view.sequence, strokes: sampleSignature() }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
+
+    await cashier('staff:sign-in', { pin: PIN });
+    await t.gateway.engine.settings.setFromText('signature_above', 'none');
+    const receipt = await approved(2500);
+    expect(receipt.view.step.step).toBe('receipt');
+    await cashier('staff:lock');
+    expect((await customer('customer:view')).step).toEqual({ step: 'idle' });
+    await expect(
+      customer('customer:choose-receipt', {
+        sequence: receipt.view.sequence,
+        choice: 'email',
+        email: 'stranger@elsewhere.test',
+      }),
+    ).rejects.toMatchObject({ code: 'refused' });
+    expect(await t.gateway.engine.customerRecords.receiptEmail(receipt.id)).toBeUndefined();
+    await cashier('staff:sign-in', { pin: PIN });
+  });
+
+  it('locking the counter leaves a sale still waiting for its card with the cashier, and it never times out', async () => {
+    const start = await cashier('customer:start', { amountCents: 900, askTip: true });
+    await cashier('staff:lock');
+    clock.advance(UNATTENDED_STEP_MS * 10);
+    expect((await customer('customer:view')).step).toMatchObject({ step: 'tip', amountCents: 900 });
+    expect((await customer('customer:view')).saleSequence).toBe(start.saleSequence);
+    await cashier('staff:sign-in', { pin: PIN });
   });
 });
