@@ -87,12 +87,18 @@ const COPY_WORDS: Record<ReceiptCopy, string> = {
 };
 
 /** Steps before the card was read, from which the cashier may call the sale off. */
-const CANCELLABLE: ReadonlySet<CustomerStep['step']> = new Set([
-  'idle',
+const CANCELLABLE: ReadonlySet<CustomerStep['step']> = new Set(['tip', 'swipe', 'declined', 'see-cashier']);
+
+/**
+ * Steps from which the card is charged. From `processing` on, Cancel is refused: the cashier's page
+ * says `customer:charging`, and waits for its answer, before it sends the charge.
+ */
+const CHARGEABLE: ReadonlySet<CustomerStep['step']> = new Set([
   'tip',
   'swipe',
   'declined',
   'see-cashier',
+  'processing',
 ]);
 
 export class CustomerDisplay {
@@ -317,21 +323,26 @@ export class CustomerDisplay {
         }
         return this.view();
       },
-      'customer:cancel': () => {
+      'customer:cancel': (input) => {
+        // A sale no longer on screen has nothing here to call off.
+        if (input.saleSequence !== this.#saleSequence) return this.view();
         if (!CANCELLABLE.has(this.#step.step)) {
           throw new BridgeError('refused', 'The card was read already: the sale cannot be called off here.');
         }
         this.#toIdle();
         return this.view();
       },
-      'customer:charging': () => {
+      'customer:charging': (input) => {
+        // Asked before the charge is sent: a sale called off (or replaced) meanwhile is not charged.
+        this.#expectSale(input.saleSequence);
         const sale = this.#sale;
-        if (sale && ['swipe', 'declined', 'see-cashier', 'processing'].includes(this.#step.step)) {
+        if (sale && CHARGEABLE.has(this.#step.step)) {
           this.#show({ step: 'processing', totalCents: sale.amountCents + sale.tipCents });
         }
         return this.view();
       },
       'customer:answered': (input) => {
+        this.#expectSale(input.saleSequence);
         const sale = this.#sale;
         if (!sale || this.#step.step !== 'processing') return this.view();
         const totalCents = sale.amountCents + sale.tipCents;
@@ -349,7 +360,8 @@ export class CustomerDisplay {
         }
         return this.view();
       },
-      'customer:try-again': () => {
+      'customer:try-again': (input) => {
+        this.#expectSale(input.saleSequence);
         const sale = this.#sale;
         if (sale && (this.#step.step === 'declined' || this.#step.step === 'see-cashier')) {
           this.#toSwipe(sale, {});
@@ -376,6 +388,13 @@ export class CustomerDisplay {
   #requireSale(): CustomerSale {
     if (!this.#sale) throw new BridgeError('refused', 'No sale is on the customer’s screen.');
     return this.#sale;
+  }
+
+  /** Refuses a cashier's request about a sale that is not the one on screen (another page's, or gone). */
+  #expectSale(saleSequence: number): void {
+    if (saleSequence !== this.#saleSequence) {
+      throw new BridgeError('refused', 'That sale is no longer on the customer’s screen.');
+    }
   }
 
   /** The step on screen, when it is `name` and the answer names it; refused otherwise. */

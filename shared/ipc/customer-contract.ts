@@ -95,6 +95,12 @@ export const customerViewSchema = z.object({
 export type CustomerView = z.infer<typeof customerViewSchema>;
 
 const sequenceInput = { sequence: z.number().int().nonnegative() };
+/**
+ * The sale a cashier's request is about, by the `saleSequence` its `customer:start` was answered
+ * with: a request for a sale no longer on the customer's screen is refused, so one cashier's page
+ * never moves another's sale.
+ */
+const saleInput = { saleSequence: z.number().int().nonnegative() };
 
 /** What the customer's screen may ask; nothing else is answered for it. */
 export const customerScreenChannels = {
@@ -127,25 +133,29 @@ export const customerCashierChannels = {
   },
   /** The cashier goes past the tip (no tip) or the signature (none taken) for the customer. */
   'customer:skip': { input: z.strictObject(sequenceInput), output: customerViewSchema },
-  /** The sale is called off before the card was read: back to idle. */
-  'customer:cancel': { input: z.undefined(), output: customerViewSchema },
-  /** The card is being charged. */
-  'customer:charging': { input: z.undefined(), output: customerViewSchema },
+  /** The sale is called off before the card was read: back to idle. Refused once it is being charged. */
+  'customer:cancel': { input: z.strictObject(saleInput), output: customerViewSchema },
+  /**
+   * The card is about to be charged: asked, and answered, before the charge is sent. From then on
+   * the sale cannot be cancelled here; a sale already called off is refused, and is not charged.
+   */
+  'customer:charging': { input: z.strictObject(saleInput), output: customerViewSchema },
   /** The charge's answer, as the customer is told it. */
   'customer:answered': {
     input: z.discriminatedUnion('outcome', [
       z.strictObject({
+        ...saleInput,
         outcome: z.literal('approved'),
         transactionId: z.number().int().positive(),
         totalCents: positiveCents,
       }),
-      z.strictObject({ outcome: z.literal('declined') }),
-      z.strictObject({ outcome: z.literal('other') }),
+      z.strictObject({ ...saleInput, outcome: z.literal('declined') }),
+      z.strictObject({ ...saleInput, outcome: z.literal('other') }),
     ]),
     output: customerViewSchema,
   },
   /** Another card after a decline: the swipe step again. */
-  'customer:try-again': { input: z.undefined(), output: customerViewSchema },
+  'customer:try-again': { input: z.strictObject(saleInput), output: customerViewSchema },
   /** The cashier starts the next sale: back to idle. */
   'customer:finish': { input: z.undefined(), output: customerViewSchema },
   /**

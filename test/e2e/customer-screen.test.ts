@@ -7,7 +7,7 @@
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { PNG } from 'pngjs';
-import type { Page } from 'playwright';
+import type { Page, WebSocketRoute } from 'playwright';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CUSTOMER_DECLINE_WORDS } from '../../shared/ipc/customer-contract';
@@ -16,7 +16,7 @@ import { drawSignature, SIGNATURE_PRINT_SIZE } from '../../electron/gateway/rece
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { sampleSignature } from '../support/signatures';
-import { expectAccessible, RESULTS_DIR, startCounter, type Counter, type CounterPage } from './counter-page';
+import { CounterPage, expectAccessible, RESULTS_DIR, startCounter, type Counter } from './counter-page';
 import { join } from 'node:path';
 
 let counter: Counter;
@@ -601,4 +601,154 @@ describe('the customer’s screen on counter panels', () => {
       await cashier.page.getByTestId('customer-screen-badge').waitFor({ state: 'detached' });
     }
   }, 180_000);
+});
+
+/**
+ * A cashier's page whose bridge socket runs through the test: while held, what the host sends the
+ * page waits, in order, until released; what the page sends is seen in `sent`. The page's charges
+ * to the engine are counted in `charges`.
+ */
+async function openHeldCashier(prefix = 'counter-held') {
+  const context = await counter.browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+  });
+  counter.adopt(context);
+  const page = await context.newPage();
+  const cashier = new CounterPage(page, prefix);
+  let holding = false;
+  const held: (string | Buffer)[] = [];
+  const sent: string[] = [];
+  const charges: string[] = [];
+  let route: WebSocketRoute | undefined;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/rest/v1/transactions')) {
+      charges.push(request.url());
+    }
+  });
+  await page.routeWebSocket(/\/bridge$/, (ws) => {
+    route = ws;
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      sent.push(String(message));
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      if (holding) held.push(message);
+      else ws.send(message);
+    });
+  });
+  await page.goto(counter.screens.running.pairingAddress());
+  await cashier.readerBadge('Card reader ready').waitFor();
+  await page.getByTestId('customer-screen-badge').waitFor();
+  return {
+    cashier,
+    sent,
+    charges,
+    hold() {
+      holding = true;
+    },
+    /** Hands the page what was held, up to and including the first message that passes `test`. */
+    releaseThrough(test: (message: string) => boolean) {
+      while (held.length > 0) {
+        const message = held.shift() as string | Buffer;
+        route?.send(message);
+        if (test(String(message))) return;
+      }
+      throw new Error('No message held passes the test.');
+    },
+    release() {
+      holding = false;
+      for (const message of held.splice(0)) route?.send(message);
+    },
+  };
+}
+
+describe('the cashier’s Cancel and the customer’s tip at the same moment, with a card already swiped', () => {
+  it('a Cancel the customer’s screen took leaves the card uncharged', async () => {
+    const customer = await openCustomer();
+    const { cashier, sent, charges, hold, releaseThrough, release } = await openHeldCashier();
+    await charge(cashier, '4000');
+    await customer.getByRole('heading', { name: 'Add a tip?' }).waitFor();
+    await customerStep(cashier, 'tip').waitFor();
+    // The customer swipes early: the card is held, masked, on the cashier's screen.
+    await swipe();
+    await cashier.swipesReceived(1);
+    const before = (await counter.screens.client.listTransactions({ page_size: 1 }))[0]?.id ?? '0';
+    // The customer taps 20% as the cashier taps Cancel: the host's word that the tip was chosen is
+    // still on its way to the cashier's page when Cancel is pressed.
+    hold();
+    await customer.getByRole('button', { name: /^20%/ }).click();
+    await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();
+    await cashier.page.getByRole('button', { name: 'Cancel the sale' }).click();
+    await expect.poll(() => sent.some((message) => message.includes('"customer:cancel"'))).toBe(true);
+    // The page hears of the tip first, while its Cancel is still unanswered, and takes the sale on
+    // to the card with the tip...
+    releaseThrough((message) => message.includes('"customer:changed"') && message.includes('"step":"swipe"'));
+    await cashier.page.getByTestId('sale-tip').filter({ hasText: '(20%)' }).waitFor();
+    await cashier.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    // ...then hears that the customer's screen took the Cancel.
+    release();
+    await customer.getByRole('heading', { name: 'Welcome to Blue Door Café' }).waitFor();
+    // The cashier's screen settles: a fresh sale (the keypad), or a charge's answer.
+    const keypad = cashier.page.getByRole('group', { name: 'Amount keys' });
+    await keypad.or(cashier.result).first().waitFor();
+    await cashier.page.screenshot({ path: join(RESULTS_DIR, 'counter-cancel-race.png') });
+    expect(await cashier.result.count()).toBe(0);
+    expect(await cashier.amount.textContent()).toContain('$0.00');
+    expect(charges).toEqual([]);
+    expect(sent.some((message) => message.includes('"customer:charging"'))).toBe(false);
+    const after = await counter.screens.client.listTransactions({ page_size: 5 });
+    expect(after.filter((item) => Number(item.id) > Number(before))).toEqual([]);
+    // The next sale goes as usual, with no card left held from this one.
+    expect(await cashier.page.getByText('Card held').count()).toBe(0);
+  });
+});
+
+describe('New sale while the customer is signing', () => {
+  it('the merchant copy to sign still prints for that sale, once', async () => {
+    await counter.reader.bridge.invoke('settings:update', { signatureAboveCents: 2000 });
+    await counter.reader.bridge.invoke('receipts:update-settings', { merchantCopy: 'always' });
+    try {
+      const customer = await openCustomer();
+      const cashier = await openCashier();
+      await charge(cashier, '3100');
+      await customer.getByRole('button', { name: 'No tip' }).click();
+      await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();
+      await swipe();
+      await cashier.expectApproved();
+      await customer.getByRole('heading', { name: 'Please sign below' }).waitFor();
+      await customerStep(cashier, 'signature').waitFor();
+      const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
+      expect(sale).toMatchObject({ amount: '31.00', result: 'Approved' });
+      // The customer walks off without signing; the cashier starts the next sale.
+      const printed = printer.nextJob();
+      await cashier.stepSettled();
+      await cashier.page.getByRole('button', { name: 'New sale' }).click();
+      await customer.getByRole('heading', { name: 'Welcome to Blue Door Café' }).waitFor();
+      const paper = decodeEscPos(await printed)
+        .copies.flat()
+        .join('\n');
+      expect(paper).toContain('MERCHANT COPY');
+      expect(paper).toMatch(new RegExp(`#${sale?.id ?? 'x'}\\b`));
+      // A later sale's customer copy, printed on the customer's choice, comes after everything before.
+      await counter.reader.bridge.invoke('receipts:update-settings', { merchantCopy: 'never' });
+      await charge(cashier, '500');
+      await customer.getByRole('button', { name: 'No tip' }).click();
+      await customer.getByRole('heading', { name: 'Swipe your card' }).waitFor();
+      await swipe();
+      await cashier.expectApproved();
+      const next = printer.nextJob();
+      await customer.getByRole('button', { name: 'Print' }).click();
+      await next;
+      const merchantCopies = printer.jobs.filter((job) => {
+        const text = decodeEscPos(job).copies.flat().join('\n');
+        return text.includes('MERCHANT COPY') && new RegExp(`#${sale?.id ?? 'x'}\\b`).test(text);
+      });
+      expect(merchantCopies).toHaveLength(1);
+      expect(await counter.screens.client.signature(sale?.id ?? '')).toBeUndefined();
+    } finally {
+      await counter.reader.bridge.invoke('receipts:update-settings', { merchantCopy: 'never' });
+    }
+  });
 });

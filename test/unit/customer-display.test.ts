@@ -237,32 +237,95 @@ describe('the tip', () => {
 
 describe('the card', () => {
   it('Cancel before the card is read goes back to idle; once it is being charged, Cancel is refused', async () => {
-    await cashier('customer:start', { amountCents: 900, askTip: false });
-    expect((await cashier('customer:cancel')).step).toEqual({ step: 'idle' });
-    await cashier('customer:start', { amountCents: 900, askTip: false });
-    expect((await cashier('customer:charging')).step).toEqual({ step: 'processing', totalCents: 900 });
-    await expect(cashier('customer:cancel')).rejects.toMatchObject({ code: 'refused' });
+    const first = await cashier('customer:start', { amountCents: 900, askTip: false });
+    expect((await cashier('customer:cancel', { saleSequence: first.saleSequence })).step).toEqual({
+      step: 'idle',
+    });
+    const { saleSequence } = await cashier('customer:start', { amountCents: 900, askTip: false });
+    expect((await cashier('customer:charging', { saleSequence })).step).toEqual({
+      step: 'processing',
+      totalCents: 900,
+    });
+    await expect(cashier('customer:cancel', { saleSequence })).rejects.toMatchObject({ code: 'refused' });
+  });
+
+  it('a sale called off is never charged: the charge it would have begun is refused', async () => {
+    // The customer chooses a tip with a card already swiped, while the cashier presses Cancel: the
+    // host takes whichever comes first, and never both.
+    const { saleSequence, sequence } = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    await customer('customer:choose-tip', { sequence, tipCents: 800, confirmed: false });
+    expect((await cashier('customer:cancel', { saleSequence })).step).toEqual({ step: 'idle' });
+    await expect(cashier('customer:charging', { saleSequence })).rejects.toMatchObject({
+      code: 'refused',
+      message: 'That sale is no longer on the customer’s screen.',
+    });
+    // The other way round: once told of the charge, Cancel is refused.
+    const next = await cashier('customer:start', { amountCents: 4000, askTip: true });
+    await customer('customer:choose-tip', { sequence: next.sequence, tipCents: 800, confirmed: false });
+    await cashier('customer:charging', { saleSequence: next.saleSequence });
+    await expect(cashier('customer:cancel', { saleSequence: next.saleSequence })).rejects.toMatchObject({
+      code: 'refused',
+    });
+    expect((await customer('customer:view')).step).toEqual({ step: 'processing', totalCents: 4800 });
   });
 
   it('a decline is said in customer words, and another card goes back to the swipe', async () => {
-    await cashier('customer:start', { amountCents: 900, askTip: false });
-    await cashier('customer:charging');
-    expect((await cashier('customer:answered', { outcome: 'declined' })).step).toEqual({
+    const { saleSequence } = await cashier('customer:start', { amountCents: 900, askTip: false });
+    await cashier('customer:charging', { saleSequence });
+    expect((await cashier('customer:answered', { saleSequence, outcome: 'declined' })).step).toEqual({
       step: 'declined',
       totalCents: 900,
     });
-    expect((await cashier('customer:try-again')).step.step).toBe('swipe');
-    await cashier('customer:charging');
-    expect((await cashier('customer:answered', { outcome: 'other' })).step.step).toBe('see-cashier');
+    expect((await cashier('customer:try-again', { saleSequence })).step.step).toBe('swipe');
+    await cashier('customer:charging', { saleSequence });
+    expect((await cashier('customer:answered', { saleSequence, outcome: 'other' })).step.step).toBe(
+      'see-cashier',
+    );
+  });
+});
+
+describe('two cashier pages of one counter', () => {
+  it('an answer for a sale no longer on the customer’s screen is refused, and the sale on it is untouched', async () => {
+    const idA = await approvedSale('10.00');
+    const a = await cashier('customer:start', { amountCents: 1000, askTip: false });
+    const b = await cashier('customer:start', { amountCents: 2000, askTip: false });
+    for (const [channel, input] of [
+      ['customer:charging', { saleSequence: a.saleSequence }],
+      [
+        'customer:answered',
+        { saleSequence: a.saleSequence, outcome: 'approved', transactionId: idA, totalCents: 1000 },
+      ],
+      ['customer:answered', { saleSequence: a.saleSequence, outcome: 'declined' }],
+      ['customer:try-again', { saleSequence: a.saleSequence }],
+    ] as const) {
+      await expect(cashier(channel, input), channel).rejects.toMatchObject({ code: 'refused' });
+    }
+    // Page A's Cancel has nothing to call off: page B's sale stays.
+    await cashier('customer:cancel', { saleSequence: a.saleSequence });
+    const shown = await customer('customer:view');
+    expect(shown.saleSequence).toBe(b.saleSequence);
+    expect(shown.step).toEqual({ step: 'swipe', amountCents: 2000, tipCents: 0, totalCents: 2000 });
+    expect(shown.choices.transactionId).toBeUndefined();
+  });
+
+  it('a request that names no sale is refused', async () => {
+    await cashier('customer:start', { amountCents: 1000, askTip: false });
+    for (const channel of ['customer:charging', 'customer:cancel', 'customer:try-again'] as const) {
+      await expect(cashier(channel), channel).rejects.toMatchObject({ code: 'invalid-input' });
+    }
+    await expect(cashier('customer:answered', { outcome: 'declined' })).rejects.toMatchObject({
+      code: 'invalid-input',
+    });
   });
 });
 
 /** A sale of `amountCents` approved on the customer's screen; the view it is on after the answer. */
 async function approved(amountCents: number): Promise<{ id: number; view: CustomerView }> {
   const id = await approvedSale((amountCents / 100).toFixed(2));
-  await cashier('customer:start', { amountCents, askTip: false });
-  await cashier('customer:charging');
+  const { saleSequence } = await cashier('customer:start', { amountCents, askTip: false });
+  await cashier('customer:charging', { saleSequence });
   const view = await cashier('customer:answered', {
+    saleSequence,
     outcome: 'approved',
     transactionId: id,
     totalCents: amountCents,

@@ -6,23 +6,36 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomerStep, CustomerView } from '../../../shared/ipc/customer-contract';
+import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useTerminal } from '../terminal/terminal-context';
+
+/**
+ * How the customer's screen took a request about a sale: `shown`; `elsewhere`, when that sale is no
+ * longer on it (called off, or another cashier's page put its own sale there); `failed`, when the
+ * host could not be asked (logged; the sale goes on without the customer's screen).
+ */
+export type CustomerTold = 'shown' | 'elsewhere' | 'failed';
+
+export type CustomerAnswer =
+  { outcome: 'approved'; transactionId: number; totalCents: number } | { outcome: 'declined' | 'other' };
 
 export interface CustomerScreen {
   view: CustomerView | undefined;
   /** A customer's screen is connected and switched on: the sale runs on it. */
   present: boolean;
   start(amountCents: number, askTip: boolean): Promise<CustomerView | undefined>;
-  charging(): void;
-  answered(
-    answer:
-      { outcome: 'approved'; transactionId: number; totalCents: number } | { outcome: 'declined' | 'other' },
-  ): void;
-  tryAgain(): void;
+  /**
+   * Each names its sale by the `saleSequence` its start was answered with. `charging` is asked
+   * before the charge is sent: once it is `shown`, the sale can no longer be cancelled there.
+   */
+  charging(saleSequence: number): Promise<CustomerTold>;
+  answered(saleSequence: number, answer: CustomerAnswer): Promise<CustomerTold>;
+  tryAgain(saleSequence: number): void;
   finish(): void;
   /** Resolves with why the customer's screen refused, or nothing once it went on. */
   skip(): Promise<string | undefined>;
-  cancel(): Promise<string | undefined>;
+  /** Calls the sale off there; a sale no longer on it needs nothing more, and is answered so. */
+  cancel(saleSequence: number): Promise<string | undefined>;
 }
 
 /**
@@ -100,6 +113,16 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
         logged(what)(error);
         return undefined;
       });
+    const told = async (request: () => Promise<CustomerView>, what: string): Promise<CustomerTold> => {
+      try {
+        show(await request());
+        return 'shown';
+      } catch (error) {
+        if (error instanceof BridgeCallError && error.code === 'refused') return 'elsewhere';
+        logged(what)(error);
+        return 'failed';
+      }
+    };
     const refusal = async (request: () => Promise<CustomerView>) => {
       try {
         show(await request());
@@ -123,12 +146,15 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
           return undefined;
         }
       },
-      charging: () => void tell(() => bridge.invoke('customer:charging'), 'the charge'),
-      answered: (answer) => void tell(() => bridge.invoke('customer:answered', answer), 'the answer'),
-      tryAgain: () => void tell(() => bridge.invoke('customer:try-again'), 'another card'),
+      charging: (saleSequence) =>
+        told(() => bridge.invoke('customer:charging', { saleSequence }), 'the charge'),
+      answered: (saleSequence, answer) =>
+        told(() => bridge.invoke('customer:answered', { ...answer, saleSequence }), 'the answer'),
+      tryAgain: (saleSequence) =>
+        void tell(() => bridge.invoke('customer:try-again', { saleSequence }), 'another card'),
       finish: () => void tell(() => bridge.invoke('customer:finish'), 'the next sale'),
       skip: () => refusal(() => bridge.invoke('customer:skip', { sequence: view?.sequence ?? 0 })),
-      cancel: () => refusal(() => bridge.invoke('customer:cancel')),
+      cancel: (saleSequence) => refusal(() => bridge.invoke('customer:cancel', { saleSequence })),
     };
   }, [bridge, show, view]);
 }

@@ -24,7 +24,7 @@ import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { prepareTransaction, useIdempotentSender } from '../payment/run-transaction';
 import { CounterTip } from '../payment/CounterTip';
 import { CustomerProgress } from '../payment/CustomerProgress';
-import { useCustomerScreen } from '../payment/customer-screen';
+import { useCustomerScreen, type CustomerAnswer, type CustomerTold } from '../payment/customer-screen';
 import { firstRequest, holdsCard, settleTipped, type TippedCharge } from '../payment/tipped-charge';
 import { CardPanel } from './CardPanel';
 import { HeldCard } from './HeldCard';
@@ -79,6 +79,14 @@ export function SaleScreen() {
   const [customerSaleFrom, setCustomerSaleFrom] = useState<number>();
   const customerSaleFromNow = useRef<number>(undefined);
   const customerStarts = useRef(0);
+  // The sale this page put on the customer's screen, by the saleSequence its start was answered with:
+  // what every later request about it names. A promise, since a card swiped before the amount was
+  // confirmed is charged before that answer is in.
+  const customerSale = useRef<Promise<number | undefined>>(Promise.resolve(undefined));
+  // The cashier pressed Cancel and the customer's screen has not answered yet: nothing is charged.
+  const cancelling = useRef(false);
+  // The customer's screen is being told of a charge about to be sent: one at a time.
+  const startingCharge = useRef(false);
   const startOnCustomerScreen = useCallback((sequence: number | undefined) => {
     customerSaleFromNow.current = sequence;
     setCustomerSaleFrom(sequence);
@@ -97,6 +105,7 @@ export function SaleScreen() {
       const from = customerSaleFromNow.current;
       if (!onCustomerScreenNow.current || from === undefined) return;
       setPrintedThere(before.sequence >= from && PRINTED_BY_THE_CUSTOMER_SCREEN.has(before.step.step));
+      customerSale.current = Promise.resolve(undefined);
       startOnCustomerScreen(undefined);
       runOnCustomerScreen(false);
     },
@@ -108,28 +117,56 @@ export function SaleScreen() {
   useEffect(() => {
     customerNow.current = customer;
   }, [customer]);
+  /**
+   * Tells the customer's screen something about this page's sale, naming it. When that sale is no
+   * longer there (another cashier's page put its own there), the rest of this sale is the cashier's
+   * screen's, as without a customer's screen, and its answer prints what prints by itself.
+   */
+  const tellCustomer = useCallback(
+    async (request: (saleSequence: number) => Promise<CustomerTold>): Promise<CustomerTold> => {
+      const saleSequence = await customerSale.current;
+      if (saleSequence === undefined) return 'failed';
+      return request(saleSequence);
+    },
+    [],
+  );
+  const aloneIfElsewhere = useCallback(
+    (told: CustomerTold) => {
+      if (told === 'elsewhere') runOnCustomerScreen(false);
+    },
+    [runOnCustomerScreen],
+  );
+
   const tipsOffered = useRef(false);
   useEffect(() => {
     tipsOffered.current = settings.tipsEnabled && settings.counterTips;
   }, [settings.tipsEnabled, settings.counterTips]);
 
   /** Settles a charge; a possible duplicate keeps its request for the cashier's decision. */
-  const settle = useCallback((request: TransactionRequestBody | null, outcome: SaleOutcome) => {
-    refusedAsDuplicate.current = request && isPossibleDuplicate(outcome) ? request : null;
-    setAskingDuplicate(refusedAsDuplicate.current !== null);
-    setCardHeld(outcome.kind !== 'approved' && holdsCard(tipped.current));
-    if (!onCustomerScreenNow.current) return;
-    // The customer is told in their words; while the answer is unknown their screen keeps waiting.
-    const sale = current.current.sale;
-    if (outcome.kind === 'approved') {
-      customerNow.current.answered({
-        outcome: 'approved',
-        transactionId: Number(outcome.transactionId),
-        totalCents: totalOf(sale),
-      });
-    } else if (outcome.kind === 'declined') customerNow.current.answered({ outcome: 'declined' });
-    else if (outcome.kind !== 'unknown') customerNow.current.answered({ outcome: 'other' });
-  }, []);
+  const settle = useCallback(
+    (request: TransactionRequestBody | null, outcome: SaleOutcome) => {
+      refusedAsDuplicate.current = request && isPossibleDuplicate(outcome) ? request : null;
+      setAskingDuplicate(refusedAsDuplicate.current !== null);
+      setCardHeld(outcome.kind !== 'approved' && holdsCard(tipped.current));
+      if (!onCustomerScreenNow.current) return;
+      // The customer is told in their words; while the answer is unknown their screen keeps waiting.
+      const sale = current.current.sale;
+      const answer: CustomerAnswer | undefined =
+        outcome.kind === 'approved'
+          ? { outcome: 'approved', transactionId: Number(outcome.transactionId), totalCents: totalOf(sale) }
+          : outcome.kind === 'declined'
+            ? { outcome: 'declined' }
+            : outcome.kind !== 'unknown'
+              ? { outcome: 'other' }
+              : undefined;
+      if (answer) {
+        void tellCustomer((saleSequence) => customerNow.current.answered(saleSequence, answer)).then(
+          aloneIfElsewhere,
+        );
+      }
+    },
+    [aloneIfElsewhere, tellCustomer],
+  );
 
   /** The answer of the latest request as the sale's: an approved AUTH of a tipped sale is captured first. */
   const finish = useCallback(
@@ -214,9 +251,13 @@ export function SaleScreen() {
         startOnCustomerScreen(undefined);
         setPrintedThere(false);
         const started = ++customerStarts.current;
+        cancelling.current = false;
+        customerSale.current = Promise.resolve(undefined);
         if (present) {
           // A customer's screen that cannot take the sale leaves it to the cashier's screen.
-          void customerNow.current.start(after.sale.cents, after.step === 'tip').then((shown) => {
+          const starting = customerNow.current.start(after.sale.cents, after.step === 'tip');
+          customerSale.current = starting.then((shown) => shown?.saleSequence);
+          void starting.then((shown) => {
             if (started !== customerStarts.current) return;
             if (!shown) runOnCustomerScreen(false);
             else startOnCustomerScreen(shown.sequence);
@@ -248,8 +289,23 @@ export function SaleScreen() {
   const charge = useCallback(
     async (card: ChargedCard, payment: CardPayment) => {
       const before = current.current;
-      if (before.step !== 'card') return;
+      if (before.step !== 'card' || startingCharge.current || cancelling.current) return;
       const { sale } = before;
+      if (onCustomerScreenNow.current) {
+        // The customer's screen hears of the charge, and answers, before it is sent: from then on it
+        // refuses Cancel, and a sale it has already called off is never charged.
+        startingCharge.current = true;
+        let told: CustomerTold;
+        try {
+          told = await tellCustomer((saleSequence) => customerNow.current.charging(saleSequence));
+        } finally {
+          startingCharge.current = false;
+        }
+        const now = current.current;
+        if (now.step !== 'card' || now.sale !== sale) return;
+        if (told !== 'shown' && cancelling.current) return;
+        aloneIfElsewhere(told);
+      }
       const { request, tipped: tip } = firstRequest(
         {
           amountCents: sale.cents,
@@ -264,12 +320,11 @@ export function SaleScreen() {
       if (!answer) return;
       tipped.current = tip;
       act({ type: 'charge', card });
-      if (onCustomerScreenNow.current) customerNow.current.charging();
       const outcome = await finish(answer);
       settle(request, outcome);
       act({ type: 'settled', outcome });
     },
-    [act, finish, sendCharge, settle],
+    [act, aloneIfElsewhere, finish, sendCharge, settle, tellCustomer],
   );
 
   useEffect(() => {
@@ -302,11 +357,13 @@ export function SaleScreen() {
     if (!answer) return;
     setAskingDuplicate(false);
     act({ type: 'charge-again' });
-    if (onCustomerScreenNow.current) customerNow.current.charging();
+    if (onCustomerScreenNow.current) {
+      void tellCustomer((saleSequence) => customerNow.current.charging(saleSequence)).then(aloneIfElsewhere);
+    }
     const outcome = await finish(answer);
     settle(request, outcome);
     act({ type: 'settled', outcome });
-  }, [act, approve, finish, sendCharge, settle]);
+  }, [act, aloneIfElsewhere, approve, finish, sendCharge, settle, tellCustomer]);
 
   const dontChargeAgain = useCallback(() => {
     refusedAsDuplicate.current = null;
@@ -329,14 +386,29 @@ export function SaleScreen() {
     if (holdsCard(tipped.current)) return;
     tipped.current = undefined;
     act({ type: 'try-again' });
-    if (onCustomerScreenNow.current) customerNow.current.tryAgain();
+    if (onCustomerScreenNow.current) {
+      void customerSale.current.then((saleSequence) => {
+        if (saleSequence !== undefined) customerNow.current.tryAgain(saleSequence);
+      });
+    }
   }, [act]);
 
-  /** The sale called off before the card was read, on the customer's screen too. */
+  /**
+   * The sale called off before the card was read, on the customer's screen too. Until the customer's
+   * screen answers, nothing is charged: a tip chosen there meanwhile, with a card already swiped,
+   * does not charge it. Refused once the customer's screen has heard of the charge.
+   */
   const cancelSale = useCallback(async (): Promise<string | undefined> => {
     if (onCustomerScreenNow.current) {
-      const refused = await customerNow.current.cancel();
-      if (refused) return refused;
+      cancelling.current = true;
+      try {
+        const saleSequence = await customerSale.current;
+        const refused =
+          saleSequence === undefined ? undefined : await customerNow.current.cancel(saleSequence);
+        if (refused) return refused;
+      } finally {
+        cancelling.current = false;
+      }
       runOnCustomerScreen(false);
     }
     dropHeldCard();
