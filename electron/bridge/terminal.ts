@@ -16,7 +16,6 @@ import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
 import { CustomerDisplay, type CustomerTimers } from './customer-display';
 import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
-import type { CounterSession } from '../../shared/ipc/staff-contract';
 import { ReceiptService } from '../gateway/receipts/receipt-service';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
@@ -193,13 +192,9 @@ export class Terminal {
       ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
     });
-    // The switch in Settings shows or hides the customer's screen at once; a locked counter takes a
-    // finished sale off it.
-    this.events.subscribe((event, payload) => {
+    // The switch in Settings shows or hides the customer's screen at once.
+    this.events.subscribe((event) => {
       if (event === 'settings:changed') this.customer.refresh();
-      if (event === 'staff:session-changed' && (payload as CounterSession).signedIn === null) {
-        this.customer.counterLocked();
-      }
     });
     // A customer's taps are not the staff's use of the counter: they never hold off its lock.
     this.customerHandlers = this.customer.screenHandlers();
@@ -311,6 +306,20 @@ export class Terminal {
     return { simulator: this.#simulator, readers: this.#readers };
   }
 
+  /** The people at the counter; locking it also takes a finished sale off the customer's screen. */
+  #staffHandlers(): ReturnType<CounterStaff['handlers']> {
+    const handlers = this.#staff.handlers();
+    const lock = handlers['staff:lock'];
+    return {
+      ...handlers,
+      'staff:lock': async (input) => {
+        const session = await lock(input);
+        this.customer.counterLocked();
+        return session;
+      },
+    };
+  }
+
   #createHandlers(): BridgeHandlers {
     return {
       'terminal:session': () => ({
@@ -333,7 +342,7 @@ export class Terminal {
         requirePin: (pin, action) => this.#admin.requireManagerPin(pin, action),
         announce: () => void this.#processorLine.check(),
       }),
-      ...this.#staff.handlers(),
+      ...this.#staffHandlers(),
       ...this.#journal.handlers(),
       ...this.customer.screenHandlers(),
       ...this.customer.cashierHandlers(),
