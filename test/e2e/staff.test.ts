@@ -117,6 +117,23 @@ describe('an amount left at the counter', () => {
     await cashier.check('05-clean-sale-after-sign-in');
   });
 
+  it('stays for the same cashier signing back in', async () => {
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.tapAmount('555');
+    await page
+      .getByTestId('signed-in')
+      .getByRole('button', { name: /lock the counter$/ })
+      .click();
+    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
+    await lock.waitFor();
+    await typePin(cashier, OWNER.pin);
+    await lock.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain(OWNER.name);
+    await page.getByRole('button', { name: /^Charge \$5\.55/ }).waitFor();
+    expect(await cashier.amount.textContent()).toBe('$5.55');
+  });
+
   it('that the cashier comes back to from the card is replaced by the first digit, and edited by Backspace', async () => {
     const cashier = await counter.open('staff');
     const { page } = cashier;

@@ -331,14 +331,16 @@ export function SaleScreen() {
     chargeHeld.current = (card, payment) => void charge(card, payment);
   }, [charge]);
 
-  // Whoever signs in starts a clean sale: an amount or a swiped card left behind the lock is someone
-  // else's, or from before. A charge in flight or an answer on screen stays until it is settled.
+  // Someone else signing in starts a clean sale: an amount or a swiped card left behind the lock is
+  // another's. The same person signing back in (after the lock, or once Tender has restarted) finds
+  // their sale as they left it. A charge in flight or an answer on screen stays until it is settled.
   const signedInId = signedIn?.id ?? null;
   const lastSignedIn = useRef(signedInId);
   useEffect(() => {
+    if (signedInId === null) return;
     const previous = lastSignedIn.current;
     lastSignedIn.current = signedInId;
-    if (signedInId === null || signedInId === previous) return;
+    if (signedInId === previous) return;
     const step = current.current.step;
     if (step === 'amount' || step === 'tip' || step === 'card') act({ type: 'new-sale' });
   }, [act, signedInId]);
