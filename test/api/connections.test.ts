@@ -153,7 +153,8 @@ describe('the connection cap', () => {
     });
     try {
       await held.ready;
-      expect(held.open).toBeGreaterThanOrEqual(1900);
+      // The holder reopens what the engine closes as fast as a busy machine lets it.
+      await expect.poll(() => held.open, { timeout: 30_000 }).toBeGreaterThanOrEqual(1900);
       for (let i = 0; i < 10; i++) {
         const response = await t.request('batches/open', {
           newConnection: true,
@@ -161,7 +162,7 @@ describe('the connection cap', () => {
         });
         expect(response.status).toBe(204);
       }
-      expect(held.open).toBeGreaterThanOrEqual(1900);
+      await expect.poll(() => held.open, { timeout: 30_000 }).toBeGreaterThanOrEqual(1900);
     } finally {
       held.stop();
     }
