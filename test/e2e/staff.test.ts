@@ -93,6 +93,20 @@ describe('the lock', () => {
   });
 });
 
+/** Locks the counter from the top bar, and signs `person` in at the lock's keypad. */
+async function lockAndSignIn(cashier: CounterPage, person: { name: string; pin: string }): Promise<void> {
+  const { page } = cashier;
+  await page
+    .getByTestId('signed-in')
+    .getByRole('button', { name: /lock the counter$/ })
+    .click();
+  const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
+  await lock.waitFor();
+  await typePin(cashier, person.pin);
+  await lock.waitFor({ state: 'detached' });
+  await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain(person.name);
+}
+
 describe('an amount left at the counter', () => {
   it('is gone when the next cashier signs in, and a swiped card with it', async () => {
     const cashier = await counter.open('staff');
@@ -100,15 +114,7 @@ describe('an amount left at the counter', () => {
     await cashier.tapAmount('555');
     await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
     await page.getByTestId('held-card').waitFor();
-    await page
-      .getByTestId('signed-in')
-      .getByRole('button', { name: /lock the counter$/ })
-      .click();
-    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
-    await lock.waitFor();
-    await typePin(cashier, CASHIER.pin);
-    await lock.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain(CASHIER.name);
+    await lockAndSignIn(cashier, CASHIER);
     // The sale starts clean right after the sign-in shows, in the render that follows it.
     await expect.poll(() => cashier.amount.textContent()).toBe('$0.00');
     await page.getByTestId('held-card').waitFor({ state: 'detached' });
@@ -121,15 +127,7 @@ describe('an amount left at the counter', () => {
     const cashier = await counter.open('staff');
     const { page } = cashier;
     await cashier.tapAmount('555');
-    await page
-      .getByTestId('signed-in')
-      .getByRole('button', { name: /lock the counter$/ })
-      .click();
-    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
-    await lock.waitFor();
-    await typePin(cashier, OWNER.pin);
-    await lock.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('signed-in').textContent()).toContain(OWNER.name);
+    await lockAndSignIn(cashier, OWNER);
     await page.getByRole('button', { name: /^Charge \$5\.55/ }).waitFor();
     expect(await cashier.amount.textContent()).toBe('$5.55');
   });

@@ -35,6 +35,20 @@ async function openTab(amount: string): Promise<string> {
   return auth.id ?? '';
 }
 
+/** A tab opened for `amount` and captured with `tip`, tips on: the tab's id and its capture's. */
+async function capturedTab(amount: string, tip: string): Promise<{ tabId: string; captureId: string }> {
+  await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+  const tabId = await openTab(amount);
+  const captured = await counter.screens.client.createTransaction({
+    type: 'CAPTURE',
+    id: tabId,
+    amount,
+    tip_amount: tip,
+  });
+  expect(captured.result).toBe('Approved');
+  return { tabId, captureId: captured.id ?? '' };
+}
+
 describe('the duplicate prompt', () => {
   it('names the earlier charge, charges nothing when declined, and charges again once confirmed', async () => {
     await counter.screens.running.gateway.engine.settings.setFromText('duplicate_window_minutes', '2');
@@ -191,15 +205,7 @@ describe('the duplicate prompt beyond a plain sale', () => {
 
 describe('tips', () => {
   it('Adjust tip voids the capture and captures the tab again with the new tip; both stay in history', async () => {
-    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
-    const tabId = await openTab('62.00');
-    const first = await counter.screens.client.createTransaction({
-      type: 'CAPTURE',
-      id: tabId,
-      amount: '62.00',
-      tip_amount: '31.00',
-    });
-    expect(first.result).toBe('Approved');
+    const { tabId } = await capturedTab('62.00', '31.00');
     const cashier = await counter.open('adjust-tip');
     await cashier.goTo('Tabs');
     await cashier.page.getByTestId(`captured-${tabId}`).getByRole('button').click();
@@ -231,15 +237,7 @@ describe('tips', () => {
   });
 
   it('Adjust tip leaves a captured tab whose hold has expired as it is: a new capture would be refused', async () => {
-    await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
-    const tabId = await openTab('60.00');
-    const captured = await counter.screens.client.createTransaction({
-      type: 'CAPTURE',
-      id: tabId,
-      amount: '60.00',
-      tip_amount: '9.00',
-    });
-    expect(captured.result).toBe('Approved');
+    const { tabId, captureId } = await capturedTab('60.00', '9.00');
     const cashier = await counter.open('adjust-tip');
     const { page } = cashier;
     // Eight days on: past the seven days of the tab's hold.
@@ -251,24 +249,16 @@ describe('tips', () => {
     expect(await panel.getByTestId('hold-expired').textContent()).toContain('the capture of $69.00 stands');
     expect(await panel.getByRole('button', { name: /^Adjust tip to/ }).isDisabled()).toBe(true);
     await cashier.check('03-adjust-tip-hold-expired');
-    const [capture] = await counter.screens.client.listTransactions({ id: captured.id ?? '' });
+    const [capture] = await counter.screens.client.listTransactions({ id: captureId });
     expect(capture).toMatchObject({ voided: 'false', amount: '69.00' });
   });
 
   it("Adjust tip whose hold expires while the manager's PIN is asked for leaves the capture as it is", async () => {
     const { engine } = counter.screens.running.gateway;
-    await engine.settings.setFromText('tips_enabled', 'true');
     if (!engine.staff.list().some((member) => member.name === 'Cole')) {
       await engine.staff.create({ name: 'Cole', role: 'cashier', pin: '1470' }, 'test');
     }
-    const tabId = await openTab('60.00');
-    const captured = await counter.screens.client.createTransaction({
-      type: 'CAPTURE',
-      id: tabId,
-      amount: '60.00',
-      tip_amount: '9.00',
-    });
-    expect(captured.result).toBe('Approved');
+    const { tabId, captureId } = await capturedTab('60.00', '9.00');
     await counter.reader.bridge.invoke('staff:sign-in', { pin: '1470' });
     try {
       const cashier = await counter.open('adjust-tip-expiring');
@@ -290,7 +280,7 @@ describe('tips', () => {
       await pin.getByLabel('PIN', { exact: true }).fill(OWNER.pin);
       await pin.getByRole('button', { name: 'Confirm' }).click();
       await panel.getByTestId('hold-expired').waitFor();
-      const [capture] = await counter.screens.client.listTransactions({ id: captured.id ?? '' });
+      const [capture] = await counter.screens.client.listTransactions({ id: captureId });
       expect(capture).toMatchObject({ voided: 'false', amount: '69.00' });
     } finally {
       await counter.reader.bridge.invoke('staff:sign-in', { pin: OWNER.pin });
