@@ -170,6 +170,10 @@ export class CustomerDisplay {
   screenHandlers(): Pick<BridgeHandlers, CustomerScreenChannel> {
     return {
       'customer:view': () => this.view(),
+      'customer:still-here': (input) => {
+        if (input.sequence === this.#sequence) this.#timeStep();
+        return this.view();
+      },
       'customer:choose-tip': (input) => {
         const step = this.#expect(input.sequence, 'tip');
         const sale = this.#requireSale();
@@ -528,21 +532,27 @@ export class CustomerDisplay {
   }
 
   #show(step: CustomerStep): void {
-    this.#timers.clear(this.#timer);
-    this.#timer = undefined;
     this.#step = step;
     this.#sequence += 1;
+    this.#timeStep();
+    this.#announce();
+  }
+
+  /** Starts the time limit of the step on screen afresh, if it has one. */
+  #timeStep(): void {
+    this.#timers.clear(this.#timer);
+    this.#timer = undefined;
+    const { step } = this.#step;
     const shown = this.#sequence;
-    if (step.step === 'thanks') {
+    if (step === 'thanks') {
       this.#timer = this.#timers.set(() => {
         if (this.#sequence === shown) this.#toIdle();
       }, this.#options.thanksMs ?? THANKS_MS);
-    } else if (step.step === 'signature' || step.step === 'receipt') {
+    } else if (step === 'signature' || step === 'receipt') {
       this.#timer = this.#timers.set(() => {
         if (this.#sequence === shown) this.#leave();
       }, this.#options.unattendedMs ?? UNATTENDED_STEP_MS);
     }
-    this.#announce();
   }
 
   get #timers(): CustomerTimers {

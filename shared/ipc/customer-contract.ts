@@ -122,6 +122,11 @@ export const customerScreenChannels = {
     }),
     output: customerViewSchema,
   },
+  /**
+   * The customer is at work on the step on screen (typing an address, signing): the time it waits
+   * untouched starts again. About any other step, nothing happens.
+   */
+  'customer:still-here': { input: z.strictObject(sequenceInput), output: customerViewSchema },
 } as const;
 
 /** What the cashier's screens ask, to move the customer's screen along the sale. */

@@ -661,6 +661,23 @@ describe('a finished sale left on the customer’s screen of an unattended or lo
     expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
   });
 
+  it('a customer still typing an address or signing keeps the step: its time starts again', async () => {
+    const { view } = await approved(2320);
+    expect(view.step.step).toBe('receipt');
+    for (let minute = 0; minute < 5; minute++) {
+      clock.advance(UNATTENDED_STEP_MS - 1_000);
+      expect((await customer('customer:still-here', { sequence: view.sequence })).step.step).toBe('receipt');
+    }
+    // The same view goes on: a choice made now is still this step's.
+    expect((await customer('customer:view')).sequence).toBe(view.sequence);
+    // A step that is no longer on screen is kept by nothing.
+    clock.advance(UNATTENDED_STEP_MS);
+    expect((await customer('customer:view')).step).toEqual({ step: 'idle' });
+    expect((await customer('customer:still-here', { sequence: view.sequence })).step).toEqual({
+      step: 'idle',
+    });
+  });
+
   it('the receipt step left untouched ends the sale: nobody can email its receipt after', async () => {
     const { id, view } = await approved(2300);
     expect(view.step.step).toBe('receipt');

@@ -142,6 +142,7 @@ function customerHandlers(): Pick<BridgeHandlers, `customer:${string}` & keyof B
     'customer:choose-tip': vi.fn(view),
     'customer:sign': vi.fn(view),
     'customer:choose-receipt': vi.fn(view),
+    'customer:still-here': vi.fn(view),
     'customer:start': vi.fn(view),
     'customer:skip': vi.fn(view),
     'customer:cancel': vi.fn(view),
@@ -163,6 +164,7 @@ function customerHandlersOnly() {
     'customer:choose-tip': vi.fn(view),
     'customer:sign': vi.fn(view),
     'customer:choose-receipt': vi.fn(view),
+    'customer:still-here': vi.fn(view),
   };
 }
 

@@ -35,6 +35,7 @@ export function ReceiptStep({
         onChange={(next) => {
           setAddress(next);
           setProblem(undefined);
+          answers.stillHere();
         }}
         problem={problem}
         sending={busy === 'email'}
@@ -69,7 +70,10 @@ export function ReceiptStep({
             type="button"
             className="button button-secondary customer-button receipt-choice"
             disabled={busy !== undefined}
-            onClick={() => setTyping(true)}
+            onClick={() => {
+              setTyping(true);
+              answers.stillHere();
+            }}
           >
             Email
           </button>

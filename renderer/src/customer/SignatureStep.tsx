@@ -88,6 +88,7 @@ export function SignatureStep({
     strokes.current = [...strokes.current, padPoint(event)];
     setProblem(undefined);
     redraw();
+    answers.stillHere();
   };
   const move = (event: PointerEvent<HTMLCanvasElement>) => {
     if (drawing.current !== event.pointerId) return;

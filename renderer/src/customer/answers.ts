@@ -10,9 +10,13 @@ export interface CustomerAnswers {
   chooseTip(tipCents: number, confirmed: boolean): Promise<string | undefined>;
   sign(strokes: number[][]): Promise<string | undefined>;
   chooseReceipt(choice: ReceiptChoice, email?: string): Promise<string | undefined>;
+  /** The customer is typing or signing: the step's time limit starts again (said now and then). */
+  stillHere(): void;
 }
 
 const NOT_TAKEN = 'That did not go through. Please try again, or ask the cashier.';
+/** How often a customer at work on a step says so, at most: well within the step's time limit. */
+const STILL_HERE_EVERY_MS = 15_000;
 
 export function customerAnswers(
   bridge: TenderBridge,
@@ -28,7 +32,14 @@ export function customerAnswers(
       return error instanceof Error && error.message ? error.message : NOT_TAKEN;
     }
   };
+  let saidAt = Number.NEGATIVE_INFINITY;
   return {
+    stillHere: () => {
+      if (Date.now() - saidAt < STILL_HERE_EVERY_MS) return;
+      saidAt = Date.now();
+      // Nothing to tell the customer: a step that has gone is shown by its own event.
+      bridge.invoke('customer:still-here', { sequence }).catch(() => undefined);
+    },
     chooseTip: (tipCents, confirmed) =>
       send(() => bridge.invoke('customer:choose-tip', { sequence, tipCents, confirmed })),
     sign: (strokes) => send(() => bridge.invoke('customer:sign', { sequence, strokes })),
