@@ -20,10 +20,11 @@
  *   request away unread (429, 401) does.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, createServer as createHttpsServer, request as httpsRequest, type Server } from 'node:https';
+import { createServer as createHttpsServer, request as httpsRequest, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
+import { KeptAgent } from '../../electron/gateway/processor/kept-agent';
 
 /** How long `waitFor` waits for a request before it fails, saying what arrived instead. */
 const WAIT_LIMIT_MS = 60_000;
@@ -94,7 +95,7 @@ export interface UpstreamAddress {
 
 export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultProxy> {
   const other = await createLoopbackCertificate();
-  const toUpstream = new Agent({ keepAlive: true, ca: upstream.certificatePem, maxSockets: 64 });
+  const toUpstream = new KeptAgent({ ca: upstream.certificatePem, maxSockets: 64 });
   const clientSockets = new Set<Socket>();
   const seen: SeenRequest[] = [];
   const waiters: { test: (request: SeenRequest) => boolean; resolve: (request: SeenRequest) => void }[] = [];
@@ -126,6 +127,7 @@ export async function startFaultProxy(upstream: UpstreamAddress): Promise<FaultP
   ): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> =>
     new Promise((resolve, reject) => {
       const { host: _host, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+      toUpstream.retireExpired();
       const outgoing = httpsRequest(
         {
           host: '127.0.0.1',

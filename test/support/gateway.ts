@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request as httpsRequest } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
@@ -14,6 +14,7 @@ import type { Permission } from '../../shared/api/permissions';
 import type { Engine } from '../../electron/gateway/engine';
 import type { OpenEngineOptions, StoreServerOptions } from '../../electron/gateway/open-store';
 import { startGateway, type RunningGateway } from '../../electron/gateway/gateway';
+import { KeptAgent } from '../../electron/gateway/processor/kept-agent';
 import type { ServerLimits } from '../../electron/gateway/http/server';
 import type { AuditEntry } from '../../electron/gateway/store/audit';
 import { administer, TEMPLATE_DATABASE } from './postgres-server';
@@ -172,7 +173,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   if ((await gateway.engine.settings.get('duplicate_window_minutes')) !== duplicateWindow)
     await gateway.engine.settings.setFromText('duplicate_window_minutes', String(duplicateWindow));
   const key = (await gateway.engine.keys.create('test suite')).key;
-  const agent = new Agent({ ca: gateway.certificatePem, keepAlive: true });
+  const agent = new KeptAgent({ ca: gateway.certificatePem });
 
   const request = (path: string, raw: RawRequest = {}): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
@@ -182,6 +183,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
         ...raw.headers,
       };
       if (raw.body !== undefined) headers['content-length'] = String(Buffer.byteLength(raw.body));
+      agent.retireExpired();
       const outgoing = httpsRequest(
         {
           host: '127.0.0.1',

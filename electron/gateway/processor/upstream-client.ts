@@ -12,9 +12,10 @@
  * The gateway's certificate is always verified, against the CAs Node trusts by default and the
  * PEM file the merchant names for a private gateway; nothing turns verification off.
  */
-import { Agent, request as httpsRequest } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import * as tls from 'node:tls';
+import { KeptAgent } from './kept-agent';
 
 /** Where the gateway is and how Tender signs in to it. */
 export interface UpstreamEndpoint {
@@ -154,16 +155,15 @@ function trustedCertificates(extraCaPem: string | undefined): string[] {
 export class UpstreamClient {
   readonly #endpoint: UpstreamEndpoint;
   readonly #base: URL;
-  readonly #agent: Agent;
+  readonly #agent: KeptAgent;
 
   constructor(endpoint: UpstreamEndpoint) {
     this.#endpoint = endpoint;
     this.#base = new URL(endpoint.url.replace(/\/+$/, ''));
     if (this.#base.protocol !== 'https:') throw new RangeError('The gateway is reached over https only.');
     // Connections are kept between requests: a handshake per payment would add its round trips to
-    // every sale. The server's Keep-Alive hint retires an idle one before the gateway drops it.
-    this.#agent = new Agent({
-      keepAlive: true,
+    // every sale. One idle as long as the gateway keeps it is closed rather than reused.
+    this.#agent = new KeptAgent({
       maxSockets: 64,
       // One secure context for every connection: given as `ca`, the list of trusted certificates
       // would be joined into the agent's name for its connection pool at every single request.
@@ -243,6 +243,7 @@ export class UpstreamClient {
           retryable: reused && !answering && (code === 'ECONNRESET' || code === 'EPIPE'),
         });
       };
+      this.#agent.retireExpired();
       const outgoing = httpsRequest(url, {
         method,
         agent: this.#agent,
