@@ -4,6 +4,63 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * tender/import-folders: a file imports nothing in the folders of any group it is given (paths from the
+ * repository root), each group with its message. The path is resolved from the importing file, so every
+ * spelling of it is refused, however far it climbs and comes back down; imports, re-exports and
+ * import() with a fixed path alike.
+ */
+const importFolders = {
+  meta: {
+    type: 'problem',
+    schema: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          folders: { type: 'array', items: { type: 'string' } },
+          message: { type: 'string' },
+        },
+        required: ['folders', 'message'],
+        additionalProperties: false,
+      },
+    },
+  },
+  create(context) {
+    const groups = context.options;
+    const from = path.dirname(context.filename);
+    const check = (source) => {
+      const spelled =
+        source?.type === 'Literal'
+          ? source.value
+          : source?.type === 'TemplateLiteral' && source.expressions.length === 0
+            ? source.quasis[0].value.cooked
+            : undefined;
+      // A package name is no path; no-restricted-imports names the packages.
+      if (typeof spelled !== 'string' || !(spelled.startsWith('.') || path.isAbsolute(spelled))) return;
+      const target = path.relative(root, path.resolve(from, spelled)).split(path.sep).join('/');
+      for (const { folders, message } of groups) {
+        const folder = folders.find((name) => target === name || target.startsWith(`${name}/`));
+        if (folder) {
+          context.report({ node: source, message: `${message} ('${spelled}' is in ${folder}/.)` });
+          return;
+        }
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+const tender = { rules: { 'import-folders': importFolders } };
 
 const noElectron = {
   name: 'electron',
@@ -20,11 +77,11 @@ const noPg = {
 };
 const rendererPatterns = [
   { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
-  {
-    group: ['**/electron/**'],
-    message: 'The renderer reaches the main process only through window.tender.',
-  },
 ];
+const rendererFolders = {
+  folders: ['electron'],
+  message: 'The renderer reaches the main process only through window.tender.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -32,6 +89,7 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { tender },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -45,14 +103,12 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noSqlite, noHid, noPg, { name: 'react', message: 'shared/ holds no UI.' }],
-          patterns: [
-            { group: ['node:*'], message: 'shared/ runs in the renderer too: no Node modules.' },
-            {
-              group: ['../electron/*', '../renderer/*', '../../electron/*', '../../renderer/*'],
-              message: 'shared/ imports nothing of ours.',
-            },
-          ],
+          patterns: [{ group: ['node:*'], message: 'shared/ runs in the renderer too: no Node modules.' }],
         },
+      ],
+      'tender/import-folders': [
+        'error',
+        { folders: ['electron', 'renderer'], message: 'shared/ imports nothing of ours.' },
       ],
     },
   },
@@ -71,12 +127,13 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noHid, noSqlite, noPg],
-          patterns: [
-            {
-              regex: '^(\\./|(\\.\\./)+)(sqlite|postgres)(/|$)',
-              message: 'What both stores share depends on neither: the store that is chosen is given to it.',
-            },
-          ],
+        },
+      ],
+      'tender/import-folders': [
+        'error',
+        {
+          folders: ['electron/gateway/store/sqlite', 'electron/gateway/store/postgres'],
+          message: 'What both stores share depends on neither: the store that is chosen is given to it.',
         },
       ],
     },
@@ -88,13 +145,13 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noHid, noPg],
-          patterns: [
-            {
-              regex: '^(\\.\\./)+postgres(/|$)',
-              message:
-                'The SQLite side never imports the store server side; share through store/ or store/sql/.',
-            },
-          ],
+        },
+      ],
+      'tender/import-folders': [
+        'error',
+        {
+          folders: ['electron/gateway/store/postgres'],
+          message: 'The SQLite side never imports the store server side; share through store/ or store/sql/.',
         },
       ],
     },
@@ -106,13 +163,13 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noHid, noSqlite],
-          patterns: [
-            {
-              regex: '^(\\.\\./)+sqlite(/|$)',
-              message:
-                'The store server side never imports the SQLite side; share through store/ or store/sql/.',
-            },
-          ],
+        },
+      ],
+      'tender/import-folders': [
+        'error',
+        {
+          folders: ['electron/gateway/store/sqlite'],
+          message: 'The store server side never imports the SQLite side; share through store/ or store/sql/.',
         },
       ],
     },
@@ -134,6 +191,7 @@ export default tseslint.config(
           patterns: rendererPatterns,
         },
       ],
+      'tender/import-folders': ['error', rendererFolders],
     },
   },
   // The inner layers: the rules of the engine and the renderer's shared pieces depend on nothing that
@@ -153,14 +211,17 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              regex: '^(\\.\\./)+(gateway/)?(store|http)(/|$)',
-              message: 'domain/ holds pure rules: the store and HTTP call it, never the reverse.',
-            },
-            {
               group: ['@fastify/*', 'fastify/*'],
               message: 'domain/ holds pure rules; HTTP lives in electron/gateway/http.',
             },
           ],
+        },
+      ],
+      'tender/import-folders': [
+        'error',
+        {
+          folders: ['electron/gateway/store', 'electron/gateway/http'],
+          message: 'domain/ holds pure rules: the store and HTTP call it, never the reverse.',
         },
       ],
     },
@@ -172,14 +233,18 @@ export default tseslint.config(
         'error',
         {
           paths: [noElectron, noSqlite, noHid, noPg],
-          patterns: [
-            ...rendererPatterns,
-            {
-              regex: '^(\\.\\./)+(sale|tabs|refunds|history|batch|settings|manager|shell)(/|$)',
-              message:
-                'ui/ holds pieces every screen shares: it imports no feature; move what it needs out of the feature.',
-            },
-          ],
+          patterns: rendererPatterns,
+        },
+      ],
+      'tender/import-folders': [
+        'error',
+        rendererFolders,
+        {
+          folders: ['sale', 'tabs', 'refunds', 'history', 'batch', 'settings', 'manager', 'shell'].map(
+            (feature) => `renderer/src/${feature}`,
+          ),
+          message:
+            'ui/ holds pieces every screen shares: it imports no feature; move what it needs out of the feature.',
         },
       ],
     },
