@@ -120,7 +120,7 @@ export const SQL = {
     'take_open_batch',
     `SELECT id, pg_advisory_xact_lock(${LOCKS.batch}, CAST(id AS integer)) FROM batches WHERE status = 'OPEN'`,
   ),
-  /** A group's new rows counted in their blocks (schema step 10), in the writer's own rows. */
+  /** A group's new rows counted in their blocks (schema step 11), in the writer's own rows. */
   countBlocks: statement(
     'count_blocks',
     `INSERT INTO transaction_blocks (block, writer, rows)
