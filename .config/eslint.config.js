@@ -77,6 +77,7 @@ const noPg = {
 };
 const rendererPatterns = [
   { group: ['node:*'], message: 'The renderer has no Node: use the bridge (window.tender).' },
+  { group: ['electron/*'], message: 'The renderer reaches the main process only through window.tender.' },
 ];
 const rendererFolders = {
   folders: ['electron'],
