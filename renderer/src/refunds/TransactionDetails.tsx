@@ -23,11 +23,17 @@ import { refundProblem, remedyFor, type Remedy } from './remedy';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CustomerKept } from '../receipts/CustomerKept';
+import { isTippedCounterSale, tippedSaleOf, type TippedSale } from './counter-sale';
+import { SaleVoidOutcome, useSaleVoid } from './sale-void';
 
 interface Loaded {
   item: TransactionListItem | undefined;
   openBatchId: string | undefined;
   refunds: TransactionListItem[];
+  /** The sale tipped at the counter this is the capture of: voided whole, shown as the sale it is. */
+  sale: TippedSale | undefined;
+  /** This is the capture or the authorization of a sale tipped at the counter, not a tab. */
+  counterSale: boolean;
 }
 
 export function TransactionDetails({
@@ -45,7 +51,10 @@ export function TransactionDetails({
     const [item, open] = await Promise.all([loadTransaction(client, id), client.openBatch()]);
     // Only sales carry a refunded amount; every other type lists it empty.
     const refunds = item && centsOf(item.refunded_amount) > 0 ? await loadRefundsOf(client, item) : [];
-    return { item, openBatchId: open?.id, refunds };
+    const sale = item ? await tippedSaleOf(client, item) : undefined;
+    const counterSale =
+      sale !== undefined || (item !== undefined && (await isTippedCounterSale(client, item)));
+    return { item, openBatchId: open?.id, refunds, sale, counterSale };
   }, [client, id, refresh]);
 
   if (!loaded.data) {
@@ -64,7 +73,7 @@ export function TransactionDetails({
       </div>
     );
   }
-  const { item, openBatchId, refunds } = loaded.data;
+  const { item, openBatchId, refunds, sale, counterSale } = loaded.data;
   if (!item) {
     return (
       <div className="side-empty">
@@ -76,9 +85,11 @@ export function TransactionDetails({
   return (
     <Details
       // A new remedy (after a void or a refund) starts its form afresh.
-      key={`${item.id}:${item.voided}:${item.refunded_amount}`}
+      key={`${item.id}:${item.voided}:${item.refunded_amount}:${sale?.auth.voided ?? ''}`}
       item={item}
-      remedy={remedyFor(item)}
+      sale={sale}
+      counterSale={counterSale}
+      remedy={remedyFor(item, { sale, isPart: counterSale })}
       openBatchId={openBatchId}
       refunds={refunds}
       problem={loaded.problem}
@@ -93,6 +104,8 @@ export function TransactionDetails({
 
 function Details({
   item,
+  sale,
+  counterSale,
   remedy,
   openBatchId,
   refunds,
@@ -101,6 +114,8 @@ function Details({
   onClose,
 }: {
   item: TransactionListItem;
+  sale: TippedSale | undefined;
+  counterSale: boolean;
   remedy: Remedy;
   openBatchId: string | undefined;
   refunds: TransactionListItem[];
@@ -112,6 +127,8 @@ function Details({
   const { settings } = useTerminal();
   const move: MoneyMove = remedy.kind === 'refund' ? 'refund' : 'void';
   const runner = useTransactionRunner(move);
+  const saleVoid = useSaleVoid(sale);
+  const sending = runner.state.phase === 'sending' || saleVoid.state.phase === 'sending';
   const [refundCents, setRefundCents] = useState(remedy.kind === 'refund' ? remedy.remainingCents : 0);
   const [showProblem, setShowProblem] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -122,6 +139,8 @@ function Details({
   const amountCents = centsOf(item.amount);
   const tipCents = centsOf(item.tip_amount);
   const refundedCents = centsOf(item.refunded_amount);
+  // A tipped counter sale is recorded as a capture; to the cashier and the customer it is a sale.
+  const name = sale ? `Sale #${item.id}` : `${item.type} #${item.id}`;
   const wrongAmount =
     remedy.kind === 'refund' ? refundProblem(refundCents, remedy.remainingCents) : undefined;
   const batchLine =
@@ -139,6 +158,16 @@ function Details({
     setConfirming(true);
   };
   const act = async () => {
+    if (sale && remedy.kind === 'void-sale') {
+      const allowed = await approve('void', `sale #${item.id} of ${displayMoney(amountCents)}`);
+      setConfirming(false);
+      if (allowed !== null) await saleVoid.start(allowed);
+      return;
+    }
+    if (sale && remedy.kind === 'release-hold') {
+      await releaseHold();
+      return;
+    }
     const approval = await approve(
       move,
       remedy.kind === 'refund'
@@ -153,6 +182,34 @@ function Details({
       await runner.start({ type: 'VOID', id: item.id }, approval);
     }
   };
+
+  /** Voids the authorization of a sale whose charge is voided, with a manager's approval for it. */
+  async function releaseHold() {
+    if (!sale) return;
+    const allowed = await approve(
+      'void',
+      `authorization #${sale.auth.id} of ${displayMoney(centsOf(sale.auth.amount))}, held for sale #${item.id}`,
+    );
+    setConfirming(false);
+    if (allowed !== null) await saleVoid.finish(allowed);
+  }
+
+  if (sale && saleVoid.state.phase === 'done') {
+    const finish = () => {
+      saleVoid.reset();
+      onDone();
+    };
+    return (
+      <SaleVoidOutcome
+        sale={sale}
+        state={saleVoid.state}
+        card={card}
+        onCheckAgain={() => void saleVoid.checkAgain()}
+        onFinish={() => void releaseHold()}
+        onDone={finish}
+      />
+    );
+  }
 
   if (runner.state.phase === 'done') {
     const { outcome } = runner.state;
@@ -208,15 +265,13 @@ function Details({
       <header className="side-head">
         <div>
           <div className="title-with-pill">
-            <h2 id="details-title">
-              {item.type} #{item.id}
-            </h2>
+            <h2 id="details-title">{name}</h2>
             <span className={`pill pill-${status.tone}`}>{status.label}</span>
           </div>
           <p className="panel-subtitle">{timeLabel(item.created)}</p>
         </div>
         <div className="details-head-actions">
-          <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
+          <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth' && !counterSale} />
           <button type="button" className="button button-quiet button-small" onClick={onClose}>
             Close
           </button>
@@ -255,11 +310,18 @@ function Details({
             <dd>{item.server_id}</dd>
           </div>
         )}
-        {item.original_id && (
+        {sale ? (
           <div>
-            <dt>Of</dt>
-            <dd>#{item.original_id}</dd>
+            <dt>Recorded as</dt>
+            <dd>Capture of auth #{sale.auth.id}, with the tip</dd>
           </div>
+        ) : (
+          item.original_id && (
+            <div>
+              <dt>Of</dt>
+              <dd>#{item.original_id}</dd>
+            </div>
+          )
         )}
       </dl>
 
@@ -305,6 +367,20 @@ function Details({
 
       {remedy.kind === 'none' ? (
         <p className="note remedy-none">{remedy.reason}</p>
+      ) : remedy.kind === 'void-sale' || remedy.kind === 'release-hold' ? (
+        <div className="remedy">
+          <p>{remedy.what}</p>
+          <div className="side-actions">
+            <BusyButton
+              type="button"
+              className="button button-danger button-large"
+              onClick={ask}
+              busy={sending}
+            >
+              {remedy.kind === 'void-sale' ? `Void sale #${item.id}` : 'Release the hold'}
+            </BusyButton>
+          </div>
+        </div>
       ) : remedy.kind === 'void' ? (
         <div className="remedy">
           <p>{remedy.what}</p>
@@ -313,7 +389,7 @@ function Details({
               type="button"
               className="button button-danger button-large"
               onClick={ask}
-              busy={runner.state.phase === 'sending'}
+              busy={sending}
             >
               Void {item.type.toLowerCase()} #{item.id}
             </BusyButton>
@@ -381,7 +457,34 @@ function Details({
         </form>
       )}
 
-      {confirming && (
+      {confirming && sale && (remedy.kind === 'void-sale' || remedy.kind === 'release-hold') && (
+        <ConfirmDialog
+          title={
+            remedy.kind === 'void-sale'
+              ? `Void sale #${item.id} of ${displayMoney(amountCents)}?`
+              : `Release ${displayMoney(remedy.heldCents)} held on ${card}?`
+          }
+          confirmLabel={remedy.kind === 'void-sale' ? 'Void the sale' : 'Release the hold'}
+          busy={sending}
+          onConfirm={() => void act()}
+          onCancel={() => setConfirming(false)}
+        >
+          {remedy.kind === 'void-sale' ? (
+            <p data-testid="void-sale-words">
+              Sale #{item.id} of <strong>{displayMoney(amountCents)}</strong> (
+              {displayMoney(amountCents - tipCents)} + {displayMoney(tipCents)} tip) on {card}
+              {holder && ` (${holder})`} is cancelled in full: nothing is charged and the hold on the card is
+              released. This cannot be undone.
+            </p>
+          ) : (
+            <p data-testid="void-sale-words">
+              Sale #{item.id} is voided and nothing is charged. Voiding authorization #{sale.auth.id} releases
+              the {displayMoney(remedy.heldCents)} still held on {card}. This cannot be undone.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
+      {confirming && !(sale && (remedy.kind === 'void-sale' || remedy.kind === 'release-hold')) && (
         <ConfirmDialog
           title={
             remedy.kind === 'refund'

@@ -6,13 +6,62 @@
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { centsOf } from '../transactions/present';
+import { holdsCard, type TippedSale } from './counter-sale';
 
 export type Remedy =
   | { kind: 'void'; what: string }
+  /** A sale tipped at the counter, voided whole: its capture, then its authorization. */
+  | { kind: 'void-sale'; what: string }
+  /** A tipped counter sale whose capture is voided and whose authorization still holds the total. */
+  | { kind: 'release-hold'; what: string; heldCents: number }
   | { kind: 'refund'; remainingCents: number; refundedCents: number }
   | { kind: 'none'; reason: string };
 
-export function remedyFor(item: TransactionListItem): Remedy {
+/**
+ * `counterSale`: the item is the capture or the authorization of a sale tipped at the counter, and
+ * `sale` the whole of it when the item is its capture.
+ */
+export function remedyFor(
+  item: TransactionListItem,
+  counterSale: { sale?: TippedSale | undefined; isPart: boolean } = { isPart: false },
+): Remedy {
+  const { sale } = counterSale;
+  if (sale) {
+    if (item.voidable === 'true') {
+      return {
+        kind: 'void-sale',
+        what: 'It is still in the open batch: void it to cancel the sale in full, its tip too, and release the hold on the card.',
+      };
+    }
+    if (item.voided === 'true') {
+      const heldCents = centsOf(sale.auth.amount);
+      return holdsCard(sale.auth)
+        ? {
+            kind: 'release-hold',
+            heldCents,
+            what: `The sale is voided and nothing is charged, but the card still holds ${displayMoney(heldCents)} as authorization #${sale.auth.id}: void it to release the hold.`,
+          }
+        : {
+            kind: 'none',
+            reason: 'The sale has been voided and the hold on the card released: nothing is charged.',
+          };
+    }
+  }
+  if (counterSale.isPart && item.type === 'Auth') {
+    if (item.voidable === 'true') {
+      return {
+        kind: 'void',
+        what: 'It holds the total of a sale tipped at the counter, with no charge standing: void it to release the hold on the card.',
+      };
+    }
+    if (item.captured === 'true' && item.voided !== 'true') {
+      return {
+        kind: 'none',
+        reason:
+          'This authorization is part of a sale tipped at the counter: find the sale (listed as a Capture) to void or refund it.',
+      };
+    }
+  }
   if (item.voidable === 'true') return { kind: 'void', what: voidWords(item) };
   const remainingCents = centsOf(item.refundable_amount);
   if (remainingCents > 0) {
