@@ -9,10 +9,11 @@
 import { needsManager, type Permission } from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
 import { formatMoney, parseMoney, parseNetCents } from '../../shared/money';
+import type { BridgeErrorCode } from '../../shared/ipc/contract';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
 import { approvedActor } from '../gateway/staff/actors';
-import { MoneyMoveRefused } from '../gateway/money-moves';
+import { MoneyMoveRefused, type MoneyMoveRefusal } from '../gateway/money-moves';
 import {
   InvalidStaffRequestError,
   PinRefusedError,
@@ -23,6 +24,24 @@ import {
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
 import type { StoredPin } from './manager-pin';
+
+/**
+ * Each refusal of a money move as the bridge answers it, as the API answers it with its status: a
+ * request still being answered (409) may yet be done, and a key used for another request (422) is
+ * not a manager's refusal (403); the screens tell each as the API's answer is told.
+ */
+const REFUSAL_CODE: Record<MoneyMoveRefusal, BridgeErrorCode> = {
+  counter_locked: 'refused',
+  forbidden: 'refused',
+  idempotency_key_in_flight: 'in-progress',
+  idempotency_key_reused: 'key-reused',
+};
+
+/** A refusal of the one way in for money moves, as the bridge answers it. */
+function refused(error: unknown): unknown {
+  if (!(error instanceof MoneyMoveRefused)) return error;
+  return new BridgeError(REFUSAL_CODE[error.code], error.message);
+}
 
 export type StaffChannel = Extract<keyof BridgeHandlers, `staff:${string}` | `counter:${string}`>;
 
@@ -228,8 +247,7 @@ export class CounterStaff {
           );
           return response;
         } catch (error) {
-          if (error instanceof MoneyMoveRefused) throw new BridgeError('refused', error.message);
-          throw error;
+          throw refused(error);
         }
       },
       'counter:approved-close': async (input): Promise<ApprovedClose> => {
@@ -249,8 +267,7 @@ export class CounterStaff {
             { totalCount: input.expectedTotalCount, netAmount },
           );
         } catch (error) {
-          if (error instanceof MoneyMoveRefused) throw new BridgeError('refused', error.message);
-          throw error;
+          throw refused(error);
         }
         switch (close.outcome) {
           case 'closed':

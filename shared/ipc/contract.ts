@@ -495,6 +495,16 @@ export const BRIDGE_ERROR_CODES = [
   'pin-required',
   /** The PIN was wrong or not a manager's, or too many wrong PINs were tried just now. */
   'wrong-pin',
+  /**
+   * The engine is still answering the first request with this idempotency key (the API's 409
+   * idempotency_key_in_flight): it may yet be done, so the same request is sent again once it is answered.
+   */
+  'in-progress',
+  /**
+   * The idempotency key was used for another request (the API's 422 idempotency_key_reused): this one
+   * was not done.
+   */
+  'key-reused',
   'failed',
 ] as const;
 export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[number];

@@ -196,15 +196,40 @@ export function nextAction(outcome: SaleOutcome, holdsCard = false): NextAction 
 const CHECK_AGAIN =
   'The card may or may not have been charged. Press Check again: the engine answers for this same sale, and never charges the card twice.';
 
+/**
+ * The engine's refusals that reach the screens through the host (a request a manager allowed), with
+ * the status the API gives the same refusal: the cashier is told the same whichever way it went.
+ */
+const BRIDGE_REFUSAL_STATUS: Partial<Record<BridgeCallError['code'], number>> = {
+  'in-progress': 409,
+  'key-reused': 422,
+};
+
+/** An answer of the engine with an HTTP status: from the API, or the same refusal through the host. */
+function engineRefusal(error: unknown): { status: number; message: string } | undefined {
+  if (error instanceof TenderApiError) return { status: error.status, message: error.message };
+  if (error instanceof BridgeCallError) {
+    const status = BRIDGE_REFUSAL_STATUS[error.code];
+    if (status !== undefined) return { status, message: error.message };
+  }
+  return undefined;
+}
+
+/** Whether `error` is the engine's own answer, shown as it is, rather than a failure to reach it. */
+export function answeredByEngine(error: unknown): boolean {
+  return engineRefusal(error) !== undefined;
+}
+
 export function outcomeOfFailure(error: unknown): SaleOutcome {
-  if (error instanceof TenderApiError) {
+  const answer = engineRefusal(error);
+  if (answer) {
     const refused = (nextStep: string): SaleOutcome => ({
       kind: 'refused',
-      status: error.status,
-      message: cashierWords(error.message),
+      status: answer.status,
+      message: cashierWords(answer.message),
       nextStep,
     });
-    if (error.status === 409) {
+    if (answer.status === 409) {
       return {
         kind: 'unknown',
         reason: 'in-progress',
@@ -212,13 +237,13 @@ export function outcomeOfFailure(error: unknown): SaleOutcome {
         nextStep: 'Wait a moment, then press Check again.',
       };
     }
-    if (error.status === 401 || error.status === 403) {
+    if (answer.status === 401 || answer.status === 403) {
       return refused(
         'Nothing was done. If Tender just restarted, wait until the reader badge says ready and try again; if this repeats, restart Tender.',
       );
     }
-    if (error.status === 503) return refused('Tender is shutting down. Start it again, then charge again.');
-    if (error.status >= 500) return refused('Nothing was charged. Try the sale again.');
+    if (answer.status === 503) return refused('Tender is shutting down. Start it again, then charge again.');
+    if (answer.status >= 500) return refused('Nothing was charged. Try the sale again.');
     return refused('Nothing was charged. Start a new sale; if this repeats, contact support.');
   }
   if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {

@@ -4,7 +4,7 @@
  * request with the same key again, so the engine answers for that one request and never does it twice.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { TenderApiError, type TenderClient } from '../../../shared/api/client';
+import type { TenderClient } from '../../../shared/api/client';
 import type { TransactionRequestBody, TransactionResponse } from '../../../shared/api/schemas';
 import { formatMoney, parseMoney } from '../../../shared/money';
 import { needsManager } from '../../../shared/api/permissions';
@@ -15,7 +15,7 @@ import type { TenderBridge } from '../../../shared/ipc/contract';
 import type { Approval } from '../manager/manager-approval';
 import { approvalRefusal, sendApproved } from '../staff/approved-send';
 import { useTerminal } from '../terminal/terminal-context';
-import { outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
+import { answeredByEngine, outcomeOfFailure, outcomeOfResponse, type SaleOutcome } from './outcome';
 
 export type MoneyMove = 'sale' | 'tab' | 'capture' | 'refund' | 'void';
 
@@ -233,7 +233,7 @@ async function sendOnce(
     const refused = approvalRefusal(error);
     if (refused) return refused;
     // An answer of the engine is shown as it is; anything else is kept for whoever investigates.
-    if (!(error instanceof TenderApiError)) console.error(`Tender: the ${move} request failed.`, error);
+    if (!answeredByEngine(error)) console.error(`Tender: the ${move} request failed.`, error);
     return failureOutcome(error, move);
   }
 }

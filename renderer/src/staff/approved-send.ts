@@ -22,7 +22,12 @@ export function sendApproved(
   });
 }
 
-/** The host refused before the engine saw the request: no manager allowed it, or the counter is locked. */
+/**
+ * The host or the engine refused the request itself: no manager allowed it, or the counter is locked.
+ * The engine's answers about its idempotency key (still being answered, or used for another request)
+ * are not refusals of the approval: outcomeOfFailure tells them as the API's 409 and 422 are told, so
+ * a request still being answered stays unknown, with Check again, and is kept in the journal.
+ */
 export function approvalRefusal(error: unknown): SaleOutcome | undefined {
   if (!(error instanceof BridgeCallError)) return undefined;
   if (!['pin-required', 'wrong-pin', 'refused', 'invalid-input'].includes(error.code)) return undefined;
