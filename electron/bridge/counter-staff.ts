@@ -14,6 +14,7 @@ import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shar
 import type { Engine } from '../gateway/engine';
 import { approvedActor } from '../gateway/staff/actors';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../gateway/money-moves';
+import { ReadTimeoutError } from '../gateway/store/store-errors';
 import {
   InvalidStaffRequestError,
   PinRefusedError,
@@ -267,6 +268,16 @@ export class CounterStaff {
             { totalCount: input.expectedTotalCount, netAmount },
           );
         } catch (error) {
+          // A read of the ledger that took too long, as the API answers it (503): the store is busy, not
+          // broken. It may come after the batch closed (reading each lane's share), so the screens
+          // look at the batch before saying anything was or was not closed.
+          if (error instanceof ReadTimeoutError) {
+            throw new BridgeError(
+              'unavailable',
+              `Reading the ledger took longer than ${error.timeoutMs / 1000} s and was stopped, so whether the ` +
+                'batch closed is not known yet. Look at the batches again before closing it again.',
+            );
+          }
           throw refused(error);
         }
         switch (close.outcome) {

@@ -1,8 +1,9 @@
 /**
  * A request a manager allowed goes through the host, not the API, and is answered as the API answers
  * it: a retry while the first is still being answered is still in progress (the API's 409), kept in
- * the journal for Check again; a key used for another request is said as such (422); and only a
- * refusal of the approval is "Nothing was done". Each case goes through the screens' own code,
+ * the journal for Check again; a key used for another request is said as such (422); only a refusal
+ * of the approval is "Nothing was done"; and a close whose ledger read took too long is unavailable
+ * (503), never a failure the screens take as refused. Each case goes through the screens' own code,
  * over the bridge and over HTTP, on a real engine.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,6 +13,7 @@ import type { InvokeChannel, TenderBridge } from '../../shared/ipc/contract';
 import { createBridge } from '../../shared/ipc/facade';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { Terminal } from '../../electron/bridge/terminal';
+import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import {
   prepareTransaction,
   sendTransaction,
@@ -191,5 +193,33 @@ describe('a refusal of the approval', () => {
       nextStep: 'Nothing was done. Ask a manager to allow it, then try again.',
     });
     expect(called).toContain('attempts:resolve');
+  });
+});
+
+describe('a close whose ledger read takes too long', () => {
+  it('is unavailable over the bridge, as it is 503 over HTTP, and the batch says whether it closed', async () => {
+    const timedOut = () =>
+      vi.spyOn(t.gateway.engine.reads, 'batchLanes').mockRejectedValueOnce(new ReadTimeoutError(5000));
+
+    await openSale('7.10');
+    timedOut();
+    await expect(t.client.closeOpenBatch()).rejects.toMatchObject({ status: 503 });
+
+    await openSale('7.20');
+    const open = await t.client.openBatch();
+    if (!open) throw new Error('no open batch');
+    timedOut();
+    const closing = bridge.invoke('counter:approved-close', {
+      expectedTotalCount: Number(open.total_count),
+      expectedNetAmount: open.net_amount,
+      pin: MANAGER_PIN,
+    });
+    await expect(closing).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/whether the batch closed is not known yet/),
+    });
+    // The read came after the close: the batch itself says so, which the screens look at next.
+    const [after] = await t.client.listBatches({ id: open.id, page_size: 1 });
+    expect(after?.status).toBe('CLOSED');
   });
 });
