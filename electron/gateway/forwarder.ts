@@ -70,7 +70,12 @@ export interface ForwardRound {
 export class Forwarder extends EventEmitter<{ changed: [] }> {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<ForwardRound> | undefined;
-  #eraseNeeded = false;
+  /**
+   * Whether what deleted swipes left in the store's files is still to be erased. Owed from the start:
+   * an erasure a reader or a snapshot held off, or that the engine stopped before, is known only here
+   * and would otherwise never be done once the queue is empty. Erasing with nothing left is cheap.
+   */
+  #eraseNeeded = true;
   #stopped = false;
   /** What waited when the queue was last read, or was queued since: a hint, never a rule. */
   #lastWaiting = 0;
@@ -181,7 +186,8 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
 
   async #round(): Promise<ForwardRound> {
     const { forwards } = this.ledger;
-    // Nothing waits and nothing is left to look up or erase: no lock taken, nothing asked.
+    // Nothing waits and nothing is left to look up or erase: no lock taken, nothing asked. The first
+    // round of an engine erases, whatever waits.
     const waiting = (await forwards.summary()).count;
     this.#lastWaiting = waiting;
     if (!this.#eraseNeeded && waiting === 0 && (await forwards.pendingChecks(1)).length === 0)

@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../electron/gateway/open-store';
 import { parseSwipeString } from '../../electron/gateway/swipe/format';
 import { EngineClient, freePort, runCli, startEngineProcess } from '../support/engine-process';
-import { createTestDatabase, TEST_STORE, type TestDatabase, type TestGateway } from '../support/gateway';
+import {
+  createTestDatabase,
+  startTestGateway,
+  TEST_STORE,
+  type TestDatabase,
+  type TestGateway,
+} from '../support/gateway';
 import { relaySettings, startRelay, swipe } from '../support/relay';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
@@ -290,6 +296,35 @@ describe('card data once forwarded', () => {
       await expectSwipeErased('4.23', 'queue');
     },
   );
+
+  it('an erasure still owed when the engine stops is done by the engine that starts next, with nothing waiting', async () => {
+    const t = await startRelay(upstream, { offline: true });
+    let restarted: TestGateway | undefined;
+    try {
+      const { id, scan } = await sellOffline(t, '4.24');
+      // A reader keeps the older pages (or snapshot) across the forwarding and past the engine's stop,
+      // so the erasure cannot be done before the engine stops.
+      const held = await holdReader(t, 'snapshot');
+      try {
+        await forward(t, id);
+        expect((await scan()).length).toBeGreaterThan(0);
+        await t.gateway.close();
+      } finally {
+        await held.end();
+      }
+      // The same ledger, opened again: nothing waits to be forwarded, and the forwarder runs by itself.
+      restarted = await startTestGateway({
+        dataDir: t.dataDir,
+        ...(t.store && { engine: { store: t.store } }),
+      });
+      expect((await restarted.gateway.engine.ledger.forwards.summary()).count).toBe(0);
+      await expect.poll(scan).toEqual([]);
+    } finally {
+      await upstream.proxy.line('up');
+      await restarted?.close();
+      await t.close();
+    }
+  });
 
   it("the gateway's key is in no list, audit entry, setting shown or command output", async () => {
     const t = await startRelay(upstream);

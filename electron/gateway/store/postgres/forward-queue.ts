@@ -54,6 +54,8 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * and, when nothing waits, checks that the new file is empty.
  */
 const ERASURE = {
+  /** Whether anything was ever queued to be forwarded (entries are kept once settled). */
+  everQueued: 'SELECT EXISTS (SELECT 1 FROM forward_queue) AS queued',
   /** The next transaction id, 64 bits wide. */
   next: 'SELECT txid_snapshot_xmax(txid_current_snapshot())::text AS next',
   /** Whether nothing can still see a row deleted before $1 (bigint), nor take a snapshot that does. */
@@ -141,6 +143,9 @@ export class PostgresForwardQueue implements ForwardQueueReads {
   }
 
   async eraseSwipeRemnants(): Promise<boolean> {
+    // A store that never queued anything never kept a swipe: nothing to erase, nor a checkpoint to
+    // ask for (which a store without store and forward need not allow its role).
+    if (!(await this.pool.query<{ queued: boolean }>(ERASURE.everQueued)).rows[0]?.queued) return true;
     const next = (await this.pool.query<{ next: string }>(ERASURE.next)).rows[0]?.next;
     if (!(await this.#noneSeesDeletedBefore(next))) return false;
     if (!(await this.#rewrite())) return false;
