@@ -33,6 +33,7 @@ import {
 } from '../sql/forward-queue-sql';
 import { POSTGRES_DIALECT } from '../sql/dialect';
 import { LOCKS } from './ledger-sql';
+import { asStoreError, asStoreRequest } from './transaction';
 
 /**
  * The longest one erasure waits for the transactions that may still see the deleted swipes to end;
@@ -122,40 +123,50 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
   };
 }
 
-/** The queue read and erased outside any write, on the ledger's pool. */
+/**
+ * The queue read and erased outside any write, on the ledger's pool. A server that cannot be reached,
+ * or a statement past its time, fails as the store's error (a batch close then answers 503
+ * store_unreachable or store_busy, as every request does).
+ */
 export class PostgresForwardQueue implements ForwardQueueReads {
   constructor(private readonly pool: pg.Pool) {}
 
-  async waiting(limit: number): Promise<QueuedForward[]> {
-    return (await this.pool.query<WaitingRow>(q.waiting, [limit])).rows.map(toQueued);
+  waiting(limit: number): Promise<QueuedForward[]> {
+    return asStoreRequest(async () =>
+      (await this.pool.query<WaitingRow>(q.waiting, [limit])).rows.map(toQueued),
+    );
   }
 
-  async summary(): Promise<ForwardSummary> {
-    return toSummary((await this.pool.query<SummaryRow>(q.summary)).rows[0]);
+  summary(): Promise<ForwardSummary> {
+    return asStoreRequest(async () => toSummary((await this.pool.query<SummaryRow>(q.summary)).rows[0]));
   }
 
-  async declined(): Promise<DeclinedForward[]> {
-    return (await this.pool.query<DeclinedRow>(q.declined)).rows.map(toDeclined);
+  declined(): Promise<DeclinedForward[]> {
+    return asStoreRequest(async () => (await this.pool.query<DeclinedRow>(q.declined)).rows.map(toDeclined));
   }
 
-  async pendingChecks(limit: number): Promise<GatewayCheck[]> {
-    return (await this.pool.query<CheckRow>(q.pendingChecks, [limit])).rows.map(toCheck);
+  pendingChecks(limit: number): Promise<GatewayCheck[]> {
+    return asStoreRequest(async () =>
+      (await this.pool.query<CheckRow>(q.pendingChecks, [limit])).rows.map(toCheck),
+    );
   }
 
-  async eraseSwipeRemnants(): Promise<boolean> {
-    // A store that never queued anything never kept a swipe: nothing to erase, nor a checkpoint to
-    // ask for (which a store without store and forward need not allow its role).
-    if (!(await this.pool.query<{ queued: boolean }>(ERASURE.everQueued)).rows[0]?.queued) return true;
-    const next = (await this.pool.query<{ next: string }>(ERASURE.next)).rows[0]?.next;
-    if (!(await this.#noneSeesDeletedBefore(next))) return false;
-    if (!(await this.#rewrite())) return false;
-    if ((await this.pool.query<{ kept: boolean }>(ERASURE.keptDeleted)).rows[0]?.kept) return false;
-    // The segments that logged the swipes go once a checkpoint after them has passed, in a segment
-    // of their own: switch, then checkpoint, twice, so the last one's redo starts after them.
-    await this.pool.query('CHECKPOINT');
-    await this.pool.query('SELECT pg_switch_wal()');
-    await this.pool.query('CHECKPOINT');
-    return true;
+  eraseSwipeRemnants(): Promise<boolean> {
+    return asStoreRequest(async () => {
+      // A store that never queued anything never kept a swipe: nothing to erase, nor a checkpoint to
+      // ask for (which a store without store and forward need not allow its role).
+      if (!(await this.pool.query<{ queued: boolean }>(ERASURE.everQueued)).rows[0]?.queued) return true;
+      const next = (await this.pool.query<{ next: string }>(ERASURE.next)).rows[0]?.next;
+      if (!(await this.#noneSeesDeletedBefore(next))) return false;
+      if (!(await this.#rewrite())) return false;
+      if ((await this.pool.query<{ kept: boolean }>(ERASURE.keptDeleted)).rows[0]?.kept) return false;
+      // The segments that logged the swipes go once a checkpoint after them has passed, in a segment
+      // of their own: switch, then checkpoint, twice, so the last one's redo starts after them.
+      await this.pool.query('CHECKPOINT');
+      await this.pool.query('SELECT pg_switch_wal()');
+      await this.pool.query('CHECKPOINT');
+      return true;
+    });
   }
 
   /**
@@ -166,6 +177,11 @@ export class PostgresForwardQueue implements ForwardQueueReads {
   async #rewrite(): Promise<boolean> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A server lost during the rewrite is reported as an event too, which unheard would end the process.
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
     try {
       await client.query(`SET lock_timeout = ${ERASURE_WAITS_FOR_MS}`);
       try {
@@ -181,6 +197,7 @@ export class PostgresForwardQueue implements ForwardQueueReads {
         });
       }
     } finally {
+      client.off('error', onLost);
       client.release(broken);
     }
   }
@@ -197,12 +214,21 @@ export class PostgresForwardQueue implements ForwardQueueReads {
   }
 
   async asOnlyForwarder<T>(work: () => Promise<T>): Promise<T | undefined> {
-    const client = await this.pool.connect();
+    const client = await asStoreRequest(() => this.pool.connect());
     let broken: Error | undefined;
+    // The lock is held across the round's sends to the gateway: a server lost meanwhile is reported
+    // as an event, which unheard would end the process; the round's next statement fails instead.
+    const onLost = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onLost);
     try {
-      const taken = await client.query<{ locked: boolean }>(
-        `SELECT pg_try_advisory_lock(${LOCKS.forwarder}, 0) AS locked`,
-      );
+      const taken = await client
+        .query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCKS.forwarder}, 0) AS locked`)
+        .catch((error: unknown) => {
+          broken = error as Error;
+          throw asStoreError(error);
+        });
       if (!taken.rows[0]?.locked) return undefined;
       try {
         return await work();
@@ -213,6 +239,7 @@ export class PostgresForwardQueue implements ForwardQueueReads {
         });
       }
     } finally {
+      client.off('error', onLost);
       client.release(broken);
     }
   }
