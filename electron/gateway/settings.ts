@@ -27,6 +27,8 @@ interface SettingDefinition<T> {
    * a stored value is not checked again each time it is read.
    */
   check?(value: T): string | undefined;
+  /** How a refused text may be repeated in the refusal, when not whole (what it must not carry hidden). */
+  refused?(text: string): string;
 }
 
 const booleanSetting = (description: string, defaultValue: boolean): SettingDefinition<boolean> => ({
@@ -155,7 +157,24 @@ const gatewayAddressSetting: SettingDefinition<string> = {
     return `${url.origin}${url.pathname}`;
   },
   format: String,
+  // An address refused for the user name and password in it, or a query (which may carry a key), is
+  // repeated without them: a refusal goes to the screen, the command line's output and its logs.
+  refused: addressWithoutSecrets,
 };
+
+/**
+ * `text` with whatever stands before the address's last `@` (a user name and password, however typed)
+ * and after a `?` or `#` shown as `***`: what is left still says where it was meant to go.
+ */
+function addressWithoutSecrets(text: string): string {
+  let shown = text;
+  const at = shown.lastIndexOf('@');
+  if (at !== -1) {
+    const scheme = /^\s*[a-z][a-z0-9+.-]*:\/\//i.exec(shown)?.[0] ?? '';
+    shown = `${scheme}***${shown.slice(at)}`;
+  }
+  return shown.replace(/([?#]).*$/s, '$1***');
+}
 
 /** A PEM file of certificates, named by its absolute path; read when set to check it holds one. */
 const certificateFileSetting: SettingDefinition<string> = {
@@ -492,7 +511,7 @@ export class Settings {
     const definition = definitionOf(name);
     const value = definition.parse(text);
     if (value !== undefined) return definition.check?.(value);
-    const shown = definition.secret ? 'That value' : `"${text}"`;
+    const shown = definition.secret ? 'That value' : `"${definition.refused?.(text) ?? text}"`;
     return `${shown} is not a valid value for ${name}: ${definition.description}`;
   }
 
