@@ -165,8 +165,10 @@ export function paymentProcessorHandlers(
       const typedKey = input.apiKey ?? '';
       let apiKey = typedKey;
       if (apiKey === '') {
-        // Where saving would clear the kept key (settings.ts, SECRET_PLACES), a test does not send it.
-        if (url !== keptUrl || (keptCaFile !== '' && caFile !== keptCaFile)) {
+        // The kept key goes only where it was given for, trusting only the certificates kept with it:
+        // another address, or another CA file (one typed when none is kept too: more trusted than
+        // the system's certificates), needs its key typed in.
+        if (url !== keptUrl || caFile !== keptCaFile) {
           return notSet(
             "Enter the gateway's key to test this address or certificate file: the kept key is only ever sent to the kept address, trusting the kept certificates.",
           );

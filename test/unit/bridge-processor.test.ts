@@ -225,4 +225,19 @@ describe('the payment processor settings on the bridge', () => {
     expect(otherTrust.message).toMatch(/kept key is only ever sent to the kept address, trusting the kept/);
     expect(upstream().proxy.seen.length).toBe(before);
   });
+
+  it('tests a CA file typed when none is kept only with the key typed in', async () => {
+    const terminal = await counter(MANAGER_PIN);
+    await invoke(terminal, 'processor:update', { upstreamUrl: upstream().url, apiKey: SECRET() });
+    const before = upstream().proxy.seen.length;
+    // Trusting the typed file too would let a server it vouches for answer for the kept address.
+    const typedTrust = await invoke(terminal, 'processor:test', { caFile: upstream().caFile });
+    expect(typedTrust).toMatchObject({ ok: false, problem: 'not set' });
+    expect(typedTrust.message).toMatch(/kept key is only ever sent to the kept address, trusting the kept/);
+    expect(upstream().proxy.seen.length).toBe(before);
+    // With the key typed in, the same test goes through.
+    expect(
+      await invoke(terminal, 'processor:test', { caFile: upstream().caFile, apiKey: SECRET() }),
+    ).toMatchObject({ ok: true });
+  });
 });
