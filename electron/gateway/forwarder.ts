@@ -309,13 +309,19 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
     return this.#carriedOut.delete(entry.transactionId);
   }
 
-  /** Records the gateway's answer to a forwarded entry; true when it refused it. */
+  /**
+   * Records the gateway's answer to a forwarded entry; true when it refused it. An approval is audited
+   * with the gateway's own authorization code, which the answer keeps too: the transaction keeps the
+   * code given offline (on the customer's receipt), and a dispute is answered with the gateway's.
+   */
   async #settle(transactionId: number, decision: ProcessorDecision): Promise<boolean> {
     const declined = decision.outcome !== 'approved';
+    const gatewayCode = decision.outcome === 'approved' ? decision.authorizationCode : undefined;
     const answer = JSON.stringify({
       result: ANSWER_RESULTS[decision.outcome],
       ...('resultCode' in decision && { result_code: decision.resultCode }),
       ...('errorCode' in decision && { error_code: decision.errorCode }),
+      ...(gatewayCode !== undefined && { authorization_code: gatewayCode }),
       display_message: decision.message,
     });
     await this.ledger.write(async (ledger) => {
@@ -327,7 +333,20 @@ export class Forwarder extends EventEmitter<{ changed: [] }> {
         answer,
         at: this.now(),
       });
-      if (!declined) return;
+      if (!declined) {
+        await ledger.appendAudit({
+          at: this.now(),
+          actor: FORWARDER,
+          action: 'offline_forwarded',
+          subject: `transaction ${transactionId}`,
+          detail:
+            `${row.type ?? 'transaction'} approved offline (authorization code ${row.authorizationCode || 'none'}), ` +
+            `${formatMoney(row.amount ?? 0)} on card ending ${row.cardLastFour ?? ''}, approved by the gateway ` +
+            `when forwarded: its transaction ${decision.upstreamId ?? 'not named'}, authorization code ` +
+            `${gatewayCode || 'none given'}`,
+        });
+        return;
+      }
       await applyEffects(ledger, declinedForwardEffects(row));
       await ledger.appendAudit({
         at: this.now(),

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'pin_unpaused',
   'sign_in',
   'sign_out',
+  'offline_forwarded',
   'offline_declined',
   'offline_acknowledged',
   'gateway_void',
