@@ -24,6 +24,7 @@ const ACTIONS: Record<string, string> = {
   pin_unpaused: 'Lifted a PIN pause',
   sign_in: 'Signed in',
   sign_out: 'Locked the counter',
+  offline_forwarded: 'Offline sale sent to the gateway',
   offline_declined: 'Offline sale declined when sent',
   offline_acknowledged: 'Saw a declined offline sale',
   gateway_void: 'Voided at the gateway',
