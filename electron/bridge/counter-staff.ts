@@ -269,13 +269,13 @@ export class CounterStaff {
           );
         } catch (error) {
           // A read of the ledger that took too long, as the API answers it (503): the store is busy, not
-          // broken. It may come after the batch closed (reading each lane's share), so the screens
-          // look at the batch before saying anything was or was not closed.
+          // broken. Such a read comes before the close (a close once done is answered as closed), but
+          // the screens still look at the batch before saying anything was or was not closed.
           if (error instanceof ReadTimeoutError) {
             throw new BridgeError(
               'unavailable',
-              `Reading the ledger took longer than ${error.timeoutMs / 1000} s and was stopped, so whether the ` +
-                'batch closed is not known yet. Look at the batches again before closing it again.',
+              `Reading the ledger took longer than ${error.timeoutMs / 1000} s and was stopped; nothing was ` +
+                'closed. Try again in a moment.',
             );
           }
           throw refused(error);

@@ -323,7 +323,7 @@ export const batchSchema = z.object({
   }),
   lanes: z.array(batchLaneSchema).optional().meta({
     description:
-      "Each counter's share of the batch, in lane order: the transactions made at that counter (a void takes a sale back from the counter that made it). The shares add up to the batch's own counts and totals. One `local` lane on a counter that keeps its own ledger; in XML, one `<lanes>` element per lane. Always sent.",
+      "Each counter's share of the batch, in lane order: the transactions made at that counter (a void takes a sale back from the counter that made it). The shares add up to the batch's own counts and totals. One `local` lane on a counter that keeps its own ledger; in XML, one `<lanes>` element per lane. Always sent, except in the answer to a close when reading the shares ran past the read time limit: the batch is closed, and listing it (GET /batches?id=) shows them.",
   }),
 });
 export type Batch = z.infer<typeof batchSchema>;
