@@ -9,7 +9,8 @@ import { ERROR_CODES } from '../domain/codes';
 import { formatTimestamp } from '../http/dates';
 import { LOCAL_ADMINISTRATOR } from '../keys';
 import type { LedgerLookups, LedgerWrite } from '../store/ledger-store';
-import type { LedgerTransaction } from '../store/transaction-rows';
+import type { ProcessorDecision } from '../processor/processor';
+import type { LedgerTransaction, NewTransaction } from '../store/transaction-rows';
 import { Rejection } from '../validation';
 import type { CardInput } from '../card-intake';
 import type { OperationRun } from './operation';
@@ -58,6 +59,35 @@ export async function checkDuplicate(
     ERROR_CODES.POSSIBLE_DUPLICATE,
     `Possible duplicate of transaction ${earlier.id}: ${describeCharge(earlier)}, the same card and amount ` +
       `within ${minutes} minute${minutes === 1 ? '' : 's'}. To charge again, send duplicate_override true.`,
+    { ...masked, originalId: earlier.id },
+  );
+}
+
+/**
+ * The Rejection of a charge the merchant's gateway refused as a possible duplicate (its own check,
+ * with a window of its own). When the earlier charge it names is Tender's newest of the same card and
+ * amount, the answer names that one by Tender's id, as Tender's own check would, so that the caller's
+ * override goes by Tender's transaction; otherwise the gateway's words stand, which name its
+ * transaction as the gateway's.
+ */
+export async function gatewayDuplicate(
+  ledger: LedgerLookups,
+  row: NewTransaction,
+  decision: Extract<ProcessorDecision, { outcome: 'rejected' }>,
+): Promise<Rejection> {
+  const { cardBin, cardLastFour, cardLength, cardBrand, entryMode, cardHash, amount } = row;
+  const masked = { cardBin, cardLastFour, cardLength, cardBrand, entryMode };
+  const named = decision.gatewayDuplicateOf;
+  const earlier =
+    named === undefined || cardHash === null || amount === null
+      ? undefined
+      : await ledger.findSameCardCharge({ cardHash, amount, since: 0 });
+  if (earlier === undefined || earlier.upstreamId !== named)
+    return new Rejection(decision.errorCode, decision.message, masked);
+  return new Rejection(
+    ERROR_CODES.POSSIBLE_DUPLICATE,
+    `Possible duplicate of transaction ${earlier.id}: ${describeCharge(earlier)}, the same card and amount ` +
+      "within the payment gateway's duplicate window. To charge again, send duplicate_override true.",
     { ...masked, originalId: earlier.id },
   );
 }

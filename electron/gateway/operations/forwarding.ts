@@ -7,11 +7,12 @@
  */
 import { randomInt } from 'node:crypto';
 import type { TransactionRequest, TransactionResponse } from '../../../shared/api/schemas';
-import { RESULT_CODES } from '../domain/codes';
+import { ERROR_CODES, RESULT_CODES } from '../domain/codes';
 import { offlineAuthorizationCode, offlineVerdict, type OfflineRequest } from '../domain/offline';
 import type { Forwarding, ProcessorDecision } from '../processor/processor';
 import { newReference, queuedForm, type UpstreamRequest } from '../processor/upstream-forms';
 import type { LedgerWrite } from '../store/ledger-store';
+import { gatewayDuplicate } from './duplicates';
 import type { OperationRun } from './operation';
 import { insertApproved, recordDecision, type NewRow } from './recording';
 
@@ -75,6 +76,8 @@ export async function recordGatewayDecision(
     });
     if (offline) return { response: offline, approvedOffline: true };
   }
+  if (decision.outcome === 'rejected' && decision.errorCode === ERROR_CODES.POSSIBLE_DUPLICATE)
+    throw await gatewayDuplicate(ledger, row, decision);
   if (decision.outcome === 'error' && decision.line === 'unknown' && decision.reference !== undefined) {
     const response = await recordDecision(ledger, marked, decision, options.settles);
     await ledger.forwards.addCheck({

@@ -27,6 +27,8 @@ const answerSchema = z.object({
   avs_result_code: wire.optional(),
   csc_result_code: wire.optional(),
   error_code: wire.optional(),
+  /** With a possible duplicate (8033): the gateway's id of the earlier charge. */
+  duplicate_of: wire.optional(),
 });
 export type GatewayAnswer = z.output<typeof answerSchema>;
 

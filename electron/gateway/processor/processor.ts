@@ -72,7 +72,13 @@ export type ProcessorDecision = GatewayMarks &
         /** The gateway itself answered Error: the request reached it, and nothing was charged. */
         answeredByGateway?: true;
       }
-    | { outcome: 'rejected'; errorCode: AnswerCode; message: string }
+    | {
+        outcome: 'rejected';
+        errorCode: AnswerCode;
+        message: string;
+        /** A gateway's possible duplicate (8033): its own id of the earlier charge, when it named one. */
+        gatewayDuplicateOf?: string;
+      }
   );
 
 export interface Processor {

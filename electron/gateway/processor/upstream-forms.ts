@@ -13,17 +13,27 @@ import { ERROR_CODES, gatewayCode, RESULT_CODES } from '../domain/codes';
 import type { GatewayAnswer, GatewayListItem } from './gateway-account';
 import type { CardDetails, ProcessorDecision } from './processor';
 
+/**
+ * A new charge forwarded from the store-and-forward queue: Tender made the duplicate check itself
+ * when the sale was made, so the gateway is told to skip its own (`duplicate_override`). The queue
+ * goes up within seconds once the gateway is back, and the gateway's window, counted from when the
+ * sales arrive, would take a customer's purchases made hours apart for duplicates.
+ */
+interface DuplicateChecked {
+  duplicateChecked?: true;
+}
+
 /** What the engine asks the gateway for, by type. */
 export type UpstreamRequest =
-  | { type: 'SALE' | 'AUTH'; amountCents: number; card: CardDetails }
-  | {
+  | ({ type: 'SALE' | 'AUTH'; amountCents: number; card: CardDetails } & DuplicateChecked)
+  | ({
       type: 'FORCED SALE';
       /** Before the tip. */
       amountCents: number;
       tipCents: number;
       authorizationCode: string;
       card: CardDetails;
-    }
+    } & DuplicateChecked)
   | { type: 'CAPTURE'; amountCents: number; tipCents: number; originalUpstreamId: string }
   | { type: 'REFUND'; amountCents: number; originalUpstreamId: string }
   | { type: 'REFUND'; amountCents: number; card: CardDetails }
@@ -66,7 +76,11 @@ function callerFields(caller: TransactionRequest): TransactionRequest {
   return kept as TransactionRequest;
 }
 
-/** A kept form with its swipe again, ready to be sent. */
+/**
+ * A kept form with its swipe again, ready to be sent. A kept charge (always a swipe: a keyed card is
+ * never kept) was checked for duplicates when it was made, so it goes as checked, whenever it was
+ * queued.
+ */
 export function requestOf(form: QueuedForm, swipe: string | null): UpstreamRequest {
   const { request } = form;
   if (!('swiped' in request)) return request;
@@ -78,7 +92,14 @@ export function requestOf(form: QueuedForm, swipe: string | null): UpstreamReque
     expiry: { month: 1, year: 2000 },
     encryptedSwipe: { trackData: swipe, trackFormat: 'MAGTEK' },
   };
-  return { ...rest, card } as UpstreamRequest;
+  return { ...rest, card, duplicateChecked: true } as UpstreamRequest;
+}
+
+/** The types the duplicate check applies to, here and at the gateway. */
+function isNewCharge<T extends { type: string }>(
+  request: T,
+): request is Extract<T, { type: 'SALE' | 'AUTH' | 'FORCED SALE' }> {
+  return request.type === 'SALE' || request.type === 'AUTH' || request.type === 'FORCED SALE';
 }
 
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -156,6 +177,10 @@ export function upstreamForm(
     const value = caller[field];
     if (value !== undefined && types.includes(request.type)) form[field] = value;
   }
+  // A caller's override of Tender's duplicate check holds at the gateway too: without it the
+  // gateway's own check would refuse again the charge the cashier confirmed.
+  if (isNewCharge(request) && (request.duplicateChecked === true || caller.duplicate_override === true))
+    form.duplicate_override = true;
   form.order_number = reference;
   return form;
 }
@@ -204,6 +229,7 @@ export function decisionOf(answer: GatewayAnswer | GatewayListItem, reference: s
         answeredByGateway: true,
       };
     case 'Rejected':
+      if (answer.error_code === ERROR_CODES.POSSIBLE_DUPLICATE) return gatewayDuplicate(answer, reference);
       return {
         reference,
         outcome: 'rejected',
@@ -211,4 +237,24 @@ export function decisionOf(answer: GatewayAnswer | GatewayListItem, reference: s
         message,
       };
   }
+}
+
+/**
+ * The gateway's own duplicate check refused a charge Tender's let through (Tender's window is shorter
+ * or off, or the earlier charge was not made through Tender). The gateway's words name its own ids,
+ * which are not Tender's, so the answer says whose transaction it found; the operation names
+ * Tender's own instead where Tender has it (operations/duplicates.ts).
+ */
+function gatewayDuplicate(answer: GatewayAnswer | GatewayListItem, reference: string): ProcessorDecision {
+  const earlier = 'duplicate_of' in answer && answer.duplicate_of ? answer.duplicate_of : undefined;
+  return {
+    reference,
+    outcome: 'rejected',
+    errorCode: ERROR_CODES.POSSIBLE_DUPLICATE,
+    message:
+      'Possible duplicate: the payment gateway has an approved charge of the same card and amount ' +
+      `within its own duplicate window${earlier === undefined ? '' : ` (the payment gateway's transaction ${earlier})`}. ` +
+      'To charge again, send duplicate_override true.',
+    ...(earlier !== undefined && { gatewayDuplicateOf: earlier }),
+  };
 }

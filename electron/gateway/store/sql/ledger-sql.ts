@@ -44,10 +44,13 @@ export function ledgerStatements(dialect: SqlDialect) {
     findToChange: `SELECT * FROM transactions WHERE id = ?${dialect.forUpdate}`,
     insert: `INSERT INTO transactions (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     swipeSeen: 'SELECT id FROM transactions WHERE swipe_ksn = ?',
+    // An offline sale the gateway declined once forwarded keeps its offline approval in its history
+    // but charged nothing, so it is no earlier charge to duplicate.
     sameCardCharge: `
       SELECT * FROM transactions${dialect.indexedBy('transactions_by_card_hash')}
       WHERE card_hash = ? AND amount = ? AND created_at >= ?
         AND type IN ('Sale', 'Auth', 'Forced Sale') AND result = 'Approved' AND voided_by IS NULL
+        AND (forward_state IS NULL OR forward_state <> 'declined')
       ORDER BY created_at DESC, id DESC LIMIT 1`,
     // The lane a void's batch delta is taken from: that of the counter that made the voided row.
     markVoided: `UPDATE transactions SET voided_by = ? WHERE id = ? AND voided_by IS NULL RETURNING ${
