@@ -1,4 +1,7 @@
-/** No list query scans the transactions table: each filter and order has an index to use. */
+/**
+ * No list query scans the transactions table: each filter and order has an index to use. Nor does
+ * the duplicate check, which runs inside every charge's write.
+ */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTION_ORDER_FIELDS } from '../../shared/api/schemas';
 import { transactionListQuery, type TransactionFilter } from '../../electron/gateway/store/sql/list-sql';
+import { SQLITE_DIALECT } from '../../electron/gateway/store/sql/dialect';
+import { ledgerStatements } from '../../electron/gateway/store/sql/ledger-sql';
 import { seedLedger } from '../bench/seed-ledger';
 
 let dir: string;
@@ -79,5 +84,21 @@ describe('list query plans', () => {
   it('the default order reads the newest rows first and stops at the page', () => {
     expect(plan({})).toContain('SCAN transactions');
     expect(plan({})).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+  });
+});
+
+describe('the duplicate check', () => {
+  // Whatever it leaves out (voided charges, offline sales the gateway declined once forwarded), it
+  // reads only the card's own rows.
+  it('searches the card-hash index by card and time, newest first, without a sort', () => {
+    const { sameCardCharge } = ledgerStatements(SQLITE_DIALECT);
+    const steps = (
+      db.prepare(`EXPLAIN QUERY PLAN ${sameCardCharge}`).all('hash', 1234, Date.now() - 120_000) as {
+        detail: string;
+      }[]
+    ).map((row) => row.detail);
+    expect(steps).toEqual([
+      'SEARCH transactions USING INDEX transactions_by_card_hash (card_hash=? AND created_at>?)',
+    ]);
   });
 });
