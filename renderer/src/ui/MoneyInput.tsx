@@ -1,8 +1,11 @@
 /**
  * An amount field that types like the register: digits push in from the right ("1", "2", "5", "0"
- * reads $12.50), Backspace takes the last one off, and the value is always shown as money.
+ * reads $12.50), Backspace takes the last one off, and the value is always shown as money. A tap on
+ * it, with the focus or not, selects the whole amount so the first key replaces it; otherwise the
+ * caret stays after the last digit, since a digit typed in front of the "$" or between two others
+ * would read as an amount many times larger.
  */
-import { forwardRef, type KeyboardEvent } from 'react';
+import { forwardRef, type ClipboardEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
 import type { PadKey } from './DigitPad';
 
@@ -20,6 +23,24 @@ export function pressMoneyKey(cents: number, key: PadKey): number {
   if (key === 'clear') return 0;
   const next = cents * 10 ** key.length + Number(key);
   return next > MAX_AMOUNT_CENTS ? cents : next;
+}
+
+/** Whether a field is an amount field, for the keypads that type into it (see pad-target). */
+export function isMoneyField(field: HTMLInputElement): boolean {
+  return field.dataset.money !== undefined;
+}
+
+/**
+ * Where typing may happen in an amount field: over the whole amount, or after its last digit. A caret
+ * anywhere else goes to the end, and part of the amount selected becomes all of it.
+ */
+export function keepTypingAtTheEnd(field: HTMLInputElement): void {
+  const { value, selectionStart: start, selectionEnd: end } = field;
+  if (start === null || end === null) return;
+  const last = value.length;
+  if ((start === 0 && end === last) || (start === last && end === last)) return;
+  if (start === end) field.setSelectionRange(last, last);
+  else field.setSelectionRange(0, last);
 }
 
 type Props = {
@@ -62,7 +83,24 @@ export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInpu
     if (event.key === 'Enter' && onEnter) {
       event.preventDefault();
       onEnter();
+      return;
     }
+    // The key lands where the register's would, whatever moved the caret just before it.
+    keepTypingAtTheEnd(event.currentTarget);
+  };
+  // A tap selects the whole amount, even on a field that has the focus already, where the browser
+  // would only place the caret (at the left, before the "$", since the amount is right-aligned).
+  const onMouseDown = (event: MouseEvent<HTMLInputElement>) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    const field = event.currentTarget;
+    field.focus();
+    field.select();
+  };
+  // A pasted amount is the amount, as one typed over a selected field is, never digits added to it.
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    onChange(centsFromText(event.clipboardData.getData('text'), cents));
   };
   return (
     <input
@@ -76,6 +114,9 @@ export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInpu
       placeholder={emptyWhenZero ? 'Any' : undefined}
       // Typing into a field just entered replaces its amount; digits then push in from the right.
       onFocus={(event) => event.target.select()}
+      onMouseDown={onMouseDown}
+      onSelect={(event) => keepTypingAtTheEnd(event.currentTarget)}
+      onPaste={onPaste}
       onChange={(event) => onChange(centsFromText(event.target.value, cents))}
       onKeyDown={onKeyDown}
       aria-invalid={invalid ? true : undefined}
@@ -84,6 +125,7 @@ export const MoneyInput = forwardRef<HTMLInputElement, Props>(function MoneyInpu
       disabled={disabled}
       data-testid={testId}
       data-pad-field={padField}
+      data-money=""
       aria-label={rest['aria-label']}
     />
   );

@@ -8,6 +8,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type FocusEvent } from 'react';
 import type { PadKey } from './DigitPad';
+import { isMoneyField, keepTypingAtTheEnd } from './MoneyInput';
 
 export type PadTarget = {
   /** The ref callback of the panel that holds the pad and its fields. */
@@ -68,6 +69,9 @@ export function usePadTarget(): PadTarget {
           field.setSelectionRange(field.value.length, field.value.length);
         }
       }
+      // An amount takes the key over its whole amount or after its last digit, never in front of the
+      // "$" or between two digits, wherever a tap left the caret.
+      if (isMoneyField(field)) keepTypingAtTheEnd(field);
       typeKey(field, key);
     },
     [target, choose],

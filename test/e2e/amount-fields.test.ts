@@ -1,0 +1,146 @@
+/**
+ * Amount fields in Debian's Chromium against a real engine, typed like the register's: a tap on one
+ * (with the focus or not) selects its amount so the first key replaces it, and digits always push in
+ * from the right, so no tap or caret key can turn $5.00 into $5,000.00. Then a tab's Other percentage,
+ * which never shows one tip while Capture would capture another, and Start a tab's check amount at
+ * the counter sizes. Screenshots are saved as test-results/amount-fields-*.png.
+ */
+import type { Locator, Page } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startCounter, type Counter, type CounterPage } from './counter-page';
+
+let counter: Counter;
+
+beforeAll(async () => {
+  counter = await startCounter();
+  await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+});
+afterEach(async () => {
+  await counter?.closePages();
+});
+afterAll(() => counter?.close());
+
+async function openTab(amount: string): Promise<string> {
+  const auth = await counter.screens.client.createTransaction({
+    type: 'AUTH',
+    amount,
+    card: '5454545454545454',
+    exp_date: '1230',
+  });
+  expect(auth.result).toBe('Approved');
+  return auth.id ?? '';
+}
+
+async function tabDetail(tabId: string, prefix: string): Promise<{ cashier: CounterPage; detail: Locator }> {
+  const cashier = await counter.open(prefix);
+  await cashier.goTo('Tabs');
+  await cashier.screen.getByTestId(`tab-${tabId}`).getByRole('button').first().click();
+  const detail = cashier.page.getByTestId('tab-detail');
+  await detail.waitFor();
+  return { cashier, detail };
+}
+
+/** Taps keys of the on-screen keypad named `pad`, as a finger would. */
+async function tapKeys(page: Page, pad: string, keys: readonly string[]): Promise<void> {
+  const group = page.getByRole('group', { name: pad });
+  for (const key of keys) await group.getByRole('button', { name: key, exact: true }).click();
+}
+
+/** A tap on a field that has the focus already, checked to have had it. */
+async function tapFocused(field: Locator): Promise<void> {
+  await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+  await field.click();
+}
+
+describe('an amount field', () => {
+  it("on a tab's tip: a tap selects the amount, so the keyboard or the keypad replaces it", async () => {
+    const tabId = await openTab('40.00');
+    const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
+    const { page } = cashier;
+    const tip = detail.getByTestId('tip-amount');
+
+    // The tip has the focus as the tab opens; the cashier taps it anyway, then types.
+    await tapFocused(tip);
+    await page.keyboard.type('500');
+    await expect.poll(() => tip.inputValue()).toBe('$5.00');
+    await detail.getByRole('button', { name: 'Capture $45.00' }).waitFor();
+
+    // Tapped again: the amount is selected, and the keypad's first key replaces it.
+    await tapFocused(tip);
+    await tapKeys(page, 'Tip keys', ['7', '00']);
+    await expect.poll(() => tip.inputValue()).toBe('$7.00');
+
+    // A tap on the percentage and back on the tip: the keypad replaces the amount again.
+    await detail.getByLabel('Other percentage').click();
+    await tip.click();
+    await tapKeys(page, 'Tip keys', ['6', '00']);
+    await expect.poll(() => tip.inputValue()).toBe('$6.00');
+
+    // No caret key puts a digit in front or in the middle: digits always push in from the right.
+    for (const key of ['Home', 'ArrowLeft']) {
+      await page.keyboard.press('End');
+      await page.keyboard.press(key);
+      await page.keyboard.type('1');
+      await page.keyboard.press('Backspace');
+      await expect.poll(() => tip.inputValue(), { message: `after ${key}` }).toBe('$6.00');
+    }
+    await page.keyboard.press('Home');
+    await tapKeys(page, 'Tip keys', ['1']);
+    await expect.poll(() => tip.inputValue()).toBe('$60.01');
+    await cashier.check('01-tip-typed-after-a-tap');
+  });
+
+  it('in Start a tab and a refund with no sale: a tap on the focused amount selects it', async () => {
+    const cashier = await counter.open('amount-fields');
+    const { page } = cashier;
+    await cashier.goTo('Tabs');
+    await page.getByRole('button', { name: 'Start a tab' }).click();
+    const check = page.getByTestId('tab-amount');
+    await tapFocused(check);
+    await page.keyboard.type('4200');
+    await expect.poll(() => check.inputValue()).toBe('$42.00');
+    await tapFocused(check);
+    await tapKeys(page, 'Amount keys', ['3', '8', '00']);
+    await expect.poll(() => check.inputValue()).toBe('$38.00');
+    await page.getByRole('button', { name: 'Take the card for $38.00' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await cashier.goTo('Refund & void');
+    await page.getByRole('button', { name: 'Refund without a sale' }).click();
+    const refund = page.getByTestId('unmatched-amount');
+    await tapFocused(refund);
+    await page.keyboard.type('1500');
+    await expect.poll(() => refund.inputValue()).toBe('$15.00');
+    await page.getByRole('button', { name: 'Take the card for $15.00' }).waitFor();
+    // The same from the Invoice field and back: a tap on the amount selects it.
+    await page
+      .getByLabel(/Invoice/)
+      .last()
+      .click();
+    await refund.click();
+    await tapKeys(page, 'Amount keys', ['2', '5', '00']);
+    await expect.poll(() => refund.inputValue()).toBe('$25.00');
+  });
+
+  it("in Adjust tip: a tap on the tip selects it, so 500 is $5.00 and not added to the old tip's digits", async () => {
+    const tabId = await openTab('40.00');
+    const captured = await counter.screens.client.createTransaction({
+      type: 'CAPTURE',
+      id: tabId,
+      amount: '40.00',
+      tip_amount: '8.00',
+    });
+    expect(captured.result).toBe('Approved');
+    const cashier = await counter.open('amount-fields');
+    const { page } = cashier;
+    await cashier.goTo('Tabs');
+    await page.getByTestId(`captured-${tabId}`).getByRole('button').click();
+    const panel = page.getByTestId('adjust-tip');
+    const tip = panel.getByTestId('tip-amount');
+    await expect.poll(() => tip.inputValue()).toBe('$8.00');
+    await tapFocused(tip);
+    await page.keyboard.type('500');
+    await expect.poll(() => tip.inputValue()).toBe('$5.00');
+    await panel.getByRole('button', { name: 'Adjust tip to $5.00' }).waitFor();
+  });
+});
