@@ -144,3 +144,69 @@ describe('an amount field', () => {
     await panel.getByRole('button', { name: 'Adjust tip to $5.00' }).waitFor();
   });
 });
+
+describe("a tab's Other percentage", () => {
+  it('above 100 is the tip it says, confirmed before Capture; cleared, it leaves no tip', async () => {
+    const tabId = await openTab('40.00');
+    const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
+    const { page } = cashier;
+    const percent = detail.getByLabel('Other percentage');
+    const tip = detail.getByTestId('tip-amount');
+
+    await percent.fill('20');
+    await expect.poll(() => tip.inputValue()).toBe('$8.00');
+    await percent.fill('150');
+    await expect.poll(() => tip.inputValue()).toBe('$60.00');
+    await detail.getByTestId('percent-note').filter({ hasText: 'more than the check' }).waitFor();
+    await cashier.check('02-percentage-above-100');
+
+    // Capture asks first, naming the tip the percentage gives.
+    await detail.getByRole('button', { name: 'Capture $100.00' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('a $60.00 tip on a $40.00 check (150%)');
+    await dialog.getByRole('button', { name: 'Change the tip' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // Cleared, the percentage's tip goes with it: nothing is left for Capture to add.
+    await percent.fill('');
+    await expect.poll(() => tip.inputValue()).toBe('$0.00');
+    await detail.getByRole('button', { name: 'Capture $40.00' }).waitFor();
+    expect(await detail.getByTestId('percent-note').count()).toBe(0);
+
+    // Typed on the keypad, the percentage is the tip at every key; a second point is refused, and
+    // the percentage taken back to nothing leaves no tip.
+    await percent.click();
+    await tapKeys(page, 'Tip keys', ['1', '2']);
+    await expect.poll(() => tip.inputValue()).toBe('$4.80');
+    await page.keyboard.type('.5.');
+    await expect.poll(() => percent.inputValue()).toBe('12.5');
+    await expect.poll(() => tip.inputValue()).toBe('$5.00');
+    for (let key = 0; key < 4; key += 1) await tapKeys(page, 'Tip keys', ['Delete the last digit']);
+    await expect.poll(() => percent.inputValue()).toBe('');
+    await expect.poll(() => tip.inputValue()).toBe('$0.00');
+
+    // Confirmed, the tab is captured with the tip the percentage shows.
+    await percent.fill('150');
+    await detail.getByRole('button', { name: 'Capture $100.00' }).click();
+    await dialog.getByRole('button', { name: 'Capture $100.00' }).click();
+    await page.getByRole('heading', { name: 'Tab captured' }).waitFor();
+    const [capture] = await counter.screens.client.listTransactions({ type: 'capture', page_size: 1 });
+    expect(capture).toMatchObject({ original_id: tabId, amount: '100.00', tip_amount: '60.00' });
+  });
+
+  it('past the largest amount a tab can take is refused where it is typed, and the tip stays as shown', async () => {
+    const tabId = await openTab('600000.00');
+    const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
+    const percent = detail.getByLabel('Other percentage');
+    const tip = detail.getByTestId('tip-amount');
+    await percent.fill('50');
+    await expect.poll(() => tip.inputValue()).toBe('$300,000.00');
+    await percent.fill('70');
+    await detail.getByTestId('percent-note').filter({ hasText: 'at most' }).waitFor();
+    expect(await percent.inputValue()).toBe('50');
+    expect(await tip.inputValue()).toBe('$300,000.00');
+    await detail.getByRole('button', { name: 'Capture $900,000.00' }).waitFor();
+    await cashier.check('03-percentage-too-large');
+  });
+});

@@ -1,9 +1,13 @@
 /**
  * The tip of one tab: a suggested percentage of the check in one tap, any other percentage, or the
  * amount typed; the total is always in view. Shown only while tip support is on.
+ *
+ * The percentage typed is always the tip Capture captures: a large one (above the check, say) is
+ * applied and confirmed on Capture like any large tip, one that would take the tab past the largest
+ * amount is refused where it is typed, and an emptied percentage leaves no tip.
  */
 import { useId, useState, type Ref } from 'react';
-import { displayMoney } from '../../../shared/money';
+import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
 import { DigitPad } from '../ui/DigitPad';
 import { MoneyInput } from '../ui/MoneyInput';
 import { usePadTarget } from '../ui/pad-target';
@@ -22,6 +26,34 @@ type Props = {
 export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, inputRef, autoFocus }: Props) {
   const id = useId();
   const [otherPercent, setOtherPercent] = useState('');
+  // A percentage just refused, to say why by the field; the one shown before it stands.
+  const [refused, setRefused] = useState(false);
+  const chooseTip = (cents: number) => {
+    onTip(cents);
+    setOtherPercent('');
+    setRefused(false);
+  };
+  const typePercent = (typed: string) => {
+    const text = typed.replace(/[^\d.]/g, '').slice(0, 5);
+    // "12.5." is no percentage: the second point is not taken, as a digit past the limit is not.
+    if (text.indexOf('.') !== text.lastIndexOf('.')) return;
+    // Nothing (or a point alone, on its way to ".5") is no percentage, so no tip from one.
+    const tip = tipForPercent(checkCents, text.replace('.', '') === '' ? 0 : Number(text));
+    if (checkCents + tip > MAX_AMOUNT_CENTS) {
+      setRefused(true);
+      return;
+    }
+    setRefused(false);
+    setOtherPercent(text);
+    onTip(tip);
+  };
+  const largestPercent =
+    checkCents > 0 ? Math.floor(((MAX_AMOUNT_CENTS - checkCents) * 100) / checkCents) : 0;
+  const percentNote = refused
+    ? `At most ${largestPercent}% on this check: with its tip a tab can be at most ${displayMoney(MAX_AMOUNT_CENTS)}.`
+    : Number(otherPercent) > 100
+      ? 'That is more than the check: it is confirmed before it is captured.'
+      : undefined;
   const chosen = matchingPercent(checkCents, tipCents, percentages);
   const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
 
@@ -36,10 +68,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
               type="button"
               className="tip-choice"
               aria-pressed={chosen === percent}
-              onClick={() => {
-                onTip(tip);
-                setOtherPercent('');
-              }}
+              onClick={() => chooseTip(tip)}
             >
               <span className="tip-choice-percent">{percent}%</span>
               <span className="tip-choice-amount">{displayMoney(tip)}</span>
@@ -50,10 +79,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
           type="button"
           className="tip-choice"
           aria-pressed={tipCents === 0}
-          onClick={() => {
-            onTip(0);
-            setOtherPercent('');
-          }}
+          onClick={() => chooseTip(0)}
         >
           <span className="tip-choice-percent">No tip</span>
           <span className="tip-choice-amount">{displayMoney(0)}</span>
@@ -68,10 +94,7 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
               id={`${id}-amount`}
               ref={inputRef}
               cents={tipCents}
-              onChange={(cents) => {
-                onTip(cents);
-                setOtherPercent('');
-              }}
+              onChange={chooseTip}
               {...(onEnter && { onEnter })}
               autoFocus={autoFocus}
               testId="tip-amount"
@@ -90,13 +113,9 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
                 data-pad-field="Other percentage"
                 placeholder={tipCents > 0 ? String(percentOfCheck(checkCents, tipCents)) : ''}
                 value={otherPercent}
-                onChange={(event) => {
-                  const text = event.target.value.replace(/[^\d.]/g, '').slice(0, 5);
-                  setOtherPercent(text);
-                  const percent = Number(text);
-                  if (text !== '' && Number.isFinite(percent) && percent <= 100)
-                    onTip(tipForPercent(checkCents, percent));
-                }}
+                aria-describedby={percentNote ? `${id}-percent-note` : undefined}
+                aria-invalid={refused ? true : undefined}
+                onChange={(event) => typePercent(event.target.value)}
                 onKeyDown={(event) => {
                   if (event.key === 'Enter' && onEnter) {
                     event.preventDefault();
@@ -109,6 +128,16 @@ export function TipEntry({ checkCents, tipCents, onTip, percentages, onEnter, in
               </span>
             </span>
           </label>
+          {percentNote && (
+            <p
+              id={`${id}-percent-note`}
+              className={refused ? 'field-problem' : 'field-help'}
+              role={refused ? 'alert' : 'status'}
+              data-testid="percent-note"
+            >
+              {percentNote}
+            </p>
+          )}
         </div>
         <DigitPad label="Tip keys" variant="money" compact typingInto={typingInto} onKey={pressPadKey} />
       </div>
