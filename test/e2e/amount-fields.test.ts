@@ -210,3 +210,39 @@ describe("a tab's Other percentage", () => {
     await cashier.check('03-percentage-too-large');
   });
 });
+
+describe('Start a tab', () => {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 1024, height: 768 },
+    { width: 800, height: 600 },
+  ]) {
+    it(`at ${size.width}x${size.height} shows the largest check amount whole, and its button on one line`, async () => {
+      const cashier = await counter.open('amount-fields');
+      const { page } = cashier;
+      await page.setViewportSize(size);
+      await cashier.goTo('Tabs');
+      await page.getByRole('button', { name: 'Start a tab' }).click();
+      const check = page.getByTestId('tab-amount');
+      for (const amount of ['12345.67', '999999.99']) {
+        await check.fill(amount);
+        await expect.poll(() => check.inputValue()).toBe(`$${Number(amount).toLocaleString('en-US')}`);
+        const fits = await check.evaluate((field) => field.scrollWidth <= field.clientWidth);
+        expect(fits, `${amount} whole in the field`).toBe(true);
+        const button = page.getByRole('button', { name: /^Take the card for/ });
+        // Each line the button's words take is one more box of their text.
+        const lines = await button.evaluate((element) => {
+          const words = Array.from(element.childNodes).find((node) => node.nodeType === Node.TEXT_NODE);
+          if (!words) return 0;
+          const range = document.createRange();
+          range.selectNodeContents(words);
+          return new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+        });
+        expect(lines, `${amount}: the button's words on one line`).toBe(1);
+        await page.screenshot({
+          path: `test-results/amount-fields-start-a-tab-${size.width}-${amount}.png`,
+        });
+      }
+    });
+  }
+});
