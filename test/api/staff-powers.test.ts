@@ -13,7 +13,8 @@ import type { Permission } from '../../shared/api/permissions';
 import { COUNTER_SETTINGS_FILE } from '../../electron/bridge/counter-preferences';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin } from '../../electron/bridge/manager-pin';
-import { Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import {
   auditWords,
   recentAudit,
@@ -43,13 +44,7 @@ beforeAll(async () => {
     { name: 'Cole', role: 'cashier', pin: CASHIER_PIN, serverId: '07' },
     'test',
   );
-  terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'desktop',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-  });
+  terminal = await startTerminal(t, { shell: 'desktop' });
   screensKey = ((await bridge('terminal:session')) as { apiKey: string }).apiKey;
 });
 afterAll(async () => {
@@ -488,13 +483,7 @@ describe("the counter's manager PIN of earlier versions", () => {
       join(other.dataDir, COUNTER_SETTINGS_FILE),
       JSON.stringify({ version: 1, tipPercentages: [15, 18, 20], managerPin: stored }),
     );
-    const counter = await Terminal.start({
-      gateway: other.gateway,
-      dataDir: other.dataDir,
-      shell: 'browser',
-      version: '0.1.0',
-      reader: { kind: 'none' },
-    });
+    const counter = await startTerminal(other);
     try {
       expect(other.gateway.engine.staff.list()).toMatchObject([
         { name: 'Manager', role: 'manager', retired: null },
@@ -512,13 +501,7 @@ describe("the counter's manager PIN of earlier versions", () => {
     const dir = mkdtempSync(join(tmpdir(), 'tender-first-'));
     rmSync(dir, { recursive: true, force: true });
     const other = await startTestGateway();
-    const counter = await Terminal.start({
-      gateway: other.gateway,
-      dataDir: other.dataDir,
-      shell: 'browser',
-      version: '0.1.0',
-      reader: { kind: 'none' },
-    });
+    const counter = await startTerminal(other);
     try {
       expect(await dispatchInvoke(counter.handlers, 'staff:session', undefined)).toMatchObject({
         ok: true,
@@ -540,13 +523,7 @@ describe("the counter's manager PIN of earlier versions", () => {
 
   it('makes one first manager of two asked for at once', async () => {
     const other = await startTestGateway();
-    const counter = await Terminal.start({
-      gateway: other.gateway,
-      dataDir: other.dataDir,
-      shell: 'browser',
-      version: '0.1.0',
-      reader: { kind: 'none' },
-    });
+    const counter = await startTerminal(other);
     try {
       const both = await Promise.all([
         dispatchInvoke(counter.handlers, 'staff:first-manager', { name: 'Owner', newPin: '8642' }),
@@ -568,13 +545,7 @@ describe('the idle lock, kept by the host', () => {
     const other = await startTestGateway({ engine: { now: () => now } });
     await other.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
     await other.gateway.engine.settings.setFromText('lock_after_minutes', '1');
-    const counter = await Terminal.start({
-      gateway: other.gateway,
-      dataDir: other.dataDir,
-      shell: 'browser',
-      version: '0.1.0',
-      reader: { kind: 'none' },
-    });
+    const counter = await startTerminal(other);
     const call = (channel: string, input?: unknown) => dispatchInvoke(counter.handlers, channel, input);
     try {
       await call('staff:sign-in', { pin: MANAGER_PIN });
@@ -625,13 +596,7 @@ describe('wrong PINs at the counter, as its screens see them', () => {
     const own = await startTestGateway();
     await own.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
     await own.gateway.engine.staff.create({ name: 'Cole', role: 'cashier', pin: CASHIER_PIN }, 'test');
-    const screens = await Terminal.start({
-      gateway: own.gateway,
-      dataDir: own.dataDir,
-      shell: 'browser',
-      version: '0.1.0',
-      reader: { kind: 'none' },
-    });
+    const screens = await startTerminal(own);
     const call = async (channel: string, input?: unknown) => {
       const result = await dispatchInvoke(screens.handlers, channel, input);
       return result.ok ? 'ok' : result.error.message;

@@ -16,7 +16,9 @@ import {
 } from '../../electron/bridge/counter-preferences';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { hashPin, pinMatches } from '../../electron/bridge/manager-pin';
-import { CASHIER_APP, Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { CASHIER_APP } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { certificateFingerprint } from '../../electron/gateway/crypto/certificate';
 import type { Engine } from '../../electron/gateway/engine';
 import { openEngine } from '../../electron/gateway/open-store';
@@ -55,14 +57,7 @@ async function start(
   options: { documents?: { savePdf(name: string): Promise<boolean> }; signIn?: string | null } = {},
 ) {
   const { signIn = OWNER_PIN, ...rest } = options;
-  const terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'browser',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-    ...rest,
-  });
+  const terminal = await startTerminal(t, rest);
   running.push(terminal);
   if (signIn !== null) await invoke(terminal, 'staff:sign-in', { pin: signIn });
   return terminal;

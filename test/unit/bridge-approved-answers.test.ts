@@ -12,7 +12,8 @@ import type { TransactionRequestBody } from '../../shared/api/schemas';
 import type { InvokeChannel, TenderBridge } from '../../shared/ipc/contract';
 import { createBridge } from '../../shared/ipc/facade';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
 import {
   prepareTransaction,
@@ -36,13 +37,7 @@ beforeAll(async () => {
   t = await startTestGateway();
   await t.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
   await t.gateway.engine.staff.create({ name: 'Cole', role: 'cashier', pin: CASHIER_PIN }, 'test');
-  terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'desktop',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-  });
+  terminal = await startTerminal(t, { shell: 'desktop' });
   called = [];
   bridge = createBridge(
     {

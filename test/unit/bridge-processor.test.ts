@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLoopbackCertificate } from '../../electron/gateway/crypto/certificate';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { swipe } from '../support/relay';
 import { useUpstreamGateway } from '../support/upstream-gateway';
@@ -38,13 +39,7 @@ afterEach(async () => {
 afterAll(() => t.close());
 
 async function counter(signIn: string) {
-  const terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'browser',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-  });
+  const terminal = await startTerminal(t);
   running.push(terminal);
   await invoke(terminal, 'staff:sign-in', { pin: signIn });
   return terminal;

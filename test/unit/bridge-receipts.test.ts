@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import { Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { MASTERCARD, startTestGateway, VISA, type TestGateway } from '../support/gateway';
@@ -28,13 +29,7 @@ async function value(channel: string, input?: unknown) {
 
 beforeAll(async () => {
   t = await startTestGateway();
-  terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'desktop',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-  });
+  terminal = await startTerminal(t, { shell: 'desktop' });
   // Receipt settings are settings: a manager changes them.
   await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
   await value('staff:sign-in', { pin: '2580' });

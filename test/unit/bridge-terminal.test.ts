@@ -7,7 +7,9 @@ import { TenderApiError } from '../../shared/api/client';
 import type { EventName, EventPayload } from '../../shared/ipc/contract';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { ReaderStatusTracker } from '../../electron/bridge/reader-status';
-import { hidReaderSetup, Terminal, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { hidReaderSetup, TERMINAL_KEY_NAMES } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { READER_PROBLEMS, type ReaderInfo } from '../../electron/reader/reader';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
@@ -23,13 +25,7 @@ afterEach(async () => {
 afterAll(() => t.close());
 
 async function start(reader: Parameters<typeof Terminal.start>[0]['reader'] = { kind: 'simulator' }) {
-  const terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'desktop',
-    version: '0.1.0',
-    reader,
-  });
+  const terminal = await startTerminal(t, { shell: 'desktop', reader });
   running.push(terminal);
   return terminal;
 }

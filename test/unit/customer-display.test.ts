@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CustomerView } from '../../shared/ipc/customer-contract';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { THANKS_MS, UNATTENDED_STEP_MS } from '../../electron/bridge/customer-display';
-import { Terminal } from '../../electron/bridge/terminal';
+import type { Terminal } from '../../electron/bridge/terminal';
+import { startTerminal } from '../support/terminal';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
@@ -68,14 +69,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   clock = manualTimers();
-  terminal = await Terminal.start({
-    gateway: t.gateway,
-    dataDir: t.dataDir,
-    shell: 'browser',
-    version: '0.1.0',
-    reader: { kind: 'none' },
-    customerTimers: clock,
-  });
+  terminal = await startTerminal(t, { customerTimers: clock });
   await cashier('staff:sign-in', { pin: PIN });
   detachScreen = terminal.attachCustomerScreen();
 });
