@@ -367,7 +367,7 @@ function Details({
 
       {remedy.kind === 'none' ? (
         <p className="note remedy-none">{remedy.reason}</p>
-      ) : remedy.kind === 'void-sale' || remedy.kind === 'release-hold' ? (
+      ) : remedy.kind !== 'refund' ? (
         <div className="remedy">
           <p>{remedy.what}</p>
           <div className="side-actions">
@@ -377,21 +377,11 @@ function Details({
               onClick={ask}
               busy={sending}
             >
-              {remedy.kind === 'void-sale' ? `Void sale #${item.id}` : 'Release the hold'}
-            </BusyButton>
-          </div>
-        </div>
-      ) : remedy.kind === 'void' ? (
-        <div className="remedy">
-          <p>{remedy.what}</p>
-          <div className="side-actions">
-            <BusyButton
-              type="button"
-              className="button button-danger button-large"
-              onClick={ask}
-              busy={sending}
-            >
-              Void {item.type.toLowerCase()} #{item.id}
+              {remedy.kind === 'void-sale'
+                ? `Void sale #${item.id}`
+                : remedy.kind === 'release-hold'
+                  ? 'Release the hold'
+                  : `Void ${item.type.toLowerCase()} #${item.id}`}
             </BusyButton>
           </div>
         </div>
