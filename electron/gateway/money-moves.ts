@@ -171,7 +171,8 @@ export class MoneyMoves {
   }
 
   private async withLanes(batch: BatchRecord): Promise<Batch> {
-    return presentBatch(batch, await this.reads.batchLanes(batch.id));
+    const { batch: asRead, lanes } = await this.reads.batchWithLanes(batch);
+    return presentBatch(asRead, lanes);
   }
 
   /**

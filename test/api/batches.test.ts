@@ -608,3 +608,34 @@ describe('batches in XML', () => {
     expect(parsed.batch.confirmation_code).toMatch(/^\d{10}$/);
   });
 });
+
+describe('the open batch while sales land', () => {
+  const t = useTestGateway();
+
+  it('always has lanes that add up to its own counts and totals, read as of one moment', async () => {
+    const sale = { type: 'SALE', amount: '1.00', ...MASTERCARD } as TransactionRequestBody;
+    expect((await t.client.createTransaction(sale)).result).toBe('Approved');
+    let selling = true;
+    const sellers = Array.from({ length: 4 }, async () => {
+      while (selling) await t.client.createTransaction(sale);
+    });
+    const disagreeing: string[] = [];
+    try {
+      for (let read = 0; read < 100; read++) {
+        const batch = await openBatch(t);
+        if (!batch) throw new Error('no open batch');
+        const lanes = batch.lanes ?? [];
+        const count = lanes.reduce((sum, share) => sum + Number(share.total_count), 0);
+        const cents = lanes.reduce((sum, share) => sum + Math.round(Number(share.net_amount) * 100), 0);
+        if (count !== Number(batch.total_count) || cents !== Math.round(Number(batch.net_amount) * 100))
+          disagreeing.push(
+            `${batch.total_count} for ${batch.net_amount}, lanes ${lanes.map((share) => `${share.total_count} for ${share.net_amount}`).join(' + ')}`,
+          );
+      }
+    } finally {
+      selling = false;
+      await Promise.all(sellers);
+    }
+    expect(disagreeing).toEqual([]);
+  });
+});

@@ -194,7 +194,7 @@ describe('a refusal of the approval', () => {
 describe('a close whose shares by lane take too long to read once it has closed', () => {
   it('is answered closed, without the shares, over HTTP as over the bridge', async () => {
     const timedOut = () =>
-      vi.spyOn(t.gateway.engine.reads, 'batchLanes').mockRejectedValueOnce(new ReadTimeoutError(5000));
+      vi.spyOn(t.gateway.engine.reads, 'batchWithLanes').mockRejectedValueOnce(new ReadTimeoutError(5000));
 
     await openSale('7.10');
     const first = await t.client.openBatch();

@@ -199,10 +199,12 @@ describe('lists from the store server', () => {
       Array.from({ length: 30 }, (_, i) => 2 * i + 1),
     );
     const open = await reads.openBatch();
-    const shares = await reads.batchLanes(open?.id ?? 0);
+    if (!open) throw new Error('no open batch');
+    const { batch, lanes: shares } = await reads.batchWithLanes(open);
+    expect(batch).toEqual(open);
     expect(shares.map((share) => share.lane)).toEqual(['lane-a', 'lane-b']);
     for (const counter of ['salesCount', 'salesTotal', 'refundCount', 'refundTotal', 'tipTotal'] as const)
-      expect(shares.reduce((sum, share) => sum + share[counter], 0)).toBe(open?.[counter]);
+      expect(shares.reduce((sum, share) => sum + share[counter], 0)).toBe(open[counter]);
     expect(() => transactionListQuery({ lane: 'lane-b' }, page)).toThrow(/keeps no lane/);
   });
 

@@ -126,9 +126,11 @@ export function registerApiRoutes(
     }
   });
 
-  /** A batch as the API shows it: its counters and each lane's share, read after it. */
-  const withLanes = async (batch: BatchRecord) =>
-    presentBatch(batch, await engine.reads.batchLanes(batch.id));
+  /** A batch as the API shows it: its counters and each lane's share, as of one moment. */
+  const withLanes = async (batch: BatchRecord) => {
+    const { batch: asRead, lanes } = await engine.reads.batchWithLanes(batch);
+    return presentBatch(asRead, lanes);
+  };
 
   serve(listTransactions, async (request, reply) => {
     authenticate(request, listTransactions.permission);

@@ -17,6 +17,12 @@ import type { LedgerTransaction } from './transaction-rows';
  */
 export const LOCAL_LANE = 'local';
 
+/** A batch and its lanes' shares, which add up to it. */
+export interface BatchWithLanes {
+  batch: BatchRecord;
+  lanes: LaneTotals[];
+}
+
 /** What the API, the screens and the receipts read, from either store. */
 export interface LedgerReadPort {
   listTransactions(
@@ -27,8 +33,11 @@ export interface LedgerReadPort {
   transaction(id: number): Promise<LedgerTransaction | undefined>;
   listBatches(filter: BatchFilter, page: Page<keyof typeof BATCH_ORDER_COLUMNS>): Promise<BatchRecord[]>;
   openBatch(): Promise<BatchRecord | undefined>;
-  /** Each lane's share of a batch, in lane order; the shares add up to the batch's own counters. */
-  batchLanes(batchId: number): Promise<LaneTotals[]>;
+  /**
+   * The batch with each lane's share, in lane order, as of one moment: the shares add up to the
+   * counters of the batch given back, however many sales land meanwhile.
+   */
+  batchWithLanes(batch: BatchRecord): Promise<BatchWithLanes>;
   /** The audit log, newest first. */
   recentAudit(limit: number, offset?: number): Promise<AuditEntry[]>;
 }

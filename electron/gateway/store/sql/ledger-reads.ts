@@ -8,7 +8,7 @@
  */
 import type { AuditEntry } from '../audit';
 import { toBatch, type BatchRecord, type BatchRowShape, type LaneTotals } from '../batch-rows';
-import { LOCAL_LANE, type LedgerReadPort } from '../read-port';
+import { LOCAL_LANE, type BatchWithLanes, type LedgerReadPort } from '../read-port';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 import type { SqlDialect } from './dialect';
 import {
@@ -92,19 +92,29 @@ export class LedgerReads implements LedgerReadPort {
   }
 
   /**
-   * Each lane's share of a batch, in lane order; the shares add up to the batch's own counters. A
-   * single counter's ledger keeps no lanes: the whole batch is its share.
+   * The batch with each lane's share, in lane order, as of one moment. A single counter's ledger
+   * keeps no lanes: the whole batch is its one share, and nothing is read. A store server's open
+   * batch counts in its lanes' shares, which one statement reads; its counters are their sum, as
+   * the batch_totals view defines them, so sales landing after the batch was read cannot make the
+   * two disagree. A closed batch's shares no longer change.
    */
-  async batchLanes(batchId: number): Promise<LaneTotals[]> {
-    if (this.dialect.keepsLanes) {
-      const rows = await this.pool.all<LaneRowShape>(BATCH_LANES_SQL, [batchId]);
-      return rows.map(toLaneTotals);
-    }
-    const [row] = await this.pool.all<BatchRowShape>(
-      `SELECT * FROM ${this.dialect.batchTotals} WHERE id = ?`,
-      [batchId],
-    );
-    return row ? [toLaneTotals({ ...row, lane: LOCAL_LANE })] : [];
+  async batchWithLanes(batch: BatchRecord): Promise<BatchWithLanes> {
+    if (!this.dialect.keepsLanes) return { batch, lanes: [{ ...countersOf(batch), lane: LOCAL_LANE }] };
+    const lanes = (await this.pool.all<LaneRowShape>(BATCH_LANES_SQL, [batch.id])).map(toLaneTotals);
+    if (batch.status !== 'OPEN') return { batch, lanes };
+    const sum = (pick: (share: LaneTotals) => number) =>
+      lanes.reduce((total, share) => total + pick(share), 0);
+    return {
+      batch: {
+        ...batch,
+        salesCount: sum((share) => share.salesCount),
+        salesTotal: sum((share) => share.salesTotal),
+        refundCount: sum((share) => share.refundCount),
+        refundTotal: sum((share) => share.refundTotal),
+        tipTotal: sum((share) => share.tipTotal),
+      },
+      lanes,
+    };
   }
 
   /** The audit log, newest first. */
@@ -152,6 +162,11 @@ interface LaneRowShape {
   refund_count: number;
   refund_total: number;
   tip_total: number;
+}
+
+/** A batch's own counters, as one share. */
+function countersOf({ salesCount, salesTotal, refundCount, refundTotal, tipTotal }: BatchRecord) {
+  return { salesCount, salesTotal, refundCount, refundTotal, tipTotal };
 }
 
 function toLaneTotals(row: LaneRowShape): LaneTotals {
