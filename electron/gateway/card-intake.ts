@@ -11,6 +11,7 @@ import type { LedgerLookups } from './store/ledger-store';
 import type { NewTransaction } from './store/transaction-rows';
 import { SWIPE_DISPLAY_MESSAGES } from './swipe/codes';
 import type { MaskedCard, SwipeDecoder } from './swipe/swipe-decoder';
+import { keptCardholderName } from './swipe/tracks';
 import { FIELD_VALIDATION, Rejection, type CardEntry } from './validation';
 
 /** A card read and checked: what the processor needs, and what the ledger keeps of it. */
@@ -59,10 +60,11 @@ export class CardIntake {
         swipe.pan === undefined ? { masked: swipe.masked, trackData: entry.trackData } : { pan: swipe.pan };
       expMmyy = swipe.expMmyy;
       swipeKsn = swipe.ksn;
-      names = {
+      // Whichever reader read it, a swipe's name is kept only if it is one (keptCardholderName).
+      names = keptCardholderName({
         ...(swipe.firstName && { firstName: swipe.firstName }),
         ...(swipe.lastName && { lastName: swipe.lastName }),
-      };
+      });
     } else {
       card = { pan: entry.pan };
       if (entry.expDate === undefined)

@@ -2,6 +2,7 @@
  * Payment card tracks (ISO/IEC 7813), clear or masked: account number, cardholder name and expiry.
  * Readers return each track from start to end sentinel, without the LRC.
  */
+import { holdsCardNumber } from '../validation';
 
 export interface TrackCard {
   /** Digits; in a masked track the hidden ones are the reader's masking characters. */
@@ -94,12 +95,41 @@ export function parseTrack2(track: string, options: TrackOptions = {}): TrackCar
   return { pan, expYymm };
 }
 
-/** "HOGAN/PAUL A.MR  " → last name HOGAN, first name PAUL A; a name without `/` is all last name. */
+/**
+ * "HOGAN/PAUL A.MR  " → last name HOGAN, first name PAUL A; a name without `/` is all last name.
+ * A field that is no name by keptCardholderName's rule gives none.
+ */
 export function parseCardholderName(field: string): CardholderName {
+  // Checked whole, title included: digits cut into surname, given name and title still spell a card
+  // number, and a byte a stripe cannot hold makes the field a misread, whichever part it is in.
+  if (!STRIPE_NAME.test(field) || holdsCardNumberAnyhow(field)) return {};
   const slash = field.indexOf('/');
   const lastName = (slash < 0 ? field : field.slice(0, slash)).trim();
   // A title after the given name follows a full stop.
   const firstName = slash < 0 ? '' : (field.slice(slash + 1).split('.')[0] ?? '').trim();
+  return keptCardholderName({ ...(firstName && { firstName }), ...(lastName && { lastName }) });
+}
+
+const STRIPE_NAME = new RegExp(`^${NAME}*$`);
+
+/** The card number check text fields are refused by, with any character but a letter between digits. */
+function holdsCardNumberAnyhow(text: string): boolean {
+  return holdsCardNumber(text.replace(/[^0-9A-Za-z]/g, ' '));
+}
+
+/**
+ * The cardholder name a swipe gives, as Tender keeps, lists and prints it, or none. Whoever wrote the
+ * stripe wrote the name: a name holding a card number (by the rule a billing name is refused by,
+ * whatever stands between the digits, read in either order) or a character no stripe name can hold
+ * (a control character, a byte outside track 1's character set, which only a masked track can bring)
+ * is not a name. It is dropped whole, never trimmed into one, and the sale goes on without a name, as
+ * it does for a track 2 swipe: an odd stripe does not stop the cashier.
+ */
+export function keptCardholderName(name: CardholderName): CardholderName {
+  const { firstName = '', lastName = '' } = name;
+  if (!STRIPE_NAME.test(firstName) || !STRIPE_NAME.test(lastName)) return {};
+  if (holdsCardNumberAnyhow(`${firstName} ${lastName}`) || holdsCardNumberAnyhow(`${lastName} ${firstName}`))
+    return {};
   return { ...(firstName && { firstName }), ...(lastName && { lastName }) };
 }
 
