@@ -4,6 +4,7 @@
  * emailed, the merchant copy with the customer's signature when they signed on screen. Nothing here
  * writes to the ledger: a print or an email that fails changes no transaction.
  */
+import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
 import type { Settings } from '../settings';
 import type { LedgerReadPort } from '../store/read-port';
 import type { LedgerTransaction } from '../store/transaction-rows';
@@ -28,11 +29,36 @@ export class ReceiptNotFoundError extends Error {
   }
 }
 
-/** The check of a transaction that is not a tab: only an approved AUTH has one. */
+/**
+ * The check of a transaction that has none: only an open tab (an approved AUTH, neither voided nor
+ * captured, not a sale tipped at the counter) has one.
+ */
 export class NotATabError extends Error {
-  constructor(readonly id: number) {
-    super(`Transaction ${id} is not a tab (an approved AUTH not voided): only a tab has a check.`);
+  constructor(
+    readonly id: number,
+    message = `Transaction ${id} is not a tab (an approved AUTH not voided): only a tab has a check.`,
+  ) {
+    super(message);
   }
+}
+
+/**
+ * Why `t` has no check, or undefined for an open tab, which has one. A check is what the guest
+ * writes the tip on before the tab is captured: a sale tipped at the counter opened no tab and its
+ * amount already has the tip, and a captured tab has its tip, so a check of either would ask for a
+ * second tip.
+ */
+function noCheckBecause(t: LedgerTransaction): string | undefined {
+  if (t.type !== 'Auth' || t.result !== 'Approved' || t.voidedBy !== null) {
+    return `Transaction ${t.id} is not a tab (an approved AUTH not voided): only a tab has a check.`;
+  }
+  if (t.description === COUNTER_SALE_WITH_TIP) {
+    return `Transaction ${t.id} is a sale tipped at the counter, not a tab: its amount already has the tip, so it has no check.`;
+  }
+  if (t.capturedBy !== null) {
+    return `Tab #${t.id} is already captured with its tip by transaction ${t.capturedBy}: a check is for writing the tip before the capture. Print the receipt of transaction ${t.capturedBy} instead.`;
+  }
+  return undefined;
 }
 
 /** A page whose lines are wider than the paper: it was laid out before the paper width changed. */
@@ -112,12 +138,8 @@ export class ReceiptService {
   }
 
   private documentOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions) {
-    if (
-      copy === 'check' &&
-      (transaction.type !== 'Auth' || transaction.result !== 'Approved' || transaction.voidedBy !== null)
-    ) {
-      throw new NotATabError(transaction.id);
-    }
+    const noCheck = copy === 'check' ? noCheckBecause(transaction) : undefined;
+    if (noCheck !== undefined) throw new NotATabError(transaction.id, noCheck);
     const takesTips = this.settings.get('tips_enabled');
     return receiptDocument(transaction, {
       copy,
@@ -140,8 +162,11 @@ export class ReceiptService {
   automaticCopies(transaction: LedgerTransaction): AutomaticReceipts {
     if (transaction.result !== 'Approved') return { copies: [], offerCustomerCopy: false };
     if (transaction.type === 'Auth') {
+      // Only an open tab has a check: not the AUTH of a sale tipped at the counter, captured at once.
+      const check =
+        this.settings.get('receipt_check') === 'always' && noCheckBecause(transaction) === undefined;
       return {
-        copies: this.settings.get('receipt_check') === 'always' ? ['check'] : [],
+        copies: check ? ['check'] : [],
         offerCustomerCopy: false,
       };
     }
