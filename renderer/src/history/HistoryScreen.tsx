@@ -30,6 +30,7 @@ import { BusyButton } from '../ui/BusyButton';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { CashierFilter } from '../staff/CashierFilter';
 import { transactionHref } from '../shell/routes';
+import { useHasCheck } from './tab-check';
 
 /**
  * Which windows show a column: every one, or those at least as wide as a large (1440 px), a medium
@@ -320,6 +321,8 @@ export function HistoryScreen() {
 }
 
 function HistoryRow({ item }: { item: TransactionListItem }) {
+  const { client } = useTerminal();
+  const hasCheck = useHasCheck(client, item);
   const status = statusOf(item);
   return (
     <tr data-testid={`history-${item.id}`}>
@@ -345,7 +348,7 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
         {item.type === 'Refund' ? displayMoney(-centsOf(item.amount)) : moneyOf(item.amount)}
       </td>
       <td className="receipt-cell">
-        <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth'} />
+        <ReprintButton id={Number(item.id)} isTab={hasCheck} />
       </td>
     </tr>
   );

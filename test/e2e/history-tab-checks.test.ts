@@ -1,0 +1,140 @@
+/**
+ * History's Reprint in Debian's Chromium against a real engine: it offers a tab's check, with its
+ * blank tip lines, only while the tab is open. A sale tipped at the counter opened no tab and a
+ * captured tab has its tip, so their Reprint opens the customer copy and offers no check; a voided
+ * tab's opens its receipt, not the engine's refusal of a check. Screenshots are saved as
+ * test-results/history-checks-*.png and checked with axe.
+ */
+import type { Locator } from 'playwright';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
+import { startCounter, type Counter, type CounterPage } from './counter-page';
+
+let counter: Counter;
+const VISA = { card: '4111111111111111', exp_date: '1230' };
+
+beforeAll(async () => {
+  counter = await startCounter();
+  await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
+});
+afterEach(() => counter?.closePages());
+afterAll(() => counter?.close());
+
+async function approved(body: Parameters<Counter['screens']['client']['createTransaction']>[0]) {
+  const answer = await counter.screens.client.createTransaction(body);
+  expect(answer.result).toBe('Approved');
+  return answer.id ?? '';
+}
+
+/** An AUTH of $48.00 as the counter charges a $40.00 sale with an $8.00 tip, captured unless told. */
+async function tippedCounterSale(captured = true): Promise<string> {
+  const authId = await approved({
+    type: 'AUTH',
+    amount: '48.00',
+    ...VISA,
+    description: COUNTER_SALE_WITH_TIP,
+  });
+  if (captured) {
+    await approved({
+      type: 'CAPTURE',
+      id: authId,
+      amount: '40.00',
+      tip_amount: '8.00',
+      description: COUNTER_SALE_WITH_TIP,
+    });
+  }
+  return authId;
+}
+
+/**
+ * Opens History and the Reprint of `id`; answers the dialog once it shows a receipt or a problem.
+ * `lookup`, when asked for, settles once the row has read the AUTH's receipt to know whether it is a
+ * sale tipped at the counter.
+ */
+async function reprint(
+  id: string,
+  watchLookup = false,
+): Promise<{ cashier: CounterPage; dialog: Locator; lookup?: Promise<unknown> }> {
+  const cashier = await counter.open('history-checks');
+  const { page } = cashier;
+  const lookup = watchLookup
+    ? page.waitForResponse((response) =>
+        new URL(response.url()).pathname.endsWith(`/transactions/${id}/receipt`),
+      )
+    : undefined;
+  await cashier.goTo('History');
+  await page.locator('table[aria-busy="false"]').waitFor();
+  await openReprint(cashier, id);
+  const dialog = page.getByTestId('receipt-dialog');
+  return { cashier, dialog, ...(lookup && { lookup }) };
+}
+
+async function openReprint(cashier: CounterPage, id: string): Promise<void> {
+  await cashier.page
+    .getByTestId(`history-${id}`)
+    .getByRole('button', { name: `Reprint the receipt of #${id}` })
+    .click();
+  const dialog = cashier.page.getByTestId('receipt-dialog');
+  await dialog.getByTestId('receipt-preview').or(dialog.getByRole('alert')).waitFor();
+}
+
+/** The dialog shows `copy` of the receipt, with no problem, and offers no check. */
+async function expectNoCheck(dialog: Locator, copy = 'customer') {
+  expect(await dialog.getByRole('alert').count()).toBe(0);
+  expect(await dialog.getByTestId('receipt-preview').getAttribute('data-copy')).toBe(copy);
+  const copies = dialog.getByRole('radiogroup', { name: 'Copy' }).getByRole('radio');
+  expect(await copies.allTextContents()).toEqual(['Customer copy', 'Merchant copy']);
+}
+
+describe('Reprint in History', () => {
+  it('of a sale tipped at the counter opens its receipt and offers no check to tip again', async () => {
+    const authId = await tippedCounterSale();
+    const { cashier, dialog } = await reprint(authId);
+    await expectNoCheck(dialog);
+    const text = (await dialog.getByTestId('receipt-preview').textContent()) ?? '';
+    expect(text).toMatch(/^TOTAL\s+\$48\.00$/m);
+    expect(text).not.toMatch(/TAB|^TIP\s+_+$/m);
+    await cashier.check('01-counter-sale-auth');
+  });
+
+  it('of a counter sale’s AUTH whose capture did not go through offers no check either', async () => {
+    const authId = await tippedCounterSale(false);
+    const { cashier, dialog, lookup } = await reprint(authId, true);
+    await expectNoCheck(dialog);
+    // Once the row knows it is a counter sale, Reprint still offers no check.
+    await lookup;
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await openReprint(cashier, authId);
+    await expectNoCheck(dialog);
+  });
+
+  it('of a captured tab opens its customer copy: its tip is set, so there is no check', async () => {
+    const tabId = await approved({ type: 'AUTH', amount: '30.00', ...VISA });
+    await approved({ type: 'CAPTURE', id: tabId, amount: '30.00', tip_amount: '6.00' });
+    const { dialog } = await reprint(tabId);
+    await expectNoCheck(dialog);
+  });
+
+  it('of a voided tab opens its receipt, saying VOIDED, not a refusal', async () => {
+    const tabId = await approved({ type: 'AUTH', amount: '25.00', ...VISA });
+    await approved({ type: 'VOID', id: tabId });
+    const { cashier, dialog } = await reprint(tabId);
+    await expectNoCheck(dialog);
+    expect(await dialog.getByTestId('receipt-preview').textContent()).toMatch(/^\s*VOIDED$/m);
+    await cashier.check('02-voided-tab');
+  });
+
+  it('of an open tab offers its check, with the tip lines to write on', async () => {
+    const tabId = await approved({ type: 'AUTH', amount: '30.00', ...VISA });
+    const { cashier, dialog } = await reprint(tabId);
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    await dialog.getByRole('radio', { name: 'Check' }).click();
+    const check = dialog.getByTestId('receipt-preview').and(cashier.page.locator('[data-copy="check"]'));
+    await check.waitFor();
+    const text = (await check.textContent()) ?? '';
+    expect(text).toMatch(/^TIP\s+_+$/m);
+    expect(text).toContain('AUTH (TAB)');
+    await cashier.check('03-open-tab-check');
+  });
+});
