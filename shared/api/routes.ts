@@ -118,7 +118,8 @@ export const API_ROUTES = {
     answer: { schema: receiptSchema, xmlRoot: 'receipt', description: 'The receipt.' },
     plainText: 'The receipt as printed: lines of at most width characters.',
     notFound: 'No transaction has this id (error not_found).',
-    conflict: 'copy=check of a transaction that is not a tab, an approved AUTH (error not_a_tab).',
+    conflict:
+      'copy=check of a transaction that is not an open tab: an approved AUTH neither voided nor captured, not a sale tipped at the counter (error not_a_tab).',
     timedRead: true,
   },
   getSignature: {

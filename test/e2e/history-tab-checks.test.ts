@@ -138,3 +138,26 @@ describe('Reprint in History', () => {
     await cashier.check('03-open-tab-check');
   });
 });
+
+describe('Reprint on Refund & void', () => {
+  /** Opens the details of `id` on Refund & void and its Reprint; answers the dialog once it shows. */
+  async function reprintFromDetails(id: string): Promise<Locator> {
+    const cashier = await counter.open('refunds-checks');
+    await cashier.goTo('Refund & void');
+    await cashier.page.getByTestId(`transaction-${id}`).click();
+    const details = cashier.page.getByTestId('transaction-details');
+    await details.getByRole('button', { name: `Reprint the receipt of #${id}` }).click();
+    const dialog = cashier.page.getByTestId('receipt-dialog');
+    await dialog.getByTestId('receipt-preview').or(dialog.getByRole('alert')).waitFor();
+    return dialog;
+  }
+
+  it('of a captured tab or a voided one opens its receipt, and offers no check', async () => {
+    const captured = await approved({ type: 'AUTH', amount: '32.00', ...VISA });
+    await approved({ type: 'CAPTURE', id: captured, amount: '32.00', tip_amount: '5.00' });
+    await expectNoCheck(await reprintFromDetails(captured));
+    const voided = await approved({ type: 'AUTH', amount: '27.00', ...VISA });
+    await approved({ type: 'VOID', id: voided });
+    await expectNoCheck(await reprintFromDetails(voided));
+  });
+});

@@ -23,7 +23,7 @@ import { refundProblem, remedyFor, type Remedy } from './remedy';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CustomerKept } from '../receipts/CustomerKept';
-import { isTippedCounterSale, tippedSaleOf, type TippedSale } from './counter-sale';
+import { holdsCard, isTippedCounterSale, tippedSaleOf, type TippedSale } from './counter-sale';
 import { SaleVoidOutcome, useSaleVoid } from './sale-void';
 
 interface Loaded {
@@ -271,7 +271,10 @@ function Details({
           <p className="panel-subtitle">{timeLabel(item.created)}</p>
         </div>
         <div className="details-head-actions">
-          <ReprintButton id={Number(item.id)} isTab={item.type === 'Auth' && !counterSale} />
+          <ReprintButton
+            id={Number(item.id)}
+            isTab={item.type === 'Auth' && !counterSale && holdsCard(item)}
+          />
           <button type="button" className="button button-quiet button-small" onClick={onClose}>
             Close
           </button>
