@@ -3,6 +3,7 @@
  * the customer's signature as a raster picture where a copy has one, then a feed and a cut, so that
  * each copy comes off the printer on its own.
  */
+import { oneLine } from '../../../shared/paper-text';
 import type { ReceiptPiece, ReceiptWidth } from './receipt';
 
 /** Lines fed after the last line of a copy, so that it clears the cutter before the cut. */
@@ -36,7 +37,9 @@ export async function escposBytes(
   let commands = encoder.initialize();
   for (const pieces of copies) {
     for (const piece of pieces) {
-      if (typeof piece === 'string') commands = commands.line(piece);
+      // A line is one line of paper: a line break or an escape in it (a merchant name on a test
+      // print, say) would feed the paper or be read by the printer as a command.
+      if (typeof piece === 'string') commands = commands.line(oneLine(piece));
       else if (signature) {
         commands = commands
           .align('center')

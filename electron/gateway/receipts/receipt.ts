@@ -7,7 +7,7 @@
  */
 import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
-import { center, labelled, wrap } from '../../../shared/paper-text';
+import { center, labelled, oneLine, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 import type { ForwardState } from '../store/transaction-rows';
 import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
@@ -166,9 +166,10 @@ function resultWords(t: ReceiptTransaction): Pick<ReceiptDocument, 'result' | 'm
       message: 'Approved while the card network was down; sent to it when it is back.',
     };
   }
+  const message = oneLine(t.displayMessage);
   return {
     result: t.result.toUpperCase(),
-    ...(t.result !== 'Approved' && t.displayMessage && { message: t.displayMessage }),
+    ...(t.result !== 'Approved' && message && { message }),
   };
 }
 
@@ -278,16 +279,23 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
   return {
     id: t.id,
     copy,
-    merchant: { name: merchant.name, addressLines: merchant.addressLines, phone: merchant.phone },
+    merchant: {
+      name: oneLine(merchant.name),
+      addressLines: merchant.addressLines.map(oneLine),
+      phone: oneLine(merchant.phone),
+    },
     title,
-    fields,
+    // As the lines print them: a line break or a tab in an invoice or a name is a space.
+    fields: fields
+      .map((field) => ({ label: field.label, value: oneLine(field.value) }))
+      .filter((field) => field.value !== ''),
     amounts,
     ...resultWords(t),
     suggestedTips,
     signature: copy !== 'customer' && t.result === 'Approved' && !isVoided(t),
     signed: copy !== 'customer' && t.result === 'Approved' && !isVoided(t) && options.signed === true,
     copyLabel: COPY_LABELS[copy],
-    footer: merchant.footer,
+    footer: oneLine(merchant.footer),
   };
 }
 

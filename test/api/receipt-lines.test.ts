@@ -1,0 +1,139 @@
+/**
+ * A receipt says only what the ledger says, one line per line, whichever way it leaves the engine:
+ * an invoice or a name with a line break prints on its own line (text, JSON, the printer, email).
+ */
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
+import { receiptSchema } from '../../shared/api/schemas';
+import { decodeEscPos } from '../support/escpos-decoder';
+import { startFakePrinter } from '../support/fake-printer';
+import { useTestGateway, VISA } from '../support/gateway';
+
+const api = useTestGateway({ tips: true });
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+
+const receipt = async (id: string, query: string, accept: string) => {
+  const response = await api.request(`transactions/${id}/receipt${query}`, {
+    headers: { api_key: api.key, accept },
+  });
+  expect(response.status).toBe(200);
+  return response;
+};
+
+const json = async (id: string, query = '') =>
+  receiptSchema.parse((await receipt(id, query, 'application/json')).json());
+
+const text = async (id: string, query = '') =>
+  (await receipt(id, query, 'text/plain')).body.replace(/\n$/, '').split('\n');
+
+describe('a value with line breaks and tabs', () => {
+  let forgedTotal: string;
+  let forgedName: string;
+  const mails: ParsedMail[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    forgedTotal =
+      (
+        await api.client.createTransaction({
+          type: 'SALE',
+          amount: '50.00',
+          ...VISA,
+          invoice: 'A1\nTOTAL                  $0.01',
+        })
+      ).id ?? '';
+    forgedName =
+      (
+        await api.client.createTransaction({
+          type: 'SALE',
+          amount: '50.00',
+          ...VISA,
+          invoice: 'I1\r\nTOTAL            $0.01',
+          email: 'ada@example.test',
+          billing: { first_name: 'Ada\n\n       REFUND', last_name: 'L\tx' },
+        })
+      ).id ?? '';
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, _session, callback) {
+        simpleParser(stream).then(
+          (mail) => {
+            mails.push(mail);
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { settings } = api.gateway.engine;
+    await settings.setFromText('smtp_host', '127.0.0.1');
+    await settings.setFromText('smtp_port', String((smtp.server.address() as { port: number }).port));
+    await settings.setFromText('smtp_security', 'none');
+    await settings.setFromText('smtp_from', 'receipts@bluedoor.test');
+  });
+  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+  it('prints on its own line: the printer shows one TOTAL, the sale’s', async () => {
+    const printer = await startFakePrinter();
+    try {
+      const service = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
+      const job = printer.nextJob();
+      await service.print(Number(forgedTotal), ['customer', 'merchant'], {
+        printer: printer.address,
+        width: 42,
+      });
+      const paper = decodeEscPos(await job);
+      expect(paper.copies).toHaveLength(2);
+      for (const copy of paper.copies) {
+        expect(copy.filter((line) => /TOTAL/.test(line))).toEqual([
+          `Invoice${' '.repeat(42 - 'InvoiceA1 TOTAL                  $0.01'.length)}A1 TOTAL                  $0.01`,
+          `TOTAL${' '.repeat(42 - 'TOTAL$50.00'.length)}$50.00`,
+        ]);
+        for (const line of copy) expect(line.length, `"${line}"`).toBeLessThanOrEqual(42);
+      }
+    } finally {
+      await printer.close();
+    }
+  });
+
+  it('in the text and JSON answers, every line is one line within the width', async () => {
+    for (const width of [32, 42, 48]) {
+      for (const copy of ['customer', 'merchant']) {
+        const query = `?copy=${copy}&width=${width}`;
+        const lines = await text(forgedName, query);
+        for (const line of lines) {
+          expect(line.length, `${copy} at ${width}: "${line}"`).toBeLessThanOrEqual(width);
+          expect(line, `${copy} at ${width}: "${line}"`).not.toMatch(CONTROL);
+        }
+        expect(lines.filter((line) => line.trim().startsWith('REFUND'))).toEqual([]);
+        expect(lines.filter((line) => line.startsWith('TOTAL'))).toEqual([
+          `TOTAL${' '.repeat(width - 'TOTAL$50.00'.length)}$50.00`,
+        ]);
+        const structured = await json(forgedName, query);
+        expect(structured.lines).toEqual(lines);
+        expect(structured.fields).toEqual(
+          expect.arrayContaining([
+            { label: 'Invoice', value: 'I1 TOTAL            $0.01' },
+            { label: 'Name', value: 'Ada REFUND L x' },
+          ]),
+        );
+      }
+    }
+    expect(await text(forgedName, '?width=42')).toContain(`Name${' '.repeat(24)}Ada REFUND L x`);
+  });
+
+  it('in the email, as text and as HTML', async () => {
+    const service = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
+    await service.email(Number(forgedName));
+    await expect.poll(() => mails.length).toBe(1);
+    const [mail] = mails;
+    const lines = (mail?.text ?? '').replace(/\n$/, '').split('\n');
+    expect(lines).toEqual(await text(forgedName));
+    expect(lines.filter((line) => line.trim().startsWith('REFUND'))).toEqual([]);
+    expect(mail?.html || '').toContain('Ada REFUND L x');
+    expect(mail?.html || '').not.toMatch(/Ada\s*\n/);
+  });
+});
