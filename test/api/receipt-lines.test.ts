@@ -1,15 +1,17 @@
 /**
  * A receipt says only what the ledger says, one line per line, whichever way it leaves the engine:
- * an invoice or a name with a line break prints on its own line (text, JSON, the printer, email).
+ * an invoice or a name with a line break prints on its own line (text, JSON, the printer, email),
+ * and a refund or a void asks nobody to sign.
  */
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { receiptSchema } from '../../shared/api/schemas';
+import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter } from '../support/fake-printer';
-import { useTestGateway, VISA } from '../support/gateway';
+import { MASTERCARD, useTestGateway, VISA } from '../support/gateway';
 
 const api = useTestGateway({ tips: true });
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
@@ -135,5 +137,73 @@ describe('a value with line breaks and tabs', () => {
     expect(lines.filter((line) => line.trim().startsWith('REFUND'))).toEqual([]);
     expect(mail?.html || '').toContain('Ada REFUND L x');
     expect(mail?.html || '').not.toMatch(/Ada\s*\n/);
+  });
+});
+
+describe('the line to sign', () => {
+  const asksToSign = async (id: string | undefined) => {
+    const structured = await json(id ?? '', '?copy=merchant&width=32');
+    return {
+      signature: structured.signature,
+      lines: structured.lines.filter((line) =>
+        ['x___', 'Signature', 'I agree to pay'].some((words) => line.includes(words)),
+      ),
+    };
+  };
+  const NONE = { signature: 'false', lines: [] };
+
+  it('a sale and a tab’s capture ask for one; their refunds and voids do not', async () => {
+    const sale = await api.client.createTransaction({ type: 'SALE', amount: '27.50', ...VISA });
+    const tab = await api.client.createTransaction({ type: 'AUTH', amount: '40.00', ...MASTERCARD });
+    const capture = await api.client.createTransaction({
+      type: 'CAPTURE',
+      id: tab.id,
+      amount: '40.00',
+      tip_amount: '8.00',
+    });
+    // A counter sale tipped before the card: an AUTH of the total captured at once with the tip.
+    const counterAuth = await api.client.createTransaction({
+      type: 'AUTH',
+      amount: '48.00',
+      ...VISA,
+      description: COUNTER_SALE_WITH_TIP,
+    });
+    const counterSale = await api.client.createTransaction({
+      type: 'CAPTURE',
+      id: counterAuth.id,
+      amount: '40.00',
+      tip_amount: '8.00',
+      description: COUNTER_SALE_WITH_TIP,
+    });
+    const signs = {
+      signature: 'true',
+      lines: [`x${'_'.repeat(31)}`, `${' '.repeat(11)}Signature`, ` I agree to pay the above total`],
+    };
+    expect(await asksToSign(sale.id)).toEqual(signs);
+    expect(await asksToSign(capture.id)).toEqual(signs);
+    expect(await asksToSign(counterSale.id)).toEqual(signs);
+
+    const voidOfCounterSale = await api.client.createTransaction({ type: 'VOID', id: counterSale.id });
+    expect(voidOfCounterSale.result).toBe('Approved');
+    expect(await asksToSign(voidOfCounterSale.id)).toEqual(NONE);
+    // Voided, the counter sale asks for no signature either.
+    expect(await asksToSign(counterSale.id)).toEqual(NONE);
+
+    await api.client.closeOpenBatch();
+    const refund = await api.client.createTransaction({ type: 'REFUND', id: sale.id, amount: '5.00' });
+    const tabRefund = await api.client.createTransaction({
+      type: 'REFUND',
+      id: capture.id,
+      amount: '48.00',
+    });
+    const unmatched = await api.client.createTransaction({ type: 'REFUND', amount: '3.00', ...VISA });
+    expect([refund.result, tabRefund.result, unmatched.result]).toEqual(['Approved', 'Approved', 'Approved']);
+    expect(await asksToSign(refund.id)).toEqual(NONE);
+    expect(await asksToSign(tabRefund.id)).toEqual(NONE);
+    expect(await asksToSign(unmatched.id)).toEqual(NONE);
+
+    const voidOfRefund = await api.client.createTransaction({ type: 'VOID', id: refund.id });
+    expect(voidOfRefund.result).toBe('Approved');
+    expect(await asksToSign(voidOfRefund.id)).toEqual(NONE);
   });
 });

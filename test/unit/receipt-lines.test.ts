@@ -1,6 +1,6 @@
 /**
  * What a receipt prints is decided by the receipt alone: a value typed into an invoice or a name
- * cannot start a line of its own.
+ * cannot start a line of its own, and only a charge that stands asks the customer to sign.
  */
 import { describe, expect, it } from 'vitest';
 import { escposBytes } from '../../electron/gateway/receipts/escpos';
@@ -14,6 +14,7 @@ import {
   type ReceiptTransaction,
 } from '../../electron/gateway/receipts/receipt';
 import { center, labelled, oneLine, wrap } from '../../shared/paper-text';
+import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
 import { decodeEscPos } from '../support/escpos-decoder';
 
 const MERCHANT: MerchantDetails = {
@@ -135,5 +136,73 @@ describe('values on a receipt line', () => {
     expect(lines.map((line) => line.trim())).toEqual(
       expect.arrayContaining(['Blue Door VOID', '12 Harbour Street', '555 0142', 'Thank you! Come again']),
     );
+  });
+});
+
+describe('the line to sign', () => {
+  const signs = (t: ReceiptTransaction, copy: ReceiptCopy = 'merchant') => {
+    const document = receiptDocument(t, { copy, merchant: MERCHANT, timeZone: 'UTC' });
+    const lines = renderReceipt(document, 32).map((line) => line.trim());
+    const onPaper = ['Signature', 'I agree to pay the above total', `x${'_'.repeat(31)}`].filter((words) =>
+      lines.includes(words),
+    );
+    return { flag: document.signature, onPaper };
+  };
+  const ASKS = {
+    flag: true,
+    onPaper: ['Signature', 'I agree to pay the above total', `x${'_'.repeat(31)}`],
+  };
+  const NONE = { flag: false, onPaper: [] };
+
+  it('a charge that stands asks for a signature on the merchant copy', () => {
+    expect(signs(SALE)).toEqual(ASKS);
+    expect(signs({ ...SALE, type: 'Forced Sale' })).toEqual(ASKS);
+    expect(signs({ ...SALE, type: 'Capture', originalId: 6, tipAmount: 800, amount: 5800 })).toEqual(ASKS);
+    expect(signs({ ...SALE, type: 'Capture', originalId: 6, description: COUNTER_SALE_WITH_TIP })).toEqual(
+      ASKS,
+    );
+    // Approved while the card network was down: the charge stands until the network says otherwise.
+    expect(signs({ ...SALE, offline: true, forwardState: 'waiting' })).toEqual(ASKS);
+    expect(signs({ ...SALE, offline: true, forwardState: 'forwarded' })).toEqual(ASKS);
+    // The guest signs a tab's check, where they write the tip.
+    expect(signs({ ...SALE, type: 'Auth' }, 'check').flag).toBe(true);
+    expect(signs({ ...SALE, type: 'Auth' }, 'check').onPaper).toContain('Signature');
+  });
+
+  it('a refund or a void charges nobody and asks nobody to sign', () => {
+    expect(signs({ ...SALE, type: 'Refund', originalId: 6, amount: 500 })).toEqual(NONE);
+    expect(signs({ ...SALE, type: 'Refund', amount: 300 })).toEqual(NONE);
+    expect(signs({ ...SALE, type: 'Void', originalId: 6 })).toEqual(NONE);
+    // The void of a counter sale tipped before the card.
+    expect(signs({ ...SALE, type: 'Void', originalId: 6, description: COUNTER_SALE_WITH_TIP })).toEqual(NONE);
+  });
+
+  it('an offline sale the card network declined asks for no signature', () => {
+    const declined = { ...SALE, offline: true, forwardState: 'declined' as const };
+    expect(signs(declined)).toEqual(NONE);
+    expect(render(declined, 'merchant', 32).map((line) => line.trim())).toContain('DECLINED');
+  });
+
+  it('nothing not approved, nothing voided and no customer copy asks for one', () => {
+    expect(signs({ ...SALE, result: 'Declined', displayMessage: 'Declined' })).toEqual(NONE);
+    expect(signs({ ...SALE, voidedBy: 8 })).toEqual(NONE);
+    // A tab's hold is signed for on its check, and its capture on the merchant copy.
+    expect(signs({ ...SALE, type: 'Auth' })).toEqual(NONE);
+    expect(signs(SALE, 'customer')).toEqual(NONE);
+  });
+
+  it('a signature taken on screen shows only on a copy that asks for one', () => {
+    for (const t of [
+      { ...SALE, type: 'Refund' as const, originalId: 6 },
+      { ...SALE, type: 'Void' as const, originalId: 6 },
+      { ...SALE, offline: true, forwardState: 'declined' as const },
+    ]) {
+      const document = receiptDocument(t, { copy: 'merchant', merchant: MERCHANT, signed: true });
+      expect(document.signed).toBe(false);
+      expect(renderReceipt(document, 32).map((line) => line.trim())).not.toContain(
+        'I agree to pay the above total',
+      );
+    }
+    expect(receiptDocument(SALE, { copy: 'merchant', merchant: MERCHANT, signed: true }).signed).toBe(true);
   });
 });

@@ -178,6 +178,21 @@ function isVoided(t: ReceiptTransaction): boolean {
   return t.result === 'Approved' && t.voidedBy !== undefined && t.voidedBy !== null;
 }
 
+/** What charges the customer's card: a sale, a forced sale, and the capture that finishes a tab. */
+const CHARGES: ReadonlySet<TransactionTypeLabel> = new Set(['Sale', 'Forced Sale', 'Capture']);
+
+/**
+ * Whether the copy asks the customer to sign: the check of a tab, where the guest writes the tip, and
+ * the merchant copy of a charge that stands. A refund or a void takes nothing from the customer, and
+ * an offline sale the card network declined when it was sent charged nobody: none of them has the
+ * customer agree to pay.
+ */
+function asksToSign(t: ReceiptTransaction, copy: ReceiptCopy): boolean {
+  if (copy === 'customer' || t.result !== 'Approved' || isVoided(t)) return false;
+  if (copy === 'check') return t.type === 'Auth';
+  return t.type !== null && CHARGES.has(t.type) && !(t.offline && t.forwardState === 'declined');
+}
+
 /**
  * A counter sale tipped before the card: an AUTH of the total captured at once with the tip. The
  * customer made a sale and opened no tab, so its capture prints as a SALE and neither says TAB.
@@ -292,8 +307,8 @@ export function receiptDocument(t: ReceiptTransaction, options: ReceiptOptions):
     amounts,
     ...resultWords(t),
     suggestedTips,
-    signature: copy !== 'customer' && t.result === 'Approved' && !isVoided(t),
-    signed: copy !== 'customer' && t.result === 'Approved' && !isVoided(t) && options.signed === true,
+    signature: asksToSign(t, copy),
+    signed: asksToSign(t, copy) && options.signed === true,
     copyLabel: COPY_LABELS[copy],
     footer: oneLine(merchant.footer),
   };
