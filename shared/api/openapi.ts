@@ -177,7 +177,11 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
       ...(route.noContent !== undefined && { '204': { description: route.noContent } }),
       ...(route.query &&
         !route.body && {
-          '400': errorResponse(QUERY_REFUSED),
+          '400': errorResponse(
+            route.method === 'PUT'
+              ? `${QUERY_REFUSED} Or the request has a body, which it does not take.`
+              : QUERY_REFUSED,
+          ),
         }),
       ...(route.notFound !== undefined && { '404': errorResponse(route.notFound) }),
       ...(route.conflict !== undefined && { '409': errorResponse(route.conflict) }),
@@ -189,14 +193,17 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
       ...(route.body && {
         '400': errorResponse(
           [
-            `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element.`,
+            `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element, is not ` +
+              'valid UTF-8, or nests deeper than 8 levels.',
             route.query && QUERY_REFUSED,
           ]
             .filter(Boolean)
             .join(' '),
         ),
         '413': errorResponse('The body is larger than 64 KiB.'),
-        '415': errorResponse('Content-Type is not application/json or application/xml.'),
+        '415': errorResponse(
+          'Content-Type is not application/json, application/xml or text/xml, or names a charset other than UTF-8.',
+        ),
       }),
       ...((route.timedRead || route.writes) && {
         '503': errorResponse(

@@ -175,7 +175,8 @@ export const API_ROUTES = {
     description:
       'With expected_total_count and/or expected_net_amount, the batch is closed only if it still has ' +
       'what the closer saw; otherwise nothing is closed and the answer is 409 batch_changed, carrying ' +
-      'the open batch as it is now. Without them the open batch is closed as it is.',
+      'the open batch as it is now. Without them the open batch is closed as it is. The close takes no ' +
+      'body: its figures are query parameters, and a request with a body is refused with 400, closing nothing.',
     query: closeBatchQuerySchema,
     conflict:
       'error batch_changed: the open batch no longer has the expected_total_count or expected_net_amount ' +

@@ -52,6 +52,16 @@ export const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F
 const keptText = (max: number) =>
   text(max).refine((value) => !CONTROL_CHARACTERS.test(value), 'must not hold control characters');
 
+/**
+ * Money as the engine reads it (shared/money.ts): dollars with exactly two decimals, a leading zero
+ * only alone before the point ("0.50", never "05.00"), at most 999999.99. The documented pattern of
+ * every amount, and the one list filters check, so that what the document allows is what is read.
+ */
+export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,5})\.\d{2}$/;
+
+/** A batch's net as the closer saw it: signed, and a sum, so larger than one amount may be. */
+export const NET_AMOUNT_PATTERN = /^-?(0|[1-9]\d{0,8})\.\d{2}$/;
+
 /** Dollars with exactly two decimals, read into integer cents. */
 const money = (options: { allowZero: boolean }) =>
   text(16)
@@ -66,7 +76,7 @@ const money = (options: { allowZero: boolean }) =>
       ctx.addIssue({ code: 'custom', message: messages[parsed.problem] });
       return z.NEVER;
     })
-    .meta({ type: 'string', pattern: '^\\d+\\.\\d{2}$', examples: ['25.00'] });
+    .meta({ type: 'string', pattern: AMOUNT_PATTERN.source, examples: ['25.00'] });
 
 /** A transaction id: a positive integer, sent as a string (a JSON integer is accepted too). */
 const transactionId = z
@@ -254,7 +264,7 @@ export const transactionListItemSchema = z.object({
       'true when a VOID of it would be accepted now: an approved SALE, FORCED SALE, CAPTURE or REFUND not voided and still in the open batch, or an approved AUTH neither captured nor voided (expired or not). As of the list: the engine checks again when the VOID arrives.',
   }),
   refundable_amount: wireText.meta({
-    pattern: '^\\d+\\.\\d{2}$',
+    pattern: AMOUNT_PATTERN.source,
     description:
       'The most a REFUND of it would be accepted for now: the amount less refunds so far, for an approved SALE, FORCED SALE or CAPTURE not voided whose batch has closed. 0.00 on every other item, whatever its type (while its batch is open, void it instead).',
     examples: ['25.00', '0.00'],
@@ -339,7 +349,7 @@ export const closeBatchQuerySchema = z.strictObject({
     }),
   expected_net_amount: z
     .string()
-    .regex(/^-?\d{1,9}\.\d{2}$/, 'must be dollars with two decimals, like 240.50 or -12.00')
+    .regex(NET_AMOUNT_PATTERN, 'must be dollars with two decimals, like 240.50, 0.50 or -12.00')
     .optional()
     .meta({
       description: 'The net_amount the closer saw: the close happens only if the open batch still has it.',
@@ -386,7 +396,7 @@ const listQueryShape = {
   start_date: text(64).optional().meta({ description: 'Inclusive.' }),
   end_date: text(64).optional().meta({ description: 'Exclusive.' }),
   id: positiveInteger(Number.MAX_SAFE_INTEGER, 'a positive whole number').optional(),
-  amount: pattern(/^\d+\.\d{2}$/, 'must be dollars with two decimals, like 25.00', 16).optional(),
+  amount: pattern(AMOUNT_PATTERN, 'must be dollars with two decimals, like 25.00 or 0.50', 16).optional(),
   type: text(16).optional(),
   result: text(16).optional(),
   last_four: pattern(/^\d{4}$/, 'must be four digits', 4).optional(),

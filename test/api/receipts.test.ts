@@ -277,7 +277,7 @@ describe('GET /transactions/{id}/receipt', () => {
       headers: { api_key: api.key },
     });
     expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe('GET');
+    expect(response.headers.allow).toBe('GET, HEAD');
   });
 
   it('refuses an Accept it cannot write with 406', async () => {

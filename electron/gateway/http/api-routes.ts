@@ -3,8 +3,9 @@
  * (shared/api/routes.ts): transactions, their lists and receipts, batches, and the OpenAPI document.
  * The server (server.ts) has checked the host, the origin and the formats before any of them runs.
  */
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { Permission } from '../../../shared/api/permissions';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import { asksDuplicateOverride, TYPE_PERMISSIONS, type Permission } from '../../../shared/api/permissions';
+import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
 import type { Engine } from '../engine';
@@ -35,12 +36,39 @@ const REFUSAL_STATUS: Record<MoneyMoveRefusal, number> = {
   idempotency_key_reused: 422,
 };
 
-/** Checks the request's API key for one of the permissions, or throws the answer that refuses it. */
+/**
+ * Checks the request's API key for one of the permissions, or throws the answer that refuses it;
+ * with null, only that the key is one (the route then checks what it allows with requirePermission).
+ */
 export type Authenticate = (
   request: FastifyRequest,
-  permission: Permission | readonly Permission[],
+  permission: Permission | readonly Permission[] | null,
   bodyKey?: unknown,
 ) => ApiKeyInfo;
+
+/** Refuses a key holding none of the permissions with 403, naming them (and what needs them). */
+export function requirePermission(key: ApiKeyInfo, accepted: readonly Permission[], neededBy?: string): void {
+  if (accepted.some((one) => key.permissions.includes(one))) return;
+  throw problems.forbidden(
+    `This API key lacks the ${accepted.join(' or ')} permission${neededBy ? `, which ${neededBy} needs` : ''}.`,
+  );
+}
+
+/**
+ * The permissions that would let a key send this transaction, and what needs them: for one type,
+ * transactions:write or that type's narrower permission, and transactions:write alone past a possible
+ * duplicate. Every transaction permission when the type cannot be told.
+ */
+function permissionsFor(
+  body: Record<string, unknown>,
+  every: readonly Permission[],
+): { accepted: readonly Permission[]; neededBy?: string } {
+  const type = typeof body.type === 'string' ? parseTransactionType(body.type) : undefined;
+  if (type === undefined) return { accepted: every };
+  if (asksDuplicateOverride(body.duplicate_override))
+    return { accepted: ['transactions:write'], neededBy: 'duplicate_override' };
+  return { accepted: ['transactions:write', TYPE_PERMISSIONS[type]], neededBy: type };
+}
 
 /** Idempotency-Key: 1 to 64 visible ASCII characters, or absent. */
 function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -63,11 +91,27 @@ export function registerApiRoutes(
   authenticate: Authenticate,
   options: ApiRouteOptions = {},
 ): void {
+  // The close's figures are query parameters; a body is refused before it is read, rather than
+  // ignored, so that figures sent in one never let a close through that they were meant to stop.
+  const refuseCloseBody: RouteOptions['preParsing'] = async (request) => {
+    const length = request.headers['content-length'];
+    if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
+      throw problems.badRequest(
+        'PUT /batches/open takes no body: send expected_total_count and expected_net_amount in the query ' +
+          'string (PUT /batches/open?expected_total_count=12&expected_net_amount=240.50). Nothing was closed.',
+      );
+    }
+  };
+
+  // HEAD is served wherever GET is, as HTTP expects: the GET's handler, hooks and refusals, its
+  // status and headers, without the body.
   const serve = (route: Pick<ApiRoute, 'method' | 'path'>, handler: RouteHandlerMethod) =>
     app.route({
       method: route.method,
       url: `${API_PREFIX}${route.path.replace(/\{(\w+)\}/g, ':$1')}`,
+      exposeHeadRoute: route.method === 'GET',
       handler,
+      ...(route === closeOpenBatch && { preParsing: refuseCloseBody }),
     });
   const {
     createTransaction,
@@ -104,16 +148,29 @@ export function registerApiRoutes(
     // every promise of the process dearer from then on, which a counter on the simulator never pays.
     if (engine.settings.get('processor') === 'upstream') gatewayTimings.set(request, trackGatewayTiming());
     // A key in the header is checked before the body is read; one in the body, once it is parsed.
+    // What a key may send depends on the body's type, so the permission is checked once it is read;
+    // a key that may send no transaction at all is refused whatever its body, as before it is read.
     const headerKey =
       typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
-        ? authenticate(request, transactionPermissions)
+        ? authenticate(request, null)
         : undefined;
-    const sentAs = formatOfContentType(request.headers['content-type']);
-    if (typeof request.body !== 'string' || sentAs === undefined) {
-      throw problems.unsupportedMediaType(request.headers['content-type']);
+    let body: Record<string, unknown>;
+    try {
+      const sentAs = formatOfContentType(request.headers['content-type']);
+      if (typeof request.body !== 'string' || sentAs === undefined) {
+        throw problems.unsupportedMediaType(request.headers['content-type']);
+      }
+      body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
+    } catch (error) {
+      if (headerKey) requirePermission(headerKey, transactionPermissions);
+      throw error;
     }
-    const body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
-    const key = headerKey ?? authenticate(request, transactionPermissions, body.api_key);
+    const key = headerKey ?? authenticate(request, null, body.api_key);
+    const { accepted, neededBy } = permissionsFor(body, transactionPermissions);
+    // Only a key holding none of the transaction permissions is refused here; the engine checks the
+    // type against a narrower one, with a manager's approval where the screens have one.
+    if (!transactionPermissions.some((one) => key.permissions.includes(one)))
+      requirePermission(key, accepted, neededBy);
     delete body.api_key;
     readNoQuery(request.query as Record<string, unknown>);
     const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);

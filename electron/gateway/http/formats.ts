@@ -4,36 +4,109 @@
  */
 import Negotiator from 'negotiator';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { problems } from './problems';
+import { ApiProblem, problems } from './problems';
 
 export type Format = 'json' | 'xml';
 
-const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', xml: 'application/xml' };
+/** The media types the API reads and writes; XML answers are labelled as the client asked for them. */
+export type MediaType = 'application/json' | 'application/xml' | 'text/xml';
 
-export function contentTypeOf(format: Format): string {
-  return `${MEDIA_TYPES[format]}; charset=utf-8`;
+const MEDIA_TYPES: Record<Format, MediaType> = { json: 'application/json', xml: 'application/xml' };
+
+export function mediaTypeOf(format: Format): MediaType {
+  return MEDIA_TYPES[format];
+}
+
+export function formatOfMediaType(mediaType: MediaType): Format {
+  return mediaType === 'application/json' ? 'json' : 'xml';
+}
+
+export function contentTypeOf(mediaType: MediaType): string {
+  return `${mediaType}; charset=utf-8`;
+}
+
+/** The media type a Content-Type names, or undefined for anything else. */
+function mediaTypeOfContentType(contentType: string | undefined): MediaType | undefined {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType === 'application/xml' || mediaType === 'text/xml'
+    ? mediaType
+    : undefined;
 }
 
 /** The format a Content-Type names, or undefined for anything else. */
 export function formatOfContentType(contentType: string | undefined): Format | undefined {
-  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/json') return 'json';
-  if (mediaType === 'application/xml' || mediaType === 'text/xml') return 'xml';
-  return undefined;
+  const mediaType = mediaTypeOfContentType(contentType);
+  return mediaType && formatOfMediaType(mediaType);
+}
+
+/**
+ * The answer's media type, or undefined when Accept allows none (406). XML is text/xml when that is
+ * what Accept chose (text/xml itself, or text/*), or when the body came as text/xml and Accept
+ * leaves it open; application/xml otherwise.
+ */
+export function responseMediaType(headers: {
+  accept?: string;
+  'content-type'?: string;
+}): MediaType | undefined {
+  const sent = mediaTypeOfContentType(headers['content-type']) ?? 'application/json';
+  if (!headers.accept?.trim()) return sent;
+  const preference: MediaType[] =
+    sent === 'text/xml'
+      ? ['text/xml', 'application/xml', 'application/json']
+      : sent === 'application/xml'
+        ? ['application/xml', 'text/xml', 'application/json']
+        : ['application/json', 'application/xml', 'text/xml'];
+  return new Negotiator({ headers: { accept: withoutMediaParameters(headers.accept) } }).mediaType(
+    preference,
+  ) as MediaType | undefined;
 }
 
 /** The answer's format, or undefined when Accept allows neither (406). */
 export function responseFormat(headers: { accept?: string; 'content-type'?: string }): Format | undefined {
-  const sent = formatOfContentType(headers['content-type']) ?? 'json';
-  if (!headers.accept?.trim()) return sent;
-  const preference =
-    sent === 'xml'
-      ? ['application/xml', 'text/xml', 'application/json']
-      : ['application/json', 'application/xml', 'text/xml'];
-  const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(headers.accept) } }).mediaType(
-    preference,
-  );
-  return chosen === undefined ? undefined : chosen === 'application/json' ? 'json' : 'xml';
+  const mediaType = responseMediaType(headers);
+  return mediaType && formatOfMediaType(mediaType);
+}
+
+// A byte order mark stays the text's first character (ignoreBOM), so a body is parsed exactly as sent.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A request body's bytes as text. Only UTF-8 is read: a Content-Type naming another charset is
+ * refused (415) before a byte is decoded, and bytes that are not UTF-8 are refused (400) rather than
+ * read as U+FFFD, which would keep a name or an address as something the client never sent.
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new ApiProblem(
+      415,
+      'unsupported_media_type',
+      `Content-Type "${contentType ?? ''}" names the charset ${charset}. Send the body as UTF-8 ` +
+        '(charset=utf-8, or no charset).',
+    );
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw problems.badRequest(
+      'The body is not valid UTF-8: a byte sequence in it is no UTF-8 character (such as é sent as ' +
+        'the single Latin-1 byte E9). Send the body as UTF-8.',
+    );
+  }
+}
+
+/** The charset parameter of a Content-Type, unquoted, or undefined when there is none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  for (const parameter of contentType?.split(';').slice(1) ?? []) {
+    const [name, ...value] = parameter.split('=');
+    if (name?.trim().toLowerCase() === 'charset') {
+      return value
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -176,6 +249,10 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
   if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
     throw problems.badRequest('The body declares an encoding other than UTF-8. Send XML as UTF-8.');
   }
+  // Counted before parsing: the parser gives up on deep nesting with a failure of its own, which
+  // would call a well-formed body malformed.
+  if (elementsNestTooDeep(raw))
+    throw problems.badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels.`);
   let document: Record<string, unknown>;
   try {
     document = xmlParser.parse(raw) as Record<string, unknown>;
@@ -242,6 +319,23 @@ function nestsTooDeep(value: unknown): boolean {
     if (typeof current !== 'object' || current === null) continue;
     if (depth >= MAX_BODY_DEPTH) return true;
     for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * True when elements of well-formed XML nest deeper than MAX_BODY_DEPTH, the root element counting as
+ * the first level: the same bodies nestsTooDeep finds in what the parser makes of them, where the
+ * deepest element is text and its parent the deepest object.
+ */
+function elementsNestTooDeep(raw: string): boolean {
+  const markup = raw.replace(/<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>/g, '');
+  let depth = 0;
+  for (const [tag] of markup.matchAll(/<\/?[^\s/>!?](?:"[^"]*"|'[^']*'|[^"'>])*>/g)) {
+    if (tag.startsWith('</')) depth -= 1;
+    else if (!tag.endsWith('/>')) depth += 1;
+    else if (depth + 1 > MAX_BODY_DEPTH) return true;
+    if (depth > MAX_BODY_DEPTH) return true;
   }
   return false;
 }

@@ -18,7 +18,7 @@ export function send(
   }
   return reply
     .code(status)
-    .type(contentTypeOf(reply.request.format))
+    .type(contentTypeOf(reply.request.answerType))
     .send(serialize(reply.request.format, root, payload, item));
 }
 

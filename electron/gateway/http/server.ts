@@ -22,16 +22,20 @@ import type { ApiKeyInfo } from '../keys';
 import {
   acceptsMediaType,
   contentTypeOf,
+  decodeBody,
+  formatOfMediaType,
+  mediaTypeOf,
   prefersPlainText,
-  responseFormat,
+  responseMediaType,
   serialize,
   type Format,
+  type MediaType,
 } from './formats';
 import { FailedKeyBrake } from './brake';
 import { ConnectionGuard, type ConnectionLimits } from './connections';
 
 import { allowedHosts, apiOrigins, requestedHost } from './loopback';
-import { registerApiRoutes } from './api-routes';
+import { registerApiRoutes, requirePermission } from './api-routes';
 import { ApiProblem, problems } from './problems';
 import { sendProblem } from './replies';
 
@@ -41,6 +45,8 @@ export { API_PREFIX };
 declare module 'fastify' {
   interface FastifyRequest {
     format: Format;
+    /** The media type of the answer in that format: XML is text/xml when the client asked for that. */
+    answerType: MediaType;
     /** The route can answer as text and Accept prefers it; errors are then written as text too. */
     plainText: boolean;
   }
@@ -80,9 +86,15 @@ export const DEFAULT_LIMITS: ServerLimits = {
   failedKeyWindowMs: 60_000,
 };
 
-/** The methods each path answers: the Allow header of a 405 and the methods a CORS preflight is told. */
+/**
+ * The methods each path answers: the Allow header of a 405 and the methods a CORS preflight is told.
+ * HEAD is served wherever GET is (the routes register it with their GET).
+ */
 const ALLOWED_METHODS = new Map<string, readonly string[]>(
-  [...methodsByPath()].map(([path, methods]) => [`${API_PREFIX}${path}`, methods]),
+  [...methodsByPath()].map(([path, methods]) => [
+    `${API_PREFIX}${path}`,
+    [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].sort(),
+  ]),
 );
 
 /** The paths with a transaction id in them, as patterns, with the methods each answers. */
@@ -139,7 +151,7 @@ function answerUnparsableRequest(error: { code?: string; rawPacket?: unknown }, 
   const format: Format = /xml/i.test(accept) && !/json/i.test(accept) ? 'xml' : 'json';
   const body = serialize(format, 'error', { status: String(status), error: code, message });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${contentTypeOf(format)}\r\n` +
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${contentTypeOf(mediaTypeOf(format))}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
@@ -175,19 +187,28 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   app.server.headersTimeout = limits.headersTimeoutMs;
   connections.watch(app.server);
   app.decorateRequest('format', 'json');
+  app.decorateRequest('answerType', 'application/json');
   app.decorateRequest('plainText', false);
 
   app.removeAllContentTypeParsers();
+  // The one place bodies are read: as bytes, decoded as UTF-8 or refused, never patched with U+FFFD.
   app.addContentTypeParser(
     ['application/json', 'application/xml', 'text/xml'],
-    { parseAs: 'string' },
-    (_req, body, done) => done(null, body),
+    { parseAs: 'buffer' },
+    (request, body, done) => {
+      try {
+        done(null, decodeBody(body as Buffer, request.headers['content-type']));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
   );
 
   app.addHook('onRequest', async (request, reply) => {
-    const negotiated = responseFormat(request.headers);
+    const negotiated = responseMediaType(request.headers);
     // Until the checks below pass, even a refusal is written in JSON when nothing else was acceptable.
-    request.format = negotiated ?? 'json';
+    request.answerType = negotiated ?? 'application/json';
+    request.format = formatOfMediaType(request.answerType);
     request.plainText =
       prefersPlainText(request.headers.accept) &&
       PLAIN_TEXT_PATHS.some((path) => path.test(pathOf(request.url)));
@@ -289,7 +310,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
 
   const authenticate = (
     request: FastifyRequest,
-    permission: Permission | readonly Permission[],
+    permission: Permission | readonly Permission[] | null,
     bodyKey?: unknown,
   ): ApiKeyInfo => {
     const header = request.headers['api_key'];
@@ -311,10 +332,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       }
       throw problems.unauthorized('The API key is not valid, or was revoked.');
     }
-    const accepted: readonly Permission[] = typeof permission === 'string' ? [permission] : permission;
-    if (!accepted.some((one) => key.permissions.includes(one))) {
-      throw problems.forbidden(`This API key lacks the ${accepted.join(' or ')} permission.`);
-    }
+    if (permission !== null)
+      requirePermission(key, typeof permission === 'string' ? [permission] : permission);
     return key;
   };
 
