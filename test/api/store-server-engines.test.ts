@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { ERROR_CODES } from '../../electron/gateway/domain/codes';
+import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
 import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 import { auditBatches, expectedTotals, listAll, rowProblems, type GetJson } from '../support/ledger-audit';
@@ -393,12 +394,48 @@ describe('several counters on one store server', () => {
       await server.start();
     }
     // Back: the next payments go through at both counters with no restart, and the outage left nothing.
+    // A stop slow enough to outlast the counters' trust in their keys has them hear the server first.
+    while (!vouchesFor(front) || !vouchesFor(bar)) await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await post(front, sale('4.00'))).result).toBe('Approved');
     const retried = await post(bar, sale('3.00'), { 'idempotency-key': 'during-outage' });
     expect(retried).toMatchObject({ result: 'Approved', replayed: false });
     const rows = await listAll<TransactionListItem>(getter(bar), 'transactions');
     expect(rows.map((row) => row.amount)).toEqual(['3.00', '4.00', '1.00']);
     expect(await storeProblems(bar)).toEqual([]);
+  });
+
+  it('a sale sent once a counter can no longer vouch for its keys is an Error with nothing recorded, as before, not a 503', async () => {
+    const [front] = (await counters(['front'])) as [TestGateway];
+    expect((await post(front, sale('1.00'))).result).toBe('Approved');
+    await server.stop();
+    try {
+      // Waited for: five seconds after the counter last heard the server, it stops trusting its keys.
+      while (vouchesFor(front)) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const format of ['json', 'xml'] as const) {
+        const answer = await front.request('transactions', {
+          method: 'POST',
+          headers: {
+            api_key: front.key,
+            'content-type': `application/${format}`,
+            accept: `application/${format}`,
+          },
+          body:
+            format === 'json'
+              ? JSON.stringify(sale('2.00'))
+              : `<transaction><type>SALE</type><amount>2.00</amount><card>${VISA.card}</card><exp_date>${VISA.exp_date}</exp_date></transaction>`,
+        });
+        expect(answer.status, answer.body).toBe(200);
+        expect(answer.body).toContain(ERROR_CODES.STORE_UNREACHABLE);
+        expect(answer.body).not.toMatch(/<id>|"id"/);
+      }
+    } finally {
+      await server.start();
+    }
+    // Back: once it has heard the server again, the counter takes its keys as checked and sells.
+    while (!vouchesFor(front)) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await post(front, sale('3.00'))).result).toBe('Approved');
+    const rows = await listAll<TransactionListItem>(getter(front), 'transactions');
+    expect(rows.map((row) => row.amount)).toEqual(['3.00', '1.00']);
   });
 });
 
@@ -427,3 +464,14 @@ describe('a counter that keeps its own ledger', () => {
     ]);
   });
 });
+
+/** Whether the counter still takes its keys as checked: it does until its snapshot of them goes stale. */
+function vouchesFor(t: TestGateway): boolean {
+  try {
+    t.gateway.engine.keys.authenticate(t.key);
+    return true;
+  } catch (error) {
+    if (error instanceof StoreUnreachableError) return false;
+    throw error;
+  }
+}

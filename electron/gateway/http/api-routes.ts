@@ -3,7 +3,13 @@
  * (shared/api/routes.ts): transactions, their lists and receipts, batches, and the OpenAPI document.
  * The server (server.ts) has checked the host, the origin and the formats before any of them runs.
  */
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
 import { asksDuplicateOverride, TYPE_PERMISSIONS, type Permission } from '../../../shared/api/permissions';
 import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
@@ -11,10 +17,11 @@ import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '.
 import type { Engine } from '../engine';
 import type { ApiKeyInfo } from '../keys';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../money-moves';
-import { presentBatch, presentReceipt, presentTransaction } from '../presenters';
+import { presentBatch, presentReceipt, presentTransaction, storeErrorAnswer } from '../presenters';
 import { trackGatewayTiming } from '../processor/gateway-timing';
 import { NotATabError, ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
 import type { BatchRecord } from '../store/batch-rows';
+import { isStoreError } from '../store/store-errors';
 import { formatOfContentType, normalizeFields, parseBody } from './formats';
 import {
   readBatchListQuery,
@@ -143,45 +150,64 @@ export function registerApiRoutes(
     return payload;
   });
 
-  serve(createTransaction, async (request, reply) => {
-    // Only a request that may reach the merchant's gateway is timed: the tracking it needs makes
-    // every promise of the process dearer from then on, which a counter on the simulator never pays.
-    if (engine.settings.get('processor') === 'upstream') gatewayTimings.set(request, trackGatewayTiming());
-    // A key in the header is checked before the body is read; one in the body, once it is parsed.
-    // What a key may send depends on the body's type, so the permission is checked once it is read;
-    // a key that may send no transaction at all is refused whatever its body, as before it is read.
-    const headerKey =
-      typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
-        ? authenticate(request, null)
-        : undefined;
-    let body: Record<string, unknown>;
-    try {
-      const sentAs = formatOfContentType(request.headers['content-type']);
-      if (typeof request.body !== 'string' || sentAs === undefined) {
-        throw problems.unsupportedMediaType(request.headers['content-type']);
+  /**
+   * A transaction whose key the counter cannot check, its store server out of reach for a while, is
+   * answered as one the store could not take (Error, 9001 or 9002, nothing recorded), as it is once
+   * the key was checked: one outage, one answer, however long it lasts.
+   */
+  const answeringStoreOutages =
+    (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        if (!isStoreError(error)) throw error;
+        return send(reply, 200, createTransaction.answer.xmlRoot, storeErrorAnswer(error));
       }
-      body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
-    } catch (error) {
-      if (headerKey) requirePermission(headerKey, transactionPermissions);
-      throw error;
-    }
-    const key = headerKey ?? authenticate(request, null, body.api_key);
-    const { accepted, neededBy } = permissionsFor(body, transactionPermissions);
-    // Only a key holding none of the transaction permissions is refused here; the engine checks the
-    // type against a narrower one, with a manager's approval where the screens have one.
-    if (!transactionPermissions.some((one) => key.permissions.includes(one)))
-      requirePermission(key, accepted, neededBy);
-    delete body.api_key;
-    readNoQuery(request.query as Record<string, unknown>);
-    const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
-    try {
-      const { response, replayed } = await engine.transact(body, { key }, idempotencyKey);
-      if (replayed) reply.header('idempotent-replayed', 'true');
-      return send(reply, 200, createTransaction.answer.xmlRoot, response);
-    } catch (error) {
-      throw refused(error);
-    }
-  });
+    };
+
+  serve(
+    createTransaction,
+    answeringStoreOutages(async (request, reply) => {
+      // Only a request that may reach the merchant's gateway is timed: the tracking it needs makes
+      // every promise of the process dearer from then on, which a counter on the simulator never pays.
+      if (engine.settings.get('processor') === 'upstream') gatewayTimings.set(request, trackGatewayTiming());
+      // A key in the header is checked before the body is read; one in the body, once it is parsed.
+      // What a key may send depends on the body's type, so the permission is checked once it is read;
+      // a key that may send no transaction at all is refused whatever its body, as before it is read.
+      const headerKey =
+        typeof request.headers['api_key'] === 'string' && request.headers['api_key'].trim() !== ''
+          ? authenticate(request, null)
+          : undefined;
+      let body: Record<string, unknown>;
+      try {
+        const sentAs = formatOfContentType(request.headers['content-type']);
+        if (typeof request.body !== 'string' || sentAs === undefined) {
+          throw problems.unsupportedMediaType(request.headers['content-type']);
+        }
+        body = normalizeFields(parseBody(request.body, sentAs, createTransaction.body.xmlRoot));
+      } catch (error) {
+        if (headerKey) requirePermission(headerKey, transactionPermissions);
+        throw error;
+      }
+      const key = headerKey ?? authenticate(request, null, body.api_key);
+      const { accepted, neededBy } = permissionsFor(body, transactionPermissions);
+      // Only a key holding none of the transaction permissions is refused here; the engine checks the
+      // type against a narrower one, with a manager's approval where the screens have one.
+      if (!transactionPermissions.some((one) => key.permissions.includes(one)))
+        requirePermission(key, accepted, neededBy);
+      delete body.api_key;
+      readNoQuery(request.query as Record<string, unknown>);
+      const idempotencyKey = readIdempotencyKey(request.headers['idempotency-key']);
+      try {
+        const { response, replayed } = await engine.transact(body, { key }, idempotencyKey);
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return send(reply, 200, createTransaction.answer.xmlRoot, response);
+      } catch (error) {
+        throw refused(error);
+      }
+    }),
+  );
 
   /** A batch as the API shows it: its counters and each lane's share, as of one moment. */
   const withLanes = async (batch: BatchRecord) => {
