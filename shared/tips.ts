@@ -72,3 +72,12 @@ export function percentOfCheck(checkCents: number, tipCents: number): number {
  * read it to print the capture as the SALE the customer made, not as a tab they never opened.
  */
 export const COUNTER_SALE_WITH_TIP = 'Counter sale with tip';
+
+/**
+ * Whether `t` is the AUTH or the CAPTURE of a counter sale tipped before the card: a sale the
+ * customer made, who opened no tab. Lists mark both (`counter_sale`); receipts print the capture as
+ * a SALE and neither as a tab.
+ */
+export function isCounterSaleWithTip(t: { type: string | null; description: string | null }): boolean {
+  return t.description === COUNTER_SALE_WITH_TIP && (t.type === 'Auth' || t.type === 'Capture');
+}

@@ -12,6 +12,7 @@ import type {
 import { SALE_LABELS } from '../../shared/api/transaction-types';
 import { maskLastFour } from '../../shared/cards';
 import { formatMoney } from '../../shared/money';
+import { isCounterSaleWithTip } from '../../shared/tips';
 import { formatTimestamp } from './http/dates';
 import { ERROR_CODES } from './domain/codes';
 import { authorizationExpiresAt } from '../../shared/authorization';
@@ -80,6 +81,7 @@ export function presentTransaction(t: LedgerTransaction, context: PresentationCo
     voidable: flag(followUps.voidable),
     refundable_amount: formatMoney(followUps.refundable),
     capturable: flag(followUps.capturable),
+    counter_sale: flag(isCounterSaleWithTip(t)),
     upstream_id: text(t.upstreamId),
     offline: flag(t.offline),
     forward_state: t.forwardState ?? '',

@@ -273,6 +273,10 @@ export const transactionListItemSchema = z.object({
     description:
       'true when a CAPTURE of it would be accepted now: an approved AUTH not captured, voided or expired (auth_expiry_days).',
   }),
+  counter_sale: flagText.meta({
+    description:
+      'true on the AUTH and the CAPTURE of a sale tipped at the counter before the card (both with the description "Counter sale with tip"): the customer made a sale and opened no tab. false on every other item.',
+  }),
   upstream_id: wireText.meta({
     description:
       "The merchant's gateway's id of this transaction, when the gateway decided it (processor upstream); empty otherwise, or while it waits to be forwarded.",

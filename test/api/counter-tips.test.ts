@@ -40,10 +40,17 @@ describe('a tipped counter sale', () => {
     expect(outcome.kind).toBe('approved');
     if (outcome.kind !== 'approved' || !tipped?.authId) throw new Error('not approved');
 
+    // Both requests are listed as the counter sale they are, not as a tab.
     const capture = await byId(outcome.transactionId);
-    expect(capture).toMatchObject({ type: 'Capture', amount: '48.00', tip_amount: '8.00', invoice: 'INV-7' });
+    expect(capture).toMatchObject({
+      type: 'Capture',
+      amount: '48.00',
+      tip_amount: '8.00',
+      invoice: 'INV-7',
+      counter_sale: 'true',
+    });
     const auth = await byId(tipped.authId);
-    expect(auth).toMatchObject({ type: 'Auth', amount: '48.00', capturable: 'false' });
+    expect(auth).toMatchObject({ type: 'Auth', amount: '48.00', capturable: 'false', counter_sale: 'true' });
     // The customer's card was charged once: one settling row of the total in the batch.
     const after = await api.client.openBatch();
     expect(Number(after?.sales_count) - Number(before?.sales_count ?? 0)).toBe(1);
@@ -65,6 +72,9 @@ describe('a tipped counter sale', () => {
     const summary = summarize(items);
     const server = summary.servers.find((line) => line.server === '07');
     expect(server).toMatchObject({ count: 1, salesCents: 3000, tipCents: 500 });
+    // A sale, not a captured tab: no tab was captured in this batch.
+    expect(summary.types.find((line) => line.type === 'Capture')?.count).toBe(0);
+    expect(summary.types.find((line) => line.type === 'Sale')?.tipCents).toBe(summary.tipCents);
     expect(summary.tipCents).toBe(Math.round(Number(batch?.tip_total) * 100));
     const cashier = byCashier(items).find((line) => line.cashier === capture.cashier);
     expect(cashier?.tipCents).toBeGreaterThanOrEqual(500);

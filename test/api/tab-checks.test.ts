@@ -79,6 +79,11 @@ describe('the check of a tab', () => {
       tip_amount: '6.00',
     });
     expect(capture.result).toBe('Approved');
+    // A tab and its capture are listed as such, not as a sale tipped at the counter.
+    for (const id of [tabId, capture.id ?? '']) {
+      const [listed] = await api.client.listTransactions({ id });
+      expect(listed?.counter_sale).toBe('false');
+    }
     const captured = await receipt(tabId, '?copy=check');
     expect(captured.status).toBe(409);
     expect(captured.json()).toMatchObject({

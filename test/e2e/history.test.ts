@@ -148,7 +148,7 @@ describe('the CSV export', () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
       'Transaction,Created,Type,Result,Amount,Tip,Refunded,Net,Card,Brand,Authorization code,First name,Last name,' +
-        'Invoice,Order number,Server,Cashier,Batch,Original transaction,Engine result,Voided,Result code,Error code,Message',
+        'Invoice,Order number,Server,Cashier,Batch,Original transaction,Engine type,Engine result,Voided,Result code,Error code,Message',
     );
     const wanted = await counter.screens.client.listTransactions({
       type: 'Sale',

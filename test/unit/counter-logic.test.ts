@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
+import { listItem } from '../support/list-items';
 import { agreesWith, summarize } from '../../renderer/src/batch/batch-summary';
 import { csvCell, transactionsCsv } from '../../renderer/src/history/csv';
 import {
@@ -12,51 +13,17 @@ import {
   NEWEST_FIRST,
   NO_FILTERS,
 } from '../../renderer/src/history/history-query';
+import { hasCheck } from '../../renderer/src/refunds/counter-sale';
 import { refundProblem, remedyFor } from '../../renderer/src/refunds/remedy';
 import { screenOf } from '../../renderer/src/shell/routes';
 import { matchingPercent, percentOfCheck, tipForPercent } from '../../renderer/src/tabs/tip-math';
-import { ageLabel, cardLabel, counted, statusOf } from '../../renderer/src/transactions/present';
+import { ageLabel, cardLabel, counted, kindOf, statusOf } from '../../renderer/src/transactions/present';
 import { startOfDay } from '../../renderer/src/transactions/queries';
 import { pressDigit } from '../../renderer/src/ui/DigitPad';
 import { centsFromText, pressMoneyKey } from '../../renderer/src/ui/MoneyInput';
 
-function item(fields: Partial<TransactionListItem>): TransactionListItem {
-  return {
-    id: '1',
-    type: 'Sale',
-    result: 'Approved',
-    result_code: '0000',
-    display_message: 'Approved',
-    amount: '10.00',
-    tip_amount: '',
-    authorization_code: 'ABC123',
-    card: '************1111',
-    card_brand: 'visa',
-    billing_is_shipping: 'false',
-    created: '2026-11-20T14:05:09.042-05:00',
-    invoice: '',
-    order_number: '',
-    purchase_order: 'PO0000000001',
-    customer_id: '',
-    first_name: '',
-    last_name: '',
-    server_id: '',
-    cashier: '',
-    batch_id: '3',
-    original_id: '',
-    voided: 'false',
-    captured: 'false',
-    refunded_amount: '0.00',
-    expires: '',
-    voidable: 'false',
-    refundable_amount: '0.00',
-    capturable: 'false',
-    upstream_id: '',
-    offline: 'false',
-    forward_state: '',
-    ...fields,
-  };
-}
+const item = (fields: Partial<TransactionListItem>): TransactionListItem =>
+  listItem({ tip_amount: '', ...fields });
 
 describe('tips', () => {
   it('are a percentage of the check, rounded to the cent', () => {
@@ -90,6 +57,20 @@ describe('what the screen offers for a transaction', () => {
       kind: 'void',
       what: 'The refund is still in the open batch: void it to take it back.',
     });
+    // The hold of a sale tipped at the counter whose capture did not go through is not a tab.
+    expect(
+      remedyFor(item({ type: 'Auth', batch_id: '', voidable: 'true', counter_sale: 'true' })),
+    ).toMatchObject({ kind: 'void', what: expect.stringContaining('sale tipped at the counter') });
+  });
+
+  it('is a check to reprint only for an open tab', () => {
+    const tab = { type: 'Auth', batch_id: '', capturable: 'true', voidable: 'true' } as const;
+    expect(hasCheck(item(tab))).toBe(true);
+    expect(hasCheck(item({ ...tab, counter_sale: 'true' }))).toBe(false);
+    // Past auth_expiry_days, or captured: the engine would capture it no more.
+    expect(hasCheck(item({ ...tab, capturable: 'false' }))).toBe(false);
+    expect(hasCheck(item({ ...tab, capturable: 'false', captured: 'true' }))).toBe(false);
+    expect(hasCheck(item({ type: 'Sale', capturable: 'false' }))).toBe(false);
   });
 
   it('is a refund of what the engine says is left', () => {
@@ -153,6 +134,29 @@ describe('the batch report', () => {
     expect(summary.counted.map((row) => row.id)).toEqual(['1', '2', '3', '5', '7', '10']);
   });
 
+  it('counts a sale tipped at the counter among the sales, not the captured tabs', () => {
+    const counterSale = { counter_sale: 'true' } as const;
+    const summary = summarize([
+      ...rows,
+      item({ id: '12', type: 'Auth', amount: '24.00', captured: 'true', batch_id: '', ...counterSale }),
+      item({
+        id: '13',
+        type: 'Capture',
+        amount: '24.00',
+        tip_amount: '4.00',
+        original_id: '12',
+        ...counterSale,
+      }),
+    ]);
+    expect(summary.types.map((line) => [line.type, line.count, line.totalCents, line.tipCents])).toEqual([
+      ['Sale', 3, 5650, 400],
+      ['Forced Sale', 1, 800, 0],
+      ['Capture', 2, 7800, 1300],
+      ['Refund', 1, 650, 0],
+    ]);
+    expect(summary.tipCents).toBe(1700);
+  });
+
   it('checks its lines against the engine’s totals', () => {
     const batch = {
       id: '3',
@@ -190,6 +194,9 @@ describe('the CSV export', () => {
       '7,2026-11-20T14:05:09.042-05:00,Sale,Approved,10.00,,0.00,10.00,************1111,visa',
     );
     expect(line).toContain('"A,B"');
+    const [, sale] = transactionsCsv([item({ type: 'Capture', counter_sale: 'true' })]).split('\r\n');
+    expect(sale?.split(',')[2]).toBe('Sale');
+    expect(sale).toContain(',Capture,Approved,');
     expect(end).toBe('');
   });
 });
@@ -265,6 +272,11 @@ describe('how transactions read on screen', () => {
     expect(statusOf(item({ refunded_amount: '10.00' }))).toMatchObject({ label: 'Refunded' });
     expect(statusOf(item({ type: 'Auth', captured: 'false' }))).toMatchObject({ label: 'Open tab' });
     expect(statusOf(item({ type: 'Void', original_id: '8' }))).toMatchObject({ label: 'Voids #8' });
+    // A sale tipped at the counter is a Sale and its hold, never a tab.
+    expect(kindOf(item({ type: 'Capture', counter_sale: 'true' }))).toBe('Sale');
+    expect(kindOf(item({ type: 'Auth', counter_sale: 'true' }))).toBe('Sale hold');
+    expect(kindOf(item({ type: 'Capture' }))).toBe('Capture');
+    expect(statusOf(item({ type: 'Auth', counter_sale: 'true' }))).toMatchObject({ label: 'Not captured' });
     expect(counted(1, 'refund')).toBe('1 refund');
     expect(counted('3', 'refund')).toBe('3 refunds');
   });

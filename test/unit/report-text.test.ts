@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem } from '../../shared/api/schemas';
 import { batchReportLines } from '../../renderer/src/batch/report-text';
+import { listItem } from '../support/list-items';
 
 const BATCH: Batch = {
   id: '12',
@@ -40,25 +41,8 @@ const BATCH: Batch = {
   ],
 } as Batch;
 
-function item(fields: Partial<TransactionListItem>): TransactionListItem {
-  return {
-    id: '1',
-    type: 'Sale',
-    result: 'Approved',
-    amount: '10.00',
-    tip_amount: '0.00',
-    card: '************1111',
-    card_brand: 'visa',
-    created: '2026-11-24T09:15:00.000-05:00',
-    server_id: '',
-    cashier: 'Samantha Carrington-Whitfield',
-    voided: 'false',
-    captured: 'false',
-    refunded_amount: '0.00',
-    original_id: '',
-    ...fields,
-  } as TransactionListItem;
-}
+const item = (fields: Partial<TransactionListItem>): TransactionListItem =>
+  listItem({ created: '2026-11-24T09:15:00.000-05:00', cashier: 'Samantha Carrington-Whitfield', ...fields });
 
 const ITEMS = [
   item({ id: '1', amount: '1000.00', card: '************0005', card_brand: 'amex' }),

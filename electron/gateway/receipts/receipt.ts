@@ -10,7 +10,7 @@ import { displayMoney } from '../../../shared/money';
 import { center, labelled, oneLine, wrap } from '../../../shared/paper-text';
 import type { TransactionResult, TransactionTypeLabel } from '../../../shared/api/transaction-types';
 import type { ForwardState } from '../store/transaction-rows';
-import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
+import { isCounterSaleWithTip } from '../../../shared/tips';
 
 export const RECEIPT_COPIES = ['customer', 'merchant', 'check'] as const;
 export type ReceiptCopy = (typeof RECEIPT_COPIES)[number];
@@ -191,14 +191,6 @@ function asksToSign(t: ReceiptTransaction, copy: ReceiptCopy): boolean {
   if (copy === 'customer' || t.result !== 'Approved' || isVoided(t)) return false;
   if (copy === 'check') return t.type === 'Auth';
   return t.type !== null && CHARGES.has(t.type) && !(t.offline && t.forwardState === 'declined');
-}
-
-/**
- * A counter sale tipped before the card: an AUTH of the total captured at once with the tip. The
- * customer made a sale and opened no tab, so its capture prints as a SALE and neither says TAB.
- */
-function isCounterSaleWithTip(t: ReceiptTransaction): boolean {
-  return t.description === COUNTER_SALE_WITH_TIP && (t.type === 'Auth' || t.type === 'Capture');
 }
 
 function titleOf(t: ReceiptTransaction): string {

@@ -52,10 +52,18 @@ export function counts(item: TransactionListItem): boolean {
   );
 }
 
+/**
+ * The line `item` counts in: its type, except that the capture of a sale tipped at the counter is
+ * the sale the customer made, not a captured tab.
+ */
+function reportTypeOf(item: TransactionListItem): string {
+  return item.type === 'Capture' && item.counter_sale === 'true' ? TYPE_LABELS.SALE : item.type;
+}
+
 export function summarize(items: readonly TransactionListItem[]): BatchSummary {
   const counted = items.filter(counts).sort((a, b) => Number(a.id) - Number(b.id));
   const types = REPORT_TYPES.map((type): TypeLine => {
-    const rows = counted.filter((item) => item.type === type);
+    const rows = counted.filter((item) => reportTypeOf(item) === type);
     return {
       type,
       count: rows.length,

@@ -8,7 +8,7 @@ import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
 import { brandLabel, type CardBrand } from '../../../shared/cards';
 import { displayMoney } from '../../../shared/money';
 import { center, labelled, wrap } from '../../../shared/paper-text';
-import { centsOf, clockLabel, statusOf, timeLabel } from '../transactions/present';
+import { centsOf, clockLabel, kindOf, statusOf, timeLabel } from '../transactions/present';
 import type { BatchExceptions } from '../transactions/queries';
 import { summarize } from './batch-summary';
 import { brandLines } from './BrandTable';
@@ -161,7 +161,7 @@ export function batchReportLines(input: BatchReportInput, width: number): string
       ? `${brandLabel((item.card_brand || 'unknown') as CardBrand)} ${lastFour}`
       : 'No card';
     const amount = item.type === 'Refund' ? minus(centsOf(item.amount)) : displayMoney(centsOf(item.amount));
-    lines.push(...labelled(`#${item.id} ${clockLabel(item.created)} ${item.type}`, amount, width));
+    lines.push(...labelled(`#${item.id} ${clockLabel(item.created)} ${kindOf(item)}`, amount, width));
     const status = statusOf(item).label;
     lines.push(...labelled(`  ${card}`, status === 'Approved' ? '' : status, width));
   }

@@ -8,7 +8,7 @@ import { TYPE_LABELS, RESULTS } from '../../../shared/api/transaction-types';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery } from '../transactions/queries';
-import { cardLabel, centsOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { cardLabel, centsOf, kindOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { displayMoney } from '../../../shared/money';
 import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { LoadProblem } from '../ui/LoadProblem';
@@ -30,7 +30,7 @@ import { BusyButton } from '../ui/BusyButton';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { CashierFilter } from '../staff/CashierFilter';
 import { transactionHref } from '../shell/routes';
-import { useHasCheck } from './tab-check';
+import { hasCheck } from '../refunds/counter-sale';
 
 /**
  * Which windows show a column: every one, or those at least as wide as a large (1440 px), a medium
@@ -321,8 +321,6 @@ export function HistoryScreen() {
 }
 
 function HistoryRow({ item }: { item: TransactionListItem }) {
-  const { client } = useTerminal();
-  const hasCheck = useHasCheck(client, item);
   const status = statusOf(item);
   return (
     <tr data-testid={`history-${item.id}`}>
@@ -332,7 +330,7 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
         </a>
       </td>
       <td className="history-time">{timeLabel(item.created)}</td>
-      <td>{item.type}</td>
+      <td>{kindOf(item)}</td>
       <td>
         <span className={`pill pill-${status.tone}`}>{status.label}</span>
       </td>
@@ -348,7 +346,7 @@ function HistoryRow({ item }: { item: TransactionListItem }) {
         {item.type === 'Refund' ? displayMoney(-centsOf(item.amount)) : moneyOf(item.amount)}
       </td>
       <td className="receipt-cell">
-        <ReprintButton id={Number(item.id)} isTab={hasCheck} />
+        <ReprintButton id={Number(item.id)} isTab={hasCheck(item)} />
       </td>
     </tr>
   );

@@ -3,13 +3,14 @@
  * masked to the last four digits. Text a spreadsheet would run as a formula (=, +, -, @ at the start)
  * is quoted with a leading apostrophe, so an invoice typed as "=HYPERLINK(...)" stays text.
  *
- * The Result column says what the screen says (Refunded, Voided, Captured, Open tab); the engine's
- * own result is beside it. Net is the money each row moved, refunds negative and voided or declined
+ * The Type and Result columns say what the screen says (a sale tipped at the counter is a Sale and
+ * its Sale hold; Refunded, Voided, Captured, Open tab); the engine's own type and result are beside
+ * them. Net is the money each row moved, refunds negative and voided or declined
  * rows nothing, so the column sums to what the batch took.
  */
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { formatMoney } from '../../../shared/money';
-import { centsOf, statusOf } from '../transactions/present';
+import { centsOf, kindOf, statusOf } from '../transactions/present';
 
 type Column = readonly [title: string, value: (item: TransactionListItem) => string];
 
@@ -31,7 +32,7 @@ export function netCents(item: TransactionListItem): number {
 export const CSV_COLUMNS: readonly Column[] = [
   ['Transaction', field('id')],
   ['Created', field('created')],
-  ['Type', field('type')],
+  ['Type', kindOf],
   ['Result', (item) => statusOf(item).label],
   ['Amount', field('amount')],
   ['Tip', field('tip_amount')],
@@ -48,6 +49,7 @@ export const CSV_COLUMNS: readonly Column[] = [
   ['Cashier', field('cashier')],
   ['Batch', field('batch_id')],
   ['Original transaction', field('original_id')],
+  ['Engine type', field('type')],
   ['Engine result', field('result')],
   ['Voided', field('voided')],
   ['Result code', field('result_code')],

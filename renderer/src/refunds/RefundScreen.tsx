@@ -10,7 +10,7 @@ import { formatMoney } from '../../../shared/money';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { startOfDay } from '../transactions/queries';
-import { cardLabel, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { cardLabel, kindOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
 import { LoadProblem } from '../ui/LoadProblem';
@@ -266,7 +266,7 @@ function ResultRow({
       >
         <span className="result-row-what">
           <span className="cell-main">
-            {item.type} #{item.id}
+            {kindOf(item)} #{item.id}
           </span>
           <span className="cell-sub">{timeLabel(item.created)}</span>
         </span>

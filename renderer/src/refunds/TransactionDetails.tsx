@@ -7,7 +7,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { needsAmountConfirm } from '../ui/LargeAmountConfirm';
 import { amountInWords } from '../../../shared/money-words';
 import { loadRefundsOf, loadTransaction } from '../transactions/queries';
-import { cardLabel, centsOf, holderOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
+import { cardLabel, centsOf, holderOf, kindOf, moneyOf, statusOf, timeLabel } from '../transactions/present';
 import { useTransactionRunner, type MoneyMove } from '../payment/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitPad } from '../ui/DigitPad';
@@ -23,7 +23,7 @@ import { refundProblem, remedyFor, type Remedy } from './remedy';
 import { ReprintButton } from '../receipts/ReceiptDialog';
 import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CustomerKept } from '../receipts/CustomerKept';
-import { holdsCard, isTippedCounterSale, tippedSaleOf, type TippedSale } from './counter-sale';
+import { hasCheck, tippedSaleOf, type TippedSale } from './counter-sale';
 import { SaleVoidOutcome, useSaleVoid } from './sale-void';
 
 interface Loaded {
@@ -32,8 +32,6 @@ interface Loaded {
   refunds: TransactionListItem[];
   /** The sale tipped at the counter this is the capture of: voided whole, shown as the sale it is. */
   sale: TippedSale | undefined;
-  /** This is the capture or the authorization of a sale tipped at the counter, not a tab. */
-  counterSale: boolean;
 }
 
 export function TransactionDetails({
@@ -52,9 +50,7 @@ export function TransactionDetails({
     // Only sales carry a refunded amount; every other type lists it empty.
     const refunds = item && centsOf(item.refunded_amount) > 0 ? await loadRefundsOf(client, item) : [];
     const sale = item ? await tippedSaleOf(client, item) : undefined;
-    const counterSale =
-      sale !== undefined || (item !== undefined && (await isTippedCounterSale(client, item)));
-    return { item, openBatchId: open?.id, refunds, sale, counterSale };
+    return { item, openBatchId: open?.id, refunds, sale };
   }, [client, id, refresh]);
 
   if (!loaded.data) {
@@ -73,7 +69,7 @@ export function TransactionDetails({
       </div>
     );
   }
-  const { item, openBatchId, refunds, sale, counterSale } = loaded.data;
+  const { item, openBatchId, refunds, sale } = loaded.data;
   if (!item) {
     return (
       <div className="side-empty">
@@ -88,8 +84,7 @@ export function TransactionDetails({
       key={`${item.id}:${item.voided}:${item.refunded_amount}:${sale?.auth.voided ?? ''}`}
       item={item}
       sale={sale}
-      counterSale={counterSale}
-      remedy={remedyFor(item, { sale, isPart: counterSale })}
+      remedy={remedyFor(item, sale)}
       openBatchId={openBatchId}
       refunds={refunds}
       problem={loaded.problem}
@@ -105,7 +100,6 @@ export function TransactionDetails({
 function Details({
   item,
   sale,
-  counterSale,
   remedy,
   openBatchId,
   refunds,
@@ -115,7 +109,6 @@ function Details({
 }: {
   item: TransactionListItem;
   sale: TippedSale | undefined;
-  counterSale: boolean;
   remedy: Remedy;
   openBatchId: string | undefined;
   refunds: TransactionListItem[];
@@ -139,8 +132,7 @@ function Details({
   const amountCents = centsOf(item.amount);
   const tipCents = centsOf(item.tip_amount);
   const refundedCents = centsOf(item.refunded_amount);
-  // A tipped counter sale is recorded as a capture; to the cashier and the customer it is a sale.
-  const name = sale ? `Sale #${item.id}` : `${item.type} #${item.id}`;
+  const name = `${kindOf(item)} #${item.id}`;
   const wrongAmount =
     remedy.kind === 'refund' ? refundProblem(refundCents, remedy.remainingCents) : undefined;
   const batchLine =
@@ -171,8 +163,8 @@ function Details({
     const approval = await approve(
       move,
       remedy.kind === 'refund'
-        ? `${displayMoney(refundCents)} of ${item.type.toLowerCase()} #${item.id}`
-        : `${item.type.toLowerCase()} #${item.id} of ${displayMoney(amountCents)}`,
+        ? `${displayMoney(refundCents)} of ${kindOf(item).toLowerCase()} #${item.id}`
+        : `${kindOf(item).toLowerCase()} #${item.id} of ${displayMoney(amountCents)}`,
     );
     setConfirming(false);
     if (approval === null) return;
@@ -224,7 +216,7 @@ function Details({
         outcome={outcome}
         approvedTitle={refunding ? 'Refunded' : 'Voided'}
         cents={refunding ? refundCents : amountCents}
-        note={refunding ? `to ${card}` : `${item.type.toLowerCase()} #${item.id} cancelled`}
+        note={refunding ? `to ${card}` : `${kindOf(item).toLowerCase()} #${item.id} cancelled`}
         facts={
           outcome.kind === 'approved' && (
             <dl className="facts">
@@ -235,7 +227,7 @@ function Details({
               <div>
                 <dt>Of</dt>
                 <dd>
-                  {item.type} #{item.id}
+                  {kindOf(item)} #{item.id}
                 </dd>
               </div>
               <div>
@@ -271,10 +263,7 @@ function Details({
           <p className="panel-subtitle">{timeLabel(item.created)}</p>
         </div>
         <div className="details-head-actions">
-          <ReprintButton
-            id={Number(item.id)}
-            isTab={item.type === 'Auth' && !counterSale && holdsCard(item)}
-          />
+          <ReprintButton id={Number(item.id)} isTab={hasCheck(item)} />
           <button type="button" className="button button-quiet button-small" onClick={onClose}>
             Close
           </button>
@@ -384,7 +373,7 @@ function Details({
                 ? `Void sale #${item.id}`
                 : remedy.kind === 'release-hold'
                   ? 'Release the hold'
-                  : `Void ${item.type.toLowerCase()} #${item.id}`}
+                  : `Void ${kindOf(item).toLowerCase()} #${item.id}`}
             </BusyButton>
           </div>
         </div>
@@ -482,7 +471,7 @@ function Details({
           title={
             remedy.kind === 'refund'
               ? `Refund ${displayMoney(refundCents)}?`
-              : `Void ${item.type.toLowerCase()} #${item.id}?`
+              : `Void ${kindOf(item).toLowerCase()} #${item.id}?`
           }
           confirmLabel={remedy.kind === 'refund' ? `Refund ${displayMoney(refundCents)}` : 'Void it'}
           busy={runner.state.phase === 'sending'}
@@ -492,7 +481,7 @@ function Details({
           {remedy.kind === 'refund' ? (
             <p>
               <strong>{displayMoney(refundCents)}</strong> goes back to {card}
-              {holder && ` (${holder})`}, against {item.type.toLowerCase()} #{item.id} of{' '}
+              {holder && ` (${holder})`}, against {kindOf(item).toLowerCase()} #{item.id} of{' '}
               {displayMoney(amountCents)}. This cannot be undone once the batch is closed.
             </p>
           ) : null}
@@ -504,8 +493,8 @@ function Details({
           ) : null}
           {remedy.kind === 'refund' ? null : (
             <p>
-              {item.type} #{item.id} of <strong>{displayMoney(amountCents)}</strong> on {card} is cancelled in
-              full
+              {kindOf(item)} #{item.id} of <strong>{displayMoney(amountCents)}</strong> on {card} is cancelled
+              in full
               {item.type === 'Auth' ? ' and its hold released' : ''}. This cannot be undone.
               {item.type === 'Capture' && (
                 <>

@@ -1,34 +1,15 @@
 /**
  * A sale tipped at the counter is recorded as an AUTH of the total captured at once with the tip
- * (see payment/tipped-charge.ts): a sale to the customer, who opened no tab. The list API does not
- * carry the requests' description that says so; the receipt does, as the engine prints the capture
- * of such a sale as a SALE and its AUTH without "(TAB)". A transaction never changes what it is, so
- * each answer is kept for as long as the screens talk to the same engine.
+ * (see payment/tipped-charge.ts): a sale to the customer, who opened no tab. The engine marks both
+ * requests in its lists (`counter_sale`), from the description they were sent with.
  */
 import type { TenderClient } from '../../../shared/api/client';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { loadTransaction } from '../transactions/queries';
 
-/** The receipt titles of a tipped counter sale's two requests; a tab's say "(TAB)". */
-const COUNTER_SALE_TITLES: Record<string, string> = { Capture: 'SALE', Auth: 'AUTH' };
-
-const known = new WeakMap<TenderClient, Map<string, boolean>>();
-
 /** Whether `item` is the capture or the authorization of a sale tipped at the counter. */
-export async function isTippedCounterSale(client: TenderClient, item: TransactionListItem): Promise<boolean> {
-  const title = COUNTER_SALE_TITLES[item.type];
-  if (title === undefined || item.result !== 'Approved') return false;
-  let answers = known.get(client);
-  if (!answers) {
-    answers = new Map();
-    known.set(client, answers);
-  }
-  const kept = answers.get(item.id);
-  if (kept !== undefined) return kept;
-  const receipt = await client.receipt(item.id);
-  const answer = receipt.title === title;
-  answers.set(item.id, answer);
-  return answer;
+export function isTippedCounterSale(item: TransactionListItem): boolean {
+  return item.counter_sale === 'true';
 }
 
 /** A tipped counter sale as the screens void it: its capture, and the authorization it captured. */
@@ -42,8 +23,7 @@ export async function tippedSaleOf(
   client: TenderClient,
   item: TransactionListItem,
 ): Promise<TippedSale | undefined> {
-  if (item.type !== 'Capture' || item.original_id === '') return undefined;
-  if (!(await isTippedCounterSale(client, item))) return undefined;
+  if (item.type !== 'Capture' || item.original_id === '' || !isTippedCounterSale(item)) return undefined;
   const auth = await loadTransaction(client, item.original_id);
   return auth ? { capture: item, auth } : undefined;
 }
@@ -54,22 +34,10 @@ export function holdsCard(auth: TransactionListItem): boolean {
 }
 
 /**
- * The captures of tabs among `captures`, without those of tipped counter sales: a customer who paid
- * at the counter opened no tab. A capture whose receipt cannot be read stays listed, as it was.
+ * Whether `item` has a check to print: what the guest writes the tip on before the tab is captured.
+ * Only an open tab has one: an AUTH the engine would still capture, that is not a sale tipped at
+ * the counter (which opened no tab, and whose amount already has the tip).
  */
-export async function tabCapturesOnly(
-  client: TenderClient,
-  captures: readonly TransactionListItem[],
-): Promise<TransactionListItem[]> {
-  const kept: TransactionListItem[] = [];
-  // A few at a time: the engine's reads are shared with the counter's payments.
-  const AT_ONCE = 4;
-  for (let start = 0; start < captures.length; start += AT_ONCE) {
-    const slice = captures.slice(start, start + AT_ONCE);
-    const sales = await Promise.all(
-      slice.map((capture) => isTippedCounterSale(client, capture).catch(() => false)),
-    );
-    kept.push(...slice.filter((_, index) => !sales[index]));
-  }
-  return kept;
+export function hasCheck(item: TransactionListItem): boolean {
+  return item.type === 'Auth' && item.capturable === 'true' && !isTippedCounterSale(item);
 }

@@ -6,7 +6,7 @@
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { centsOf } from '../transactions/present';
-import { holdsCard, type TippedSale } from './counter-sale';
+import { holdsCard, isTippedCounterSale, type TippedSale } from './counter-sale';
 
 export type Remedy =
   | { kind: 'void'; what: string }
@@ -17,15 +17,8 @@ export type Remedy =
   | { kind: 'refund'; remainingCents: number; refundedCents: number }
   | { kind: 'none'; reason: string };
 
-/**
- * `counterSale`: the item is the capture or the authorization of a sale tipped at the counter, and
- * `sale` the whole of it when the item is its capture.
- */
-export function remedyFor(
-  item: TransactionListItem,
-  counterSale: { sale?: TippedSale | undefined; isPart: boolean } = { isPart: false },
-): Remedy {
-  const { sale } = counterSale;
+/** `sale`: the tipped counter sale whose capture the item is, with its authorization as it is now. */
+export function remedyFor(item: TransactionListItem, sale?: TippedSale): Remedy {
   if (sale) {
     if (item.voidable === 'true') {
       return {
@@ -47,7 +40,7 @@ export function remedyFor(
           };
     }
   }
-  if (counterSale.isPart && item.type === 'Auth') {
+  if (isTippedCounterSale(item) && item.type === 'Auth') {
     if (item.voidable === 'true') {
       return {
         kind: 'void',

@@ -13,7 +13,6 @@ import { ageLabel, cardLabel, centsOf, holderOf, untilLabel } from '../transacti
 import { LoadProblem } from '../ui/LoadProblem';
 import { useLoad } from '../ui/use-load';
 import { AlertIcon, Spinner } from '../ui/icons';
-import { tabCapturesOnly } from '../refunds/counter-sale';
 import { AdjustTip } from './AdjustTip';
 import { CaptureMany } from './CaptureMany';
 import { NewTab } from './NewTab';
@@ -35,10 +34,8 @@ export function TabsScreen() {
     [client, settings.authExpiryDays, refresh, active],
     active,
   );
-  // A sale tipped at the counter is recorded as a capture too, but its customer opened no tab: it is
-  // voided whole on Refund & void, and is not listed here.
   const captured = useLoad<TransactionListItem[]>(
-    async () => tabCapturesOnly(client, await loadAdjustableCaptures(client)),
+    () => loadAdjustableCaptures(client),
     [client, refresh, active],
     active,
   );

@@ -69,6 +69,19 @@ export function untilLabel(iso: string, now: number): string {
   return `in ${Math.round(minutes / 1440)} days`;
 }
 
+/**
+ * What a transaction is, in the screens' words: its type, except for a sale tipped at the counter,
+ * recorded as an AUTH of the total captured at once with the tip. Its capture is the Sale the
+ * customer made, and its authorization that sale's hold on the card; neither is a tab.
+ */
+export function kindOf(item: TransactionListItem): string {
+  if (item.counter_sale === 'true') {
+    if (item.type === 'Capture') return 'Sale';
+    if (item.type === 'Auth') return 'Sale hold';
+  }
+  return item.type;
+}
+
 /** A short status of a transaction for lists: what became of it. */
 export function statusOf(item: TransactionListItem): {
   label: string;
@@ -81,10 +94,13 @@ export function statusOf(item: TransactionListItem): {
   if (item.voided === 'true') return { label: 'Voided', tone: 'muted' };
   if (item.forward_state === 'waiting') return { label: 'Offline, not sent yet', tone: 'warn' };
   if (item.type === 'Void') return { label: `Voids #${item.original_id}`, tone: 'muted' };
-  if (item.type === 'Auth')
-    return item.captured === 'true'
-      ? { label: 'Captured', tone: 'muted' }
+  if (item.type === 'Auth') {
+    if (item.captured === 'true') return { label: 'Captured', tone: 'muted' };
+    // A counter sale's hold whose capture did not go through: the sale is not finished.
+    return item.counter_sale === 'true'
+      ? { label: 'Not captured', tone: 'warn' }
       : { label: 'Open tab', tone: 'warn' };
+  }
   const refunded = centsOf(item.refunded_amount);
   if (refunded > 0) {
     return refunded >= centsOf(item.amount)

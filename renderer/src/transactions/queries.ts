@@ -77,7 +77,9 @@ export async function loadTabs(
 
 /**
  * The tabs captured in the open batch and not voided: their tip can still be adjusted (the capture
- * voided, the tab captured again). Empty when no batch is open.
+ * voided, the tab captured again). Empty when no batch is open. A sale tipped at the counter is
+ * recorded as a capture too, but its customer opened no tab: it is voided whole on Refund & void,
+ * and is not among them.
  */
 export async function loadAdjustableCaptures(client: TenderClient): Promise<TransactionListItem[]> {
   const open = await client.openBatch();
@@ -89,7 +91,7 @@ export async function loadAdjustableCaptures(client: TenderClient): Promise<Tran
     order_by: 'id',
     descending: true,
   });
-  return items.filter((item) => item.voidable === 'true');
+  return items.filter((item) => item.voidable === 'true' && item.counter_sale !== 'true');
 }
 
 /** The refunds made against one transaction, oldest first. Refunds come after their original, so only those are read. */
