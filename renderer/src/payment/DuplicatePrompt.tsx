@@ -1,11 +1,12 @@
 /**
  * A charge the engine refused as a possible duplicate (the same card and amount just before): the
- * cashier sees the earlier charge, its time and amount in the counter's words, and decides. Don't
+ * cashier sees the earlier charge, its time and amount in the counter's words, and decides. The
+ * merchant's gateway may refuse one for a charge this counter has no record of (made elsewhere on the
+ * same account): the prompt then says so and names no transaction. Don't
  * charge is the answer Enter gives; charging again is a deliberate tap, and sends the same request
  * with duplicate_override after a manager approves when one is needed.
  */
 import { useEffect, useState } from 'react';
-import type { TenderClient } from '../../../shared/api/client';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
@@ -27,29 +28,30 @@ interface EarlierCharge {
 
 const KINDS: Record<string, string> = { Sale: 'sale', Auth: 'tab', 'Forced Sale': 'forced sale' };
 
-/**
- * An AUTH is a tab, or the first half of a sale tipped at the counter, which its receipt tells apart:
- * only a tab's says TAB.
- */
-async function kindOf(client: TenderClient, item: TransactionListItem): Promise<string> {
-  if (item.type !== 'Auth') return KINDS[item.type] ?? 'charge';
-  const receipt = await client.receipt(item.id).catch(() => undefined);
-  if (!receipt) return 'charge';
-  return receipt.title.includes('TAB') ? 'tab' : 'sale';
+/** An AUTH is a tab, or the first half of a sale tipped at the counter. */
+function kindOf(item: TransactionListItem): string {
+  if (item.type === 'Auth') return item.counter_sale === 'true' ? 'sale' : 'tab';
+  return KINDS[item.type] ?? 'charge';
 }
 
-/** The earlier charge, once read; without it the screens still name it by its number. */
-function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
+/**
+ * The earlier charge, once read; without it the screens still name it by its number. Undefined
+ * when none is named.
+ */
+function useEarlierCharge(duplicateOf: string | undefined): EarlierCharge | undefined {
   const { client } = useTerminal();
   const [earlier, setEarlier] = useState<EarlierCharge>();
   useEffect(() => {
+    if (duplicateOf === undefined) return;
     let current = true;
     loadTransaction(client, duplicateOf)
-      .then(async (item) => {
+      .then((item) => {
         if (!current || !item) return;
-        const kind = await kindOf(client, item);
-        if (!current) return;
-        setEarlier({ at: clockLabel(item.created), amount: displayMoney(centsOf(item.amount)), kind });
+        setEarlier({
+          at: clockLabel(item.created),
+          amount: displayMoney(centsOf(item.amount)),
+          kind: kindOf(item),
+        });
       })
       .catch(() => undefined);
     return () => {
@@ -60,8 +62,8 @@ function useEarlierCharge(duplicateOf: string): EarlierCharge | undefined {
 }
 
 type Props = {
-  /** The earlier transaction's id, as the engine named it. */
-  duplicateOf: string;
+  /** The earlier transaction's id, as the engine named it; none for a charge it has no record of. */
+  duplicateOf: string | undefined;
   /** What charging again charges, tip included. */
   cents: number;
   card: ChargedCard;
@@ -89,22 +91,32 @@ export function DuplicatePrompt({ duplicateOf, cents, card, busy = false, onChar
         {earlier ? ` at ${earlier.at}` : ''}. Charge again?
       </p>
       <p className="note">
-        The same card was charged the same amount moments ago (transaction #{duplicateOf}). Charge again only
-        if the customer means to pay twice.
+        {duplicateOf === undefined
+          ? "The merchant's gateway says the same card was charged the same amount moments ago, in a charge this counter has no record of."
+          : `The same card was charged the same amount moments ago (transaction #${duplicateOf}).`}{' '}
+        Charge again only if the customer means to pay twice.
       </p>
     </ConfirmDialog>
   );
 }
 
 /** What the answer screen says of a charge refused as a duplicate, in place of the engine's text. */
-export function DuplicateRefusal({ duplicateOf, card }: { duplicateOf: string; card: ChargedCard }) {
+export function DuplicateRefusal({
+  duplicateOf,
+  card,
+}: {
+  duplicateOf: string | undefined;
+  card: ChargedCard;
+}) {
   const earlier = useEarlierCharge(duplicateOf);
   const name = cardName(card).replace(' •••• ', ' ');
   return (
     <p className="result-message" data-testid="result-message">
-      {earlier
-        ? `${name} already paid ${earlier.amount} at ${earlier.at} (${earlier.kind} #${duplicateOf}), so this charge was not sent again.`
-        : `${name} already paid this amount moments ago (transaction #${duplicateOf}), so this charge was not sent again.`}
+      {duplicateOf === undefined
+        ? `The merchant's gateway says ${name} already paid this amount moments ago, so this charge was not sent again.`
+        : earlier
+          ? `${name} already paid ${earlier.amount} at ${earlier.at} (${earlier.kind} #${duplicateOf}), so this charge was not sent again.`
+          : `${name} already paid this amount moments ago (transaction #${duplicateOf}), so this charge was not sent again.`}
     </p>
   );
 }

@@ -125,15 +125,18 @@ export function outcomeOfResponse(response: TransactionResponse): SaleOutcome {
       };
     }
     case 'Rejected': {
-      // The engine's text for a duplicate is written for programs (a timestamp, a field to send).
-      if (response.error_code === POSSIBLE_DUPLICATE && response.duplicate_of) {
+      // The engine's text for a duplicate is written for programs (a timestamp, a field to send). The
+      // merchant's gateway may find one that this counter has no record of: then no id is named.
+      if (response.error_code === POSSIBLE_DUPLICATE) {
         return {
           kind: 'rejected',
-          message: `The same card paid the same amount moments ago (transaction #${response.duplicate_of}): this may be a duplicate.`,
+          message: response.duplicate_of
+            ? `The same card paid the same amount moments ago (transaction #${response.duplicate_of}): this may be a duplicate.`
+            : "The merchant's gateway says the same card paid the same amount moments ago: this may be a duplicate.",
           nextStep:
             'Nothing was charged. If the customer does mean to pay twice, start again and confirm when the screen asks.',
           errorCode: POSSIBLE_DUPLICATE,
-          duplicateOf: response.duplicate_of,
+          ...(response.duplicate_of && { duplicateOf: response.duplicate_of }),
         };
       }
       const nextStep = nextStepFor(
@@ -167,12 +170,8 @@ export const POSSIBLE_DUPLICATE = '8033';
 /** A charge refused as a possible duplicate, which the cashier may confirm and send again. */
 export function isPossibleDuplicate(
   outcome: SaleOutcome,
-): outcome is Extract<SaleOutcome, { kind: 'rejected' }> & { duplicateOf: string } {
-  return (
-    outcome.kind === 'rejected' &&
-    outcome.errorCode === POSSIBLE_DUPLICATE &&
-    outcome.duplicateOf !== undefined
-  );
+): outcome is Extract<SaleOutcome, { kind: 'rejected' }> {
+  return outcome.kind === 'rejected' && outcome.errorCode === POSSIBLE_DUPLICATE;
 }
 
 /**
