@@ -25,6 +25,7 @@ import { ReceiptActions } from '../receipts/ReceiptActions';
 import { CustomerKept } from '../receipts/CustomerKept';
 import { hasCheck, tippedSaleOf, type TippedSale } from './counter-sale';
 import { SaleVoidOutcome, useSaleVoid } from './sale-void';
+import { Facts } from '../ui/Facts';
 
 interface Loaded {
   item: TransactionListItem | undefined;
@@ -219,22 +220,13 @@ function Details({
         note={refunding ? `to ${card}` : `${kindOf(item).toLowerCase()} #${item.id} cancelled`}
         facts={
           outcome.kind === 'approved' && (
-            <dl className="facts">
-              <div>
-                <dt>{refunding ? 'Refund' : 'Void'}</dt>
-                <dd>#{outcome.transactionId}</dd>
-              </div>
-              <div>
-                <dt>Of</dt>
-                <dd>
-                  {kindOf(item)} #{item.id}
-                </dd>
-              </div>
-              <div>
-                <dt>Card</dt>
-                <dd>{card}</dd>
-              </div>
-            </dl>
+            <Facts
+              facts={[
+                { label: refunding ? 'Refund' : 'Void', value: `#${outcome.transactionId}` },
+                { label: 'Of', value: `${kindOf(item)} #${item.id}` },
+                { label: 'Card', value: card },
+              ]}
+            />
           )
         }
         onCheckAgain={() => void runner.checkAgain()}

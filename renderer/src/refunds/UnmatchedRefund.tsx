@@ -17,6 +17,7 @@ import { ReceiptActions } from '../receipts/ReceiptActions';
 import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
+import { Facts } from '../ui/Facts';
 
 type Step =
   | { step: 'amount' }
@@ -82,16 +83,12 @@ export function UnmatchedRefund({ onClose }: { onClose: (refunded: boolean) => v
         note={`to ${cardName(step.card)}`}
         facts={
           outcome.kind === 'approved' && (
-            <dl className="facts">
-              <div>
-                <dt>Refund</dt>
-                <dd>#{outcome.transactionId}</dd>
-              </div>
-              <div>
-                <dt>Card</dt>
-                <dd>{cardWithHolder(step.card)}</dd>
-              </div>
-            </dl>
+            <Facts
+              facts={[
+                { label: 'Refund', value: `#${outcome.transactionId}` },
+                { label: 'Card', value: cardWithHolder(step.card) },
+              ]}
+            />
           )
         }
         onCheckAgain={() => void runner.checkAgain()}

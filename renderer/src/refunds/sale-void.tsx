@@ -18,6 +18,7 @@ import { ReceiptActions } from '../receipts/ReceiptActions';
 import { centsOf } from '../transactions/present';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import type { TippedSale } from './counter-sale';
+import { Facts } from '../ui/Facts';
 
 type Stage = 'capture' | 'auth';
 
@@ -147,22 +148,16 @@ export function SaleVoidOutcome({
           <span className="outcome-amount">{total}</span>
           <span className="outcome-note">nothing charged, hold on the card released</span>
         </p>
-        <dl className="facts">
-          <div>
-            <dt>Sale</dt>
-            <dd>#{sale.capture.id}</dd>
-          </div>
-          <div>
-            <dt>Voids</dt>
-            <dd>
-              {captureVoidId ? `#${captureVoidId} (the charge), ` : ''}#{outcome.transactionId} (the hold)
-            </dd>
-          </div>
-          <div>
-            <dt>Card</dt>
-            <dd>{card}</dd>
-          </div>
-        </dl>
+        <Facts
+          facts={[
+            { label: 'Sale', value: `#${sale.capture.id}` },
+            {
+              label: 'Voids',
+              value: `${captureVoidId ? `#${captureVoidId} (the charge), ` : ''}#${outcome.transactionId} (the hold)`,
+            },
+            { label: 'Card', value: card },
+          ]}
+        />
         <div className="outcome-actions" data-answer-actions>
           <ReceiptActions transactionId={captureVoidId ?? outcome.transactionId} isTab={false} />
           <button type="button" className="button button-primary" onClick={onDone} autoFocus>

@@ -21,6 +21,7 @@ import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
 import { TipEntry } from './TipEntry';
+import { Facts } from '../ui/Facts';
 
 type Props = {
   capture: TransactionListItem;
@@ -117,20 +118,13 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
         cents={checkCents + tipCents}
         note={`${displayMoney(checkCents)} + ${displayMoney(tipCents)} tip`}
         facts={
-          <dl className="facts">
-            <div>
-              <dt>New capture</dt>
-              <dd>{adjusted ? `#${outcome.transactionId}` : '—'}</dd>
-            </div>
-            <div>
-              <dt>Voided capture</dt>
-              <dd>#{capture.id}</dd>
-            </div>
-            <div>
-              <dt>Card</dt>
-              <dd>{who}</dd>
-            </div>
-          </dl>
+          <Facts
+            facts={[
+              { label: 'New capture', value: adjusted ? `#${outcome.transactionId}` : '—' },
+              { label: 'Voided capture', value: `#${capture.id}` },
+              { label: 'Card', value: who },
+            ]}
+          />
         }
         onCheckAgain={() => void recapture.checkAgain()}
       >

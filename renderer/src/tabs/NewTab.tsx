@@ -21,6 +21,7 @@ import { OutcomePanel } from '../ui/OutcomePanel';
 import { CardOutcomeActions } from '../ui/CardOutcomeActions';
 import { useCardReader } from '../ui/use-card-reader';
 import { ReceiptActions } from '../receipts/ReceiptActions';
+import { Facts } from '../ui/Facts';
 
 type Step =
   | { step: 'amount' }
@@ -127,22 +128,13 @@ export function NewTab({
           note={outcome.kind === 'approved' ? 'held on the card' : 'not held'}
           facts={
             outcome.kind === 'approved' && (
-              <dl className="facts">
-                <div>
-                  <dt>Tab</dt>
-                  <dd>#{outcome.transactionId}</dd>
-                </div>
-                <div>
-                  <dt>Card</dt>
-                  <dd>{cardWithHolder(step.card)}</dd>
-                </div>
-                {server && (
-                  <div>
-                    <dt>Server</dt>
-                    <dd>{server}</dd>
-                  </div>
-                )}
-              </dl>
+              <Facts
+                facts={[
+                  { label: 'Tab', value: `#${outcome.transactionId}` },
+                  { label: 'Card', value: cardWithHolder(step.card) },
+                  server !== '' && { label: 'Server', value: server },
+                ]}
+              />
             )
           }
           onCheckAgain={() =>

@@ -16,6 +16,7 @@ import { CheckTotal } from './CheckTotal';
 import { LargeTipConfirm } from './LargeTipConfirm';
 import { isLargeTip } from './tip-math';
 import { TipEntry } from './TipEntry';
+import { Facts } from '../ui/Facts';
 
 type Props = {
   tab: TransactionListItem;
@@ -84,20 +85,13 @@ export function TabDetail({ tab, now, expired, onClose, onSettled }: Props) {
         }
         facts={
           outcome.kind === 'approved' && (
-            <dl className="facts">
-              <div>
-                <dt>Authorization code</dt>
-                <dd className="code">{outcome.authorizationCode}</dd>
-              </div>
-              <div>
-                <dt>Capture</dt>
-                <dd>#{outcome.transactionId}</dd>
-              </div>
-              <div>
-                <dt>Card</dt>
-                <dd>{who}</dd>
-              </div>
-            </dl>
+            <Facts
+              facts={[
+                { label: 'Authorization code', value: outcome.authorizationCode, className: 'code' },
+                { label: 'Capture', value: `#${outcome.transactionId}` },
+                { label: 'Card', value: who },
+              ]}
+            />
           )
         }
         onCheckAgain={() => void capture.checkAgain()}
