@@ -204,6 +204,7 @@ async function receipt(
   const engine = await openEngine(dataDir, store ? { store } : {});
   try {
     const receipts = new ReceiptService(engine.reads, engine.settings, {
+      now: engine.now,
       tipPercentages: () => counterTipPercentages(dataDir),
     });
     const options = { ...(width !== undefined && { width }) };

@@ -88,6 +88,7 @@ async function inWords<T>(work: () => Promise<T>): Promise<T> {
 export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHandlers, ReceiptChannel> {
   const { engine } = options;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
+    now: engine.now,
     signatures: engine.signatures,
     ...(options.printer && { printer: options.printer }),
     ...(options.mailTimeoutMs !== undefined && { mailTimeoutMs: options.mailTimeoutMs }),

@@ -187,7 +187,10 @@ export class Terminal {
       engine,
       events: this.events,
       settings: () => this.#admin.settings(),
-      receipts: new ReceiptService(engine.reads, engine.settings, { signatures: engine.signatures }),
+      receipts: new ReceiptService(engine.reads, engine.settings, {
+        now: engine.now,
+        signatures: engine.signatures,
+      }),
       ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
       ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),

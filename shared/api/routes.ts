@@ -119,7 +119,7 @@ export const API_ROUTES = {
     plainText: 'The receipt as printed: lines of at most width characters.',
     notFound: 'No transaction has this id (error not_found).',
     conflict:
-      'copy=check of a transaction that is not an open tab: an approved AUTH neither voided nor captured, not a sale tipped at the counter (error not_a_tab).',
+      'copy=check of a transaction that is not an open tab: an approved AUTH neither voided, captured nor expired (auth_expiry_days), not a sale tipped at the counter (error not_a_tab).',
     timedRead: true,
   },
   getSignature: {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { dispatchInvoke } from '../../electron/bridge/dispatch';
 import { useGatewayPerTest, VISA } from '../support/gateway';
+import { startTerminal } from '../support/terminal';
 
 const DAY = 86_400_000;
 const startGatewayForTest = useGatewayPerTest();
@@ -29,5 +31,34 @@ describe('authorizations expire', () => {
     expect(capture.result).toBe('Approved');
     const [captured] = await t.client.listTransactions({ id: auth.id ?? '' });
     expect(captured?.expires).toBe('');
+  });
+
+  it('an expired tab has no check, through the API or the bridge: it can no longer be captured', async () => {
+    const clock = { now: Date.now() };
+    const t = await startGatewayForTest({ engine: { now: () => clock.now } });
+    const auth = await t.client.createTransaction({ type: 'AUTH', amount: '40.00', ...VISA });
+    const id = auth.id ?? '';
+    const check = () => t.request(`transactions/${id}/receipt?copy=check`, { headers: { api_key: t.key } });
+    expect((await check()).status).toBe(200);
+
+    clock.now += 7 * DAY + 60_000;
+    const message = `Tab #${id} has expired: it is older than 7 days and can no longer be captured, so it has no check. Void it to release the hold.`;
+    const refused = await check();
+    expect(refused.status).toBe(409);
+    expect(refused.json()).toEqual({ status: '409', error: 'not_a_tab', message });
+    const terminal = await startTerminal(t);
+    try {
+      const preview = await dispatchInvoke(terminal.handlers, 'receipts:preview', {
+        id: Number(id),
+        copy: 'check',
+      });
+      expect(preview).toEqual({ ok: false, error: { code: 'refused', message } });
+    } finally {
+      await terminal.stop();
+    }
+    // Its own copies still print, and it can still be voided.
+    const copy = await t.request(`transactions/${id}/receipt?copy=customer`, { headers: { api_key: t.key } });
+    expect(copy.status).toBe(200);
+    expect((await t.client.createTransaction({ type: 'VOID', id })).result).toBe('Approved');
   });
 });

@@ -130,6 +130,7 @@ export function registerApiRoutes(
     closeOpenBatch,
   } = API_ROUTES;
   const receipts = new ReceiptService(engine.reads, engine.settings, {
+    now: engine.now,
     signatures: engine.signatures,
     ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
   });

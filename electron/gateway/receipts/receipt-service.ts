@@ -4,6 +4,7 @@
  * emailed, the merchant copy with the customer's signature when they signed on screen. Nothing here
  * writes to the ledger: a print or an email that fails changes no transaction.
  */
+import { isAuthorizationExpired } from '../../../shared/authorization';
 import { COUNTER_SALE_WITH_TIP } from '../../../shared/tips';
 import type { Settings } from '../settings';
 import type { LedgerReadPort } from '../store/read-port';
@@ -31,7 +32,7 @@ export class ReceiptNotFoundError extends Error {
 
 /**
  * The check of a transaction that has none: only an open tab (an approved AUTH, neither voided nor
- * captured, not a sale tipped at the counter) has one.
+ * captured nor expired, not a sale tipped at the counter) has one.
  */
 export class NotATabError extends Error {
   constructor(
@@ -46,9 +47,10 @@ export class NotATabError extends Error {
  * Why `t` has no check, or undefined for an open tab, which has one. A check is what the guest
  * writes the tip on before the tab is captured: a sale tipped at the counter opened no tab and its
  * amount already has the tip, and a captured tab has its tip, so a check of either would ask for a
- * second tip.
+ * second tip. A tab past its expiry can no longer be captured, so a tip written on its check could
+ * never be charged.
  */
-function noCheckBecause(t: LedgerTransaction): string | undefined {
+function noCheckBecause(t: LedgerTransaction, expiry: { days: number; now: number }): string | undefined {
   if (t.type !== 'Auth' || t.result !== 'Approved' || t.voidedBy !== null) {
     return `Transaction ${t.id} is not a tab (an approved AUTH not voided): only a tab has a check.`;
   }
@@ -57,6 +59,9 @@ function noCheckBecause(t: LedgerTransaction): string | undefined {
   }
   if (t.capturedBy !== null) {
     return `Tab #${t.id} is already captured with its tip by transaction ${t.capturedBy}: a check is for writing the tip before the capture. Print the receipt of transaction ${t.capturedBy} instead.`;
+  }
+  if (isAuthorizationExpired(t, expiry.days, expiry.now)) {
+    return `Tab #${t.id} has expired: it is older than ${expiry.days} days and can no longer be captured, so it has no check. Void it to release the hold.`;
   }
   return undefined;
 }
@@ -80,6 +85,8 @@ export interface ReceiptServiceOptions {
   signatures?: { strokes(transactionId: number): Promise<number[][] | undefined> };
   /** The counter's suggested tip percentages, which its checks print; the defaults without one. */
   tipPercentages?: () => readonly number[];
+  /** The engine's clock, which says whether a tab has expired; the system clock without one. */
+  now?: () => number;
 }
 
 interface RenderOptions {
@@ -138,7 +145,7 @@ export class ReceiptService {
   }
 
   private documentOf(transaction: LedgerTransaction, copy: ReceiptCopy, options: RenderOptions) {
-    const noCheck = copy === 'check' ? noCheckBecause(transaction) : undefined;
+    const noCheck = copy === 'check' ? noCheckBecause(transaction, this.expiry()) : undefined;
     if (noCheck !== undefined) throw new NotATabError(transaction.id, noCheck);
     const takesTips = this.settings.get('tips_enabled');
     return receiptDocument(transaction, {
@@ -154,6 +161,11 @@ export class ReceiptService {
     });
   }
 
+  /** The authorization expiry in force, as the engine refuses a capture by it. */
+  private expiry(): { days: number; now: number } {
+    return { days: this.settings.get('auth_expiry_days'), now: (this.options.now ?? Date.now)() };
+  }
+
   private signatureOf(id: number): Promise<number[][] | undefined> {
     return this.options.signatures?.strokes(id) ?? Promise.resolve(undefined);
   }
@@ -164,7 +176,8 @@ export class ReceiptService {
     if (transaction.type === 'Auth') {
       // Only an open tab has a check: not the AUTH of a sale tipped at the counter, captured at once.
       const check =
-        this.settings.get('receipt_check') === 'always' && noCheckBecause(transaction) === undefined;
+        this.settings.get('receipt_check') === 'always' &&
+        noCheckBecause(transaction, this.expiry()) === undefined;
       return {
         copies: check ? ['check'] : [],
         offerCustomerCopy: false,
