@@ -194,7 +194,7 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
         '400': errorResponse(
           [
             `The body is not one well-formed JSON object or <${route.body.xmlRoot}> element, is not ` +
-              'valid UTF-8, or nests deeper than 8 levels.',
+              'valid UTF-8 (or, labelled US-ASCII, has a byte of 0x80 or above), or nests deeper than 8 levels.',
             route.query && QUERY_REFUSED,
           ]
             .filter(Boolean)
@@ -202,7 +202,7 @@ function operation(operationId: string, route: ApiRoute): JsonObject {
         ),
         '413': errorResponse('The body is larger than 64 KiB.'),
         '415': errorResponse(
-          'Content-Type is not application/json, application/xml or text/xml, or names a charset other than UTF-8.',
+          'Content-Type is not application/json, application/xml or text/xml, or names a charset other than UTF-8 or US-ASCII.',
         ),
       }),
       ...((route.timedRead || route.writes) && {

@@ -31,9 +31,62 @@ describe('reading body bytes', () => {
     }
   });
 
-  it('refuses a charset other than UTF-8 with 415, whatever the bytes', () => {
-    for (const contentType of ['application/json; charset=iso-8859-1', 'application/xml; charset=latin1']) {
+  it('refuses a charset other than UTF-8 or US-ASCII with 415, whatever the bytes', () => {
+    for (const contentType of [
+      'application/json; charset=iso-8859-1',
+      'application/xml; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json; charset="us-ascii-x"',
+    ]) {
       expect(problemOf(() => decodeBody(Buffer.from('{}'), contentType))).toMatch(/^415 /);
+    }
+  });
+
+  it('reads US-ASCII, a subset of UTF-8, however the charset is spelled', () => {
+    const bytes = Buffer.from('{"first_name":"Rene"}', 'ascii');
+    for (const contentType of [
+      'application/json; charset=us-ascii',
+      'application/json;charset=US-ASCII',
+      'application/json; charset="us-ascii"',
+      'text/xml; charset=ASCII',
+      'application/json; charset="ascii"',
+      'application/json; charset="us\\-ascii"',
+    ]) {
+      expect(decodeBody(bytes, contentType), contentType).toBe('{"first_name":"Rene"}');
+    }
+  });
+
+  it('refuses a byte of 0x80 or above under US-ASCII with 400, naming the first', () => {
+    for (const bad of [[0xe9], [0xc3, 0xa9], [0x80]]) {
+      const body = Buffer.concat([Buffer.from('{"first_name":"Ren'), Buffer.from(bad), Buffer.from('"}')]);
+      expect(problemOf(() => decodeBody(body, 'application/json; charset=us-ascii'))).toBe(
+        `400 The body is not US-ASCII, as its Content-Type says: byte 19 is 0x${bad[0]?.toString(16).toUpperCase()}, and US-ASCII has only bytes below 0x80. Send the body as UTF-8 with charset=utf-8.`,
+      );
+    }
+  });
+});
+
+describe('the encoding an XML body declares', () => {
+  const sale = (declared: string, invoice: string) =>
+    `<?xml version="1.0" encoding="${declared}"?><transaction><type>SALE</type><invoice>${invoice}</invoice></transaction>`;
+
+  it('reads US-ASCII as UTF-8 while every character is ASCII', () => {
+    for (const declared of ['US-ASCII', 'us-ascii', 'ascii', 'UTF-8']) {
+      expect(
+        problemOf(() => parseBody(sale(declared, 'Rene'), 'xml', 'transaction')),
+        declared,
+      ).toBe('no problem');
+    }
+  });
+
+  it('refuses US-ASCII with a character that is not ASCII, and any other encoding, with 400', () => {
+    expect(problemOf(() => parseBody(sale('US-ASCII', 'René'), 'xml', 'transaction'))).toBe(
+      '400 The body declares the encoding US-ASCII but holds a character that is not ASCII. Send XML as UTF-8.',
+    );
+    for (const declared of ['ISO-8859-1', 'UTF-16']) {
+      expect(problemOf(() => parseBody(sale(declared, 'Rene'), 'xml', 'transaction'))).toBe(
+        '400 The body declares an encoding other than UTF-8. Send XML as UTF-8.',
+      );
     }
   });
 });

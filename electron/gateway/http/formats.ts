@@ -70,19 +70,34 @@ export function responseFormat(headers: { accept?: string; 'content-type'?: stri
 // A byte order mark stays the text's first character (ignoreBOM), so a body is parsed exactly as sent.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+const UTF8_CHARSET = /^utf-?8$/i;
+// US-ASCII's characters are UTF-8's first 128, byte for byte: a body labelled so is read as UTF-8
+// once every byte is below 0x80, which a client that only ever sends ASCII may well label it.
+const ASCII_CHARSET = /^(us-)?ascii$/i;
+
 /**
- * A request body's bytes as text. Only UTF-8 is read: a Content-Type naming another charset is
- * refused (415) before a byte is decoded, and bytes that are not UTF-8 are refused (400) rather than
- * read as U+FFFD, which would keep a name or an address as something the client never sent.
+ * A request body's bytes as text. Only UTF-8 is read, and US-ASCII as the part of it that it is: a
+ * Content-Type naming another charset is refused (415) before a byte is decoded, and bytes that are
+ * not of the charset named are refused (400) rather than read as U+FFFD, which would keep a name or
+ * an address as something the client never sent.
  */
 export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
   const charset = charsetOf(contentType);
-  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+  if (charset !== undefined && ASCII_CHARSET.test(charset)) {
+    const at = bytes.findIndex((byte) => byte >= 0x80);
+    if (at !== -1) {
+      const byte = bytes[at]?.toString(16).toUpperCase() ?? '';
+      throw problems.badRequest(
+        `The body is not US-ASCII, as its Content-Type says: byte ${at + 1} is 0x${byte}, and ` +
+          'US-ASCII has only bytes below 0x80. Send the body as UTF-8 with charset=utf-8.',
+      );
+    }
+  } else if (charset !== undefined && !UTF8_CHARSET.test(charset)) {
     throw new ApiProblem(
       415,
       'unsupported_media_type',
       `Content-Type "${contentType ?? ''}" names the charset ${charset}. Send the body as UTF-8 ` +
-        '(charset=utf-8, or no charset).',
+        '(charset=utf-8, or no charset); US-ASCII (charset=us-ascii) is read as the part of UTF-8 it is.',
     );
   }
   try {
@@ -95,15 +110,17 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): stri
   }
 }
 
-/** The charset parameter of a Content-Type, unquoted, or undefined when there is none. */
+/**
+ * The charset parameter of a Content-Type, or undefined when there is none. A quoted value is
+ * unquoted and its backslash escapes undone (RFC 9110, 5.6.4), so "utf-8" and "utf\-8" are utf-8.
+ */
 function charsetOf(contentType: string | undefined): string | undefined {
   for (const parameter of contentType?.split(';').slice(1) ?? []) {
     const [name, ...value] = parameter.split('=');
     if (name?.trim().toLowerCase() === 'charset') {
-      return value
-        .join('=')
-        .trim()
-        .replace(/^"(.*)"$/, '$1');
+      const text = value.join('=').trim();
+      const quoted = /^"(.*)"$/.exec(text);
+      return quoted ? (quoted[1] ?? '').replace(/\\(.)/g, '$1') : text;
     }
   }
   return undefined;
@@ -246,7 +263,14 @@ export function parseBody(raw: string, format: Format, rootName: string): Record
     );
   }
   const encoding = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']/.exec(raw)?.[1];
-  if (encoding !== undefined && !/^utf-?8$/i.test(encoding)) {
+  if (encoding !== undefined && ASCII_CHARSET.test(encoding)) {
+    // Declared as the Content-Type's charset is: read as UTF-8 while every character is ASCII.
+    if (/[^\p{ASCII}]/u.test(raw)) {
+      throw problems.badRequest(
+        'The body declares the encoding US-ASCII but holds a character that is not ASCII. Send XML as UTF-8.',
+      );
+    }
+  } else if (encoding !== undefined && !UTF8_CHARSET.test(encoding)) {
     throw problems.badRequest('The body declares an encoding other than UTF-8. Send XML as UTF-8.');
   }
   // Counted before parsing: the parser gives up on deep nesting with a failure of its own, which
