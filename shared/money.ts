@@ -33,10 +33,11 @@ export function parseMoney(
 /**
  * A signed total as the one who closes the batch saw it ("-12.50", "1234567.89") in cents, with no
  * maximum: a batch's net is a sum, and can be above what one transaction may be. Undefined unless
- * it is dollars with exactly two decimals.
+ * it is dollars with exactly two decimals and, as every amount, no leading zero but the one before
+ * the point ("0.50", never "05.00"), the form NET_AMOUNT_PATTERN documents.
  */
 export function parseNetCents(text: string): number | undefined {
-  const match = /^(-?)(\d{1,13})\.(\d{2})$/.exec(text);
+  const match = /^(-?)(0|[1-9]\d{0,12})\.(\d{2})$/.exec(text);
   if (!match) return undefined;
   const cents = Number(match[2]) * 100 + Number(match[3]);
   return match[1] === '-' ? -cents : cents;

@@ -4,7 +4,7 @@
  * that one request once it has checked the manager.
  */
 import { z } from 'zod';
-import { batchSchema, NOT_CHARACTERS, transactionResponseSchema } from '../api/schemas';
+import { batchSchema, NET_AMOUNT_PATTERN, NOT_CHARACTERS, transactionResponseSchema } from '../api/schemas';
 
 export const STAFF_ROLES = ['cashier', 'manager'] as const;
 export type StaffRoleName = (typeof STAFF_ROLES)[number];
@@ -128,11 +128,16 @@ export const staffChannels = {
     }),
     output: transactionResponseSchema,
   },
-  /** Closes the open batch when it still has what the manager saw. */
+  /**
+   * Closes the open batch when it still has what the manager saw. The net is written as
+   * PUT /batches/open's expected_net_amount is, so "05.00" is refused here as it is there.
+   */
   'counter:approved-close': {
     input: z.strictObject({
       expectedTotalCount: z.number().int().min(0).max(999_999_999),
-      expectedNetAmount: z.string().regex(/^-?\d{1,9}\.\d{2}$/),
+      expectedNetAmount: z
+        .string()
+        .regex(NET_AMOUNT_PATTERN, 'must be dollars with two decimals, like 240.50, 0.50 or -12.00'),
       ...approval,
     }),
     output: approvedCloseSchema,

@@ -371,6 +371,27 @@ describe('a manager allows one request at the counter', () => {
     ).toMatchObject({ code: 'refused' });
   });
 
+  it('refuses a net written other than as the API takes it, asking for no PIN and closing nothing', async () => {
+    await approvedSale('31.00');
+    const open = await t.client.openBatch();
+    if (!open) throw new Error('no open batch');
+    // The net the manager saw, with a leading zero: it would close this very batch if read.
+    const sign = open.net_amount.startsWith('-') ? '-' : '';
+    const padded = `${sign}0${open.net_amount.slice(sign.length)}`;
+    for (const expectedNetAmount of [padded, '005.00', '-05.00', '+5.00', '5.0', '5']) {
+      const refusal = await bridgeRefusal('counter:approved-close', {
+        expectedTotalCount: Number(open.total_count),
+        expectedNetAmount,
+        pin: MANAGER_PIN,
+      });
+      expect(refusal, expectedNetAmount).toMatchObject({
+        code: 'invalid-input',
+        message: expect.stringContaining('must be dollars with two decimals, like 240.50, 0.50 or -12.00'),
+      });
+    }
+    expect(await t.client.openBatch()).toMatchObject({ id: open.id, status: 'OPEN' });
+  });
+
   it('closes the batch the manager saw, and not one that changed', async () => {
     await approvedSale('30.00');
     const open = await t.client.openBatch();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayMoney, formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../shared/money';
+import { displayMoney, formatMoney, MAX_AMOUNT_CENTS, parseMoney, parseNetCents } from '../../shared/money';
+import { NET_AMOUNT_PATTERN } from '../../shared/api/schemas';
 
 describe('money on the wire', () => {
   it('reads dollars with two decimals into cents', () => {
@@ -48,5 +49,21 @@ describe('money on the wire', () => {
     expect(displayMoney(123456789)).toBe('$1,234,567.89');
     expect(displayMoney(-505)).toBe('-$5.05');
     expect(formatMoney(-505)).toBe('-5.05');
+  });
+});
+
+describe('a batch net as the closer saw it', () => {
+  it('reads signed dollars with two decimals, however large', () => {
+    expect(parseNetCents('240.50')).toBe(24050);
+    expect(parseNetCents('-12.00')).toBe(-1200);
+    expect(parseNetCents('0.50')).toBe(50);
+    expect(parseNetCents('123456789.00')).toBe(12345678900);
+  });
+
+  it('reads nothing the documented pattern refuses: no leading zero, sign or short decimals', () => {
+    for (const text of ['05.00', '005.00', '-05.00', '00.50', '+5.00', '5.0', '5', '.50', ' 5.00']) {
+      expect(NET_AMOUNT_PATTERN.test(text), text).toBe(false);
+      expect(parseNetCents(text), text).toBeUndefined();
+    }
   });
 });
