@@ -159,9 +159,9 @@ export class MoneyMoves {
       if (allowed.ok) continue;
       throw new MoneyMoveRefused(
         'forbidden',
-        override && allowed.missing === 'transactions:write'
-          ? 'This API key lacks the transactions:write permission, which duplicate_override needs. Nothing was charged.'
-          : `This API key lacks the ${allowed.missing} permission, which ${type} needs. Nothing was recorded.`,
+        override
+          ? `This API key lacks the ${allowed.accepted.join(' or ')} permission, which duplicate_override needs. Nothing was charged.`
+          : `This API key lacks the ${allowed.accepted.join(' or ')} permission, which ${type} needs. Nothing was recorded.`,
       );
     }
   }

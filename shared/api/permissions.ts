@@ -70,14 +70,17 @@ export function needsManager(body: { type?: unknown; duplicate_override?: unknow
   return type === 'REFUND' || type === 'VOID' || asksDuplicateOverride(body.duplicate_override);
 }
 
-/** Whether a key holding `held` may run a transaction of `type`, past the duplicate check or not. */
+/**
+ * Whether a key holding `held` may run a transaction of `type`, past the duplicate check or not;
+ * when not, every permission that would allow it, so a refusal names each way to be allowed.
+ */
 export function mayRun(
   held: readonly Permission[],
   type: TransactionType,
   duplicateOverride: boolean,
-): { ok: true } | { ok: false; missing: Permission } {
-  if (held.includes('transactions:write')) return { ok: true };
-  if (duplicateOverride) return { ok: false, missing: 'transactions:write' };
-  const needed = TYPE_PERMISSIONS[type];
-  return held.includes(needed) ? { ok: true } : { ok: false, missing: needed };
+): { ok: true } | { ok: false; accepted: readonly Permission[] } {
+  const accepted: readonly Permission[] = duplicateOverride
+    ? ['transactions:write']
+    : ['transactions:write', TYPE_PERMISSIONS[type]];
+  return accepted.some((one) => held.includes(one)) ? { ok: true } : { ok: false, accepted };
 }
