@@ -182,6 +182,12 @@ function notADataDir(dataDir: string): boolean {
 /** The printer did not take the receipt: said in words, with its own exit status. */
 class PrintFailedError extends Error {}
 
+/**
+ * The data dir has no active key by the id given: the command was well formed, so it is a failure
+ * (exit 1), as an unknown transaction or person is, not a usage mistake.
+ */
+class NoSuchKeyError extends Error {}
+
 async function receipt(
   dataDir: string,
   values: { id?: string; copy?: string; width?: string; printer?: string },
@@ -482,7 +488,7 @@ function keys(
           const id = args[0];
           if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
           const revoked = await engine.keys.revoke(id, COMMAND_LINE);
-          if (!revoked) throw new UsageError(`No active key with id ${id}. See keys list.`);
+          if (!revoked) throw new NoSuchKeyError(`No active key with id ${id}. See keys list.`);
           console.log(`Revoked API key ${revoked.id} "${revoked.name}".`);
           return;
         }
@@ -817,7 +823,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof ReceiptNotFoundError ||
     error instanceof NotATabError ||
     error instanceof NoLedgerError ||
-    error instanceof PrintFailedError
+    error instanceof PrintFailedError ||
+    error instanceof NoSuchKeyError
   ) {
     console.error(`tender: ${error.message}`);
     process.exit(1);

@@ -116,7 +116,19 @@ describe('the headless command line', () => {
     const id = key.split('_')[1] ?? '';
     expect(run('keys', 'revoke', id).status).toBe(0);
     expect(run('keys', 'list').stdout).toMatch(/revoked/);
-    expect(run('keys', 'revoke', id).status).toBe(2);
+  });
+
+  it('keys revoke of a key already revoked, or of none, fails with 1: the command was right', () => {
+    const key = run('keys', 'create', '--name', 'gone').stdout.trim().split('\n').at(-1) ?? '';
+    const id = key.split('_')[1] ?? '';
+    expect(run('keys', 'revoke', id).status).toBe(0);
+    for (const unknown of [id, '0123456789abcdef']) {
+      const again = run('keys', 'revoke', unknown);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toBe(`tender: No active key with id ${unknown}. See keys list.\n`);
+    }
+    // Without the id it is a usage mistake, as before.
+    expect(run('keys', 'revoke').status).toBe(2);
   });
 
   it('settings set and get tips_enabled, and refuse nonsense', () => {
