@@ -4,59 +4,30 @@
  * gateway answers again; a void that cancels what has not gone up; a decline after forwarding; the
  * batch close with a queue, with the gateway down, and with totals that differ.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
-import { recentAudit, VISA, type TestGateway } from '../support/gateway';
-import { atGateway, postsSince, startRelay, swipe } from '../support/relay';
+import { recentAudit, VISA } from '../support/gateway';
+import { atGateway, postsSince, swipe, useRelayEachTest } from '../support/relay';
 import { post } from '../support/transactions';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
 import { SENT_AGAIN_AFTER_MS } from '../../electron/gateway/forwarder';
-import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream-gateway';
 
-let upstream: UpstreamGateway;
-let t: TestGateway | undefined;
-/** The engine's clock: real time, pushed forward by a test that needs hours to pass. */
-let clockOffset = 0;
-
-beforeAll(async () => {
-  upstream = await startUpstreamGateway({ tips: true });
-});
-afterAll(async () => {
-  await upstream?.close();
+/** One gateway for the file; a new engine for each test, whose clock a test pushes forward by hours. */
+const { upstream, relay, item, clock } = useRelayEachTest({
+  upstream: { tips: true },
+  relay: { offline: true, tips: true },
 });
 beforeEach(async () => {
-  clockOffset = 0;
-  t = await startRelay(upstream, {
-    offline: true,
-    tips: true,
-    engine: { now: () => Date.now() + clockOffset },
-  });
   // Each test starts with the gateway's batch as empty as the engine's.
-  await upstream.gateway.client.closeOpenBatch();
+  await upstream().gateway.client.closeOpenBatch();
 });
-afterEach(async () => {
-  upstream.proxy.clearFaults();
-  await upstream.proxy.line('up');
-  await t?.close();
-  t = undefined;
-});
-
-const relay = (): TestGateway => {
-  if (!t) throw new Error('no engine under test');
-  return t;
-};
-const item = async (id: string | undefined): Promise<TransactionListItem> => {
-  const [found] = await relay().client.listTransactions({ id: id ?? '' });
-  if (!found) throw new Error(`no transaction ${id}`);
-  return found;
-};
 /**
  * After an online request, the first request once the line goes down goes out on the kept connection
  * the gateway closed: it may have reached the gateway, so it is queued as sent and sent again only
  * once it could no longer arrive late. The engine's clock is taken past that.
  */
 const pastLateArrival = () => {
-  clockOffset += SENT_AGAIN_AFTER_MS;
+  clock.offset += SENT_AGAIN_AFTER_MS;
 };
 /**
  * A sale voided twice: the first VOID reaches the gateway late, which voids the sale, and its answer
@@ -67,23 +38,23 @@ const pastLateArrival = () => {
 async function lostVoidRetriedOffline({ lostStillHeld = false } = {}) {
   await relay().gateway.engine.forwarder.stop();
   const sale = await post(relay(), 'json', { type: 'SALE', amount: '13.00', ...VISA });
-  upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+  upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
   expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
     result: 'Error',
     error_code: '9004',
   });
-  await upstream.proxy.line('refuse');
+  await upstream().proxy.line('refuse');
   const retried = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
   expect(retried).toMatchObject({ result: 'Approved', offline: 'true' });
-  if (!lostStillHeld) await upstream.proxy.releaseHeld();
-  await upstream.proxy.line('up');
+  if (!lostStillHeld) await upstream().proxy.releaseHeld();
+  await upstream().proxy.line('up');
   pastLateArrival();
   return { sale, retried };
 }
 /** The gateway's approved void of the transaction it knows as this sale's upstream id. */
 async function gatewaysVoidOf(sale: { id?: string }): Promise<TransactionListItem | undefined> {
   const saleAtGateway = (await item(sale.id)).upstream_id;
-  return (await upstream.gateway.client.listTransactions({ type: 'void', result: 'approved' })).find(
+  return (await upstream().gateway.client.listTransactions({ type: 'void', result: 'approved' })).find(
     (each) => each.original_id === saleAtGateway,
   );
 }
@@ -96,8 +67,8 @@ const offlineSale = (amount: string, card: { pan: string; expMmyy: string } = CA
 
 describe('while the gateway cannot be reached', () => {
   it('a swiped sale within the limit is approved offline, says so, and waits to be forwarded', async () => {
-    await upstream.proxy.line('refuse');
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.line('refuse');
+    const seen = upstream().proxy.seen.length;
     const answer = await offlineSale('12.00');
     expect(answer).toMatchObject({ result: 'Approved', result_code: '0000', offline: 'true' });
     expect(answer.authorization_code).toMatch(/^OFL[A-Z0-9]{3}$/);
@@ -115,11 +86,11 @@ describe('while the gateway cannot be reached', () => {
       (await relay().client.listTransactions({ offline: 'false' })).map((listed) => listed.id),
     ).not.toContain(answer.id);
     expect((await relay().client.openBatch())?.sales_total).toBe('12.00');
-    expect(upstream.proxy.seen.length).toBe(seen);
+    expect(upstream().proxy.seen.length).toBe(seen);
   });
 
   it('keyed cards, tabs, forced sales and refunds to a card are refused, in words a cashier acts on', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     expect(await post(relay(), 'json', { type: 'SALE', amount: '5.00', ...VISA })).toMatchObject({
       result: 'Error',
       error_code: '9010',
@@ -149,13 +120,13 @@ describe('while the gateway cannot be reached', () => {
       ['offline_max_total', '30.00'],
       ['offline_max_hours', '2'],
     ]);
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     expect(await offlineSale('20.01')).toMatchObject({ result: 'Error', error_code: '9012' });
     expect((await offlineSale('20.00')).result).toBe('Approved');
     expect(await offlineSale('10.01')).toMatchObject({ result: 'Error', error_code: '9013' });
     expect((await offlineSale('10.00')).result).toBe('Approved');
     await relay().gateway.engine.settings.setFromText('offline_max_total', '100.00');
-    clockOffset = 2 * 3_600_000 + 1_000;
+    clock.offset = 2 * 3_600_000 + 1_000;
     expect(await offlineSale('1.00')).toMatchObject({
       result: 'Error',
       error_code: '9014',
@@ -165,7 +136,7 @@ describe('while the gateway cannot be reached', () => {
 
   it('with store and forward off, nothing is approved: Error 9003', async () => {
     await relay().gateway.engine.settings.setFromText('offline_enabled', 'false');
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     expect(await offlineSale('5.00')).toMatchObject({
       result: 'Error',
       error_code: '9003',
@@ -175,78 +146,78 @@ describe('while the gateway cannot be reached', () => {
   });
 
   it('a sale whose answer was lost as the gateway went down is approved offline and looked up before it goes again', async () => {
-    upstream.proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
-    const seen = upstream.proxy.seen.length;
+    upstream().proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
+    const seen = upstream().proxy.seen.length;
     const answer = await offlineSale('9.99');
     // The gateway approved it, but its answer was lost and it could not be asked: offline, as sent.
     expect(answer).toMatchObject({ result: 'Approved', offline: 'true' });
-    const [sent] = postsSince(upstream, seen);
+    const [sent] = postsSince(upstream(), seen);
     expect(sent?.fate).toBe('cut');
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     await relay().gateway.engine.forwarder.drain();
     const listed = await item(answer.id);
     expect(listed.forward_state).toBe('forwarded');
     // Found by its reference: the gateway has the one charge it made, never a second.
-    expect(postsSince(upstream, seen)).toHaveLength(1);
+    expect(postsSince(upstream(), seen)).toHaveLength(1);
     expect(
-      await upstream.gateway.client.listTransactions({ order_id: String(sent?.body.order_number) }),
+      await upstream().gateway.client.listTransactions({ order_id: String(sent?.body.order_number) }),
     ).toHaveLength(1);
-    expect((await atGateway(upstream, listed.upstream_id)).amount).toBe('9.99');
+    expect((await atGateway(upstream(), listed.upstream_id)).amount).toBe('9.99');
   });
 
   it('a void of an offline sale not yet forwarded cancels it: the gateway never sees it', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('7.00');
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided.result).toBe('Approved');
     expect(await item(sale.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
     await relay().gateway.engine.forwarder.drain();
-    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(postsSince(upstream(), seen)).toEqual([]);
     expect((await relay().client.openBatch())?.sales_total ?? '0.00').toBe('0.00');
   });
 });
 
 describe('a void of an offline sale the gateway may already have', () => {
   it('is refused while the sale is on its way, and voids it at the gateway once it has arrived', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('7.00');
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     const round = relay().gateway.engine.forwarder.round();
-    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
+    await upstream().proxy.waitFor((request) => request.fate === 'hold', seen);
     const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(early).toMatchObject({ result: 'Rejected', error_code: '8017' });
     expect(early.display_message).toMatch(/being sent to the card network/);
     expect(await item(sale.id)).toMatchObject({ voided: 'false', forward_state: 'waiting' });
-    await upstream.proxy.releaseHeld();
+    await upstream().proxy.releaseHeld();
     await round;
     await relay().gateway.engine.forwarder.drain();
     const forwarded = await item(sale.id);
     expect(forwarded.forward_state).toBe('forwarded');
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided.result).toBe('Approved');
-    expect((await atGateway(upstream, forwarded.upstream_id)).voided).toBe('true');
+    expect((await atGateway(upstream(), forwarded.upstream_id)).voided).toBe('true');
   });
 
   it('is refused while a sale whose answer was lost waits, not cancelled under a charge', async () => {
-    upstream.proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
-    const seen = upstream.proxy.seen.length;
+    upstream().proxy.fault({ kind: 'cut', thenLine: 'refuse' }, { match: ({ method }) => method === 'POST' });
+    const seen = upstream().proxy.seen.length;
     const sale = await offlineSale('9.98');
     expect(sale).toMatchObject({ result: 'Approved', offline: 'true' });
-    const [sent] = postsSince(upstream, seen);
+    const [sent] = postsSince(upstream(), seen);
     // The gateway approved it; the engine could not learn that, so it may not cancel it.
     const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(early).toMatchObject({ result: 'Rejected', error_code: '8017' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     await relay().gateway.engine.forwarder.drain();
     expect((await item(sale.id)).forward_state).toBe('forwarded');
     expect(await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' })).toMatchObject({
       result: 'Approved',
     });
-    const atTheGateway = await upstream.gateway.client.listTransactions({
+    const atTheGateway = await upstream().gateway.client.listTransactions({
       order_id: String(sent?.body.order_number),
     });
     expect(atTheGateway.map((each) => [each.result, each.voided])).toEqual([['Approved', 'true']]);
@@ -257,36 +228,38 @@ describe('a void of an offline sale the gateway may already have', () => {
 
 describe('forwarding', () => {
   it('sends the queue oldest first, each once, by itself once the gateway answers again', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sales = [await offlineSale('1.11'), await offlineSale('2.22'), await offlineSale('3.33')];
-    const seen = upstream.proxy.seen.length;
-    await upstream.proxy.line('up');
+    const seen = upstream().proxy.seen.length;
+    await upstream().proxy.line('up');
     // No call here: the engine forwards by itself, within a few seconds.
     await expect
       .poll(async () =>
         (await Promise.all(sales.map((sale) => item(sale.id)))).map((listed) => listed.forward_state),
       )
       .toEqual(['forwarded', 'forwarded', 'forwarded']);
-    const sent = postsSince(upstream, seen);
+    const sent = postsSince(upstream(), seen);
     expect(sent.map((request) => request.body.amount)).toEqual(['1.11', '2.22', '3.33']);
     const listed = await Promise.all(sales.map((sale) => item(sale.id)));
-    const atTheGateway = await Promise.all(listed.map((each) => atGateway(upstream, each.upstream_id)));
+    const atTheGateway = await Promise.all(listed.map((each) => atGateway(upstream(), each.upstream_id)));
     expect(atTheGateway.map((each) => each.amount)).toEqual(['1.11', '2.22', '3.33']);
     expect(atTheGateway.map((each) => Number(each.id))).toEqual(
       [...atTheGateway.map((each) => Number(each.id))].sort((a, b) => a - b),
     );
     for (const each of atTheGateway)
-      expect(await upstream.gateway.client.listTransactions({ order_id: each.order_number })).toHaveLength(1);
+      expect(await upstream().gateway.client.listTransactions({ order_id: each.order_number })).toHaveLength(
+        1,
+      );
   });
 
   it('an entry whose answer was lost is looked up, not sent again', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('4.44');
-    await upstream.proxy.line('up');
-    upstream.proxy.fault({ kind: 'hang' }, { match: ({ method }) => method === 'POST' });
+    await upstream().proxy.line('up');
+    upstream().proxy.fault({ kind: 'hang' }, { match: ({ method }) => method === 'POST' });
     // The first try goes out and hangs; it is marked as sent before it went.
     await relay().gateway.engine.forwarder.round();
-    upstream.proxy.fault({ kind: 'cut' }, { match: ({ method }) => method === 'POST' });
+    upstream().proxy.fault({ kind: 'cut' }, { match: ({ method }) => method === 'POST' });
     // ... the request that hung never reached the gateway, but might still: the next round looks it
     // up, finds nothing, and waits.
     const early = await relay().gateway.engine.forwarder.drain();
@@ -296,16 +269,16 @@ describe('forwarding', () => {
     pastLateArrival();
     await relay().gateway.engine.forwarder.drain();
     expect((await item(sale.id)).forward_state).toBe('forwarded');
-    const reference = (await atGateway(upstream, (await item(sale.id)).upstream_id)).order_number;
-    expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
+    const reference = (await atGateway(upstream(), (await item(sale.id)).upstream_id)).order_number;
+    expect(await upstream().gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
   });
 
   it('an entry whose send arrives late is found by its reference, never sent and charged twice', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('5.55');
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     // The send is held on the way: no answer, and the gateway's list does not show it.
     const first = await relay().gateway.engine.forwarder.round();
     expect(first.stoppedBy).toMatch(/outcome could not be learned/);
@@ -314,42 +287,42 @@ describe('forwarding', () => {
       forwarded: 0,
       stoppedBy: expect.stringMatching(/has not shown there yet/),
     });
-    expect(postsSince(upstream, seen)).toHaveLength(1);
+    expect(postsSince(upstream(), seen)).toHaveLength(1);
     // It reaches the gateway late, which charges the card.
-    await upstream.proxy.releaseHeld();
+    await upstream().proxy.releaseHeld();
     await relay().gateway.engine.forwarder.drain();
     const listed = await item(sale.id);
     expect(listed.forward_state).toBe('forwarded');
-    expect(postsSince(upstream, seen)).toHaveLength(1);
-    const reference = (await atGateway(upstream, listed.upstream_id)).order_number;
-    expect(await upstream.gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
+    expect(postsSince(upstream(), seen)).toHaveLength(1);
+    const reference = (await atGateway(upstream(), listed.upstream_id)).order_number;
+    expect(await upstream().gateway.client.listTransactions({ order_id: reference })).toHaveLength(1);
   });
 
   it('a send that could not connect is not taken as sent: a void still cancels it, the rest go at once', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const cancelled = await offlineSale('6.10');
     const kept = await offlineSale('6.20');
-    const seen = upstream.proxy.seen.length;
+    const seen = upstream().proxy.seen.length;
     const down = await relay().gateway.engine.forwarder.round();
     expect(down).toMatchObject({ forwarded: 0, stoppedBy: expect.stringMatching(/card network is down/) });
     const voided = await post(relay(), 'json', { type: 'VOID', id: cancelled.id ?? '' });
     expect(voided.result).toBe('Approved');
     expect(await item(cancelled.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
     expect((await item(kept.id)).forward_state).toBe('forwarded');
-    expect(postsSince(upstream, seen).map((request) => request.body.amount)).toEqual(['6.20']);
+    expect(postsSince(upstream(), seen).map((request) => request.body.amount)).toEqual(['6.20']);
   });
 
   it('a send under way counts as lasting its whole time limit, so a crash during it cannot shorten the wait', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     await offlineSale('6.20');
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
-    const sentAfter = Date.now() + clockOffset;
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
+    const sentAfter = Date.now() + clock.offset;
     const round = relay().gateway.engine.forwarder.round();
-    await upstream.proxy.waitFor((request) => request.fate === 'hang', seen);
+    await upstream().proxy.waitFor((request) => request.fate === 'hang', seen);
     // What a restart after a crash at this moment would read: the send may go on for its 2 s limit.
     const [during] = await relay().gateway.engine.ledger.forwards.waiting(1);
     expect(during?.attempts).toBe(1);
@@ -358,33 +331,33 @@ describe('forwarding', () => {
   });
 
   it('a send the gateway turns away unread is not taken as sent: a void still cancels it', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('6.30');
     // Only the rounds this test runs: one of the engine's own would send the entry in between.
     await relay().gateway.engine.forwarder.stop();
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
     const turnedAway = await relay().gateway.engine.forwarder.round();
     expect(turnedAway).toMatchObject({ forwarded: 0, stoppedBy: expect.stringMatching(/slow down \(429\)/) });
-    expect(postsSince(upstream, seen).map((request) => request.fate)).toEqual(['status']);
+    expect(postsSince(upstream(), seen).map((request) => request.fate)).toEqual(['status']);
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided.result).toBe('Approved');
     expect(await item(sale.id)).toMatchObject({ voided: 'true', forward_state: 'cancelled' });
   });
 
   it('a send turned away after one that may have arrived keeps the entry as sent, and adds no wait', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const sale = await offlineSale('6.40');
     await relay().gateway.engine.forwarder.stop();
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
     // The first send is taken and never answered: it may still reach the gateway.
-    upstream.proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'hang' }, { match: TRANSACTION_POSTS });
     await relay().gateway.engine.forwarder.round();
     pastLateArrival();
     // Once it can no longer arrive, the entry goes again, and the gateway turns it away unread.
-    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'status', status: 429 }, { match: TRANSACTION_POSTS });
     expect((await relay().gateway.engine.forwarder.round()).stoppedBy).toMatch(/429/);
     // The first send still counts: a void cannot cancel what the gateway may have.
     const early = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
@@ -392,7 +365,7 @@ describe('forwarding', () => {
     // The send turned away started no new wait: the next round sends it.
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
     expect((await item(sale.id)).forward_state).toBe('forwarded');
-    expect(postsSince(upstream, seen).map((request) => request.fate)).toEqual([
+    expect(postsSince(upstream(), seen).map((request) => request.fate)).toEqual([
       'hang',
       'status',
       'forwarded',
@@ -400,11 +373,11 @@ describe('forwarding', () => {
   });
 
   it('an entry the gateway answers with an Error of its own is refused, and the queue goes on', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const failing = await offlineSale('3.00', { pan: '4000000000000119', expMmyy: '1230' });
     const next = await offlineSale('4.00');
-    await upstream.proxy.line('up');
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.line('up');
+    const seen = upstream().proxy.seen.length;
     await expect
       .poll(async () => {
         await relay().gateway.engine.forwarder.drain();
@@ -412,7 +385,7 @@ describe('forwarding', () => {
       })
       .toBe('forwarded');
     expect(await item(failing.id)).toMatchObject({ forward_state: 'declined', voided: 'false' });
-    const sent = postsSince(upstream, seen).map((request) => request.body.amount);
+    const sent = postsSince(upstream(), seen).map((request) => request.body.amount);
     expect(sent.filter((amount) => amount === '3.00')).toHaveLength(1);
     expect(sent.filter((amount) => amount === '4.00')).toHaveLength(1);
     const declined = await relay().gateway.engine.ledger.forwards.declined();
@@ -425,15 +398,15 @@ describe('forwarding', () => {
   it('a void whose answer was lost and that the gateway carried out late is recorded here once, not sent again', async () => {
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '12.00', ...VISA });
     await post(relay(), 'json', { type: 'SALE', amount: '2.50', ...VISA });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided).toMatchObject({ result: 'Error', error_code: '9004' });
     expect(await item(sale.id)).toMatchObject({ voided: 'false' });
-    await upstream.proxy.releaseHeld();
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.releaseHeld();
+    const seen = upstream().proxy.seen.length;
     await relay().gateway.engine.forwarder.round();
     await relay().gateway.engine.forwarder.round();
-    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(postsSince(upstream(), seen)).toEqual([]);
     expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
     // The sale is voided here as it is at the gateway, by a void row of its own with the gateway's id.
     const [recorded] = await relay().client.listTransactions({ type: 'void', result: 'approved' });
@@ -442,7 +415,7 @@ describe('forwarding', () => {
       amount: '12.00',
       card: expect.stringMatching(/1111$/),
     });
-    expect((await atGateway(upstream, recorded?.upstream_id ?? '')).type).toBe('Void');
+    expect((await atGateway(upstream(), recorded?.upstream_id ?? '')).type).toBe('Void');
     expect(await item(sale.id)).toMatchObject({ voided: 'true' });
     const audit = await recentAudit(relay(), 5);
     expect(audit.filter((entry) => entry.action === 'gateway_void')).toMatchObject([
@@ -461,9 +434,9 @@ describe('forwarding', () => {
 
   it('a void retried while the gateway was down is not sent once the lost one turns up approved', async () => {
     const { sale, retried } = await lostVoidRetriedOffline();
-    const seen = upstream.proxy.seen.length;
+    const seen = upstream().proxy.seen.length;
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
-    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(postsSince(upstream(), seen)).toEqual([]);
     const gatewaysVoid = await gatewaysVoidOf(sale);
     expect(gatewaysVoid).toBeDefined();
     expect(await item(retried.id)).toMatchObject({
@@ -481,11 +454,11 @@ describe('forwarding', () => {
   it('a void retried offline that the gateway refuses because the lost one reached it just before is settled as carried out by it', async () => {
     const { sale, retried } = await lostVoidRetriedOffline({ lostStillHeld: true });
     // The round looks the lost one up and does not find it; it reaches the gateway just before the retry.
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'hold', answer: true }, { match: TRANSACTION_POSTS });
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'hold', answer: true }, { match: TRANSACTION_POSTS });
     const round = relay().gateway.engine.forwarder.round();
-    await upstream.proxy.waitFor((request) => request.fate === 'hold', seen);
-    await upstream.proxy.releaseHeld();
+    await upstream().proxy.waitFor((request) => request.fate === 'hold', seen);
+    await upstream().proxy.releaseHeld();
     await round;
     const gatewaysVoid = await gatewaysVoidOf(sale);
     expect(gatewaysVoid).toBeDefined();
@@ -500,34 +473,34 @@ describe('forwarding', () => {
 
   it('the void of a lost sale that turned up, whose own answer is lost, is found rather than sent again', async () => {
     await relay().gateway.engine.forwarder.stop();
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     expect(await post(relay(), 'json', { type: 'SALE', amount: '31.00', ...VISA })).toMatchObject({
       error_code: '9004',
     });
-    await upstream.proxy.releaseHeld();
-    const seen = upstream.proxy.seen.length;
+    await upstream().proxy.releaseHeld();
+    const seen = upstream().proxy.seen.length;
     // The gateway charged it; Tender voids it there, and that void's answer is lost too.
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     await relay().gateway.engine.forwarder.round();
-    await upstream.proxy.releaseHeld();
+    await upstream().proxy.releaseHeld();
     await relay().gateway.engine.forwarder.round();
-    expect(postsSince(upstream, seen).map((request) => request.body.type)).toEqual(['VOID']);
+    expect(postsSince(upstream(), seen).map((request) => request.body.type)).toEqual(['VOID']);
     expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
     const [audited] = (await recentAudit(relay(), 5)).filter((entry) => entry.action === 'gateway_void');
     expect(audited?.detail).toMatch(/: voided there \(its void \d+\)$/);
-    const [sale] = await upstream.gateway.client.listTransactions({ type: 'sale', amount: '31.00' });
+    const [sale] = await upstream().gateway.client.listTransactions({ type: 'sale', amount: '31.00' });
     expect(sale?.voided).toBe('true');
   });
 
   it('a void retried offline is not sent while the lost one cannot be looked up', async () => {
     const { retried } = await lostVoidRetriedOffline();
-    const seen = upstream.proxy.seen.length;
-    upstream.proxy.fault({ kind: 'status', status: 429 }, { match: LOOKUPS });
+    const seen = upstream().proxy.seen.length;
+    upstream().proxy.fault({ kind: 'status', status: 429 }, { match: LOOKUPS });
     const unasked = await relay().gateway.engine.forwarder.round();
     expect(unasked.lostUnasked).toMatch(/429/);
-    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(postsSince(upstream(), seen)).toEqual([]);
     await relay().gateway.engine.forwarder.round();
-    expect(postsSince(upstream, seen)).toEqual([]);
+    expect(postsSince(upstream(), seen)).toEqual([]);
     expect((await item(retried.id)).forward_state).toBe('forwarded');
     expect(await relay().gateway.engine.ledger.forwards.declined()).toEqual([]);
   });
@@ -537,16 +510,16 @@ describe('forwarding', () => {
     // before the tab is captured.
     await relay().gateway.engine.forwarder.stop();
     const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     expect(await post(relay(), 'json', { type: 'VOID', id: auth.id ?? '' })).toMatchObject({
       error_code: '9004',
     });
     // The void reaches the gateway late; meanwhile the line is down and the tab is captured offline.
-    await upstream.proxy.releaseHeld();
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.releaseHeld();
+    await upstream().proxy.line('refuse');
     const capture = await post(relay(), 'json', { type: 'CAPTURE', id: auth.id ?? '', amount: '20.00' });
     expect(capture).toMatchObject({ result: 'Approved', offline: 'true' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     pastLateArrival();
     expect(await relay().gateway.engine.forwarder.drain()).toEqual({ waiting: 0 });
     await relay().gateway.engine.forwarder.round();
@@ -554,14 +527,14 @@ describe('forwarding', () => {
     expect((await item(capture.id)).forward_state).toBe('declined');
     const tab = await item(auth.id);
     expect(tab).toMatchObject({ voided: 'true', captured: 'false' });
-    expect((await atGateway(upstream, tab.upstream_id)).voided).toBe('true');
+    expect((await atGateway(upstream(), tab.upstream_id)).voided).toBe('true');
     expect(await relay().gateway.engine.ledger.forwards.pendingChecks(5)).toEqual([]);
   });
 
   it('a capture, refund or void of an online transaction is queued offline and forwarded in order', async () => {
     const auth = await post(relay(), 'json', { type: 'AUTH', amount: '20.00', ...VISA });
     const sale = await post(relay(), 'json', { type: 'SALE', amount: '9.00', ...VISA });
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const capture = await post(relay(), 'json', {
       type: 'CAPTURE',
       id: auth.id ?? '',
@@ -575,25 +548,25 @@ describe('forwarding', () => {
     });
     const voided = await post(relay(), 'json', { type: 'VOID', id: sale.id ?? '' });
     expect(voided).toMatchObject({ result: 'Approved', offline: 'true' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     pastLateArrival();
     await relay().gateway.engine.forwarder.drain();
     const authAtGateway = (await item(auth.id)).upstream_id;
-    expect(await atGateway(upstream, (await item(capture.id)).upstream_id)).toMatchObject({
+    expect(await atGateway(upstream(), (await item(capture.id)).upstream_id)).toMatchObject({
       type: 'Capture',
       amount: '23.00',
       original_id: authAtGateway,
     });
-    expect((await atGateway(upstream, (await item(sale.id)).upstream_id)).voided).toBe('true');
+    expect((await atGateway(upstream(), (await item(sale.id)).upstream_id)).voided).toBe('true');
   });
 
   it('an offline sale the gateway declines leaves the batch, is audited, and waits for a manager', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const kept = await offlineSale('6.00');
     const declined = await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
     expect(declined.result).toBe('Approved');
     expect((await relay().client.openBatch())?.sales_total).toBe('14.00');
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     await relay().gateway.engine.forwarder.drain();
     expect(await item(declined.id)).toMatchObject({
       result: 'Approved',
@@ -621,13 +594,13 @@ describe('forwarding', () => {
 
 describe('an offline sale the gateway declined when it was sent', () => {
   it('can be neither voided nor refunded, with the gateway up or down: nothing was charged', async () => {
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     await offlineSale('6.50');
     const declined = await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     await relay().gateway.engine.forwarder.drain();
     expect(await item(declined.id)).toMatchObject({ forward_state: 'declined', voidable: 'false' });
-    const seen = upstream.proxy.seen.length;
+    const seen = upstream().proxy.seen.length;
     expect(await post(relay(), 'json', { type: 'VOID', id: declined.id ?? '' })).toMatchObject({
       result: 'Rejected',
       error_code: '8017',
@@ -641,22 +614,22 @@ describe('an offline sale the gateway declined when it was sent', () => {
     expect(refusedUp.display_message).toMatch(
       /declined by the gateway when it was sent, so nothing was charged/,
     );
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     expect(await post(relay(), 'json', refund)).toMatchObject({ result: 'Rejected', error_code: '8015' });
-    await upstream.proxy.line('up');
-    expect(postsSince(upstream, seen)).toEqual([]);
+    await upstream().proxy.line('up');
+    expect(postsSince(upstream(), seen)).toEqual([]);
   });
 });
 
 describe('the batch close', () => {
   it('refused for figures an offline sale declined on the way changed, leaves the gateway’s batch open too', async () => {
     await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     await offlineSale('5.00');
     await offlineSale('8.00', { pan: '4000000000000002', expMmyy: '1230' });
     const seen = await relay().client.openBatch();
     expect(seen).toMatchObject({ total_count: '3', net_amount: '23.00' });
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     pastLateArrival();
     const refused = await relay().request(
       `batches/open?expected_total_count=${seen?.total_count}&expected_net_amount=${seen?.net_amount}`,
@@ -667,22 +640,24 @@ describe('the batch close', () => {
       error: 'batch_changed',
       batch: { status: 'OPEN', total_count: '2', net_amount: '15.00' },
     });
-    expect((await upstream.gateway.client.openBatch())?.status).toBe('OPEN');
+    expect((await upstream().gateway.client.openBatch())?.status).toBe('OPEN');
 
     const closed = await relay().client.closeOpenBatch({
       expected_total_count: '2',
       expected_net_amount: '15.00',
     });
     expect(closed).toMatchObject({ status: 'CLOSED', reconciled: 'true', upstream_net_amount: '15.00' });
-    const [atTheGateway] = await upstream.gateway.client.listBatches({ id: closed?.upstream_batch_id ?? '' });
+    const [atTheGateway] = await upstream().gateway.client.listBatches({
+      id: closed?.upstream_batch_id ?? '',
+    });
     expect(atTheGateway).toMatchObject({ status: 'CLOSED', confirmation_code: closed?.confirmation_code });
   });
 
   it('forwards the queue first, then closes at the gateway and here, with both sets of figures', async () => {
     await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     await offlineSale('5.00');
-    await upstream.proxy.line('up');
+    await upstream().proxy.line('up');
     pastLateArrival();
     const closed = await relay().client.closeOpenBatch();
     expect(closed).toMatchObject({
@@ -694,19 +669,21 @@ describe('the batch close', () => {
       upstream_net_amount: '15.00',
       reconciled: 'true',
     });
-    const [atTheGateway] = await upstream.gateway.client.listBatches({ id: closed?.upstream_batch_id ?? '' });
+    const [atTheGateway] = await upstream().gateway.client.listBatches({
+      id: closed?.upstream_batch_id ?? '',
+    });
     expect(atTheGateway).toMatchObject({ status: 'CLOSED', confirmation_code: closed?.confirmation_code });
-    expect(await upstream.gateway.client.openBatch()).toBeUndefined();
+    expect(await upstream().gateway.client.openBatch()).toBeUndefined();
   });
 
   it('closes nothing while a request whose answer was lost cannot be looked up, then voids it first', async () => {
-    upstream.proxy.fault({ kind: 'status', status: 503 }, { match: LOOKUPS, times: Infinity });
-    upstream.proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
+    upstream().proxy.fault({ kind: 'status', status: 503 }, { match: LOOKUPS, times: Infinity });
+    upstream().proxy.fault({ kind: 'hold' }, { match: TRANSACTION_POSTS });
     expect(await post(relay(), 'json', { type: 'SALE', amount: '41.00', ...VISA })).toMatchObject({
       error_code: '9004',
     });
     // The lost sale reaches the gateway late and is charged; the cashier charges the card again.
-    await upstream.proxy.releaseHeld();
+    await upstream().proxy.releaseHeld();
     expect((await post(relay(), 'json', { type: 'SALE', amount: '41.00', ...VISA })).result).toBe('Approved');
     const refused = await relay().request('batches/open', {
       method: 'PUT',
@@ -717,15 +694,15 @@ describe('the batch close', () => {
       error: 'gateway_unreachable',
       message: expect.stringMatching(/answer was lost could not be looked up .*503/),
     });
-    expect((await upstream.gateway.client.openBatch())?.sales_total).toBe('82.00');
-    upstream.proxy.clearFaults();
+    expect((await upstream().gateway.client.openBatch())?.sales_total).toBe('82.00');
+    upstream().proxy.clearFaults();
     const closed = await relay().client.closeOpenBatch();
     expect(closed).toMatchObject({ sales_total: '41.00', upstream_sales_total: '41.00', reconciled: 'true' });
   });
 
   it('closes nothing while the gateway cannot be reached, and says why', async () => {
     await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
-    await upstream.proxy.line('refuse');
+    await upstream().proxy.line('refuse');
     const refused = await relay().request('batches/open', {
       method: 'PUT',
       headers: { api_key: relay().key },
@@ -734,13 +711,13 @@ describe('the batch close', () => {
     expect(refused.json()).toMatchObject({ error: 'gateway_unreachable' });
     expect(String(refused.json().message)).toMatch(/Nothing was closed/);
     expect((await relay().client.openBatch())?.status).toBe('OPEN');
-    await upstream.proxy.line('up');
-    expect((await upstream.gateway.client.openBatch())?.status).toBe('OPEN');
+    await upstream().proxy.line('up');
+    expect((await upstream().gateway.client.openBatch())?.status).toBe('OPEN');
   });
 
   it('with a transaction only the gateway has: not reconciled, both sides kept and audited', async () => {
     await post(relay(), 'json', { type: 'SALE', amount: '10.00', ...VISA });
-    await upstream.gateway.client.createTransaction({ type: 'SALE', amount: '2.50', ...VISA });
+    await upstream().gateway.client.createTransaction({ type: 'SALE', amount: '2.50', ...VISA });
     const closed = await relay().client.closeOpenBatch();
     expect(closed).toMatchObject({
       sales_count: '1',

@@ -3,10 +3,11 @@
  * behind the fault proxy, upstream-gateway.ts), on the run's store; and what the tests need to read
  * on both sides.
  */
+import { afterEach, beforeEach } from 'vitest';
 import { nextKsnCounter, simulatedSwipeString, type TestCard } from '../../electron/reader/simulator';
 import type { TransactionListItem } from '../../shared/api/schemas';
 import { startTestGateway, type TestGateway, type TestGatewayOptions } from './gateway';
-import type { UpstreamGateway } from './upstream-gateway';
+import { useUpstreamGateway, type UpstreamGateway, type UpstreamGatewayOptions } from './upstream-gateway';
 
 export interface RelayOptions extends Pick<TestGatewayOptions, 'tips' | 'duplicateWindowMinutes' | 'engine'> {
   /** Store and forward on (offline_enabled). */
@@ -51,6 +52,54 @@ export async function startRelay(
     throw error;
   }
   return t;
+}
+
+/** What useRelayEachTest gives the tests of its block. */
+export interface RelayEachTest {
+  /** The gateway and its line, one for the whole block. */
+  upstream: () => UpstreamGateway;
+  /** The engine under test: a new one for each test, relaying to the gateway. */
+  relay: () => TestGateway;
+  /** The engine's list item of the transaction it knows by `id`. */
+  item: (id: string | undefined) => Promise<TransactionListItem>;
+  /** The engine's clock: real time plus `offset`, which each test starts at 0 and may push forward. */
+  clock: { offset: number };
+}
+
+/**
+ * For the enclosing describe block (or file): a gateway behind its line, started before the first
+ * test, and for each test a new engine relaying to it with the clock of `clock`. After each test the
+ * line is put back up with no faults, and the engine is closed.
+ */
+export function useRelayEachTest(
+  options: { upstream?: UpstreamGatewayOptions; relay?: Omit<RelayOptions, 'engine'> } = {},
+): RelayEachTest {
+  const upstream = useUpstreamGateway(options.upstream);
+  const clock = { offset: 0 };
+  let t: TestGateway | undefined;
+  beforeEach(async () => {
+    clock.offset = 0;
+    t = await startRelay(upstream(), {
+      ...options.relay,
+      engine: { now: () => Date.now() + clock.offset },
+    });
+  });
+  afterEach(async () => {
+    upstream().proxy.clearFaults();
+    await upstream().proxy.line('up');
+    await t?.close();
+    t = undefined;
+  });
+  const relay = (): TestGateway => {
+    if (!t) throw new Error('no engine under test');
+    return t;
+  };
+  const item = async (id: string | undefined): Promise<TransactionListItem> => {
+    const [found] = await relay().client.listTransactions({ id: id ?? '' });
+    if (!found) throw new Error(`no transaction ${id}`);
+    return found;
+  };
+  return { upstream, relay, item, clock };
 }
 
 /** A random start, so that test files running at once on one store server use different KSNs. */
