@@ -4,7 +4,6 @@
  * is served wherever GET is, the batch close takes its figures from the query only, and refusals
  * name what they refuse.
  */
-import { request as httpsRequest } from 'node:https';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../shared/api/schemas';
@@ -12,50 +11,9 @@ import { useTestGateway, VISA, type RawResponse, type TestGateway } from '../sup
 
 const xmlParser = new XMLParser({ parseTagValue: false });
 
-/** A request whose body is bytes as given, which need not be UTF-8. */
-function sendBytes(
-  t: TestGateway,
-  path: string,
-  method: string,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port: t.gateway.port,
-        path: `/rest/v1/${path}`,
-        method,
-        headers: {
-          host: `127.0.0.1:${t.gateway.port}`,
-          'content-length': String(body.length),
-          ...headers,
-        },
-        agent: false,
-        ca: t.gateway.certificatePem,
-        servername: 'localhost',
-      },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          const text = bytes.toString('utf8');
-          resolve({
-            status: incoming.statusCode ?? 0,
-            headers: incoming.headers,
-            body: text,
-            bytes,
-            json: <T>() => JSON.parse(text) as T,
-          });
-        });
-        incoming.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+/** A POST of a transaction on a connection of its own, its body bytes as given, not always UTF-8. */
+function postBytes(t: TestGateway, headers: Record<string, string>, body: Buffer): Promise<RawResponse> {
+  return t.request('transactions', { method: 'POST', headers, body, newConnection: true });
 }
 
 /** The transactions the ledger lists, as many as there are (the suites here make a handful). */
@@ -109,10 +67,8 @@ describe('bodies that are not UTF-8', () => {
 
   it.each(NOT_UTF8)('refuses JSON holding %s with 400 in JSON, recording nothing', async (_what, bytes) => {
     const before = await transactionCount(t);
-    const response = await sendBytes(
+    const response = await postBytes(
       t,
-      'transactions',
-      'POST',
       { api_key: t.key, 'content-type': 'application/json' },
       jsonSaleBytes(renWith(...bytes)),
     );
@@ -127,10 +83,8 @@ describe('bodies that are not UTF-8', () => {
 
   it.each(NOT_UTF8)('refuses XML holding %s with 400 in XML, recording nothing', async (_what, bytes) => {
     const before = await transactionCount(t);
-    const response = await sendBytes(
+    const response = await postBytes(
       t,
-      'transactions',
-      'POST',
       { api_key: t.key, 'content-type': 'application/xml' },
       xmlSaleBytes(renWith(...bytes)),
     );
@@ -146,10 +100,8 @@ describe('bodies that are not UTF-8', () => {
   it('refuses a JSON body declared as ISO-8859-1, whatever its bytes, with 415', async () => {
     const before = await transactionCount(t);
     for (const body of [jsonSaleBytes(renWith(0xe9)), jsonSaleBytes(Buffer.from('Rene'))]) {
-      const response = await sendBytes(
+      const response = await postBytes(
         t,
-        'transactions',
-        'POST',
         { api_key: t.key, 'content-type': 'application/json; charset=iso-8859-1' },
         body,
       );
@@ -163,10 +115,8 @@ describe('bodies that are not UTF-8', () => {
   });
 
   it('refuses an XML body whose Content-Type names another charset with 415', async () => {
-    const response = await sendBytes(
+    const response = await postBytes(
       t,
-      'transactions',
-      'POST',
       { api_key: t.key, 'content-type': 'text/xml; charset=windows-1252' },
       xmlSaleBytes(Buffer.from('Rene')),
     );
@@ -179,10 +129,8 @@ describe('bodies that are not UTF-8', () => {
     'application/json; charset="UTF-8"',
     'application/json;charset=utf8',
   ])('takes UTF-8, é and all, under %s', async (contentType) => {
-    const response = await sendBytes(
+    const response = await postBytes(
       t,
-      'transactions',
-      'POST',
       { api_key: t.key, 'content-type': contentType, accept: 'application/json' },
       jsonSaleBytes(Buffer.from('René', 'utf8')),
     );

@@ -106,7 +106,8 @@ export interface RawResponse {
 export interface RawRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** Sent as given: a string as UTF-8, a Buffer byte for byte, so it need not be UTF-8. */
+  body?: string | Buffer;
   /** Overrides the Host header (DNS-rebinding tests). */
   host?: string;
   /** Sends the request on a connection of its own, closed after the answer. */
