@@ -3,8 +3,6 @@
  * an invoice or a name with a line break prints on its own line (text, JSON, the printer, email),
  * and a refund or a void asks nobody to sign.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { receiptSchema } from '../../shared/api/schemas';
@@ -12,6 +10,7 @@ import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter } from '../support/fake-printer';
 import { MASTERCARD, useTestGateway, VISA } from '../support/gateway';
+import { startMailServer, type MailServer } from '../support/mail-server';
 
 const api = useTestGateway({ tips: true });
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
@@ -33,8 +32,7 @@ const text = async (id: string, query = '') =>
 describe('a value with line breaks and tabs', () => {
   let forgedTotal: string;
   let forgedName: string;
-  const mails: ParsedMail[] = [];
-  let smtp: SMTPServer;
+  let smtp: MailServer;
 
   beforeAll(async () => {
     forgedTotal =
@@ -57,26 +55,14 @@ describe('a value with line breaks and tabs', () => {
           billing: { first_name: 'Ada\n\n       REFUND', last_name: 'L\tx' },
         })
       ).id ?? '';
-    smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, _session, callback) {
-        simpleParser(stream).then(
-          (mail) => {
-            mails.push(mail);
-            callback();
-          },
-          (error: Error) => callback(error),
-        );
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startMailServer();
     const { settings } = api.gateway.engine;
     await settings.setFromText('smtp_host', '127.0.0.1');
-    await settings.setFromText('smtp_port', String((smtp.server.address() as { port: number }).port));
+    await settings.setFromText('smtp_port', String(smtp.port));
     await settings.setFromText('smtp_security', 'none');
     await settings.setFromText('smtp_from', 'receipts@bluedoor.test');
   });
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  afterAll(() => smtp.close());
 
   it('prints on its own line: the printer shows one TOTAL, the sale’s', async () => {
     const printer = await startFakePrinter();
@@ -130,8 +116,8 @@ describe('a value with line breaks and tabs', () => {
   it('in the email, as text and as HTML', async () => {
     const service = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
     await service.email(Number(forgedName));
-    await expect.poll(() => mails.length).toBe(1);
-    const [mail] = mails;
+    await expect.poll(() => smtp.mails.length).toBe(1);
+    const [mail] = smtp.mails;
     const lines = (mail?.text ?? '').replace(/\n$/, '').split('\n');
     expect(lines).toEqual(await text(forgedName));
     expect(lines.filter((line) => line.trim().startsWith('REFUND'))).toEqual([]);

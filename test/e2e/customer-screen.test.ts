@@ -5,24 +5,22 @@
  * the receipts. Screenshots are saved as test-results/customer-*.png and test-results/counter-*.png,
  * and every customer step is checked with axe at 800x480, 1024x600 and 1280x800.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { PNG } from 'pngjs';
 import type { Page, WebSocketRoute } from 'playwright';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CUSTOMER_DECLINE_WORDS } from '../../shared/ipc/customer-contract';
 import { SIGNATURE_PAD } from '../../shared/signature';
 import { drawSignature, SIGNATURE_PRINT_SIZE } from '../../electron/gateway/receipts/signature-image';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter, type FakePrinter } from '../support/fake-printer';
+import { startMailServer, type MailServer } from '../support/mail-server';
 import { sampleSignature } from '../support/signatures';
 import { CounterPage, expectAccessible, RESULTS_DIR, startCounter, type Counter } from './counter-page';
 import { join } from 'node:path';
 
 let counter: Counter;
 let printer: FakePrinter;
-let smtp: SMTPServer;
-const mails: ParsedMail[] = [];
+let smtp: MailServer;
 
 const SIZES = [
   { width: 800, height: 480 },
@@ -33,19 +31,7 @@ const SIZES = [
 beforeAll(async () => {
   counter = await startCounter();
   printer = await startFakePrinter();
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          mails.push(mail);
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startMailServer();
   const { bridge } = counter.reader;
   await bridge.invoke('receipts:update-settings', {
     merchantName: 'Blue Door Café',
@@ -54,7 +40,7 @@ beforeAll(async () => {
     customerCopy: 'ask',
     merchantCopy: 'never',
     smtpHost: '127.0.0.1',
-    smtpPort: (smtp.server.address() as { port: number }).port,
+    smtpPort: smtp.port,
     smtpSecurity: 'none',
     smtpFrom: 'receipts@bluedoor.test',
   });
@@ -68,7 +54,7 @@ afterEach(() => counter?.closePages());
 afterAll(async () => {
   await counter?.close();
   await printer?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 /** The customer's page, paired with a ticket of its own, at a panel's size. */
@@ -180,13 +166,13 @@ describe('a counter sale on the customer’s screen', () => {
       'ann@bluedoor.com',
     );
     await shoot(customer, 'customer-05-email');
-    const mailed = mails.length;
+    const mailed = smtp.mails.length;
     await customer.getByRole('button', { name: 'Send receipt' }).click();
     await customer.getByRole('heading', { name: 'Thank you!' }).waitFor();
     await shoot(customer, 'customer-06-thanks');
 
-    await expect.poll(() => mails.length).toBe(mailed + 1);
-    const mail = mails.at(-1);
+    await expect.poll(() => smtp.mails.length).toBe(mailed + 1);
+    const mail = smtp.mails.at(-1);
     expect(mail?.to && 'text' in mail.to ? mail.to.text : '').toBe('ann@bluedoor.com');
     expect(mail?.text).toMatch(/^TIP\s+\$8\.00$/m);
     expect(mail?.text).toMatch(/^TOTAL\s+\$48\.00$/m);
@@ -278,11 +264,11 @@ describe('a counter sale on the customer’s screen', () => {
     await swipe();
     await customer.getByRole('heading', { name: 'Would you like a receipt?' }).waitFor();
     const jobs = printer.jobs.length;
-    const mailed = mails.length;
+    const mailed = smtp.mails.length;
     await customer.getByRole('button', { name: 'No receipt' }).click();
     await customer.getByRole('heading', { name: 'Thank you!' }).waitFor();
     await cashier.page.getByTestId('customer-choices').getByText('Receipt: No receipt').waitFor();
-    expect([printer.jobs.length, mails.length]).toEqual([jobs, mailed]);
+    expect([printer.jobs.length, smtp.mails.length]).toEqual([jobs, mailed]);
     const [capture] = await counter.screens.client.listTransactions({ page_size: 1 });
     expect(capture).toMatchObject({ type: 'Capture', amount: '8.50', tip_amount: '2.00' });
   });

@@ -4,36 +4,22 @@
  * printed when a tab opens, reprinted from History and the transaction details, and the printer and
  * mail settings. Screenshots are saved as test-results/receipts-*.png and checked with axe.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter, type FakePrinter } from '../support/fake-printer';
+import { startMailServer, type MailServer } from '../support/mail-server';
 import { join } from 'node:path';
 import { RESULTS_DIR, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 let printer: FakePrinter;
-let smtp: SMTPServer;
-const mails: ParsedMail[] = [];
+let smtp: MailServer;
 const TEST_CARDS = ['4111111111111111', '5454545454545454'];
 
 beforeAll(async () => {
   counter = await startCounter();
   printer = await startFakePrinter();
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          mails.push(mail);
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startMailServer();
   await counter.reader.bridge.invoke('receipts:update-settings', {
     merchantName: 'Blue Door Bistro',
     merchantAddress: ['12 Harbour Street', 'Portland, ME 04101'],
@@ -45,7 +31,7 @@ beforeAll(async () => {
     merchantCopy: 'never',
     checkAtAuth: 'always',
     smtpHost: '127.0.0.1',
-    smtpPort: (smtp.server.address() as { port: number }).port,
+    smtpPort: smtp.port,
     smtpSecurity: 'none',
     smtpFrom: 'receipts@bluedoor.test',
   });
@@ -54,7 +40,7 @@ afterEach(() => counter?.closePages());
 afterAll(async () => {
   await counter?.close();
   await printer?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 function expectNoCardNumber(text: string) {
@@ -105,7 +91,7 @@ describe('after a sale', () => {
     await actions.getByText('Receipt emailed to ann@example.test.').waitFor();
     // Typing the address left the answer screen where it was: N and T were the field's letters.
     await cashier.expectApproved();
-    const mail = mails.at(-1);
+    const mail = smtp.mails.at(-1);
     expect(mail?.to && 'text' in mail.to ? mail.to.text : '').toBe('ann@example.test');
     expect(mail?.text?.trimEnd()).toBe(expected.lines.join('\n').trimEnd());
     expectNoCardNumber(`${mail?.text ?? ''}${String(mail?.html)}`);
