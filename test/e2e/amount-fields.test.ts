@@ -7,7 +7,7 @@
  */
 import type { Locator, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { openTab, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -19,17 +19,6 @@ afterEach(async () => {
   await counter?.closePages();
 });
 afterAll(() => counter?.close());
-
-async function openTab(amount: string): Promise<string> {
-  const auth = await counter.screens.client.createTransaction({
-    type: 'AUTH',
-    amount,
-    card: '5454545454545454',
-    exp_date: '1230',
-  });
-  expect(auth.result).toBe('Approved');
-  return auth.id ?? '';
-}
 
 async function tabDetail(tabId: string, prefix: string): Promise<{ cashier: CounterPage; detail: Locator }> {
   const cashier = await counter.open(prefix);
@@ -54,7 +43,7 @@ async function tapFocused(field: Locator): Promise<void> {
 
 describe('an amount field', () => {
   it("on a tab's tip: a tap selects the amount, so the keyboard or the keypad replaces it", async () => {
-    const tabId = await openTab('40.00');
+    const tabId = await openTab(counter, '40.00');
     const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
     const { page } = cashier;
     const tip = detail.getByTestId('tip-amount');
@@ -123,7 +112,7 @@ describe('an amount field', () => {
   });
 
   it("in Adjust tip: a tap on the tip selects it, so 500 is $5.00 and not added to the old tip's digits", async () => {
-    const tabId = await openTab('40.00');
+    const tabId = await openTab(counter, '40.00');
     const captured = await counter.screens.client.createTransaction({
       type: 'CAPTURE',
       id: tabId,
@@ -147,7 +136,7 @@ describe('an amount field', () => {
 
 describe("a tab's Other percentage", () => {
   it('above 100 is the tip it says, confirmed before Capture; cleared, it leaves no tip', async () => {
-    const tabId = await openTab('40.00');
+    const tabId = await openTab(counter, '40.00');
     const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
     const { page } = cashier;
     const percent = detail.getByLabel('Other percentage');
@@ -196,7 +185,7 @@ describe("a tab's Other percentage", () => {
   });
 
   it('past the largest amount a tab can take is refused where it is typed, and the tip stays as shown', async () => {
-    const tabId = await openTab('600000.00');
+    const tabId = await openTab(counter, '600000.00');
     const { cashier, detail } = await tabDetail(tabId, 'amount-fields');
     const percent = detail.getByLabel('Other percentage');
     const tip = detail.getByTestId('tip-amount');

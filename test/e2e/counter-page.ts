@@ -91,6 +91,18 @@ export async function afterTime(counter: Counter, cashier: CounterPage, ms: numb
   await cashier.readerBadge('Card reader ready').waitFor();
 }
 
+/** Opens a tab of `amount` on the test Mastercard through the engine's API; its id, once approved. */
+export async function openTab(counter: Counter, amount: string): Promise<string> {
+  const auth = await counter.screens.client.createTransaction({
+    type: 'AUTH',
+    amount,
+    card: '5454545454545454',
+    exp_date: '1230',
+  });
+  expect(auth.result).toBe('Approved');
+  return auth.id ?? '';
+}
+
 /** Builds the app and serves its screens with the simulated reader. */
 export async function startCounter(): Promise<Counter> {
   requireChromium();

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { startFakePrinter } from '../support/fake-printer';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { openTab, startCounter, type Counter, type CounterPage } from './counter-page';
 
 let counter: Counter;
 
@@ -25,17 +25,6 @@ afterEach(async () => {
 });
 afterAll(() => counter?.close());
 
-async function openTab(amount: string): Promise<string> {
-  const response = await counter.screens.client.createTransaction({
-    type: 'AUTH',
-    amount,
-    card: '5454545454545454',
-    exp_date: '1230',
-  });
-  expect(response.result).toBe('Approved');
-  return response.id ?? '';
-}
-
 async function tap(cashier: CounterPage, pad: string, keys: string[]): Promise<void> {
   for (const key of keys) {
     await cashier.page
@@ -48,7 +37,7 @@ async function tap(cashier: CounterPage, pad: string, keys: string[]): Promise<v
 describe('the on-screen keypad', () => {
   it('types a tip into Other percentage while that field has the focus, and says so', async () => {
     await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
-    const id = await openTab('62.00');
+    const id = await openTab(counter, '62.00');
     const cashier = await counter.open('safety');
     const { page } = cashier;
     await cashier.goTo('Tabs');
@@ -378,7 +367,7 @@ describe('tabs', () => {
   });
 
   it('a captured tab leaves Open tabs as soon as it is captured, its answer still on screen', async () => {
-    const id = await openTab('30.00');
+    const id = await openTab(counter, '30.00');
     const cashier = await counter.open('safety');
     const { page } = cashier;
     await cashier.goTo('Tabs');
@@ -394,7 +383,7 @@ describe('tabs', () => {
   });
 
   it('the void of a captured tab says the tab goes back to Open tabs with its hold', async () => {
-    const id = await openTab('44.00');
+    const id = await openTab(counter, '44.00');
     const capture = await counter.screens.client.createTransaction({ type: 'CAPTURE', id, amount: '44.00' });
     const cashier = await counter.open('safety');
     const { page } = cashier;
