@@ -292,6 +292,24 @@ export class CounterPage {
   }
 
   /**
+   * Rings a sale of `digits` tipped at the counter: Charge, the suggested tip `tip` chosen, then the
+   * test Visa keyed in and sent. What the screen answers is for the test to wait for.
+   */
+  async ringTippedSale(digits: string, tip = '20%'): Promise<void> {
+    await this.tapAmount(digits);
+    await this.page.getByRole('button', { name: /^Charge \$/ }).click();
+    await this.page.getByTestId('counter-tip').waitFor();
+    await this.page
+      .getByRole('group', { name: 'Suggested tips' })
+      .getByRole('button', { name: new RegExp(`^${tip}`) })
+      .click();
+    await this.page.getByTestId('waiting-for-swipe').waitFor();
+    await this.page.getByRole('button', { name: 'Key in the card' }).click();
+    await this.fillCard({ number: '4111111111111111', expiry: '1230' });
+    await this.submitCard();
+  }
+
+  /**
    * Stops the screen's clock until `stepSettled`, so that the first moment of the next step lasts
    * until then: taps and keys sent meanwhile land inside the step's pause however slow the machine
    * is. Only timers and time (Date, performance.now) stop; the screen still renders and talks to the

@@ -94,14 +94,7 @@ describe('a sale tipped at the counter', () => {
 
     const cashier = await counter.open('tipped-void');
     const { page } = cashier;
-    await cashier.tapAmount('4000');
-    await page.getByRole('button', { name: /^Charge \$/ }).click();
-    await page.getByTestId('counter-tip').waitFor();
-    await page.getByRole('group', { name: 'Suggested tips' }).getByRole('button', { name: /^20%/ }).click();
-    await page.getByTestId('waiting-for-swipe').waitFor();
-    await page.getByRole('button', { name: 'Key in the card' }).click();
-    await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
-    await cashier.submitCard();
+    await cashier.ringTippedSale('4000');
     await cashier.expectApproved();
     const [capture] = await counter.screens.client.listTransactions({ type: 'capture', page_size: 1 });
     const captureId = capture?.id ?? '';

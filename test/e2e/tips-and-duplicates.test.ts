@@ -167,24 +167,14 @@ describe('the duplicate prompt beyond a plain sale', () => {
     await settings.setFromText('counter_tips', 'true');
     const cashier = await counter.open('duplicate-tipped');
     const { page } = cashier;
-    const tippedSale = async () => {
-      await cashier.tapAmount('4000');
-      await page.getByRole('button', { name: /^Charge \$/ }).click();
-      await page.getByTestId('counter-tip').waitFor();
-      await page.getByRole('group', { name: 'Suggested tips' }).getByRole('button', { name: /^20%/ }).click();
-      await page.getByTestId('waiting-for-swipe').waitFor();
-      await page.getByRole('button', { name: 'Key in the card' }).click();
-      await cashier.fillCard({ number: '4111111111111111', expiry: '1230' });
-      await cashier.submitCard();
-    };
     try {
-      await tippedSale();
+      await cashier.ringTippedSale('4000');
       await cashier.expectApproved();
       const [auth] = await counter.screens.client.listTransactions({ type: 'auth', page_size: 1 });
       await cashier.stepSettled();
       await page.getByRole('button', { name: 'New sale' }).click();
 
-      await tippedSale();
+      await cashier.ringTippedSale('4000');
       const dialog = page.getByTestId('confirm-dialog');
       await dialog.waitFor();
       await expect
