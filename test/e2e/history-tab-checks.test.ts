@@ -2,14 +2,16 @@
  * History's Reprint in Debian's Chromium against a real engine: it offers a tab's check, with its
  * blank tip lines, only while the tab is open. A sale tipped at the counter opened no tab and a
  * captured tab has its tip, so their Reprint opens the customer copy and offers no check; a voided
- * tab's opens its receipt, not the engine's refusal of a check. Screenshots are saved as
+ * tab's opens its receipt, not the engine's refusal of a check, and so does an expired tab's, which
+ * can no longer be captured. Screenshots are saved as
  * test-results/history-checks-*.png and checked with axe.
  */
 import type { Locator } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
-import { startCounter, type Counter, type CounterPage } from './counter-page';
+import { afterTime, startCounter, type Counter, type CounterPage } from './counter-page';
 
+const DAY = 86_400_000;
 let counter: Counter;
 const VISA = { card: '4111111111111111', exp_date: '1230' };
 
@@ -17,7 +19,10 @@ beforeAll(async () => {
   counter = await startCounter();
   await counter.screens.running.gateway.engine.settings.setFromText('tips_enabled', 'true');
 });
-afterEach(() => counter?.closePages());
+afterEach(async () => {
+  counter?.engineClock.reset();
+  await counter?.closePages();
+});
 afterAll(() => counter?.close());
 
 async function approved(body: Parameters<Counter['screens']['client']['createTransaction']>[0]) {
@@ -112,6 +117,17 @@ describe('Reprint in History', () => {
     await expectNoCheck(dialog);
     expect(await dialog.getByTestId('receipt-preview').textContent()).toMatch(/^\s*VOIDED$/m);
     await cashier.check('02-voided-tab');
+  });
+
+  it('of a tab past its expiry opens its customer copy: it can no longer be captured, so there is no check', async () => {
+    const tabId = await approved({ type: 'AUTH', amount: '30.00', ...VISA });
+    const cashier = await counter.open('history-checks');
+    await afterTime(counter, cashier, 7 * DAY + 60_000);
+    await cashier.goTo('History');
+    await cashier.page.locator('table[aria-busy="false"]').waitFor();
+    await openReprint(cashier, tabId);
+    await expectNoCheck(cashier.page.getByTestId('receipt-dialog'));
+    await cashier.check('04-expired-tab');
   });
 
   it('of an open tab offers its check, with the tip lines to write on', async () => {
