@@ -372,8 +372,9 @@ export class CustomerDisplay {
         }
         return this.view();
       },
-      'customer:finish': () => {
-        this.#leave();
+      'customer:finish': (input) => {
+        // Only this page's sale: another page's, started since, stays on the customer's screen.
+        if (input.saleSequence === this.#saleSequence) this.#leave();
         return this.view();
       },
       'customer:open-screen': () => {

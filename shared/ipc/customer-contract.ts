@@ -161,8 +161,11 @@ export const customerCashierChannels = {
   },
   /** Another card after a decline: the swipe step again. */
   'customer:try-again': { input: z.strictObject(saleInput), output: customerViewSchema },
-  /** The cashier starts the next sale: back to idle. */
-  'customer:finish': { input: z.undefined(), output: customerViewSchema },
+  /**
+   * The cashier starts the next sale: the sale named goes, and the screen is back to idle. A sale no
+   * longer on screen (another page of the counter's has started one since) is left as it is.
+   */
+  'customer:finish': { input: z.strictObject(saleInput), output: customerViewSchema },
   /**
    * In a browser: the address that pairs one customer's page, with a ticket of its own, for the
    * cashier's screen to open in a new window. The desktop app opens its own on a second display.

@@ -48,7 +48,9 @@ beforeAll(async () => {
 }, 180_000);
 beforeEach(async () => {
   await counter.reader.bridge.invoke('settings:update', { signatureAboveCents: null });
-  await counter.reader.bridge.invoke('customer:finish');
+  // The sale an earlier test left on the customer's screen goes.
+  const { saleSequence } = await counter.reader.bridge.invoke('customer:view');
+  if (saleSequence !== undefined) await counter.reader.bridge.invoke('customer:finish', { saleSequence });
 });
 afterEach(() => counter?.closePages());
 afterAll(async () => {

@@ -226,9 +226,9 @@ describe('the bridge socket', () => {
     });
     await cashier.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
     await swiped;
-    await cashier.bridge.invoke('customer:start', { amountCents: 1250, askTip: false });
+    const started = await cashier.bridge.invoke('customer:start', { amountCents: 1250, askTip: false });
     await changed;
-    await cashier.bridge.invoke('customer:finish');
+    await cashier.bridge.invoke('customer:finish', { saleSequence: started.saleSequence ?? 0 });
     await customer.bridge.invoke('customer:view');
     expect(new Set(events)).toEqual(new Set(['customer:changed']));
     // Gone, the cashier is told there is no customer's screen.

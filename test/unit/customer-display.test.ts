@@ -92,6 +92,9 @@ async function answer(handlers: object, channel: string, input?: unknown): Promi
 }
 const cashier = (channel: string, input?: unknown) => answer(terminal.handlers, channel, input);
 const customer = (channel: string, input?: unknown) => answer(terminal.customerHandlers, channel, input);
+/** The cashier's New sale: the sale on the customer's screen goes. */
+const finish = async () =>
+  cashier('customer:finish', { saleSequence: (await customer('customer:view')).saleSequence ?? 0 });
 
 /** Resolves with the first view the host announces that passes the test. */
 function announced(test: (view: CustomerView) => boolean): Promise<CustomerView> {
@@ -176,7 +179,7 @@ describe('the tip', () => {
     expect(view.saleSequence).toBe(start.sequence);
     const next = await cashier('customer:start', { amountCents: 900, askTip: false });
     expect(next.saleSequence).toBe(next.sequence);
-    expect((await cashier('customer:finish')).saleSequence).toBeUndefined();
+    expect((await finish()).saleSequence).toBeUndefined();
   });
 
   it('a tip above tip_warn_percent is refused until the customer confirms it', async () => {
@@ -442,7 +445,7 @@ describe('the signature and the receipt', () => {
           email: 'first@customer.test',
         });
         await expect.poll(() => mailsWaiting).toBe(1);
-        await cashier('customer:finish');
+        await finish();
         const next = await cashier('customer:start', { amountCents: 1200, askTip: true });
         expect(next.choices.receiptNotices).toEqual([]);
         answerMail(fails ? new Error('mailbox unavailable') : undefined);
@@ -455,7 +458,7 @@ describe('the signature and the receipt', () => {
         } else {
           expect(notices).toEqual([]);
         }
-        await cashier('customer:finish');
+        await finish();
       } finally {
         answerMail();
         mailAnswer = Promise.resolve();
@@ -484,6 +487,20 @@ describe('the signature and the receipt', () => {
   });
 });
 
+describe('New sale on one of the counter’s pages', () => {
+  it('takes only its own sale off the customer’s screen, never one another page started since', async () => {
+    const first = await cashier('customer:start', { amountCents: 1200, askTip: false });
+    const second = await cashier('customer:start', { amountCents: 3400, askTip: false });
+    // The first page goes on to its next sale: the second page's sale stays where it is.
+    const after = await cashier('customer:finish', { saleSequence: first.saleSequence });
+    expect(after.saleSequence).toBe(second.saleSequence);
+    expect(after.step).toMatchObject({ step: 'swipe' });
+    expect((await customer('customer:view')).saleSequence).toBe(second.saleSequence);
+    expect((await cashier('customer:finish', { saleSequence: second.saleSequence })).step.step).toBe('idle');
+    await expect(cashier('customer:finish', {})).rejects.toMatchObject({ code: 'invalid-input' });
+  });
+});
+
 describe('a sale that leaves the customer’s screen before the customer has finished', () => {
   for (const leaving of ['customer:finish', 'customer:start'] as const) {
     it(`while signing (${leaving}): what prints by itself still prints, once, as Skip would`, async () => {
@@ -495,7 +512,9 @@ describe('a sale that leaves the customer’s screen before the customer has fin
       // The customer walks off without signing; the cashier goes on to the next sale.
       const after = await cashier(
         leaving,
-        leaving === 'customer:start' ? { amountCents: 900, askTip: false } : undefined,
+        leaving === 'customer:start'
+          ? { amountCents: 900, askTip: false }
+          : { saleSequence: view.saleSequence },
       );
       expect(after.step.step).toBe(leaving === 'customer:start' ? 'swipe' : 'idle');
       const paper = decodeEscPos(await job)
@@ -504,7 +523,7 @@ describe('a sale that leaves the customer’s screen before the customer has fin
       expect(paper).toContain('MERCHANT COPY');
       expect(paper).toContain(`#${id}`);
       expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
-      await cashier('customer:finish');
+      await finish();
       await printerDrained();
       expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
     });
@@ -520,7 +539,7 @@ describe('a sale that leaves the customer’s screen before the customer has fin
         .copies.flat()
         .join('\n'),
     ).toContain('MERCHANT COPY');
-    expect((await cashier('customer:finish')).step.step).toBe('idle');
+    expect((await finish()).step.step).toBe('idle');
     await printerDrained();
     expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
   });
@@ -532,7 +551,7 @@ describe('a sale that leaves the customer’s screen before the customer has fin
     const job = printer.nextJob();
     await cashier('customer:skip', { sequence: view.sequence });
     await job;
-    await cashier('customer:finish');
+    await finish();
     await printerDrained();
     expect(printedCopies(id, 'MERCHANT COPY')).toBe(1);
   });
@@ -614,7 +633,7 @@ describe('one receipt choice for one receipt step', () => {
       });
       await expect.poll(() => writing).toBe(1);
       // The cashier goes on to the next customer while the address is still being written.
-      await cashier('customer:finish');
+      await finish();
       const next = await cashier('customer:start', { amountCents: 900, askTip: false });
       release();
       await sending;

@@ -31,7 +31,8 @@ export interface CustomerScreen {
   charging(saleSequence: number): Promise<CustomerTold>;
   answered(saleSequence: number, answer: CustomerAnswer): Promise<CustomerTold>;
   tryAgain(saleSequence: number): void;
-  finish(): void;
+  /** The next sale: this one leaves the customer's screen, unless another page's is there since. */
+  finish(saleSequence: number): void;
   /** Resolves with why the customer's screen refused, or nothing once it went on. */
   skip(): Promise<string | undefined>;
   /** Calls the sale off there; a sale no longer on it needs nothing more, and is answered so. */
@@ -104,7 +105,9 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
     leftBehindHandled.current = true;
     window.sessionStorage.removeItem(SALE_STORAGE_KEY);
     if (view.saleSequence !== leftBehind || !WAITING_FOR_THE_CASHIER.has(view.step.step)) return;
-    bridge.invoke('customer:finish').then(show, logged('taking off the sale of the page before a reload'));
+    bridge
+      .invoke('customer:finish', { saleSequence: leftBehind })
+      .then(show, logged('taking off the sale of the page before a reload'));
   }, [bridge, leftBehind, show, view]);
 
   return useMemo(() => {
@@ -152,7 +155,8 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
         told(() => bridge.invoke('customer:answered', { ...answer, saleSequence }), 'the answer'),
       tryAgain: (saleSequence) =>
         void tell(() => bridge.invoke('customer:try-again', { saleSequence }), 'another card'),
-      finish: () => void tell(() => bridge.invoke('customer:finish'), 'the next sale'),
+      finish: (saleSequence) =>
+        void tell(() => bridge.invoke('customer:finish', { saleSequence }), 'the next sale'),
       skip: () => refusal(() => bridge.invoke('customer:skip', { sequence: view?.sequence ?? 0 })),
       cancel: (saleSequence) => refusal(() => bridge.invoke('customer:cancel', { saleSequence })),
     };

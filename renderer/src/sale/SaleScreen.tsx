@@ -130,6 +130,12 @@ export function SaleScreen() {
     },
     [],
   );
+  /** The customer's screen goes back to its welcome, if this page's sale is still the one on it. */
+  const finishOnCustomerScreen = useCallback(() => {
+    void customerSale.current.then((saleSequence) => {
+      if (saleSequence !== undefined) customerNow.current.finish(saleSequence);
+    });
+  }, []);
   const aloneIfElsewhere = useCallback(
     (told: CustomerTold) => {
       if (told === 'elsewhere') runOnCustomerScreen(false);
@@ -266,7 +272,7 @@ export function SaleScreen() {
       } else if (onCustomerScreenNow.current && start.step !== 'amount' && after.step === 'amount') {
         // Back to the amount (changed, or a new sale): the customer's screen goes back to its welcome.
         runOnCustomerScreen(false);
-        customerNow.current.finish();
+        finishOnCustomerScreen();
       }
       // The amount (and tip) confirmed with a card already swiped: charge that card now.
       const held = heldSwipe.current;
@@ -276,7 +282,7 @@ export function SaleScreen() {
         chargeHeld.current(held.card, held.payment);
       }
     },
-    [forgetCharge, runOnCustomerScreen, startOnCustomerScreen],
+    [finishOnCustomerScreen, forgetCharge, runOnCustomerScreen, startOnCustomerScreen],
   );
 
   // The server number of who is signed in, read when the card is charged.
@@ -420,10 +426,10 @@ export function SaleScreen() {
 
   /** The next sale: the customer's screen goes back to its welcome. */
   const newSale = useCallback(() => {
-    if (onCustomerScreenNow.current) customerNow.current.finish();
+    if (onCustomerScreenNow.current) finishOnCustomerScreen();
     runOnCustomerScreen(false);
     act({ type: 'new-sale' });
-  }, [act, runOnCustomerScreen]);
+  }, [act, finishOnCustomerScreen, runOnCustomerScreen]);
 
   // The tip the customer chose on their screen takes the sale to the card.
   const customerView = customer.view;
