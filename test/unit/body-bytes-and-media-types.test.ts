@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBody, parseBody, responseMediaType } from '../../electron/gateway/http/formats';
-import { ApiProblem } from '../../electron/gateway/http/problems';
-import { closeBatchQuerySchema, transactionListQuerySchema } from '../../shared/api/schemas';
+import { problemOf } from '../support/api-problems';
+import { AMOUNT_PATTERN, closeBatchQuerySchema, transactionListQuerySchema } from '../../shared/api/schemas';
 import { parseMoney } from '../../shared/money';
-import { AMOUNT_PATTERN } from '../../shared/api/schemas';
-
-const problemOf = (work: () => unknown) => {
-  try {
-    work();
-  } catch (error) {
-    return error instanceof ApiProblem ? `${error.status} ${error.message}` : String(error);
-  }
-  return 'no problem';
-};
 
 describe('reading body bytes', () => {
   it('reads UTF-8, with or without a utf-8 charset', () => {

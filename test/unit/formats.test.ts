@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeFields, parseBody, responseFormat, serialize } from '../../electron/gateway/http/formats';
-import { ApiProblem } from '../../electron/gateway/http/problems';
-
-const problemOf = (work: () => unknown) => {
-  try {
-    work();
-  } catch (error) {
-    return error instanceof ApiProblem ? `${error.status} ${error.message}` : String(error);
-  }
-  return 'no problem';
-};
+import { problemOf } from '../support/api-problems';
 
 describe('choosing the answer format', () => {
   it('follows Accept, then the request body format, then JSON', () => {
