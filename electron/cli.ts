@@ -51,7 +51,7 @@ import {
 import { StoreServerSettingError, storeServerOptions } from './gateway/store-server-options';
 import { PrinterError } from './gateway/receipts/printer';
 import { isReceiptWidth } from './gateway/receipts/receipt';
-import { NotATabError, ReceiptNotFoundError, ReceiptService } from './gateway/receipts/receipt-service';
+import { NotATabError, ReceiptNotFoundError } from './gateway/receipts/receipt-service';
 
 export const DEFAULT_PORT = 8443;
 /** How the audit log names changes made here. */
@@ -209,10 +209,7 @@ async function receipt(
   // The data dir's engine, with its ledger on the store server when one is given.
   const engine = await openEngine(dataDir, store ? { store } : {});
   try {
-    const receipts = new ReceiptService(engine.reads, engine.settings, {
-      now: engine.now,
-      tipPercentages: () => counterTipPercentages(dataDir),
-    });
+    const receipts = engine.receipts({ tipPercentages: () => counterTipPercentages(dataDir) });
     const options = { ...(width !== undefined && { width }) };
     if (values.printer === undefined) {
       const { lines } = await receipts.render(Number(values.id), copy, options);

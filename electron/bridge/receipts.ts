@@ -8,12 +8,7 @@ import type { InvokeChannel, ReceiptCopyName, ReceiptSettings } from '../../shar
 import type { Engine } from '../gateway/engine';
 import { MailError } from '../gateway/receipts/mailer';
 import { PrinterError, type PrinterOptions } from '../gateway/receipts/printer';
-import {
-  NotATabError,
-  PageTooWideError,
-  ReceiptNotFoundError,
-  ReceiptService,
-} from '../gateway/receipts/receipt-service';
+import { NotATabError, PageTooWideError, ReceiptNotFoundError } from '../gateway/receipts/receipt-service';
 import type { SettingName } from '../gateway/settings';
 import { ReadTimeoutError } from '../gateway/store/store-errors';
 import { BridgeError, type BridgeHandlers } from './dispatch';
@@ -87,9 +82,7 @@ async function inWords<T>(work: () => Promise<T>): Promise<T> {
 
 export function receiptHandlers(options: ReceiptHandlerOptions): Pick<BridgeHandlers, ReceiptChannel> {
   const { engine } = options;
-  const receipts = new ReceiptService(engine.reads, engine.settings, {
-    now: engine.now,
-    signatures: engine.signatures,
+  const receipts = engine.receipts({
     ...(options.printer && { printer: options.printer }),
     ...(options.mailTimeoutMs !== undefined && { mailTimeoutMs: options.mailTimeoutMs }),
   });

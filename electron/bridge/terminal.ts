@@ -16,7 +16,6 @@ import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
 import { CustomerDisplay, type CustomerTimers } from './customer-display';
 import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
-import { ReceiptService } from '../gateway/receipts/receipt-service';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
 import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
@@ -187,10 +186,7 @@ export class Terminal {
       engine,
       events: this.events,
       settings: () => this.#admin.settings(),
-      receipts: new ReceiptService(engine.reads, engine.settings, {
-        now: engine.now,
-        signatures: engine.signatures,
-      }),
+      receipts: engine.receipts(),
       ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
       ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),

@@ -24,6 +24,7 @@ import { StaffService } from './staff/staff';
 import type { TransactionResponse } from '../../shared/api/schemas';
 import { TransactionService } from './transactions';
 import { Signatures } from './signatures';
+import { ReceiptService, type ReceiptOptions } from './receipts/receipt-service';
 import type { CustomerRecords } from './store/customer-records';
 
 export interface EngineOptions {
@@ -132,6 +133,15 @@ export class Engine {
   /** The close of the open batch, the one way in for the API and the counter alike (money-moves.ts). */
   closeBatch(requester: Requester, expected?: ExpectedBatch): Promise<BatchClose> {
     return this.moneyMoves.closeBatch(requester, expected);
+  }
+
+  /**
+   * Receipts from this engine's ledger, settings and customers' signatures, on its clock (whether a
+   * tab has expired); `options` hold what differs by who prints.
+   */
+  receipts(options: ReceiptOptions = {}): ReceiptService {
+    const { reads, settings, signatures, now } = this;
+    return new ReceiptService({ reads, settings, signatures, now }, options);
   }
 
   /** The engine over `store`, which it closes when it closes. */

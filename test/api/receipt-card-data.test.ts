@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MailError } from '../../electron/gateway/receipts/mailer';
-import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { refusedPort, startFakePrinter, type FakePrinter } from '../support/fake-printer';
 import { decodeEscPos } from '../support/escpos-decoder';
 import {
@@ -96,7 +95,7 @@ afterAll(async () => {
 
 describe('card data on receipts', () => {
   it('appears in no output, only as brand and last four digits', async () => {
-    const receipts = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const receipts = api.gateway.engine.receipts({
       printer: { timeoutMs: 1_500, statusWaitMs: 50 },
     });
     // Checks with their tip lines too, which only a tab has.
@@ -178,7 +177,7 @@ describe('card data on receipts', () => {
   });
 
   it('an address that holds a card number is refused without repeating it', async () => {
-    const receipts = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
+    const receipts = api.gateway.engine.receipts();
     const error = await receipts.email(Number(ids[0]), '4111 1111 1111 1111').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailError);
     expect((error as Error).message).not.toContain('4111 1111 1111 1111');

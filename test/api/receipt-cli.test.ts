@@ -8,6 +8,7 @@ import { openEngine } from '../../electron/gateway/open-store';
 import { decodeEscPos } from '../support/escpos-decoder';
 import { refusedPort, startFakePrinter } from '../support/fake-printer';
 import { createTestDatabase, storeArguments, type TestDatabase } from '../support/gateway';
+import { sampleSignature } from '../support/signatures';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
@@ -17,6 +18,8 @@ let dataDir: string;
 let store: TestDatabase | undefined;
 let saleId: string;
 let tabId: string;
+/** A sale the customer signed for on their screen. */
+let signedId: string;
 
 function run(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -50,6 +53,12 @@ beforeAll(async () => {
       { apiKeyId: null },
     );
     tabId = tab.id ?? '';
+    const signed = await engine.transactions.submit(
+      { type: 'SALE', amount: '45.00', card: '4111111111111111', exp_date: '1230' },
+      { apiKeyId: null },
+    );
+    signedId = signed.id ?? '';
+    await engine.signatures.keep(Number(signedId), sampleSignature());
   } finally {
     await engine.close();
   }
@@ -98,6 +107,13 @@ describe('receipt', () => {
         .split('\n')
         .every((line) => line.length <= 32),
     ).toBe(true);
+  });
+
+  it('writes the merchant copy of a sale signed on screen as signed, with no line to sign', async () => {
+    const { status, stdout } = await run('receipt', '--id', signedId, '--copy', 'merchant');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^ +Signed on screen$/m);
+    expect(stdout).not.toContain('x____');
   });
 
   it('sends the ESC/POS bytes to a printer and says it took them', async () => {

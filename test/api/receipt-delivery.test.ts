@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
+import type { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { MailError } from '../../electron/gateway/receipts/mailer';
 import { PrinterError } from '../../electron/gateway/receipts/printer';
 import { RECEIPT_WIDTHS } from '../../electron/gateway/receipts/receipt';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   tabId = Number(tab.id);
   await api.client.createTransaction({ type: 'SALE', amount: '5.00', ...AMEX });
-  service = new ReceiptService(engine.reads, engine.settings, {
+  service = engine.receipts({
     printer: { timeoutMs: 1_500, statusWaitMs: 100 },
     mailTimeoutMs: 2_000,
   });
@@ -137,7 +137,7 @@ describe('a printer that cannot print', () => {
     const printer = await startFakePrinter({ paperStatus: 0x72 });
     // Time enough for the status on a busy machine: a printer that has not answered by then is sent
     // the receipt anyway, as one that never reports its status would be.
-    const patient = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const patient = api.gateway.engine.receipts({
       printer: { timeoutMs: 15_000, statusWaitMs: 10_000 },
     });
     try {
@@ -190,7 +190,7 @@ describe('a print queue of this computer', () => {
   afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
   it('is handed the ESC/POS bytes raw through lp', async () => {
-    const queued = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const queued = api.gateway.engine.receipts({
       printer: { lpCommand: join(bin, 'lp'), platform: 'linux' },
     });
     expect(await queued.print(saleId, ['customer'], { printer: 'counter-epson' })).toBe(
@@ -202,7 +202,7 @@ describe('a print queue of this computer', () => {
   });
 
   it('an unknown queue is reported with what lp said', async () => {
-    const queued = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const queued = api.gateway.engine.receipts({
       printer: { lpCommand: join(bin, 'lp'), platform: 'linux' },
     });
     await expect(queued.print(saleId, ['customer'], { printer: 'missing' })).rejects.toThrow(
@@ -211,7 +211,7 @@ describe('a print queue of this computer', () => {
   });
 
   it('that hangs is given up within its time limit, in words', async () => {
-    const queued = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const queued = api.gateway.engine.receipts({
       printer: { lpCommand: join(bin, 'lp'), platform: 'linux', timeoutMs: 1_000 },
     });
     // Waited for, not timed: a print that never gave up would run into the test's limit.
@@ -221,7 +221,7 @@ describe('a print queue of this computer', () => {
   });
 
   it('without CUPS installed, says what to install', async () => {
-    const queued = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings, {
+    const queued = api.gateway.engine.receipts({
       printer: { lpCommand: join(bin, 'no-such-lp'), platform: 'linux' },
     });
     await expect(queued.print(saleId, ['customer'], { printer: 'counter-epson' })).rejects.toThrow(

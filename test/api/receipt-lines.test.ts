@@ -4,7 +4,6 @@
  * and a refund or a void asks nobody to sign.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { receiptSchema } from '../../shared/api/schemas';
 import { COUNTER_SALE_WITH_TIP } from '../../shared/tips';
 import { decodeEscPos } from '../support/escpos-decoder';
@@ -67,7 +66,7 @@ describe('a value with line breaks and tabs', () => {
   it('prints on its own line: the printer shows one TOTAL, the sale’s', async () => {
     const printer = await startFakePrinter();
     try {
-      const service = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
+      const service = api.gateway.engine.receipts();
       const job = printer.nextJob();
       await service.print(Number(forgedTotal), ['customer', 'merchant'], {
         printer: printer.address,
@@ -114,7 +113,7 @@ describe('a value with line breaks and tabs', () => {
   });
 
   it('in the email, as text and as HTML', async () => {
-    const service = new ReceiptService(api.gateway.engine.reads, api.gateway.engine.settings);
+    const service = api.gateway.engine.receipts();
     await service.email(Number(forgedName));
     await expect.poll(() => smtp.mails.length).toBe(1);
     const [mail] = smtp.mails;

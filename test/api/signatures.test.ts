@@ -7,7 +7,6 @@ import { PNG } from 'pngjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { receiptSchema } from '../../shared/api/schemas';
 import { decodeSignature } from '../../shared/signature';
-import { ReceiptService } from '../../electron/gateway/receipts/receipt-service';
 import { drawSignature, SIGNATURE_PRINT_SIZE } from '../../electron/gateway/receipts/signature-image';
 import { SignatureRefusedError } from '../../electron/gateway/signatures';
 import { decodeEscPos } from '../support/escpos-decoder';
@@ -182,7 +181,7 @@ describe('printing a signed charge', () => {
     const printer = await startFakePrinter();
     try {
       const { engine } = api.gateway;
-      const receipts = new ReceiptService(engine.reads, engine.settings, { signatures: engine.signatures });
+      const receipts = engine.receipts();
       const job = printer.nextJob();
       await receipts.print(Number(saleId), ['merchant', 'customer'], { printer: printer.address });
       const paper = decodeEscPos(await job);

@@ -19,7 +19,7 @@ import type { ApiKeyInfo } from '../keys';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../money-moves';
 import { presentBatch, presentReceipt, presentTransaction, storeErrorAnswer } from '../presenters';
 import { trackGatewayTiming } from '../processor/gateway-timing';
-import { NotATabError, ReceiptNotFoundError, ReceiptService } from '../receipts/receipt-service';
+import { NotATabError, ReceiptNotFoundError } from '../receipts/receipt-service';
 import type { BatchRecord } from '../store/batch-rows';
 import { isStoreError } from '../store/store-errors';
 import { formatOfContentType, normalizeFields, parseBody } from './formats';
@@ -129,11 +129,7 @@ export function registerApiRoutes(
     getOpenBatch,
     closeOpenBatch,
   } = API_ROUTES;
-  const receipts = new ReceiptService(engine.reads, engine.settings, {
-    now: engine.now,
-    signatures: engine.signatures,
-    ...(options.tipPercentages && { tipPercentages: options.tipPercentages }),
-  });
+  const receipts = engine.receipts(options.tipPercentages && { tipPercentages: options.tipPercentages });
 
   const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
 

@@ -78,15 +78,22 @@ export interface RenderedReceipt {
   lines: string[];
 }
 
-export interface ReceiptServiceOptions {
+/** What differs by who prints: the printer's and the mail's time limits, the counter's tip suggestions. */
+export interface ReceiptOptions {
   printer?: PrinterOptions;
   mailTimeoutMs?: number;
-  /** The customers' signatures, for the copy to sign; without them no copy shows one. */
-  signatures?: { strokes(transactionId: number): Promise<number[][] | undefined> };
   /** The counter's suggested tip percentages, which its checks print; the defaults without one. */
   tipPercentages?: () => readonly number[];
-  /** The engine's clock, which says whether a tab has expired; the system clock without one. */
-  now?: () => number;
+}
+
+/** What comes from the engine (Engine.receipts), the same for every caller. */
+export interface ReceiptSources {
+  reads: LedgerReadPort;
+  settings: Settings;
+  /** The customers' signatures, for the copy to sign. */
+  signatures: { strokes(transactionId: number): Promise<number[][] | undefined> };
+  /** The engine's clock, which says whether a tab has expired. */
+  now: () => number;
 }
 
 interface RenderOptions {
@@ -103,11 +110,17 @@ export interface AutomaticReceipts {
 }
 
 export class ReceiptService {
+  private readonly reads: LedgerReadPort;
+  private readonly settings: Settings;
+
+  /** Made by Engine.receipts, so every receipt reads the engine's clock and signatures. */
   constructor(
-    private readonly reads: LedgerReadPort,
-    private readonly settings: Settings,
-    private readonly options: ReceiptServiceOptions = {},
-  ) {}
+    private readonly sources: ReceiptSources,
+    private readonly options: ReceiptOptions = {},
+  ) {
+    this.reads = sources.reads;
+    this.settings = sources.settings;
+  }
 
   merchant(): MerchantDetails {
     const address = this.settings.get('merchant_address');
@@ -163,11 +176,11 @@ export class ReceiptService {
 
   /** The authorization expiry in force, as the engine refuses a capture by it. */
   private expiry(): { days: number; now: number } {
-    return { days: this.settings.get('auth_expiry_days'), now: (this.options.now ?? Date.now)() };
+    return { days: this.settings.get('auth_expiry_days'), now: this.sources.now() };
   }
 
   private signatureOf(id: number): Promise<number[][] | undefined> {
-    return this.options.signatures?.strokes(id) ?? Promise.resolve(undefined);
+    return this.sources.signatures.strokes(id);
   }
 
   /** The copies the settings print by themselves for this transaction once it is approved. */
