@@ -6,7 +6,13 @@
  * here once, so the answer is the same whichever way the request came.
  */
 import type { Batch, TransactionResponse } from '../../shared/api/schemas';
-import { asksDuplicateOverride, mayRun, needsManager, type Permission } from '../../shared/api/permissions';
+import {
+  asksDuplicateOverride,
+  lacksPermission,
+  mayRun,
+  needsManager,
+  type Permission,
+} from '../../shared/api/permissions';
 import { parseTransactionType } from '../../shared/api/transaction-types';
 import type { BatchService } from './batches';
 import type { ExpectedBatch } from './domain/batch';
@@ -108,7 +114,7 @@ export class MoneyMoves {
     if (!requester.key.permissions.includes('batches:close') && !this.approvedByManager(requester))
       throw new MoneyMoveRefused(
         'forbidden',
-        'This API key lacks the batches:close permission, which closing the batch needs. Nothing was closed.',
+        `${lacksPermission(['batches:close'], 'closing the batch')} Nothing was closed.`,
       );
     const close = await this.batches.closeOpen(
       this.contextOf(requester).actor,
@@ -160,8 +166,8 @@ export class MoneyMoves {
       throw new MoneyMoveRefused(
         'forbidden',
         override
-          ? `This API key lacks the ${allowed.accepted.join(' or ')} permission, which duplicate_override needs. Nothing was charged.`
-          : `This API key lacks the ${allowed.accepted.join(' or ')} permission, which ${type} needs. Nothing was recorded.`,
+          ? `${lacksPermission(allowed.accepted, 'duplicate_override')} Nothing was charged.`
+          : `${lacksPermission(allowed.accepted, type)} Nothing was recorded.`,
       );
     }
   }

@@ -70,6 +70,11 @@ export function needsManager(body: { type?: unknown; duplicate_override?: unknow
   return type === 'REFUND' || type === 'VOID' || asksDuplicateOverride(body.duplicate_override);
 }
 
+/** A 403's words: the permissions of which the key holds none (any one would do), and what needs them. */
+export function lacksPermission(accepted: readonly Permission[], neededBy?: string): string {
+  return `This API key lacks the ${accepted.join(' or ')} permission${neededBy ? `, which ${neededBy} needs` : ''}.`;
+}
+
 /**
  * Whether a key holding `held` may run a transaction of `type`, past the duplicate check or not;
  * when not, every permission that would allow it, so a refusal names each way to be allowed.

@@ -10,7 +10,12 @@ import type {
   RouteHandlerMethod,
   RouteOptions,
 } from 'fastify';
-import { asksDuplicateOverride, TYPE_PERMISSIONS, type Permission } from '../../../shared/api/permissions';
+import {
+  asksDuplicateOverride,
+  lacksPermission,
+  TYPE_PERMISSIONS,
+  type Permission,
+} from '../../../shared/api/permissions';
 import { parseTransactionType } from '../../../shared/api/transaction-types';
 import { buildOpenApiDocument } from '../../../shared/api/openapi';
 import { API_PREFIX, API_ROUTES, OPENAPI_DOCUMENT_ROUTE, type ApiRoute } from '../../../shared/api/routes';
@@ -56,9 +61,7 @@ export type Authenticate = (
 /** Refuses a key holding none of the permissions with 403, naming them (and what needs them). */
 export function requirePermission(key: ApiKeyInfo, accepted: readonly Permission[], neededBy?: string): void {
   if (accepted.some((one) => key.permissions.includes(one))) return;
-  throw problems.forbidden(
-    `This API key lacks the ${accepted.join(' or ')} permission${neededBy ? `, which ${neededBy} needs` : ''}.`,
-  );
+  throw problems.forbidden(lacksPermission(accepted, neededBy));
 }
 
 /**
