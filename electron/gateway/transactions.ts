@@ -7,7 +7,12 @@ import { transactionResponseSchema, type TransactionResponse } from '../../share
 import { CardIntake } from './card-intake';
 import { CloseGate } from './close-gate';
 import { KeyedQueue } from './keyed-queue';
-import { IDEMPOTENCY_RETENTION_MS, IdempotencyConflict, requestFingerprint } from './idempotency';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyConflict,
+  requestFingerprint,
+  type RequestFingerprint,
+} from './idempotency';
 import { authorize } from './operations/authorize';
 import { capture } from './operations/capture';
 import { forcedSale } from './operations/forced-sale';
@@ -95,10 +100,13 @@ export class TransactionService {
     body: unknown,
     context: SubmitContext & { apiKeyId: number },
     key: string,
-    fingerprint: string,
+    fingerprint: RequestFingerprint,
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
     try {
-      const response = await this.submit(body, { ...context, idempotency: { key, fingerprint } });
+      const response = await this.submit(body, {
+        ...context,
+        idempotency: { key, fingerprint: fingerprint.value },
+      });
       return { response, replayed: false };
     } catch (error) {
       if (!(error instanceof AnswerStoredMeanwhileError)) throw error;
@@ -113,8 +121,8 @@ export class TransactionService {
     }
   }
 
-  private replay(stored: StoredAnswer, fingerprint: string): TransactionResponse {
-    if (stored.fingerprint !== fingerprint) throw new IdempotencyConflict('different_request');
+  private replay(stored: StoredAnswer, fingerprint: RequestFingerprint): TransactionResponse {
+    if (!fingerprint.matches(stored.fingerprint)) throw new IdempotencyConflict('different_request');
     return transactionResponseSchema.parse(JSON.parse(stored.response));
   }
 

@@ -197,8 +197,18 @@ describe('Idempotency-Key on POST /transactions', () => {
 });
 
 describe('the stored fingerprint of a request that carries a card number', () => {
-  /** The body as the engine fingerprints it: its fields as read (the amount in cents), in name order. */
-  const canonicalSale = JSON.stringify({
+  /**
+   * The body as the engine fingerprints it: its fields as read (the amount in cents), in name order,
+   * the card number as its keyed hash, without the expiry date or the security code.
+   */
+  const canonicalSale = (secret: Buffer) =>
+    JSON.stringify({
+      amount: 1200,
+      card: createHmac('sha256', secret).update(`card:${VISA.card}`).digest('hex'),
+      type: 'SALE',
+    });
+  /** How fingerprints were made before: every field as read, the card's secrets included. */
+  const earlierCanonicalSale = JSON.stringify({
     amount: 1200,
     card: VISA.card,
     exp_date: VISA.exp_date,
@@ -225,10 +235,45 @@ describe('the stored fingerprint of a request that carries a card number', () =>
     const t = await startGatewayForTest();
     expect((await post(t, SALE, 'k-keyed')).status).toBe(200);
     const fingerprint = await storedFingerprint(t);
-    expect(fingerprint).not.toBe(createHash('sha256').update(canonicalSale).digest('hex'));
     const secret = await cardHashSecret(t);
     expect(secret.length).toBe(32);
-    expect(fingerprint).toBe(createHmac('sha256', secret).update(canonicalSale).digest('hex'));
+    expect(fingerprint).not.toContain(createHash('sha256').update(canonicalSale(secret)).digest('hex'));
+    expect(fingerprint).toBe(`2:${createHmac('sha256', secret).update(canonicalSale(secret)).digest('hex')}`);
+  });
+
+  it('holds nothing of the security code or the expiry date: trying every code against it finds none', async () => {
+    const t = await startGatewayForTest();
+    const sale = (csc: string, exp_date: string) =>
+      JSON.stringify({ type: 'SALE', amount: '12.00', card: VISA.card, exp_date, csc });
+    expect((await post(t, sale('321', '1230'), 'k-code')).status).toBe(200);
+    const stored = await storedFingerprint(t);
+    const secret = await cardHashSecret(t);
+    const { requestFingerprint } = await import('../../electron/gateway/idempotency');
+    const fingerprints = new Set(
+      Array.from(
+        { length: 1000 },
+        (_, code) =>
+          requestFingerprint(JSON.parse(sale(String(code).padStart(3, '0'), '1230')), secret).value,
+      ),
+    );
+    for (const exp of ['0127', '1129', '1230', '0631'])
+      fingerprints.add(requestFingerprint(JSON.parse(sale('321', exp)), secret).value);
+    expect([...fingerprints]).toEqual([stored]);
+    // So a retry that differs only in them is the same request, answered again and charged once.
+    const again = await post(t, sale('999', '1129'), 'k-code');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await transactionCount(t)).toBe(1);
+  });
+
+  it('an answer stored with a fingerprint made the earlier way is still replayed, and only for its request', async () => {
+    const t = await startGatewayForTest();
+    const secret = await cardHashSecret(t);
+    const { requestFingerprint } = await import('../../electron/gateway/idempotency');
+    const earlier = createHmac('sha256', secret).update(earlierCanonicalSale).digest('hex');
+    expect(requestFingerprint(JSON.parse(SALE), secret).matches(earlier)).toBe(true);
+    const other = JSON.parse(SALE) as Record<string, unknown>;
+    expect(requestFingerprint({ ...other, amount: '12.01' }, secret).matches(earlier)).toBe(false);
+    expect(requestFingerprint({ ...other, exp_date: '1231' }, secret).matches(earlier)).toBe(false);
   });
 
   it('keeps its secret across a restart, so a retry after it is still replayed', async () => {
