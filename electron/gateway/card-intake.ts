@@ -1,6 +1,6 @@
 /**
  * Card intake: a keyed or swiped card entry read into the card details the processor is asked with
- * and the card columns the ledger keeps (never the number: its BIN, last four, length and brand).
+ * and the card columns the ledger keeps (never the number: its last four, length and brand).
  */
 import { cardBrand, cscLength, passesLuhn } from '../../shared/cards';
 import { cardNumberHash } from './crypto/card-hash-key';
@@ -19,7 +19,7 @@ export interface CardInput {
   details: CardDetails;
   row: Pick<
     NewTransaction,
-    'cardBin' | 'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn' | 'cardHash'
+    'cardLastFour' | 'cardLength' | 'cardBrand' | 'entryMode' | 'swipeKsn' | 'cardHash'
   >;
   /** The cardholder's name as the swipe's track gave it, for when billing names none. */
   names: { firstName?: string; lastName?: string };
@@ -73,31 +73,18 @@ export class CardIntake {
     }
     const entryMode = entry.entry;
     const brand = cardBrand('pan' in card ? card.pan : card.masked.leadingDigits);
-    const row =
-      'pan' in card
-        ? {
-            cardBin: card.pan.slice(0, 6),
-            cardLastFour: card.pan.slice(-4),
-            cardLength: card.pan.length,
-            cardBrand: brand,
-            entryMode,
-          }
-        : {
-            // Masking hides the BIN's last digits; the brand comes from the first four.
-            cardBin: null,
-            cardLastFour: card.masked.lastFour,
-            cardLength: card.masked.length,
-            cardBrand: brand,
-            entryMode,
-          };
+    // The brand comes from the first four digits, which masking leaves.
+    const row = {
+      cardLastFour: 'pan' in card ? card.pan.slice(-4) : card.masked.lastFour,
+      cardLength: 'pan' in card ? card.pan.length : card.masked.length,
+      cardBrand: brand,
+      entryMode,
+    };
     if ('pan' in card && !passesLuhn(card.pan)) {
       throw new Rejection(
         ERROR_CODES.INVALID_CARD,
         `${FIELD_VALIDATION}card number is not valid (check digit). Check the number and key it again.`,
-        {
-          ...row,
-          cardBin: null,
-        },
+        row,
       );
     }
     const expiry = checkExpiry(expMmyy, new Date(this.now()));

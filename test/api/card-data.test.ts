@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useTestGateway } from '../support/gateway';
-import { storedText } from '../support/ledger-rows';
+import { queryLedger, storedText } from '../support/ledger-rows';
 
 const t = useTestGateway();
 
@@ -28,6 +28,21 @@ describe('card data is never stored', () => {
     }
     // The code as a stored text value; "737" unquoted is also the end of many a stored hash's hex.
     expect(bytes).not.toMatch(/"csc"|"737"/);
+  });
+
+  it('a transaction keeps of its card the last four digits, not the first six', async () => {
+    await t.client.createTransaction({
+      type: 'SALE',
+      amount: '7.00',
+      card: '6011000990139424',
+      exp_date: '1230',
+    });
+    const rows = await queryLedger(t, "SELECT * FROM transactions WHERE card_last_four = '9424'");
+    expect(rows.length).toBe(1);
+    for (const row of rows) {
+      expect(Object.keys(row)).not.toContain('card_bin');
+      expect(Object.values(row).map(String)).not.toContain('601100');
+    }
   });
 
   it('lists show cards masked to the last four digits', async () => {

@@ -93,9 +93,9 @@ if (mode === 'https') {
   // at places of their own in their indexes, as the authorization code does.
   const insert = db.prepare(
     `INSERT INTO transactions (type, result, result_code, display_message, amount, authorization_code,
-       avs_result_code, csc_result_code, card_bin, card_last_four, card_length, card_brand, entry_mode,
+       avs_result_code, csc_result_code, card_last_four, card_length, card_brand, entry_mode,
        purchase_order, batch_id, api_key_id, created_at, card_hash, cashier)
-     VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', '411111', ?, 16, 'visa', 'keyed',
+     VALUES ('Sale', 'Approved', '0000', 'Approved', 1250, ?, 'U', 'P', ?, 16, 'visa', 'keyed',
        ?, ?, 1, ?, ?, 'bench')`,
   );
   const counters = db.prepare(

@@ -65,10 +65,10 @@ const LAST_NAMES = [
   'WONG',
 ];
 const CARDS = [
-  { bin: '411111', brand: 'visa', length: 16 },
-  { bin: '545454', brand: 'mastercard', length: 16 },
-  { bin: '371449', brand: 'amex', length: 15 },
-  { bin: '601100', brand: 'discover', length: 16 },
+  { brand: 'visa', length: 16 },
+  { brand: 'mastercard', length: 16 },
+  { brand: 'amex', length: 15 },
+  { brand: 'discover', length: 16 },
 ];
 
 /**
@@ -119,11 +119,11 @@ function seed(
   );
   const insert = db.prepare(`
     INSERT INTO transactions (id, type, result, result_code, error_code, display_message, amount, tip_amount,
-      authorization_code, avs_result_code, csc_result_code, card_bin, card_last_four, card_length, card_brand,
+      authorization_code, avs_result_code, csc_result_code, card_last_four, card_length, card_brand,
       entry_mode, invoice, order_number, purchase_order, server_id, first_name, last_name, first_name_key,
       last_name_key, billing_is_shipping, original_id, batch_id, voided_by, captured_by, refunded_amount, created_at)
     VALUES (@id, @type, @result, @resultCode, @errorCode, @message, @amount, @tip, @authorizationCode, @avs, @csc,
-      @bin, @lastFour, @length, @brand, @entryMode, @invoice, @orderNumber, @purchaseOrder, @serverId, @firstName,
+      @lastFour, @length, @brand, @entryMode, @invoice, @orderNumber, @purchaseOrder, @serverId, @firstName,
       @lastName, @firstNameKey, @lastNameKey, 0, @originalId, @batchId, @voidedBy, @capturedBy, 0, @createdAt)`);
   const totals = db.prepare(
     `UPDATE batches SET sales_count = ?, sales_total = ?, refund_count = ?, refund_total = ?, tip_total = ? WHERE id = ?`,
@@ -185,7 +185,6 @@ function seed(
           .padStart(6, '0') as string | null,
         avs: 'Z',
         csc: 'M',
-        bin: card.bin,
         lastFour: String(Math.floor(next() * 10_000)).padStart(4, '0'),
         length: card.length,
         brand: card.brand,

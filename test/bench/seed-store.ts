@@ -76,7 +76,7 @@ const ROWS_SQL = `
     FROM kinds k
   )
   INSERT INTO transactions (id, lane, type, result, result_code, error_code, display_message, amount,
-    tip_amount, authorization_code, avs_result_code, csc_result_code, card_bin, card_last_four,
+    tip_amount, authorization_code, avs_result_code, csc_result_code, card_last_four,
     card_length, card_brand, entry_mode, swipe_ksn, card_hash, invoice, order_number, purchase_order,
     server_id, cashier, first_name, last_name, first_name_key, last_name_key, original_id, batch_id,
     voided_by, captured_by, created_at)
@@ -99,7 +99,6 @@ const ROWS_SQL = `
       THEN upper(lpad(to_hex(hashint8extended(n, 7) & 16777215), 6, '0')) END,
     CASE WHEN kind <> 'Rejected' THEN 'Z' END,
     CASE WHEN kind <> 'Rejected' THEN 'M' END,
-    (ARRAY['411111', '545454', '371449', '601100'])[1 + card],
     lpad(floor(pg_temp.u(src, 5) * 10000)::text, 4, '0'),
     CASE WHEN card = 2 THEN 15 ELSE 16 END,
     (ARRAY['visa', 'mastercard', 'amex', 'discover'])[1 + card],

@@ -23,7 +23,6 @@ export function saleRow(id: number, fields: Partial<NewRow> = {}): NewRow {
     resultCode: '0000',
     amount: 2500,
     cardLastFour: '1111',
-    cardBin: '411111',
     cardLength: 16,
     cardBrand: 'Visa',
     entryMode: 'Keyed',

@@ -97,7 +97,6 @@ describe('card intake of a swipe for the gateway', () => {
       csc: '1234',
     });
     expect(card.row).toMatchObject({
-      cardBin: null,
       cardLastFour: '8431',
       cardLength: 15,
       cardBrand: 'amex',

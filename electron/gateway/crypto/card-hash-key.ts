@@ -1,8 +1,9 @@
 /**
- * The data dir's secret for keyed hashes of requests that carry card data. A plain hash of a card
- * number protects nothing: with the BIN known, the numbers that pass the Luhn check are few enough to
- * hash them all. Keyed with a secret kept beside the ledger, never inside it, never shown and never
- * exported, a hash found in the ledger or a backup cannot be tried against card numbers.
+ * The data dir's secret for keyed hashes of card numbers. A plain hash of a card number protects
+ * nothing: the numbers that fit a transaction's last four, length and brand and pass the Luhn check
+ * are few enough to hash them all. Keyed with a secret kept beside the ledger, never inside it, never
+ * shown and never exported, a hash found in the ledger or a backup of it cannot be tried against card
+ * numbers without the secret too (docs/operations.md).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -75,8 +75,8 @@ export async function gatewayDuplicate(
   row: NewTransaction,
   decision: Extract<ProcessorDecision, { outcome: 'rejected' }>,
 ): Promise<Rejection> {
-  const { cardBin, cardLastFour, cardLength, cardBrand, entryMode, cardHash, amount } = row;
-  const masked = { cardBin, cardLastFour, cardLength, cardBrand, entryMode };
+  const { cardLastFour, cardLength, cardBrand, entryMode, cardHash, amount } = row;
+  const masked = { cardLastFour, cardLength, cardBrand, entryMode };
   const named = decision.gatewayDuplicateOf;
   const earlier =
     named === undefined || cardHash === null || amount === null

@@ -106,7 +106,6 @@ export function copiedFrom(
   request: TransactionRequest,
 ): Partial<NewTransaction> {
   return {
-    cardBin: original.cardBin,
     cardLastFour: original.cardLastFour,
     cardLength: original.cardLength,
     cardBrand: original.cardBrand,

@@ -36,7 +36,6 @@ export function blankRow(
     authorizationCode: null,
     avsResultCode: null,
     cscResultCode: null,
-    cardBin: null,
     cardLastFour: null,
     cardLength: null,
     cardBrand: null,

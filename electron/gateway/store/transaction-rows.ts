@@ -25,7 +25,6 @@ export interface LedgerTransaction {
   authorizationCode: string | null;
   avsResultCode: string | null;
   cscResultCode: string | null;
-  cardBin: string | null;
   cardLastFour: string | null;
   cardLength: number | null;
   cardBrand: string | null;
@@ -97,7 +96,6 @@ export const TRANSACTION_COLUMNS = {
   authorizationCode: { name: 'authorization_code' },
   avsResultCode: { name: 'avs_result_code' },
   cscResultCode: { name: 'csc_result_code' },
-  cardBin: { name: 'card_bin' },
   cardLastFour: { name: 'card_last_four' },
   cardLength: { name: 'card_length' },
   cardBrand: { name: 'card_brand' },

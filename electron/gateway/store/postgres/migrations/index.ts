@@ -16,6 +16,7 @@ import { pinGates } from './0010-pin-gates';
 import { locksPerRule } from './0011-locks-per-rule';
 import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 import { gateway } from './0013-gateway';
+import { noCardBin } from './0014-no-card-bin';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -31,6 +32,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   locksPerRule,
   signaturesAndReceiptEmails,
   gateway,
+  noCardBin,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

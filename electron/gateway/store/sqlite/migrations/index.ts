@@ -16,6 +16,7 @@ import { pinGates } from './0010-pin-gates';
 import { locksPerRule } from './0011-locks-per-rule';
 import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 import { gateway } from './0013-gateway';
+import { noCardBin } from './0014-no-card-bin';
 
 export type { Migration } from '../../migration';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   locksPerRule,
   signaturesAndReceiptEmails,
   gateway,
+  noCardBin,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
