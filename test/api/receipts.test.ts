@@ -46,6 +46,16 @@ describe('GET /transactions/{id}/receipt', () => {
     expect(response.body).not.toContain('1230');
   });
 
+  it('answers text/plain to Accept: text/*, and XML only to an Accept that names it', async () => {
+    const typeFor = async (accept: string) =>
+      (await api.request(receiptPath(saleId), { headers: { api_key: api.key, accept } })).headers[
+        'content-type'
+      ];
+    expect(await typeFor('text/*')).toBe('text/plain; charset=utf-8');
+    expect(await typeFor('text/xml, text/*;q=0.9')).toBe('text/xml; charset=utf-8');
+    expect(await typeFor('*/*')).toBe('application/json; charset=utf-8');
+  });
+
   it('gives the merchant copy at 32 or 48 columns when asked', async () => {
     for (const width of [32, 48]) {
       const response = await api.request(receiptPath(saleId, `?copy=merchant&width=${width}`), {

@@ -128,15 +128,16 @@ function charsetOf(contentType: string | undefined): string | undefined {
 
 /**
  * Whether Accept prefers text/plain to JSON and XML, for the routes that can also answer as text.
- * Accept absent or allowing anything keeps JSON: text is given only to a client that names it.
+ * Accept absent or allowing anything keeps JSON: text is given only to a client that asks for text,
+ * and `text/*` is the text itself (XML to a client that names it).
  */
 export function prefersPlainText(accept: string | undefined): boolean {
   if (!accept?.trim()) return false;
   const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([
     'application/json',
     'application/xml',
-    'text/xml',
     'text/plain',
+    'text/xml',
   ]);
   return chosen === 'text/plain';
 }
