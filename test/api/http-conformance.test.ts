@@ -4,6 +4,7 @@
  * is served wherever GET is, the batch close takes its figures from the query only, and refusals
  * name what they refuse.
  */
+import { gzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError } from '../../shared/api/schemas';
@@ -112,6 +113,30 @@ describe('bodies that are not UTF-8', () => {
       });
     }
     expect(await transactionCount(t)).toBe(before);
+  });
+
+  it('refuses a compressed body with 415 that names its Content-Encoding, and records nothing', async () => {
+    const before = await transactionCount(t);
+    for (const encoding of ['gzip', 'deflate, gzip', 'br']) {
+      const response = await postBytes(
+        t,
+        { api_key: t.key, 'content-type': 'application/json', 'content-encoding': encoding },
+        gzipSync(jsonSaleBytes(Buffer.from('Rene'))),
+      );
+      expect(response.status, response.body).toBe(415);
+      expect(response.json<ApiError>()).toMatchObject({
+        error: 'unsupported_media_type',
+        message: expect.stringContaining(`Content-Encoding "${encoding}"`),
+      });
+    }
+    // Identity is no coding at all.
+    const plain = await postBytes(
+      t,
+      { api_key: t.key, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      jsonSaleBytes(Buffer.from('Rene')),
+    );
+    expect(plain.status, plain.body).toBe(200);
+    expect(await transactionCount(t)).toBe(before + 1);
   });
 
   it('refuses an XML body whose Content-Type names another charset with 415', async () => {

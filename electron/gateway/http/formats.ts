@@ -77,11 +77,19 @@ const ASCII_CHARSET = /^(us-)?ascii$/i;
 
 /**
  * A request body's bytes as text. Only UTF-8 is read, and US-ASCII as the part of it that it is: a
- * Content-Type naming another charset is refused (415) before a byte is decoded, and bytes that are
- * not of the charset named are refused (400) rather than read as U+FFFD, which would keep a name or
- * an address as something the client never sent.
+ * Content-Type naming another charset, or a Content-Encoding (a compressed body), is refused (415)
+ * before a byte is decoded, and bytes that are not of the charset named are refused (400) rather
+ * than read as U+FFFD, which would keep a name or an address as something the client never sent.
  */
-export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
+export function decodeBody(bytes: Buffer, contentType: string | undefined, contentEncoding?: string): string {
+  // A compressed body would be read as bytes that are no text at all; say what was sent instead.
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
+    throw new ApiProblem(
+      415,
+      'unsupported_media_type',
+      `Content-Encoding "${contentEncoding}" is not read: send the body uncompressed, without Content-Encoding.`,
+    );
+  }
   const charset = charsetOf(contentType);
   if (charset !== undefined && ASCII_CHARSET.test(charset)) {
     const at = bytes.findIndex((byte) => byte >= 0x80);

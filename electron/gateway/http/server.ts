@@ -197,7 +197,10 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     { parseAs: 'buffer' },
     (request, body, done) => {
       try {
-        done(null, decodeBody(body as Buffer, request.headers['content-type']));
+        done(
+          null,
+          decodeBody(body as Buffer, request.headers['content-type'], request.headers['content-encoding']),
+        );
       } catch (error) {
         done(error as Error, undefined);
       }
