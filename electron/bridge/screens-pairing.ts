@@ -26,6 +26,8 @@ import { writeFileAtomically } from '../gateway/atomic-file';
 
 /** How long a ticket opens the door: the launch page is rewritten with a new one after this. */
 export const TICKET_LIFETIME_MS = 10 * 60_000;
+/** How often the launch pages' tickets are looked at, to be renewed in time. */
+export const LAUNCH_PAGE_CHECK_MS = TICKET_LIFETIME_MS / 4;
 /** Tickets handed out and not yet used, at most; the oldest gives way. */
 const TICKETS_KEPT = 64;
 const KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -140,11 +142,21 @@ export class ScreensPairing {
    */
   keepLaunchPage(screensOrigin: string): void {
     for (const role of ['cashier', 'customer'] as const) this.#writeLaunchPage(screensOrigin, role);
-    this.#refresh ??= setInterval(() => {
-      for (const [role, launch] of this.#launches) {
-        if (!this.#tickets.has(launch.ticketHash)) this.#writeLaunchPage(launch.screensOrigin, role);
-      }
-    }, TICKET_LIFETIME_MS / 4).unref();
+    this.#refresh ??= setInterval(() => this.#renewLaunchPages(), LAUNCH_PAGE_CHECK_MS).unref();
+  }
+
+  /**
+   * Writes a launch page again once its ticket is spent or has lived half its life: checked every
+   * quarter of a life, the page on disk always holds a ticket with at least a quarter of its left.
+   */
+  #renewLaunchPages(): void {
+    this.#forgetExpired();
+    const now = this.#now();
+    for (const [role, launch] of this.#launches) {
+      const ticket = this.#tickets.get(launch.ticketHash);
+      if (!ticket || ticket.until - now <= TICKET_LIFETIME_MS / 2)
+        this.#writeLaunchPage(launch.screensOrigin, role);
+    }
   }
 
   /** A new page's credential for an unused, unexpired ticket, which is then spent; else undefined. */

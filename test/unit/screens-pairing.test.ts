@@ -5,8 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  LAUNCH_PAGE_CHECK_MS,
   screensPairingLayout,
   ScreensPairing,
   TICKET_LIFETIME_MS,
@@ -56,6 +57,27 @@ describe('a pairing ticket', () => {
 
     pairing.close();
     expect(() => statSync(launchPage)).toThrow();
+  });
+});
+
+describe('a launch page left unopened', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('always holds a ticket that opens it, however long the engine has run', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const pairing = ScreensPairing.open(dataDir, clock);
+    pairing.keepLaunchPage('https://127.0.0.1:8443');
+    const { launchPage, customerLaunchPage } = screensPairingLayout(dataDir);
+    // An hour and a quarter, each check on time; then a page read just before the next check, the
+    // longest any ticket stays on disk, opens a screen.
+    for (let check = 1; check <= 30; check++) {
+      now += LAUNCH_PAGE_CHECK_MS;
+      vi.advanceTimersByTime(LAUNCH_PAGE_CHECK_MS);
+    }
+    now += LAUNCH_PAGE_CHECK_MS - 1;
+    expect(pairing.redeem(ticketIn(readFileSync(launchPage, 'utf8')))).toBeDefined();
+    expect(pairing.redeem(ticketIn(readFileSync(customerLaunchPage, 'utf8')))).toBeDefined();
+    pairing.close();
   });
 });
 
