@@ -161,6 +161,12 @@ describe('a large amount', () => {
     expect(await dialog.getByTestId('large-amount').textContent()).toBe(
       '$1,250.00One thousand two hundred fifty dollars',
     );
+    // Enter, once the question has settled, changes the amount: charging it takes a deliberate press.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('waiting-for-swipe').count()).toBe(0);
+    expect(await cashier.amount.textContent()).toBe('$1,250.00');
+    await page.getByRole('button', { name: 'Charge $1,250.00' }).click();
     await dialog.getByRole('button', { name: 'Charge $1,250.00' }).click();
     await page.getByTestId('waiting-for-swipe').waitFor();
 

@@ -29,6 +29,7 @@ export function LargeTipConfirm({ tips, warnPercent, confirmLabel, onConfirm, on
       confirmLabel={confirmLabel}
       cancelLabel="Change the tip"
       tone="neutral"
+      defaultAnswer="cancel"
       onConfirm={onConfirm}
       onCancel={onCancel}
     >

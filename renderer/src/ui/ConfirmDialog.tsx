@@ -16,13 +16,15 @@ type Props = {
   /** A refusal or a failure of the last attempt, shown in the dialog so the cashier can try again. */
   problem?: string | undefined;
   /**
-   * The confirm button waits a moment after the dialog appears, for a question raised by a key or tap
-   * that may come twice (Enter on Charge): the second must not answer it.
+   * The confirm button, and the answer Enter gives, wait a moment after the dialog appears, for a
+   * question raised by a key or tap that may come twice (Enter on Charge): the second must not answer
+   * it, either way, before the cashier has seen it.
    */
   settle?: boolean;
   /**
    * Which answer Enter gives when the dialog opens: confirming, unless doing nothing is the safe
-   * answer to a question the cashier may not have read (charging a card twice).
+   * answer to a question the cashier may not have read (charging a card twice, an amount or a tip
+   * above what the counter asks to confirm).
    */
   defaultAnswer?: 'confirm' | 'cancel';
   /** Enter in one of the dialog's fields confirms, as it would submit a form (Add a person, a new PIN). */
@@ -71,7 +73,8 @@ export function ConfirmDialog({
         <button
           type="button"
           className={cancelFirst ? 'button button-primary' : 'button button-secondary'}
-          onClick={onCancel}
+          onClick={settle && cancelFirst ? guard(onCancel) : onCancel}
+          aria-disabled={(waiting && cancelFirst) || undefined}
           disabled={busy}
           data-autofocus={cancelFirst || undefined}
         >

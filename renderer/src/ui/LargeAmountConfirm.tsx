@@ -22,6 +22,7 @@ export function LargeAmountConfirm({ cents, limitCents, confirmLabel, onConfirm,
       confirmLabel={confirmLabel}
       cancelLabel="Change the amount"
       tone="neutral"
+      defaultAnswer="cancel"
       settle
       onConfirm={onConfirm}
       onCancel={onCancel}
