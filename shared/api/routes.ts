@@ -64,6 +64,11 @@ export interface ApiRoute {
   badGateway?: string;
 }
 
+/** Why a read may answer 403 with a key that holds its permission. */
+const COUNTER_LOCKED_READ =
+  "error counter_locked: the key is a counter's own (the cashier screens') and nobody is signed in at " +
+  'that counter; it reads again once someone signs in there. Other keys are not affected.';
+
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
 export const API_ROUTES = {
   createTransaction: {
@@ -104,6 +109,7 @@ export const API_ROUTES = {
     },
     noContent: 'No transaction matches.',
     timedRead: true,
+    forbidden: COUNTER_LOCKED_READ,
   },
   getReceipt: {
     method: 'GET',
@@ -117,6 +123,7 @@ export const API_ROUTES = {
     query: receiptQuerySchema,
     answer: { schema: receiptSchema, xmlRoot: 'receipt', description: 'The receipt.' },
     plainText: 'The receipt as printed: lines of at most width characters.',
+    forbidden: COUNTER_LOCKED_READ,
     notFound: 'No transaction has this id (error not_found).',
     conflict:
       'copy=check of a transaction that is not an open tab: an approved AUTH neither voided, captured nor expired (auth_expiry_days), not a sale tipped at the counter (error not_a_tab).',
@@ -134,6 +141,7 @@ export const API_ROUTES = {
       'prefers it.',
     query: noQuerySchema,
     image: { mediaType: 'image/png', description: 'The signature, 600 by 200 pixels, 8-bit grayscale.' },
+    forbidden: COUNTER_LOCKED_READ,
     notFound:
       'No transaction has this id, or the transaction has no signature: the customer did not sign on screen ' +
       '(error not_found).',
@@ -156,6 +164,7 @@ export const API_ROUTES = {
     },
     noContent: 'No batch matches.',
     timedRead: true,
+    forbidden: COUNTER_LOCKED_READ,
   },
   getOpenBatch: {
     method: 'GET',
@@ -166,6 +175,7 @@ export const API_ROUTES = {
     answer: { schema: batchSchema, xmlRoot: 'batch', description: 'The open batch.' },
     noContent: 'No batch is open.',
     timedRead: true,
+    forbidden: COUNTER_LOCKED_READ,
   },
   closeOpenBatch: {
     method: 'PUT',

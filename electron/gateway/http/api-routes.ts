@@ -26,6 +26,7 @@ import { presentBatch, presentReceipt, presentTransaction, storeErrorAnswer } fr
 import { trackGatewayTiming } from '../processor/gateway-timing';
 import { NotATabError, ReceiptNotFoundError } from '../receipts/receipt-service';
 import type { BatchRecord } from '../store/batch-rows';
+import { COUNTER_LOCKED_MESSAGE } from '../staff/staff';
 import { isStoreError } from '../store/store-errors';
 import { formatOfContentType, normalizeFields, parseBody } from './formats';
 import {
@@ -136,6 +137,18 @@ export function registerApiRoutes(
 
   const transactionPermissions = [createTransaction.permission, ...createTransaction.narrowerPermissions];
 
+  /**
+   * The key of a read, refused (403 counter_locked) when it is a counter's own and nobody is signed in
+   * at that counter: the cashier screens' key reads only for the person at work there. Other
+   * programs' keys read as their permissions allow.
+   */
+  const readingKey = (request: FastifyRequest, permission: Permission): ApiKeyInfo => {
+    const key = authenticate(request, permission);
+    if (engine.staff.counterLocked(key.recordId))
+      throw new ApiProblem(403, 'counter_locked', COUNTER_LOCKED_MESSAGE);
+    return key;
+  };
+
   /** A refusal of the one way in for money moves, as the API answers it. */
   const refused = (error: unknown): unknown => {
     if (!(error instanceof MoneyMoveRefused)) return error;
@@ -216,7 +229,7 @@ export function registerApiRoutes(
   };
 
   serve(listTransactions, async (request, reply) => {
-    authenticate(request, listTransactions.permission);
+    readingKey(request, listTransactions.permission);
     const { filter, page, pageNumber } = readTransactionListQuery(request.query as Record<string, unknown>);
     const rows = await withinReadLimit(engine.reads.listTransactions(filter, page));
     // Read after the rows, so a batch closed meanwhile shows its items as settled, as a write would find them.
@@ -233,7 +246,7 @@ export function registerApiRoutes(
   });
 
   serve(getReceipt, async (request, reply) => {
-    authenticate(request, getReceipt.permission);
+    readingKey(request, getReceipt.permission);
     const { id, copy, width } = readReceiptRequest(
       (request.params as { id: string }).id,
       request.query as Record<string, unknown>,
@@ -257,7 +270,7 @@ export function registerApiRoutes(
   });
 
   serve(getSignature, async (request, reply) => {
-    authenticate(request, getSignature.permission);
+    readingKey(request, getSignature.permission);
     const id = readTransactionId((request.params as { id: string }).id);
     readNoQuery(request.query as Record<string, unknown>);
     const png = await engine.signatures.png(id);
@@ -273,7 +286,7 @@ export function registerApiRoutes(
   });
 
   serve(listBatches, async (request, reply) => {
-    authenticate(request, listBatches.permission);
+    readingKey(request, listBatches.permission);
     const { filter, page, pageNumber } = readBatchListQuery(request.query as Record<string, unknown>);
     const batches = await withinReadLimit(engine.reads.listBatches(filter, page));
     const items = await withinReadLimit(Promise.all(batches.map(withLanes)));
@@ -283,7 +296,7 @@ export function registerApiRoutes(
   });
 
   serve(getOpenBatch, async (request, reply) => {
-    authenticate(request, getOpenBatch.permission);
+    readingKey(request, getOpenBatch.permission);
     readNoQuery(request.query as Record<string, unknown>);
     const open = await withinReadLimit(engine.batches.open());
     return open

@@ -40,6 +40,9 @@ export type { StaffRole } from '../store/staff-rows';
 export type { PinTarget } from './pin-gate';
 /** Where PINs are typed when no counter is named: a single counter's own screens. */
 export const THIS_COUNTER = 'this counter';
+
+/** What a counter's own key is told while nobody is signed in there, whatever it asked. */
+export const COUNTER_LOCKED_MESSAGE = 'The counter is locked. Sign in with your PIN.';
 export {
   InvalidStaffRequestError,
   PinRefusedError,
@@ -298,6 +301,14 @@ export class StaffService {
   /** Whether the key is a counter's own, whose transactions need someone signed in. */
   isCounterKey(keyRecordId: number): boolean {
     return this.#registered.has(keyRecordId);
+  }
+
+  /**
+   * Whether the key is a counter's own and nobody is signed in at that counter (the idle lock
+   * applied first): such a key reads nothing and moves no money.
+   */
+  counterLocked(keyRecordId: number): boolean {
+    return this.isCounterKey(keyRecordId) && this.signedInAt(keyRecordId) === undefined;
   }
 
   /** Marks a key as a counter's own: it acts for whoever signs in there, and for no one while locked. */
