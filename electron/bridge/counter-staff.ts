@@ -16,6 +16,7 @@ import { approvedActor } from '../gateway/staff/actors';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../gateway/money-moves';
 import { ReadTimeoutError } from '../gateway/store/store-errors';
 import {
+  COUNTER_LOCKED_MESSAGE,
   InvalidStaffRequestError,
   PinRefusedError,
   StaffExistError,
@@ -303,7 +304,7 @@ export class CounterStaff {
   /** Who works at the counter now; nothing is done for no one. */
   #signedIn(): StaffMember {
     const member = this.#options.engine.staff.signedInAt(this.#options.key.recordId);
-    if (!member) throw new BridgeError('refused', 'The counter is locked. Sign in with your PIN.');
+    if (!member) throw new BridgeError('refused', COUNTER_LOCKED_MESSAGE);
     return member;
   }
 

@@ -18,6 +18,7 @@ import { CustomerDisplay, type CustomerTimers } from './customer-display';
 import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub } from './events';
+import { counterLockedRefusal, openWhileLocked } from './locked-counter';
 import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
 import { receiptHandlers } from './receipts';
 import { storeServerHandlers, type RunningStore } from './store-server-setting';
@@ -202,14 +203,17 @@ export class Terminal {
 
   /**
    * Every request from the screens is use of the counter, which holds off its idle lock; the lock is
-   * checked first, so a page that comes back after the counter went unused finds it locked.
+   * checked first, so a page that comes back after the counter went unused finds it locked. While it
+   * is locked only what the lock screen and the sign-in need is answered (locked-counter.ts).
    */
   #usedByTheCounter(handlers: BridgeHandlers, keyRecordId: number): BridgeHandlers {
     const staff = this.#options.gateway.engine.staff;
     const wrapped: Record<string, (input: never) => unknown> = {};
     for (const [channel, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
+      const open = openWhileLocked(channel);
       wrapped[channel] = (input) => {
-        staff.signedInAt(keyRecordId);
+        const signedIn = staff.signedInAt(keyRecordId);
+        if (!signedIn && !open) throw counterLockedRefusal();
         staff.noteUse(keyRecordId);
         return handler(input);
       };

@@ -46,8 +46,13 @@ describe('authorizations expire', () => {
     const refused = await check();
     expect(refused.status).toBe(409);
     expect(refused.json()).toEqual({ status: '409', error: 'not_a_tab', message });
+    await t.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '2580' }, 'test');
     const terminal = await startTerminal(t);
     try {
+      // A receipt is previewed only for someone signed in at the counter.
+      expect(await dispatchInvoke(terminal.handlers, 'staff:sign-in', { pin: '2580' })).toMatchObject({
+        ok: true,
+      });
       const preview = await dispatchInvoke(terminal.handlers, 'receipts:preview', {
         id: Number(id),
         copy: 'check',

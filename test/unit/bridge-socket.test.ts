@@ -23,6 +23,10 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, 'assets', 'index-abc123.js'), 'console.log("screens");');
   writeFileSync(join(rendererDir, 'secret.txt'), 'not served');
   screens = await startTestScreens({ rendererDir });
+  // Someone at work at the counter: a locked counter's screens swipe and move the customer's screen
+  // along no more than they read.
+  await screens.running.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
+  await (await screens.connectBridge()).bridge.invoke('staff:sign-in', { pin: '2580' });
 });
 afterAll(async () => {
   await screens.close();

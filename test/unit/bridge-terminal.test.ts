@@ -16,8 +16,12 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 let t: TestGateway;
 const running: Terminal[] = [];
 
+/** The manager signed in at each counter the tests start: a locked counter swipes and reads nothing. */
+const MANAGER_PIN = '2580';
+
 beforeAll(async () => {
   t = await startTestGateway();
+  await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: MANAGER_PIN }, 'test');
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
@@ -27,6 +31,7 @@ afterAll(() => t.close());
 async function start(reader: Parameters<typeof Terminal.start>[0]['reader'] = { kind: 'simulator' }) {
   const terminal = await startTerminal(t, { shell: 'desktop', reader });
   running.push(terminal);
+  await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
   return terminal;
 }
 
@@ -189,8 +194,6 @@ describe('a terminal without the simulator', () => {
 
   it('reads and changes the tips setting of the engine', async () => {
     const terminal = await start({ kind: 'none' });
-    await t.gateway.engine.staff.create({ name: 'Olga', role: 'manager', pin: '2580' }, 'test');
-    await invoke(terminal, 'staff:sign-in', { pin: '2580' });
     expect(await invoke(terminal, 'settings:get')).toMatchObject({ tipsEnabled: false });
     expect(await invoke(terminal, 'settings:update', { tipsEnabled: true })).toMatchObject({
       tipsEnabled: true,
