@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { BridgeChoice } from './bridge/choose-bridge';
 import { ManagerProvider } from './manager/manager-approval';
 import { SaleScreen } from './sale/SaleScreen';
-import { CounterGate } from './staff/counter-session';
+import { CounterGate, useCounterPerson } from './staff/counter-session';
 import { AppShell } from './shell/AppShell';
 import { screenOf, SCREENS, type ScreenId } from './shell/routes';
 import { ScreenActiveContext } from './ui/screen-active';
@@ -49,6 +49,8 @@ const RENDER: Record<ScreenId, () => ReactNode> = {
 
 /** Every screen opened so far stays mounted (hidden when out of view), so no work is lost by looking elsewhere. */
 function Counter() {
+  // Behind the lock no screen is in view: none takes the keyboard or the card reader, or reads.
+  const open = useCounterPerson().signedIn !== null;
   const [current, setCurrent] = useState<ScreenId>(() => screenOf(window.location.hash));
   const [opened, setOpened] = useState<ReadonlySet<ScreenId>>(() => new Set([current]));
 
@@ -66,7 +68,7 @@ function Counter() {
     <AppShell current={current}>
       {SCREENS.filter((screen) => opened.has(screen.id)).map((screen) => (
         <div key={screen.id} className="screen-slot" hidden={screen.id !== current} data-screen={screen.id}>
-          <ScreenActiveContext.Provider value={screen.id === current}>
+          <ScreenActiveContext.Provider value={open && screen.id === current}>
             <Suspense fallback={null}>{RENDER[screen.id]()}</Suspense>
           </ScreenActiveContext.Provider>
         </div>

@@ -93,6 +93,57 @@ describe('the lock', () => {
   });
 });
 
+describe('the screens of a locked counter', () => {
+  it('ask only what the lock screen needs, even reloaded, and read again once someone signs in', async () => {
+    const sale = await counter.screens.client.createTransaction({
+      type: 'SALE',
+      amount: '7.77',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    expect(sale.result).toBe('Approved');
+    const cashier = await counter.open('staff');
+    const { page } = cashier;
+    await cashier.goTo('History');
+    const row = cashier.screen.getByText('$7.77', { exact: true }).first();
+    await row.waitFor();
+    await page
+      .getByTestId('signed-in')
+      .getByRole('button', { name: /lock the counter$/ })
+      .click();
+    const lock = page.getByRole('dialog', { name: 'Enter your PIN' });
+    await lock.waitFor();
+
+    // What the page asks from here on: of the host over its socket, and of the engine.
+    const asked: string[] = [];
+    const engineReads: string[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        const message = JSON.parse(String(payload)) as { type?: string; channel?: string };
+        if (message.type === 'invoke' && message.channel) asked.push(message.channel);
+      }),
+    );
+    page.on('request', (request) => {
+      if (request.url().includes('/rest/v1/')) engineReads.push(request.url());
+    });
+    await page.reload();
+    await lock.waitFor();
+    await expect.poll(() => asked).toContain('staff:session');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    expect(new Set(asked)).toEqual(
+      new Set(['terminal:session', 'reader:status', 'settings:get', 'staff:session']),
+    );
+    expect(engineReads).toEqual([]);
+    expect(cashier.problems).toEqual([]);
+
+    await typePin(cashier, OWNER.pin);
+    await lock.waitFor({ state: 'detached' });
+    await row.waitFor();
+    expect(engineReads.some((url) => url.includes('/rest/v1/transactions'))).toBe(true);
+    expect(cashier.problems).toEqual([]);
+  });
+});
+
 /** Locks the counter from the top bar, and signs `person` in at the lock's keypad. */
 async function lockAndSignIn(cashier: CounterPage, person: { name: string; pin: string }): Promise<void> {
   const { page } = cashier;

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomerStep, CustomerView } from '../../../shared/ipc/customer-contract';
 import { BridgeCallError } from '../../../shared/ipc/facade';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCounterOpen } from '../ui/counter-open';
 
 /**
  * How the customer's screen took a request about a sale: `shown`; `elsewhere`, when that sale is no
@@ -70,6 +71,7 @@ function logged(what: string) {
  */
 export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): CustomerScreen {
   const { bridge, link } = useTerminal();
+  const open = useCounterOpen();
   const [view, setView] = useState<CustomerView>();
   const latest = useRef<CustomerView>(undefined);
   const forgot = useRef(hostForgot);
@@ -88,14 +90,14 @@ export function useCustomerScreen(hostForgot?: (before: CustomerView) => void): 
   // Read at start and again whenever the bridge is back (events sent meanwhile are lost; a restarted
   // host counts again from the start, so what it says now replaces what was on screen).
   useEffect(() => {
-    if (link !== 'up') return;
+    if (link !== 'up' || !open) return;
     bridge.invoke('customer:view').then((next) => {
       const before = latest.current;
       latest.current = next;
       setView(next);
       if (before && next.sequence < before.sequence) forgot.current?.(before);
     }, logged('reading it'));
-  }, [bridge, link]);
+  }, [bridge, link, open]);
 
   // Once, at the first view after the page loaded: a sale of this tab's before a reload goes.
   const [leftBehind] = useState(saleLeftBehind);

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReceiptCopyName } from '../../../shared/ipc/contract';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCounterOpen } from '../ui/counter-open';
 import { BusyButton } from '../ui/BusyButton';
 import { ReceiptDialog } from './ReceiptDialog';
 import { emailReceipt, firstTimeFor, messageOf, printCopies, type Delivery } from './receipt-requests';
@@ -28,6 +29,7 @@ export function ReceiptActions({
   printsByItself?: boolean;
 }) {
   const { bridge } = useTerminal();
+  const open = useCounterOpen();
   const id = Number(transactionId);
   const [automatic, setAutomatic] = useState<Delivery>();
   const [delivery, setDelivery] = useState<Delivery>();
@@ -54,7 +56,8 @@ export function ReceiptActions({
   }, [previewing]);
 
   useEffect(() => {
-    if (!printsByItself || !Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
+    // An answer that came after the lock prints at the next sign-in.
+    if (!open || !printsByItself || !Number.isSafeInteger(id) || id < 1 || !firstTimeFor(id)) return;
     bridge.invoke('receipts:after-approval', { id }).then(
       (answer) => {
         setOffer(answer.offerCustomerCopy);
@@ -66,7 +69,7 @@ export function ReceiptActions({
       },
       (error: unknown) => setAutomatic({ ok: false, message: messageOf(error) }),
     );
-  }, [printsByItself, bridge, id]);
+  }, [printsByItself, bridge, id, open]);
 
   const print = async () => {
     setBusy('print');

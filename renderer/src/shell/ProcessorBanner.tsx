@@ -8,6 +8,7 @@ import type { DeclinedOfflineSale, ProcessorLine } from '../../../shared/ipc/pro
 import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
+import { useCounterOpen } from '../ui/counter-open';
 import { timeLabel } from '../transactions/present';
 import { AlertIcon } from '../ui/icons';
 import { problemText } from '../ui/use-load';
@@ -17,7 +18,10 @@ const sales = (count: number) => `${count} ${count === 1 ? 'sale' : 'sales'}`;
 export function ProcessorBanner() {
   const { bridge } = useTerminal();
   const [line, setLine] = useState<ProcessorLine>();
+  const open = useCounterOpen();
+  // Read at the sign-in, and kept current by the host's events meanwhile.
   useEffect(() => {
+    if (!open) return;
     let live = true;
     bridge.invoke('processor:line').then(
       (value) => live && setLine(value),
@@ -28,7 +32,7 @@ export function ProcessorBanner() {
       live = false;
       off();
     };
-  }, [bridge]);
+  }, [bridge, open]);
   if (!line) return null;
   const { waiting } = line;
   const queued =

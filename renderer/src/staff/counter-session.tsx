@@ -2,12 +2,15 @@
  * Who works at the counter. The host keeps the session, so every screen of the counter shows the
  * same person; while no one is signed in the screens stay as they were, behind the sign-in keypad,
  * so a lock never loses a charge on its way or an answer (a sale not yet sent starts clean at the
- * next sign-in: see SaleScreen). The counter locks itself after the idle time the settings give, and
+ * next sign-in: see SaleScreen). Behind the lock they ask the host and the engine nothing, which
+ * would refuse them, and read again at the next sign-in (ui/counter-open.tsx); at start they are
+ * first shown once someone signs in. The counter locks itself after the idle time the settings give, and
  * on demand.
  */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { CounterSession, StaffMemberShown } from '../../../shared/ipc/staff-contract';
 import { StartupScreen } from '../shell/StartupScreen';
+import { CounterOpenContext } from '../ui/counter-open';
 import { useTerminal } from '../terminal/terminal-context';
 import { FirstManagerScreen, SignInScreen } from './SignInScreen';
 
@@ -36,6 +39,9 @@ export function CounterGate({ children }: { children: ReactNode }) {
   const { bridge, link } = useTerminal();
   const [session, setSession] = useState<CounterSession>();
   const [problem, setProblem] = useState<string>();
+  // The screens are first shown once someone has signed in: until then the host would refuse what they read.
+  const [everSignedIn, setEverSignedIn] = useState(false);
+  if (session?.signedIn && !everSignedIn) setEverSignedIn(true);
 
   useEffect(() => bridge.on('staff:session-changed', setSession), [bridge]);
   useEffect(() => {
@@ -86,9 +92,11 @@ export function CounterGate({ children }: { children: ReactNode }) {
   const locked = session.signedIn === null;
   return (
     <CounterPersonContext.Provider value={{ session, signedIn: session.signedIn, lock }}>
-      <div className="counter-behind-lock" inert={locked} aria-hidden={locked || undefined}>
-        {children}
-      </div>
+      <CounterOpenContext.Provider value={!locked}>
+        <div className="counter-behind-lock" inert={locked} aria-hidden={locked || undefined}>
+          {everSignedIn && children}
+        </div>
+      </CounterOpenContext.Provider>
       {session.needsFirstManager ? (
         <FirstManagerScreen onDone={setSession} />
       ) : (

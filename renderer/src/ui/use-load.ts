@@ -3,6 +3,7 @@
  * reload keeps what was shown before, with the problem beside it, so nothing on screen disappears.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCounterOpen } from './counter-open';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -27,9 +28,12 @@ interface Result<T> {
 
 /**
  * Runs `load` when a key in `keys` changes, or on reload(); answers of an older run are dropped. `when`
- * false holds it back (a screen out of view).
+ * false holds it back (a screen out of view), as a locked counter does; the next sign-in runs it again.
  */
-export function useLoad<T>(load: () => Promise<T>, keys: readonly unknown[], when = true): Loaded<T> {
+export function useLoad<T>(load: () => Promise<T>, given: readonly unknown[], shown = true): Loaded<T> {
+  const open = useCounterOpen();
+  const when = shown && open;
+  const keys = [...given, open];
   // A new request object whenever a key changes or a reload is asked for: it names the run in flight.
   const [tracked, setTracked] = useState(() => ({ keys, request: {} as object }));
   if (!sameKeys(tracked.keys, keys)) setTracked({ keys, request: {} });
