@@ -49,8 +49,11 @@ const RENDER: Record<ScreenId, () => ReactNode> = {
 
 /** Every screen opened so far stays mounted (hidden when out of view), so no work is lost by looking elsewhere. */
 function Counter() {
-  // Behind the lock no screen is in view: none takes the keyboard or the card reader, or reads.
+  // Behind the lock no screen is in view: none takes the keyboard or the card reader, or reads. The
+  // screens are first shown once someone has signed in; until then the host would refuse them.
   const open = useCounterPerson().signedIn !== null;
+  const [everOpen, setEverOpen] = useState(open);
+  if (open && !everOpen) setEverOpen(true);
   const [current, setCurrent] = useState<ScreenId>(() => screenOf(window.location.hash));
   const [opened, setOpened] = useState<ReadonlySet<ScreenId>>(() => new Set([current]));
 
@@ -66,7 +69,7 @@ function Counter() {
 
   return (
     <AppShell current={current}>
-      {SCREENS.filter((screen) => opened.has(screen.id)).map((screen) => (
+      {SCREENS.filter((screen) => everOpen && opened.has(screen.id)).map((screen) => (
         <div key={screen.id} className="screen-slot" hidden={screen.id !== current} data-screen={screen.id}>
           <ScreenActiveContext.Provider value={open && screen.id === current}>
             <Suspense fallback={null}>{RENDER[screen.id]()}</Suspense>

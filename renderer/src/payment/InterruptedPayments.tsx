@@ -9,6 +9,7 @@ import { displayMoney, parseMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
 import { timeLabel } from '../transactions/present';
 import { Dialog } from '../ui/Dialog';
+import { useCounterOpen } from '../ui/counter-open';
 
 const TYPE_WORDS: Record<InterruptedAttempt['type'], string> = {
   SALE: 'Sale',
@@ -29,7 +30,10 @@ const RESULT_WORDS = {
 export function InterruptedPayments() {
   const { bridge } = useTerminal();
   const [attempts, setAttempts] = useState<InterruptedAttempt[]>([]);
+  const open = useCounterOpen();
+  // Read at each sign-in: a locked counter is told nothing.
   useEffect(() => {
+    if (!open) return;
     let current = true;
     bridge
       .invoke('attempts:interrupted', undefined)
@@ -40,7 +44,7 @@ export function InterruptedPayments() {
     return () => {
       current = false;
     };
-  }, [bridge]);
+  }, [bridge, open]);
 
   if (attempts.length === 0) return null;
   const dismiss = () => {

@@ -3,8 +3,7 @@
  * same person; while no one is signed in the screens stay as they were, behind the sign-in keypad,
  * so a lock never loses a charge on its way or an answer (a sale not yet sent starts clean at the
  * next sign-in: see SaleScreen). Behind the lock they ask the host and the engine nothing, which
- * would refuse them, and read again at the next sign-in (ui/counter-open.tsx); at start they are
- * first shown once someone signs in. The counter locks itself after the idle time the settings give, and
+ * would refuse them, and read again at the next sign-in (ui/counter-open.tsx). The counter locks itself after the idle time the settings give, and
  * on demand.
  */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
@@ -39,9 +38,6 @@ export function CounterGate({ children }: { children: ReactNode }) {
   const { bridge, link } = useTerminal();
   const [session, setSession] = useState<CounterSession>();
   const [problem, setProblem] = useState<string>();
-  // The screens are first shown once someone has signed in: until then the host would refuse what they read.
-  const [everSignedIn, setEverSignedIn] = useState(false);
-  if (session?.signedIn && !everSignedIn) setEverSignedIn(true);
 
   useEffect(() => bridge.on('staff:session-changed', setSession), [bridge]);
   useEffect(() => {
@@ -94,7 +90,7 @@ export function CounterGate({ children }: { children: ReactNode }) {
     <CounterPersonContext.Provider value={{ session, signedIn: session.signedIn, lock }}>
       <CounterOpenContext.Provider value={!locked}>
         <div className="counter-behind-lock" inert={locked} aria-hidden={locked || undefined}>
-          {everSignedIn && children}
+          {children}
         </div>
       </CounterOpenContext.Provider>
       {session.needsFirstManager ? (
