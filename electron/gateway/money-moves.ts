@@ -20,7 +20,7 @@ import { IdempotencyConflict } from './idempotency';
 import type { SubmitContext } from './operations/operation';
 import { presentBatch } from './presenters';
 import { approvedActor, staffActor } from './staff/actors';
-import type { StaffMember, StaffService } from './staff/staff';
+import { COUNTER_LOCKED_MESSAGE, type StaffMember, type StaffService } from './staff/staff';
 import type { BatchRecord } from './store/batch-rows';
 import type { LedgerReadPort } from './store/read-port';
 import { ReadTimeoutError } from './store/store-errors';
@@ -140,8 +140,7 @@ export class MoneyMoves {
     if (!this.staff.isCounterKey(key.recordId))
       return { apiKeyId: key.recordId, actor: `API key ${key.id} "${key.name}"`, cashier: key.name };
     const member = this.staff.signedInAt(key.recordId);
-    if (!member)
-      throw new MoneyMoveRefused('counter_locked', 'The counter is locked. Sign in with your PIN.');
+    if (!member) throw new MoneyMoveRefused('counter_locked', COUNTER_LOCKED_MESSAGE);
     return {
       apiKeyId: key.recordId,
       actor: approvedBy ? approvedActor(member.name, approvedBy.name, key) : staffActor(member.name, key),
