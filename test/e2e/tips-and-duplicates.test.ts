@@ -87,10 +87,15 @@ describe('the duplicate prompt', () => {
       );
     const answer = (await cashier.result.textContent()) ?? '';
     expect(answer).not.toMatch(/duplicate_override|\d{4}-\d{2}-\d{2}T|SALE of/);
-    // The customer has paid: the next sale is what Enter starts.
+    // The customer has paid: the next sale is what Enter starts, and no other card is asked for.
     await cashier.stepSettled();
     const newSale = cashier.page.getByRole('button', { name: /^New sale/ });
     expect(await newSale.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await cashier.page.getByRole('button', { name: /^Try/ }).count()).toBe(0);
+    await cashier.page.keyboard.press('t');
+    // A frame later the key has been handled and drawn: still the answer, not a new try.
+    await cashier.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    expect(await cashier.outcome()).toBe('rejected');
     await cashier.check('01b-not-charged-again');
 
     await cashier.page.getByRole('button', { name: 'New sale' }).click();

@@ -184,6 +184,17 @@ export function isPossibleDuplicate(
  */
 export type NextAction = 'new-sale' | 'check-again' | 'try-again' | 'another-card';
 
+/**
+ * Whether an answer offers another try (Try again, Try another card): not once the customer paid,
+ * possibly paid (a possible duplicate, which another card would charge a second time) or may have
+ * paid (Check again), nor while the card is held for a tip.
+ */
+export function offersAnotherTry(outcome: SaleOutcome, holdsCard = false): boolean {
+  return (
+    outcome.kind !== 'approved' && outcome.kind !== 'unknown' && !holdsCard && !isPossibleDuplicate(outcome)
+  );
+}
+
 export function nextAction(outcome: SaleOutcome, holdsCard = false): NextAction {
   if (outcome.kind === 'approved' || isPossibleDuplicate(outcome)) return 'new-sale';
   if (outcome.kind === 'unknown') return 'check-again';

@@ -7,7 +7,13 @@ import type { ReactNode } from 'react';
 import { displayMoney } from '../../../shared/money';
 import { OutcomeIcon } from '../ui/OutcomePanel';
 import { cardholderOf, cardName, cardWithHolder } from '../payment/card-text';
-import { isPossibleDuplicate, nextAction, outcomeTitle, type SaleOutcome } from '../payment/outcome';
+import {
+  isPossibleDuplicate,
+  nextAction,
+  offersAnotherTry,
+  outcomeTitle,
+  type SaleOutcome,
+} from '../payment/outcome';
 import { DuplicateRefusal } from '../payment/DuplicatePrompt';
 import type { ChargedCard } from '../payment/card-payment';
 import { totalOf, type SaleDetails } from './sale-state';
@@ -56,7 +62,7 @@ export function ResultView({
   const tone = TONES[outcome.kind];
   const approved = outcome.kind === 'approved';
   const unknown = outcome.kind === 'unknown';
-  const canTryAgain = !approved && !unknown && !holdsCard;
+  const canTryAgain = offersAnotherTry(outcome, holdsCard);
   const next = nextAction(outcome, holdsCard);
   const newSaleFirst = next === 'new-sale';
   const holder = cardholderOf(card);

@@ -11,7 +11,7 @@ import type { CustomerStep, CustomerView } from '../../../shared/ipc/customer-co
 import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { DuplicatePrompt } from '../payment/DuplicatePrompt';
-import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
+import { isPossibleDuplicate, nextAction, offersAnotherTry, type SaleOutcome } from '../payment/outcome';
 import { useScreenActiveRef } from '../ui/screen-active';
 import { STEP_PAUSE_MS } from '../ui/step-pause';
 import { useTerminal } from '../terminal/terminal-context';
@@ -492,7 +492,8 @@ export function SaleScreen() {
               : next === 'new-sale'
                 ? { type: 'new-sale' }
                 : { type: 'try-again' };
-        else if (event.key.toLowerCase() === 't') action = { type: 'try-again' };
+        else if (event.key.toLowerCase() === 't' && offersAnotherTry(sale.outcome, holdsCard(tipped.current)))
+          action = { type: 'try-again' };
       }
       if (!action) return;
       event.preventDefault();
