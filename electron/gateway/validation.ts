@@ -159,13 +159,43 @@ const UUID =
   /(?<![\dA-Fa-f])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f])/g;
 
 /**
+ * Groups of three to six digits joined by one same mark other than a space or a dash, as a card number
+ * is written with dots, slashes, underscores, commas, plus signs or colons ("4111.1111.1111.1111",
+ * "3714/496353/98431"). Groups of one or two digits (a date, a time, an amount's cents) never make
+ * one, nor does a mark that changes along the run.
+ */
+const MARKED_GROUPS = /(?<!\d)\d{3,6}([./_,+:])\d{3,6}(?:\1\d{3,6}){1,4}(?!\d)/g;
+
+/**
+ * The text with every decimal digit written as 0-9: fullwidth and other compatibility forms by NFKC,
+ * and the digits of other scripts (Arabic-Indic, Devanagari...) by their place in their run of ten.
+ */
+function withAsciiDigits(text: string): string {
+  const normalized = text.normalize('NFKC');
+  if (!/\P{ASCII}/u.test(normalized)) return normalized;
+  const isDigit = (code: number) => /^\p{Nd}$/u.test(String.fromCodePoint(code));
+  return normalized.replace(/\p{Nd}/gu, (digit) => {
+    const code = digit.codePointAt(0) ?? 0;
+    // Each script's digits are ten code points in a row from its zero.
+    let zero = code;
+    while (zero > code - 9 && isDigit(zero - 1)) zero--;
+    return String(code - zero);
+  });
+}
+
+/**
  * True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn
- * check. A run typed in groups is also searched group by group: a card number with its expiry or a
- * table number beside it ("4111 1111 1111 1111 1230") is still a card number. A UUID is read as the
+ * check, in any script's digits. A run typed in groups is also searched group by group: a card number
+ * with its expiry or a table number beside it ("4111 1111 1111 1111 1230") is still a card number, and
+ * so is one grouped with dots, slashes or other marks (MARKED_GROUPS). A UUID is read as the
  * identifier it is, group by group, so digits never run across its dashes.
  */
 export function holdsCardNumber(text: string): boolean {
-  for (const [run] of text.replace(UUID, (uuid) => uuid.replaceAll('-', '/')).matchAll(DIGIT_RUN)) {
+  const ascii = withAsciiDigits(text);
+  for (const [run] of ascii.matchAll(MARKED_GROUPS)) {
+    if (isCardNumber(run.replace(/\D/g, ''))) return true;
+  }
+  for (const [run] of ascii.replace(UUID, (uuid) => uuid.replaceAll('-', '/')).matchAll(DIGIT_RUN)) {
     const groups = run.split(/\D+/);
     const digits = groups.join('');
     if (isCardNumber(digits)) return true;

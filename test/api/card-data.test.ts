@@ -252,6 +252,26 @@ describe('a card number typed into a text field', () => {
     }
   });
 
+  it.each([
+    ['grouped with dots, in comments', { comments: '4111.1111.1111.1111' }],
+    ['grouped with slashes, in the invoice', { invoice: '3714/496353/98431' }],
+    ['in fullwidth digits, in the type', { type: '４１１１１１１１１１１１１１１１' }],
+    ['in Arabic-Indic digits, in the description', { description: '٤١١١١١١١١١١١١١١١' }],
+  ])('is refused however its digits are written: %s', async (_what, fields) => {
+    const answer = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '1.00',
+      card: '5454545454545454',
+      exp_date: '1230',
+      ...fields,
+    });
+    expect(answer).toMatchObject({ result: 'Rejected', error_code: '8032' });
+    const [written] = Object.values(fields);
+    const stored = await ledgerBytes();
+    expect(stored).not.toContain(written);
+    expect(JSON.stringify(answer)).not.toContain(written);
+  });
+
   it('is refused in a field given twice in XML, even when the first one holds it', async () => {
     const response = await t.request('transactions', {
       method: 'POST',
@@ -269,7 +289,8 @@ describe('a card number typed into a text field', () => {
     ['a 12-digit run that passes it', { invoice: '4111 1111 1111' }],
     ['a 20-digit run', { description: '41111111111111111111' }],
     ['digits broken by a letter', { order_number: '4111111A11111111' }],
-    ['digits broken by a slash or a dot', { comments: '4111/1111/1111/1111 and 4111.1111.1111.1111' }],
+    ['digits whose mark changes along the run', { comments: '4111/1111.1111/1111' }],
+    ['amounts and times with dots and colons', { comments: 'split 12.50, 13.75 at 14:05:09' }],
     ['a phone number', { billing: { phone: '+1 (404) 555-0199' } }],
     ['a date and a time', { comments: 'picked up 2026-11-20 14:05' }],
   ])('lets %s through', async (_what, fields) => {
