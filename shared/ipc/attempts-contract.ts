@@ -9,11 +9,17 @@ import { TRANSACTION_TYPES } from '../api/transaction-types';
 
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,64}$/, 'must be 1 to 64 visible characters');
 
-/** How the card is named: "Visa •••• 1111", "Swiped card", "Tab #12". Never a card number. */
+/**
+ * How the card is named: "Visa •••• 1111", "Swiped card", "Tab #12". Never a card number: fewer than
+ * 13 digits in all, in any script and however they are grouped.
+ */
 const cardTextSchema = z
   .string()
   .max(40)
-  .refine((text) => !/\d{13}/.test(text.replace(/[\s-]/g, '')), 'must not hold a card number');
+  .refine(
+    (text) => (text.normalize('NFKC').match(/\p{Nd}/gu) ?? []).length < 13,
+    'must not hold a card number',
+  );
 
 export const attemptSchema = z.strictObject({
   idempotencyKey: idempotencyKeySchema,

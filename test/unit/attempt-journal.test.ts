@@ -140,6 +140,8 @@ describe('the attempt journal', () => {
   it('refuses card data: a card number in the card text, or a malformed key', () => {
     expect(attemptSchema.safeParse({ ...sale('k'), card: '4111 1111 1111 1111' }).success).toBe(false);
     expect(attemptSchema.safeParse({ ...sale('k'), card: 'Visa 4111111111111111' }).success).toBe(false);
+    for (const written of ['4111.1111.1111.1111', '4111/1111/1111/1111', '４１１１１１１１１１１１１１１１'])
+      expect(attemptSchema.safeParse({ ...sale('k'), card: written }).success).toBe(false);
     expect(attemptSchema.safeParse({ ...sale('k'), card: 'Transaction #123456789' }).success).toBe(true);
     expect(attemptSchema.safeParse({ ...sale('with space'), card: 'Visa' }).success).toBe(false);
     expect(attemptSchema.safeParse({ ...sale('k'), encrypted_track_data: 'x' }).success).toBe(false);
