@@ -75,7 +75,10 @@ export class Engine {
     this.lane = store.lane;
     this.onStoreServer = store.shared;
     this.keys = new ApiKeys(this.admin, now);
-    this.settings = new Settings(this.admin, now);
+    this.settings = new Settings(this.admin, now, {
+      waitingForwards: async () => (await this.ledger.forwards.summary()).count,
+      onBdkErased: () => this.forwarder.swipesDeleted(),
+    });
     this.staff = new StaffService(this.admin, now, () => this.settings.get('lock_after_minutes'));
     const settings = this.settings;
     // Read at each request, so that a change in the settings applies from the next request on.

@@ -61,5 +61,13 @@ export type OpenEngineOptions = EngineOptions & StoreOptions;
 
 /** The engine of a data dir over the store `options` choose (see openStore). */
 export async function openEngine(dataDir: string, options: OpenEngineOptions = {}): Promise<Engine> {
-  return Engine.start(await openStore(dataDir, options), options);
+  const engine = Engine.start(await openStore(dataDir, options), options);
+  try {
+    // A BDK kept from before the merchant's gateway was chosen is not held while it is.
+    await engine.settings.eraseBdkNotHeld();
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
+  return engine;
 }

@@ -482,11 +482,33 @@ function shown(definition: SettingDefinition<unknown>, value: unknown): string {
 /** Setting names with the text of their new values, as forms and the command line send them. */
 export type SettingChanges = readonly (readonly [name: string, text: string])[];
 
+/** How the BDK is shown while the processor is the merchant's gateway, when the engine holds none. */
+const BDK_NOT_HELD =
+  "none held: with processor upstream, swipes go to the merchant's gateway as the reader encrypted them";
+
+/** What the settings ask of the rest of the engine. */
+export interface SettingsOptions {
+  /**
+   * How many transactions made offline wait to be forwarded to the merchant's gateway (store-wide on
+   * a store server): their swipes are kept encrypted for the gateway alone.
+   */
+  waitingForwards?: () => Promise<number>;
+  /** A BDK was erased from the store: what is left of it in the store's files is erased next. */
+  onBdkErased?: () => void;
+}
+
 export class Settings {
+  readonly #waitingForwards: () => Promise<number>;
+  readonly #onBdkErased: () => void;
+
   constructor(
     private readonly store: AdminStore,
     private readonly now: () => number = Date.now,
-  ) {}
+    options: SettingsOptions = {},
+  ) {
+    this.#waitingForwards = options.waitingForwards ?? (() => Promise.resolve(0));
+    this.#onBdkErased = options.onBdkErased ?? (() => undefined);
+  }
 
   get<K extends SettingName>(name: K): SettingValues[K] {
     return valueOf(definitionOf(name), this.store.setting(name)) as SettingValues[K];
@@ -498,8 +520,17 @@ export class Settings {
     ) as SettingValues;
   }
 
+  /**
+   * Whether the engine holds a BDK to decrypt swipes with: not while the processor is the merchant's
+   * gateway, which gets each swipe as the reader encrypted it.
+   */
+  holdsBdk(): boolean {
+    return this.get('processor') !== 'upstream';
+  }
+
   /** The value as people may see it: secrets are described (with a key check value), never shown. */
   display(name: SettingName): string {
+    if (name === 'swipe_bdk' && !this.holdsBdk()) return BDK_NOT_HELD;
     return shown(definitionOf(name), this.get(name));
   }
 
@@ -522,6 +553,13 @@ export class Settings {
   togetherRefusal(changes: ReadonlyMap<SettingName, unknown>): string | undefined {
     const after = <K extends SettingName>(name: K): SettingValues[K] =>
       (changes.has(name) ? changes.get(name) : this.get(name)) as SettingValues[K];
+    if (changes.has('swipe_bdk') && after('processor') === 'upstream') {
+      return (
+        "swipe_bdk cannot be set while processor is upstream: swipes go to the merchant's gateway as the " +
+        'reader encrypted them, and Tender holds no BDK, so that nothing on the counter or the store server ' +
+        'can decrypt a swipe it keeps. Nothing was changed.'
+      );
+    }
     if (after('processor') === 'upstream') {
       const missing = (['upstream_url', 'upstream_api_key'] as const).filter((name) => after(name) === '');
       if (missing.length > 0) {
@@ -593,8 +631,21 @@ export class Settings {
       new Map(checked.map(({ name, value }) => [name, value] as [SettingName, unknown])),
     );
     if (together !== undefined) throw new UnknownSettingError(together);
+    const processor = checked.find(({ name }) => name === 'processor')?.value as ProcessorChoice | undefined;
+    const leavesGateway = processor !== undefined && processor !== 'upstream' && !this.holdsBdk();
+    const setsBdk = checked.some(({ name }) => name === 'swipe_bdk');
+    if (leavesGateway || setsBdk) {
+      const waiting = await this.#waitingForwards();
+      if (waiting > 0)
+        throw new UnknownSettingError(waitingRefusal(waiting, setsBdk ? 'swipe_bdk' : 'processor'));
+    }
+    const erasesBdk = processor === 'upstream';
     if (checked.length === 0 && also === undefined) return;
+    let erased = false;
     await this.store.write(async (tx) => {
+      // The merchant's gateway gets swipes as the reader encrypted them: the engine keeps no BDK that
+      // could decrypt one kept to be forwarded. Erased in the same write that chooses the gateway.
+      if (erasesBdk) erased = await this.#eraseBdk(tx, actor);
       for (const { name, definition, value } of checked) {
         const before = valueOf(definition, await tx.setting(name));
         // Saved again with the value it has (its default included): nothing changes, nothing is recorded.
@@ -610,5 +661,53 @@ export class Settings {
       }
       await also?.(tx);
     });
+    if (erased) this.#onBdkErased();
   }
+
+  /**
+   * Erases a BDK kept from before the merchant's gateway was the processor (a data dir or store from
+   * an earlier version), with its audit entry; run as the engine starts.
+   */
+  async eraseBdkNotHeld(actor: string = LOCAL_ADMINISTRATOR): Promise<void> {
+    if (this.holdsBdk() || !this.store.setting('swipe_bdk')) return;
+    let erased = false;
+    await this.store.write(async (tx) => {
+      if ((await tx.setting('processor')) !== 'upstream') return;
+      erased = await this.#eraseBdk(tx, actor);
+    });
+    if (erased) this.#onBdkErased();
+  }
+
+  /** Erases the stored BDK in `tx`, recording that it was (by its check value only); false when none was stored. */
+  async #eraseBdk(tx: AdminWrite, actor: string): Promise<boolean> {
+    const stored = await tx.setting('swipe_bdk');
+    if (!stored) return false;
+    await tx.setSetting('swipe_bdk', '');
+    await tx.appendAudit({
+      at: this.now(),
+      actor,
+      action: 'setting_change',
+      subject: 'swipe_bdk',
+      detail: `${shown(swipeKeySetting, valueOf(swipeKeySetting, stored))} → erased: processor upstream holds no BDK`,
+    });
+    return true;
+  }
+}
+
+/** Why `name` cannot be changed while `waiting` transactions made offline wait to be forwarded. */
+function waitingRefusal(waiting: number, name: 'processor' | 'swipe_bdk'): string {
+  const what =
+    waiting === 1
+      ? "1 transaction made offline still waits to be forwarded to the merchant's gateway"
+      : `${waiting} transactions made offline still wait to be forwarded to the merchant's gateway`;
+  const change = name === 'processor' ? 'processor cannot leave upstream' : 'swipe_bdk cannot be set';
+  const todo =
+    name === 'processor'
+      ? 'Leave processor upstream until nothing waits, then change it'
+      : 'Set it once nothing waits';
+  return (
+    `${change} while ${what}: each is kept as the reader encrypted it, for the gateway alone. ${todo} ` +
+    '(Tender sends them by itself once the gateway answers; the screens and the batch close show what ' +
+    'waits). Nothing was changed.'
+  );
 }

@@ -188,6 +188,34 @@ describe('the headless command line', () => {
     expect(bad.stderr).not.toContain('SECRETSECRETSECRET');
   });
 
+  it('choosing the gateway erases the swipe key, said in the audit log by its check value; none is taken while it is chosen', () => {
+    const key = '89ABCDEF0123456776543210FEDCBA98';
+    expect(runWithInput(`${key}\n`, 'settings', 'set', 'swipe_bdk', '-').status).toBe(0);
+    const kcv = /KCV ([0-9A-F]{6})$/m.exec(run('settings', 'get', 'swipe_bdk').stdout)?.[1] ?? '';
+    expect(kcv).toMatch(/^[0-9A-F]{6}$/);
+    expect(
+      runWithInput('gw_live_Q4n8Vx2Lp7Rk1Zt5\n', 'settings', 'set', 'upstream_api_key', '-').status,
+    ).toBe(0);
+    expect(run('settings', 'set', 'upstream_url', 'https://gateway.example.com/rest/v1').status).toBe(0);
+    const chosen = run('settings', 'set', 'processor', 'upstream');
+    expect(chosen.status, chosen.stderr).toBe(0);
+    expect(run('settings', 'get', 'swipe_bdk').stdout.trim()).toMatch(
+      /^swipe_bdk=none held: with processor upstream, swipes go to the merchant's gateway/,
+    );
+    const audit = run('audit').stdout;
+    expect(audit).toContain(`custom BDK, KCV ${kcv} → erased: processor upstream holds no BDK`);
+    const refused = runWithInput(`${key}\n`, 'settings', 'set', 'swipe_bdk', '-');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^tender: swipe_bdk cannot be set while processor is upstream: /);
+    expect(run('audit').stdout).toBe(audit);
+    const outputs = [chosen, refused, run('settings', 'get'), run('audit')];
+    for (const output of outputs) expect(output.stdout + output.stderr).not.toContain(key);
+    if (!store) {
+      expect(run('backup', '--to', join(dataDir, 'copy.db')).status).toBe(0);
+      expect(readFileSync(join(dataDir, 'copy.db')).toString('latin1')).not.toContain(key);
+    }
+  });
+
   it('a secret given as a word of the command line is refused, says to give - instead, and changes nothing', () => {
     // Every secret setting, so that one added later is covered too.
     expect(SECRET_SETTINGS).toEqual(

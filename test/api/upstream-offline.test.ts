@@ -65,6 +65,34 @@ const CARD = { pan: '4916338506082832', expMmyy: '1230', firstName: 'Kim', lastN
 const offlineSale = (amount: string, card: { pan: string; expMmyy: string } = CARD) =>
   post(relay(), 'json', { type: 'SALE', amount, ...swipe(card) });
 
+describe('the processor while sales made offline wait', () => {
+  it('cannot leave the gateway, nor take a swipe key, until nothing waits; the refusal says how many and what to do', async () => {
+    const { engine } = relay().gateway;
+    const { settings } = engine;
+    await upstream().proxy.line('refuse');
+    expect((await offlineSale('3.00')).offline).toBe('true');
+    expect((await offlineSale('4.00')).offline).toBe('true');
+    const audited = (await engine.reads.recentAudit(100)).length;
+    await expect(settings.setFromText('processor', 'simulator')).rejects.toThrow(
+      /^processor cannot leave upstream while 2 transactions made offline still wait to be forwarded to the merchant's gateway: .*Leave processor upstream until nothing waits, then change it \(Tender sends them by itself once the gateway answers.*\)\. Nothing was changed\.$/,
+    );
+    await expect(
+      settings.change([
+        ['processor', 'simulator'],
+        ['swipe_bdk', '00112233445566778899AABBCCDDEEFF'],
+      ]),
+    ).rejects.toThrow(/while 2 transactions made offline still wait to be forwarded/);
+    expect(settings.get('processor')).toBe('upstream');
+    expect(engine.admin.setting('swipe_bdk') ?? '').toBe('');
+    expect((await engine.reads.recentAudit(100)).length).toBe(audited);
+
+    await upstream().proxy.line('up');
+    expect((await engine.forwarder.drain()).waiting).toBe(0);
+    await settings.setFromText('processor', 'simulator');
+    expect(settings.get('processor')).toBe('simulator');
+  });
+});
+
 describe('while the gateway cannot be reached', () => {
   it('a swiped sale within the limit is approved offline, says so, and waits to be forwarded', async () => {
     await upstream().proxy.line('refuse');

@@ -211,9 +211,13 @@ describe('what the engine refuses itself never leaves it', () => {
 });
 
 describe('swipes', () => {
-  it('go up as the reader encrypted them; the engine shows the masked card and needs no reader key', async () => {
-    // A reader key that decrypts nothing: in this mode the engine never uses it.
-    await t.gateway.engine.settings.setFromText('swipe_bdk', '00112233445566778899AABBCCDDEEFF');
+  it('go up as the reader encrypted them; the engine shows the masked card and holds no reader key', async () => {
+    const { settings } = t.gateway.engine;
+    // In this mode the engine holds no BDK, and none can be set.
+    await expect(settings.setFromText('swipe_bdk', '00112233445566778899AABBCCDDEEFF')).rejects.toThrow(
+      /swipe_bdk cannot be set while processor is upstream/,
+    );
+    expect(settings.display('swipe_bdk')).toMatch(/^none held/);
     const swiped = swipe({ pan: '5454545454545454', expMmyy: '1230', firstName: 'Lee', lastName: 'Park' });
     const seen = upstream.proxy.seen.length;
     const answer = await post(t, 'json', { type: 'SALE', amount: fresh(), ...swiped });

@@ -1,5 +1,5 @@
 /** The payment processor's settings: their defaults, the forms they take, and what they take together. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -236,5 +236,101 @@ describe('a secret kept for one place', () => {
       ['smtp_password', 'N3wSMTP'],
     ]);
     expect(settings.get('smtp_password')).toBe('N3wSMTP');
+  });
+});
+
+describe('the swipe key (BDK) with the merchant gateway as the processor', () => {
+  const BDK = 'FEDCBA98765432100123456789ABCDEF';
+  const gateway = [
+    ['upstream_url', 'https://gateway.example.com/rest/v1'],
+    ['upstream_api_key', KEY],
+  ] as const;
+  const bdkEntries = async () =>
+    (await engine.reads.recentAudit(20)).filter((entry) => entry.subject === 'swipe_bdk');
+  /** Every file of the data dir, as one text, to look for the key in. */
+  const dataDirFiles = () =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
+      .join('\n');
+
+  it('is erased in the same write that chooses the gateway, and the audit log says so by its check value only', async () => {
+    const { settings } = engine;
+    await settings.setFromText('swipe_bdk', BDK);
+    const kcv = settings.display('swipe_bdk').slice(-6);
+    await settings.change([...gateway]);
+    expect(engine.admin.setting('swipe_bdk')).toBe(BDK);
+    await settings.setFromText('processor', 'upstream');
+    expect(engine.admin.setting('swipe_bdk')).toBe('');
+    expect(settings.holdsBdk()).toBe(false);
+    expect(settings.display('swipe_bdk')).toMatch(/^none held: with processor upstream/);
+    const [erased] = await bdkEntries();
+    expect(erased).toMatchObject({
+      subject: 'swipe_bdk',
+      detail: `custom BDK, KCV ${kcv} → erased: processor upstream holds no BDK`,
+    });
+    expect(JSON.stringify(await engine.reads.recentAudit(50))).not.toContain(BDK);
+    // Nothing of the key is left in the data dir's files once the engine has closed them.
+    await engine.close();
+    expect(dataDirFiles()).not.toContain(BDK);
+    engine = await openEngine(dir);
+  });
+
+  it('is not erased when the gateway is refused for want of its key', async () => {
+    const { settings } = engine;
+    await settings.setFromText('swipe_bdk', BDK);
+    await expect(settings.setFromText('processor', 'upstream')).rejects.toThrow(/needs upstream_url/);
+    expect(settings.get('swipe_bdk')).toBe(BDK);
+  });
+
+  it('cannot be set while the gateway is the processor, which the refusal says, and nothing changes', async () => {
+    const { settings } = engine;
+    await settings.change([...gateway, ['processor', 'upstream']]);
+    const before = await engine.reads.recentAudit(50);
+    for (const changes of [
+      [['swipe_bdk', BDK]],
+      [
+        ['swipe_bdk', BDK],
+        ['processor', 'upstream'],
+      ],
+    ] as const) {
+      await expect(settings.change(changes)).rejects.toThrow(
+        /^swipe_bdk cannot be set while processor is upstream: swipes go to the merchant's gateway as the reader encrypted them.*Nothing was changed\.$/,
+      );
+    }
+    // Nor given with the change that chooses the gateway.
+    await settings.setFromText('processor', 'simulator');
+    await expect(
+      settings.change([
+        ['swipe_bdk', BDK],
+        ['processor', 'upstream'],
+      ]),
+    ).rejects.toThrow(/swipe_bdk cannot be set while processor is upstream/);
+    expect(engine.admin.setting('swipe_bdk')).toBeUndefined();
+    expect((await engine.reads.recentAudit(50)).length).toBe(before.length + 1);
+    // Once the simulator approves again, a key is taken.
+    await settings.setFromText('swipe_bdk', BDK);
+    expect(settings.get('swipe_bdk')).toBe(BDK);
+  });
+
+  it('kept from before, with the gateway as the processor, is erased as the engine starts, in the audit log', async () => {
+    await engine.settings.change([...gateway, ['processor', 'upstream']]);
+    // A data dir of an earlier version: the key stayed when the gateway was chosen.
+    await engine.admin.write((tx) => tx.setSetting('swipe_bdk', BDK));
+    await engine.close();
+    engine = await openEngine(dir);
+    expect(engine.admin.setting('swipe_bdk')).toBe('');
+    const [erased] = await bdkEntries();
+    expect(erased).toMatchObject({
+      actor: 'local administrator',
+      detail: expect.stringMatching(
+        /^custom BDK, KCV [0-9A-F]{6} → erased: processor upstream holds no BDK$/,
+      ),
+    });
+    expect(JSON.stringify(erased)).not.toContain(BDK);
+    // Started again, nothing is left to erase, and nothing more is recorded.
+    await engine.close();
+    engine = await openEngine(dir);
+    expect(await bdkEntries()).toHaveLength(1);
   });
 });
