@@ -16,7 +16,7 @@ import { isAnsiTestBdk, keyCheckValue } from '../gateway/crypto/dukpt';
 import type { Engine } from '../gateway/engine';
 import { InvalidKeyRequestError, type ApiKeyInfo } from '../gateway/keys';
 import { dataDirLayout } from '../gateway/paths';
-import type { SettingName, SettingValues } from '../gateway/settings';
+import { UnknownSettingError, type SettingName, type SettingValues } from '../gateway/settings';
 import { ReadTimeoutError } from '../gateway/store/store-errors';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import type { BridgeEventHub } from './events';
@@ -114,8 +114,9 @@ export class CounterAdmin {
       // Refunds, voids, the close and settings changes always need a manager now.
       managerPin: true,
       swipeKey: {
-        testKey: isAnsiTestBdk(bdk),
-        kcv: keyCheckValue(bdk),
+        held: settings.holdsBdk(),
+        testKey: settings.holdsBdk() && isAnsiTestBdk(bdk),
+        kcv: settings.holdsBdk() ? keyCheckValue(bdk) : '',
         description: clip(settings.display('swipe_bdk'), 300),
       },
     };
@@ -218,7 +219,12 @@ export class CounterAdmin {
       },
       'settings:set-swipe-key': async (input) => {
         const actor = await this.#requirePin(input.pin);
-        await engine.settings.setFromText('swipe_bdk', input.bdk, actor);
+        try {
+          await engine.settings.setFromText('swipe_bdk', input.bdk, actor);
+        } catch (error) {
+          if (error instanceof UnknownSettingError) throw new BridgeError('invalid-input', error.message);
+          throw error;
+        }
         return this.#announce();
       },
       'manager:set-pin': () => {

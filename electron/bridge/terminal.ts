@@ -343,7 +343,11 @@ export class Terminal {
       ...paymentProcessorHandlers({
         engine: this.#options.gateway.engine,
         requirePin: (pin, action) => this.#admin.requireManagerPin(pin, action),
-        announce: () => void this.#processorLine.check(),
+        announce: () => {
+          void this.#processorLine.check();
+          // The processor decides whether a swipe key is held, which the settings show.
+          this.#admin.announceSettings();
+        },
       }),
       ...this.#staffHandlers(),
       ...this.#journal.handlers(),

@@ -129,10 +129,15 @@ export const appSettingsSchema = z.object({
   customerScreen: z.boolean(),
   /** Whether voids, refunds, the batch close and these settings need a manager: always, now that staff sign in. */
   managerPin: z.boolean(),
-  /** The swipe BDK, described and never shown: whether it is still the public test key, and its check value. */
+  /**
+   * The swipe BDK, described and never shown: whether it is still the public test key, and its check
+   * value. None is held while the processor is the merchant's gateway, which gets each swipe as the
+   * reader encrypted it (then `kcv` is empty and `testKey` false).
+   */
   swipeKey: z.object({
+    held: z.boolean(),
     testKey: z.boolean(),
-    kcv: z.string().regex(/^[0-9A-F]{6}$/),
+    kcv: z.string().regex(/^(?:[0-9A-F]{6})?$/),
     description: z.string().max(300),
   }),
 });

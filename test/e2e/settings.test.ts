@@ -335,6 +335,27 @@ describe('the payment processor', () => {
     ]);
   });
 
+  it('with the gateway chosen, the card reader section offers no swipe key and says why, until the simulator is chosen again', async () => {
+    const cashier = await settings('Card reader');
+    const { page } = cashier;
+    await page.getByLabel('New BDK').waitFor();
+    await counter.reader.bridge.invoke('processor:update', {
+      upstreamUrl: upstream().url,
+      apiKey: upstream().key,
+      caFile: upstream().caFile,
+      processor: 'upstream',
+    });
+    await expect
+      .poll(() => page.getByTestId('bdk-not-held').textContent())
+      .toMatch(/None is kept while the payment processor is the merchant.s gateway/);
+    expect(await page.getByLabel('New BDK').count()).toBe(0);
+    expect(await page.getByTestId('bdk-kcv').count()).toBe(0);
+    await cashier.check('07-card-reader-gateway');
+    await counter.reader.bridge.invoke('processor:update', { processor: 'simulator' });
+    await page.getByLabel('New BDK').waitFor();
+    expect(await page.getByTestId('bdk-not-held').count()).toBe(0);
+  });
+
   it(
     'a manager tests the gateway in words (key refused, certificate not trusted, unreachable, fine) and chooses it; its key is never shown',
     { timeout: 90_000 },

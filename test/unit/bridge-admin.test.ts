@@ -102,6 +102,7 @@ describe('settings', () => {
       // Refunds, voids, the close and settings always need a manager now.
       managerPin: true,
       swipeKey: {
+        held: true,
         testKey: true,
         kcv: '08D7B4',
         description: expect.stringContaining('TEST ONLY'),
@@ -232,6 +233,7 @@ describe('settings', () => {
     const bdk = '0022446688AACCEEFFDDBB9977553311';
     const changed = (await invoke(terminal, 'settings:set-swipe-key', { bdk })) as AppSettings;
     expect(changed.swipeKey).toEqual({
+      held: true,
       testKey: true,
       kcv: '08D7B4',
       description: expect.stringContaining('TEST ONLY'),

@@ -198,6 +198,55 @@ describe('the payment processor settings on the bridge', () => {
     }
   });
 
+  it('holds no swipe key with the gateway chosen, takes none, and keeps the gateway while sales made offline wait', async () => {
+    const manager = await counter(MANAGER_PIN);
+    const BDK = 'FEDCBA98765432100123456789ABCDEF';
+    await invoke(manager, 'settings:set-swipe-key', { bdk: BDK });
+    await invoke(manager, 'processor:update', {
+      upstreamUrl: upstream().url,
+      apiKey: SECRET(),
+      caFile: upstream().caFile,
+      // A time limit no other test sets: a new connection to the gateway, not one an earlier test
+      // kept, so that the sale made once the line is down is sure never to have left.
+      timeoutSeconds: 3,
+      offlineEnabled: true,
+      processor: 'upstream',
+    });
+    const { engine } = t.gateway;
+    expect(engine.admin.setting('swipe_bdk')).toBe('');
+    expect((await invoke(manager, 'settings:get')).swipeKey).toEqual({
+      held: false,
+      testKey: false,
+      kcv: '',
+      description: expect.stringMatching(/^none held: with processor upstream/),
+    });
+    await expect(invoke(manager, 'settings:set-swipe-key', { bdk: BDK })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/^swipe_bdk cannot be set while processor is upstream: /),
+    });
+    try {
+      await upstream().proxy.line('refuse');
+      await t.client.createTransaction({
+        type: 'SALE',
+        amount: '6.00',
+        ...swipe({ pan: '4111111111111111', expMmyy: '1230' }),
+      });
+      await expect(invoke(manager, 'processor:update', { processor: 'simulator' })).rejects.toMatchObject({
+        code: 'invalid-input',
+        message: expect.stringMatching(
+          /^processor cannot leave upstream while 1 transaction made offline still waits to be forwarded .*Leave processor upstream until nothing waits/,
+        ),
+      });
+      expect((await invoke(manager, 'processor:get')).processor).toBe('upstream');
+      await upstream().proxy.line('up');
+      expect(await engine.forwarder.drain()).toEqual({ waiting: 0 });
+      await invoke(manager, 'processor:update', { processor: 'simulator' });
+      expect((await invoke(manager, 'settings:get')).swipeKey).toMatchObject({ held: true, testKey: true });
+    } finally {
+      await upstream().proxy.line('up');
+    }
+  });
+
   it('tests the kept key only against the kept address', async () => {
     const terminal = await counter(MANAGER_PIN);
     await invoke(terminal, 'processor:update', {

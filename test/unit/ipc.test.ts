@@ -53,7 +53,12 @@ const SETTINGS: AppSettings = {
   signatureAboveCents: null,
   customerScreen: true,
   managerPin: false,
-  swipeKey: { testKey: true, kcv: '08D7B4', description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4' },
+  swipeKey: {
+    held: true,
+    testKey: true,
+    kcv: '08D7B4',
+    description: 'ANSI test BDK (TEST ONLY), KCV 08D7B4',
+  },
 };
 const RECEIPT_SETTINGS = {
   merchantName: 'Blue Door Bistro',
