@@ -118,6 +118,16 @@ function xmlOf(body: Record<string, unknown>): string {
   return `<transaction>${elements(body)}</transaction>`;
 }
 
+/** A keyed SALE of 1.00 with these text fields besides. */
+const saleWith = (fields: Record<string, unknown>) =>
+  t.client.createTransaction({
+    type: 'SALE',
+    amount: '1.00',
+    card: '5454545454545454',
+    exp_date: '1230',
+    ...fields,
+  } as Parameters<typeof t.client.createTransaction>[0]);
+
 describe('a card number typed into a text field', () => {
   const logged: string[] = [];
   beforeEach(() => {
@@ -258,13 +268,7 @@ describe('a card number typed into a text field', () => {
     ['in fullwidth digits, in the type', { type: '４１１１１１１１１１１１１１１１' }],
     ['in Arabic-Indic digits, in the description', { description: '٤١١١١١١١١١١١١١١١' }],
   ])('is refused however its digits are written: %s', async (_what, fields) => {
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      card: '5454545454545454',
-      exp_date: '1230',
-      ...fields,
-    });
+    const answer = await saleWith(fields);
     expect(answer).toMatchObject({ result: 'Rejected', error_code: '8032' });
     const [written] = Object.values(fields);
     const stored = await ledgerBytes();
@@ -294,13 +298,7 @@ describe('a card number typed into a text field', () => {
     ['a phone number', { billing: { phone: '+1 (404) 555-0199' } }],
     ['a date and a time', { comments: 'picked up 2026-11-20 14:05' }],
   ])('lets %s through', async (_what, fields) => {
-    const answer = await t.client.createTransaction({
-      type: 'SALE',
-      amount: '1.00',
-      card: '5454545454545454',
-      exp_date: '1230',
-      ...fields,
-    });
+    const answer = await saleWith(fields);
     expect(answer.result).toBe('Approved');
   });
 });
