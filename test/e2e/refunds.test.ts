@@ -135,10 +135,12 @@ describe('a settled sale', () => {
     expect(await details.textContent()).toContain(`Refund #${firstRefund?.id}`);
     await cashier.check('08-partly-refunded');
 
-    // More than is left is stopped on the form; nothing is sent.
+    // More than is left is said at once, and Refund offers no amount beyond it; nothing is sent.
     await page.getByTestId('refund-amount').fill('40.00');
-    await details.getByRole('button', { name: 'Refund $40.00' }).click();
     await page.getByText('At most $30.00 is left to refund.').waitFor();
+    expect(await details.getByRole('button', { name: /^Refund \$40/ }).count()).toBe(0);
+    expect(await details.getByRole('button', { name: 'Only $30.00 left to refund' }).isDisabled()).toBe(true);
+    await page.getByTestId('refund-amount').press('Enter');
     expect(await page.getByTestId('confirm-dialog').count()).toBe(0);
 
     await details.getByRole('button', { name: 'All $30.00' }).click();

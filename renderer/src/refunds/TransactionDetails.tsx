@@ -136,6 +136,9 @@ function Details({
   const name = `${kindOf(item)} #${item.id}`;
   const wrongAmount =
     remedy.kind === 'refund' ? refundProblem(refundCents, remedy.remainingCents) : undefined;
+  // More than is left is said at once, and Refund offers no amount the engine would refuse.
+  const overLeft = remedy.kind === 'refund' && refundCents > remedy.remainingCents;
+  const problemShown = (showProblem || overLeft) && wrongAmount !== undefined;
   const batchLine =
     item.batch_id === ''
       ? 'In no batch'
@@ -263,173 +266,183 @@ function Details({
       </header>
       <ProblemNotice problem={problem} />
 
-      <p className="details-amount">
-        {displayMoney(amountCents)}
-        {tipCents > 0 && <span className="details-amount-note"> incl. {displayMoney(tipCents)} tip</span>}
-      </p>
-
-      <dl className="facts facts-grid facts-tight">
-        <div>
-          <dt>Card</dt>
-          <dd>
-            {card}
-            {holder && <span className="cell-sub">{holder}</span>}
-          </dd>
-        </div>
-        <div>
-          <dt>Authorization</dt>
-          <dd className="code">{item.authorization_code || '—'}</dd>
-        </div>
-        <div>
-          <dt>Batch</dt>
-          <dd>{batchLine}</dd>
-        </div>
-        <div>
-          <dt>Invoice</dt>
-          <dd>{item.invoice || '—'}</dd>
-        </div>
-        {item.server_id && (
-          <div>
-            <dt>Server</dt>
-            <dd>{item.server_id}</dd>
-          </div>
-        )}
-        {sale ? (
-          <div>
-            <dt>Recorded as</dt>
-            <dd>Capture of auth #{sale.auth.id}, with the tip</dd>
-          </div>
-        ) : (
-          item.original_id && (
-            <div>
-              <dt>Of</dt>
-              <dd>#{item.original_id}</dd>
-            </div>
-          )
-        )}
-      </dl>
-
-      <CustomerKept id={item.id} />
-
-      {refundedCents === 0 && remedy.kind === 'refund' && (
-        <p className="muted" data-testid="refunded-so-far">
-          Nothing refunded yet ·{' '}
-          <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
-        </p>
-      )}
-      {refundedCents > 0 && (
-        <div className="refund-history">
-          <div className="progress" aria-hidden="true">
-            <span style={{ width: `${Math.min(100, (refundedCents / Math.max(amountCents, 1)) * 100)}%` }} />
-          </div>
-          <p data-testid="refunded-so-far">
-            {displayMoney(refundedCents)} refunded of {displayMoney(amountCents)}
-            {remedy.kind === 'refund' && (
-              <>
-                {' · '}
-                <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
-              </>
-            )}
+      <div className="details-body">
+        <div className="details-about">
+          <p className="details-amount">
+            {displayMoney(amountCents)}
+            {tipCents > 0 && <span className="details-amount-note"> incl. {displayMoney(tipCents)} tip</span>}
           </p>
-          {refunds.length > 0 && (
-            <ul className="refund-list" aria-label="Refunds">
-              {refunds.map((refund) => (
-                <li key={refund.id}>
-                  <span>
-                    Refund #{refund.id} · {timeLabel(refund.created)}
-                  </span>
-                  <span className={refund.voided === 'true' ? 'struck' : undefined}>
-                    {moneyOf(refund.amount)}
-                    {refund.voided === 'true' && ' (voided)'}
-                  </span>
-                </li>
-              ))}
-            </ul>
+
+          <dl className="facts facts-grid facts-tight">
+            <div>
+              <dt>Card</dt>
+              <dd>
+                {card}
+                {holder && <span className="cell-sub">{holder}</span>}
+              </dd>
+            </div>
+            <div>
+              <dt>Authorization</dt>
+              <dd className="code">{item.authorization_code || '—'}</dd>
+            </div>
+            <div>
+              <dt>Batch</dt>
+              <dd>{batchLine}</dd>
+            </div>
+            <div>
+              <dt>Invoice</dt>
+              <dd>{item.invoice || '—'}</dd>
+            </div>
+            {item.server_id && (
+              <div>
+                <dt>Server</dt>
+                <dd>{item.server_id}</dd>
+              </div>
+            )}
+            {sale ? (
+              <div>
+                <dt>Recorded as</dt>
+                <dd>Capture of auth #{sale.auth.id}, with the tip</dd>
+              </div>
+            ) : (
+              item.original_id && (
+                <div>
+                  <dt>Of</dt>
+                  <dd>#{item.original_id}</dd>
+                </div>
+              )
+            )}
+          </dl>
+
+          <CustomerKept id={item.id} />
+
+          {refundedCents === 0 && remedy.kind === 'refund' && (
+            <p className="muted" data-testid="refunded-so-far">
+              Nothing refunded yet ·{' '}
+              <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
+            </p>
+          )}
+          {refundedCents > 0 && (
+            <div className="refund-history">
+              <div className="progress" aria-hidden="true">
+                <span
+                  style={{ width: `${Math.min(100, (refundedCents / Math.max(amountCents, 1)) * 100)}%` }}
+                />
+              </div>
+              <p data-testid="refunded-so-far">
+                {displayMoney(refundedCents)} refunded of {displayMoney(amountCents)}
+                {remedy.kind === 'refund' && (
+                  <>
+                    {' · '}
+                    <strong data-testid="refund-remaining">{displayMoney(remedy.remainingCents)} left</strong>
+                  </>
+                )}
+              </p>
+              {refunds.length > 0 && (
+                <ul className="refund-list" aria-label="Refunds">
+                  {refunds.map((refund) => (
+                    <li key={refund.id}>
+                      <span>
+                        Refund #{refund.id} · {timeLabel(refund.created)}
+                      </span>
+                      <span className={refund.voided === 'true' ? 'struck' : undefined}>
+                        {moneyOf(refund.amount)}
+                        {refund.voided === 'true' && ' (voided)'}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
           )}
         </div>
-      )}
 
-      {remedy.kind === 'none' ? (
-        <p className="note remedy-none">{remedy.reason}</p>
-      ) : remedy.kind !== 'refund' ? (
-        <div className="remedy">
-          <p>{remedy.what}</p>
-          <div className="side-actions">
-            <BusyButton
-              type="button"
-              className="button button-danger button-large"
-              onClick={ask}
-              busy={sending}
-            >
-              {remedy.kind === 'void-sale'
-                ? `Void sale #${item.id}`
-                : remedy.kind === 'release-hold'
-                  ? 'Release the hold'
-                  : `Void ${kindOf(item).toLowerCase()} #${item.id}`}
-            </BusyButton>
+        {remedy.kind === 'none' ? (
+          <p className="note remedy-none">{remedy.reason}</p>
+        ) : remedy.kind !== 'refund' ? (
+          <div className="remedy">
+            <p>{remedy.what}</p>
+            <div className="side-actions">
+              <BusyButton
+                type="button"
+                className="button button-danger button-large"
+                onClick={ask}
+                busy={sending}
+              >
+                {remedy.kind === 'void-sale'
+                  ? `Void sale #${item.id}`
+                  : remedy.kind === 'release-hold'
+                    ? 'Release the hold'
+                    : `Void ${kindOf(item).toLowerCase()} #${item.id}`}
+              </BusyButton>
+            </div>
           </div>
-        </div>
-      ) : (
-        <form
-          className="remedy"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            ask();
-          }}
-        >
-          <div className="refund-amount" ref={padPanel} onFocus={onPadFocus}>
-            <div className="refund-amount-fields">
-              <label className="field">
-                <span className="field-label">Refund amount</span>
-                <MoneyInput
-                  cents={refundCents}
-                  onChange={(cents) => {
-                    setRefundCents(cents);
+        ) : (
+          <form
+            className="remedy"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              ask();
+            }}
+          >
+            <div className="refund-amount" ref={padPanel} onFocus={onPadFocus}>
+              <div className="refund-amount-fields">
+                <label className="field">
+                  <span className="field-label">Refund amount</span>
+                  <MoneyInput
+                    cents={refundCents}
+                    onChange={(cents) => {
+                      setRefundCents(cents);
+                      setShowProblem(false);
+                    }}
+                    invalid={problemShown}
+                    describedBy={problemShown ? 'refund-problem' : undefined}
+                    className="input-money-large"
+                    testId="refund-amount"
+                    padField="Refund amount"
+                  />
+                </label>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  onClick={() => {
+                    setRefundCents(remedy.remainingCents);
                     setShowProblem(false);
                   }}
-                  invalid={showProblem && wrongAmount !== undefined}
-                  describedBy={showProblem && wrongAmount ? 'refund-problem' : undefined}
-                  className="input-money-large"
-                  testId="refund-amount"
-                  padField="Refund amount"
-                />
-              </label>
-              <button
-                type="button"
-                className="button button-secondary"
-                onClick={() => {
-                  setRefundCents(remedy.remainingCents);
-                  setShowProblem(false);
-                }}
-              >
-                All {displayMoney(remedy.remainingCents)}
-              </button>
-              {showProblem && wrongAmount && (
+                >
+                  All {displayMoney(remedy.remainingCents)}
+                </button>
+              </div>
+              <DigitPad
+                label="Refund amount keys"
+                variant="money"
+                compact
+                typingInto={typingInto}
+                onKey={pressPadKey}
+              />
+            </div>
+            <div className="side-actions">
+              {/* Beside Refund, so that it is in view whenever Refund is. */}
+              {problemShown && (
                 <p className="field-problem" id="refund-problem" role="alert">
                   {wrongAmount}
                 </p>
               )}
+              <BusyButton
+                type="submit"
+                className="button button-danger button-large"
+                busy={runner.state.phase === 'sending'}
+                disabled={overLeft}
+              >
+                {overLeft
+                  ? `Only ${displayMoney(remedy.remainingCents)} left to refund`
+                  : `Refund ${displayMoney(refundCents)}`}
+              </BusyButton>
             </div>
-            <DigitPad
-              label="Refund amount keys"
-              variant="money"
-              compact
-              typingInto={typingInto}
-              onKey={pressPadKey}
-            />
-          </div>
-          <div className="side-actions">
-            <BusyButton
-              type="submit"
-              className="button button-danger button-large"
-              busy={runner.state.phase === 'sending'}
-            >
-              Refund {displayMoney(refundCents)}
-            </BusyButton>
-          </div>
-        </form>
-      )}
+          </form>
+        )}
+      </div>
 
       {confirming && sale && (remedy.kind === 'void-sale' || remedy.kind === 'release-hold') && (
         <ConfirmDialog
