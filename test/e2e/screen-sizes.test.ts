@@ -346,3 +346,152 @@ describe('nothing is cut off', () => {
     });
   }
 });
+
+/**
+ * Whether `element` is wholly in the window and in what `outer` shows of it, and nothing covers it
+ * (a sticky head or button): what the page shows at its corners and middle is the element itself.
+ */
+async function inViewUncovered(inner: Locator, outer: string): Promise<string | undefined> {
+  return inner.evaluate((element, outerSelector) => {
+    const box = element.getBoundingClientRect();
+    const frame =
+      element.closest(outerSelector)?.getBoundingClientRect() ?? new DOMRect(0, 0, innerWidth, innerHeight);
+    const view = new DOMRect(0, 0, innerWidth, innerHeight);
+    const inside = (rect: DOMRect) =>
+      box.left >= rect.left - 0.5 &&
+      box.right <= rect.right + 0.5 &&
+      box.top >= rect.top - 0.5 &&
+      box.bottom <= rect.bottom + 0.5;
+    const what = `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().slice(0, 30)}"`;
+    if (box.width === 0 || !inside(frame) || !inside(view)) {
+      return `${what} out of view (${Math.round(box.top)}-${Math.round(box.bottom)})`;
+    }
+    const inset = 3;
+    const points = [
+      [box.left + inset, box.top + inset],
+      [box.right - inset, box.top + inset],
+      [box.left + inset, box.bottom - inset],
+      [box.right - inset, box.bottom - inset],
+      [box.left + box.width / 2, box.top + box.height / 2],
+    ] as const;
+    for (const [x, y] of points) {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(element === hit || element.contains(hit) || hit.contains(element))) {
+        return `${what} covered at (${Math.round(x)}, ${Math.round(y)}) by ${hit?.tagName.toLowerCase()}.${hit?.className}`;
+      }
+    }
+    return undefined;
+  }, outer);
+}
+
+describe('the way on and what it says, in view and uncovered', () => {
+  let settledId = '';
+
+  beforeAll(async () => {
+    const { client } = counter.screens;
+    const settled = await client.createTransaction({
+      type: 'SALE',
+      amount: '21.00',
+      card: '5454545454545454',
+      exp_date: '1230',
+      server_id: '12',
+    });
+    await client.closeOpenBatch();
+    settledId = settled.id ?? '';
+  });
+
+  for (const size of SIZES) {
+    it(`at ${size.width}x${size.height}: a refund, starting a tab, a refund without a sale, a sale's answer`, async () => {
+      await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true, counterTips: true });
+      const cashier = await counter.open('sizes');
+      const { page } = cashier;
+      const report: string[] = [];
+      const check = async (state: string, locator: Locator, outer = '.side-panel') => {
+        const problem = await inViewUncovered(locator, outer);
+        if (problem) report.push(`${state}: ${problem}`);
+      };
+      try {
+        await page.setViewportSize(size);
+
+        // A settled sale: the refund amount, every key and Refund; then more than is left, said
+        // beside a Refund that offers no amount.
+        await cashier.goTo('Refund & void');
+        await cashier.screen.getByTestId(`transaction-${settledId}`).click();
+        const refund = page.getByRole('button', { name: 'Refund $21.00' });
+        await refund.waitFor();
+        await check('refund', page.getByTestId('refund-amount'));
+        await check('refund', refund);
+        if (size.height < 700) {
+          for (const key of await page
+            .getByRole('group', { name: 'Refund amount keys' })
+            .getByRole('button')
+            .all())
+            await check('refund keys', key);
+        }
+        await page.getByTestId('refund-amount').fill('25.00');
+        // Enter, as a cashier would press it: nothing is sent either way.
+        await page.getByTestId('refund-amount').press('Enter');
+        const problem = page.locator('#refund-problem');
+        await problem.waitFor();
+        await check('refund over', problem);
+        if (await page.getByRole('button', { name: 'Refund $25.00' }).count())
+          report.push('refund over: the button offers $25.00');
+        const refuse = page.getByRole('button', { name: 'Only $21.00 left to refund' });
+        if ((await refuse.count()) === 0) report.push('refund over: the button does not say what is left');
+        else {
+          await check('refund over', refuse);
+          if (!(await refuse.isDisabled())) report.push('refund over: the button still takes the amount');
+        }
+        await page.screenshot({ path: `test-results/sizes-${size.width}-refund-over.png` });
+        await page.getByRole('button', { name: 'Close' }).click();
+
+        // Refund without a sale, and starting a tab: the amount, its keys and the button.
+        await page.getByRole('button', { name: 'Refund without a sale' }).click();
+        await page.getByTestId('unmatched-amount').fill('15.00');
+        await check('refund without a sale', page.getByRole('button', { name: 'Take the card for $15.00' }));
+        await page.keyboard.press('Escape');
+        await cashier.goTo('Tabs');
+        await page.getByRole('button', { name: 'Start a tab' }).click();
+        const tabAmount = page.getByTestId('tab-amount');
+        await tabAmount.fill('40.00');
+        await check('start a tab', page.getByRole('button', { name: 'Take the card for $40.00' }));
+        await check('start a tab', page.getByRole('group', { name: 'Amount keys' }));
+        await tabAmount.fill('');
+        await page.getByRole('button', { name: /^Enter the check amount/ }).click();
+        await page.getByText('Enter the check amount.').waitFor();
+        await check('start a tab, no amount', tabAmount);
+        await check('start a tab, no amount', page.getByText('Enter the check amount.'));
+        await page.screenshot({ path: `test-results/sizes-${size.width}-start-tab-empty.png` });
+        await page.keyboard.press('Escape');
+
+        // A large amount on one line, inside its box.
+        await cashier.goTo('Sale');
+        await cashier.tapAmount('12345678');
+        const amount = page.locator('.amount-value');
+        await amount.getByText('$123,456.78').waitFor();
+        const lines = await amount.evaluate((element) => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+          return { lines: tops.size, over: element.scrollWidth > element.clientWidth };
+        });
+        if (lines.lines !== 1 || lines.over) report.push(`sale: the amount ${JSON.stringify(lines)}`);
+        await check('sale amount', amount, '.amount');
+        await page.getByRole('button', { name: 'Clear' }).click();
+
+        // A tipped sale's answer: the receipt buttons and New sale.
+        await cashier.ringTippedSale('1250');
+        await cashier.expectApproved();
+        await cashier.stepSettled();
+        const answer = page.getByTestId('sale-result');
+        await check('answer', answer.getByRole('button', { name: /^New sale/ }), 'main');
+        await check('answer', answer.getByRole('button', { name: 'Print receipt' }), 'main');
+        await page.screenshot({ path: `test-results/sizes-${size.width}-approved.png` });
+      } finally {
+        await counter.reader.bridge.invoke('settings:update', { tipsEnabled: false, counterTips: false });
+        await page.context().close();
+      }
+      expect(report).toEqual([]);
+    });
+  }
+});
