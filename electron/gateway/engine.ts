@@ -153,10 +153,12 @@ export class Engine {
   }
 
   /**
-   * Stops forwarding, writes the PIN refusals still counted in memory, then closes the store: its
-   * readers, background work and connections.
+   * Lets the money moves under way end (and takes no new one), stops forwarding, writes the PIN
+   * refusals still counted in memory, then closes the store: its readers, background work and
+   * connections.
    */
   async close(): Promise<void> {
+    await this.moneyMoves.drain();
     await this.forwarder.stop();
     this.upstream.close();
     await this.staff.close();

@@ -67,7 +67,18 @@ export type BatchClose =
   /** The merchant's gateway could not close its batch (or what waits could not reach it): nothing was closed. */
   | { outcome: 'gateway refused'; message: string };
 
+/** A money move asked for after the engine began to stop: nothing was recorded. */
+export class EngineStopping extends Error {
+  constructor() {
+    super('The payment engine is stopping; nothing was recorded. Ask again once it is back.');
+  }
+}
+
 export class MoneyMoves {
+  /** Moves begun and not yet ended: the engine's stop waits for each, so none loses its write. */
+  private readonly underWay = new Set<Promise<unknown>>();
+  private stopping = false;
+
   constructor(
     private readonly transactions: TransactionService,
     private readonly batches: BatchService,
@@ -80,7 +91,44 @@ export class MoneyMoves {
    * first answer again, `replayed`). Answers once the row is durable. A refusal (MoneyMoveRefused)
    * records nothing.
    */
-  async transaction(
+  transaction(
+    body: Record<string, unknown>,
+    requester: Requester,
+    idempotencyKey?: string,
+  ): Promise<{ response: TransactionResponse; replayed: boolean }> {
+    return this.track(() => this.transactionNow(body, requester, idempotencyKey));
+  }
+
+  /**
+   * Closes the open batch for `requester`, only when it still has what the closer expected; the batch
+   * is answered with each lane's share.
+   */
+  closeBatch(requester: Requester, expected: ExpectedBatch = {}): Promise<BatchClose> {
+    return this.track(() => this.closeBatchNow(requester, expected));
+  }
+
+  /**
+   * Takes no new move, and settles once every move under way has ended, whatever its outcome: a sale
+   * the merchant's gateway approves while the engine stops is recorded before its ledger closes. Each
+   * move is bounded by its own limits (the gateway's time limit, the store's).
+   */
+  async drain(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.underWay]);
+  }
+
+  private async track<T>(move: () => Promise<T>): Promise<T> {
+    if (this.stopping) throw new EngineStopping();
+    const running = move();
+    this.underWay.add(running);
+    try {
+      return await running;
+    } finally {
+      this.underWay.delete(running);
+    }
+  }
+
+  private async transactionNow(
     body: Record<string, unknown>,
     requester: Requester,
     idempotencyKey?: string,
@@ -106,11 +154,7 @@ export class MoneyMoves {
     }
   }
 
-  /**
-   * Closes the open batch for `requester`, only when it still has what the closer expected; the batch
-   * is answered with each lane's share.
-   */
-  async closeBatch(requester: Requester, expected: ExpectedBatch = {}): Promise<BatchClose> {
+  private async closeBatchNow(requester: Requester, expected: ExpectedBatch): Promise<BatchClose> {
     if (!requester.key.permissions.includes('batches:close') && !this.approvedByManager(requester))
       throw new MoneyMoveRefused(
         'forbidden',

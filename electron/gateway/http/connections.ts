@@ -53,6 +53,8 @@ class Connection {
   /** Requests that arrived whole and whose answer is not written yet. */
   answering = 0;
   receivingSince = 0;
+  /** The engine is stopping: the connection ends once its last answer is written. */
+  endWhenAnswered = false;
   deadline: NodeJS.Timeout | undefined;
 
   constructor(
@@ -80,6 +82,8 @@ export class ConnectionGuard {
    */
   private readonly handshaking = new Map<string, Connection>();
   private readonly bySocket = new WeakMap<Socket, Connection>();
+  /** Set by closeAll: a connection accepted from here on (the listener not yet closed) is cut. */
+  private stopping = false;
 
   constructor(private readonly limits: ConnectionLimits) {}
 
@@ -99,12 +103,24 @@ export class ConnectionGuard {
     });
   }
 
-  /** Closes every connection at once, in whatever stage: the engine is stopping. */
+  /**
+   * The engine is stopping: closes at once every connection with no answer under way, and each of
+   * the others once its answers are written. A request that arrived whole may be a payment's, which
+   * the caller must learn the outcome of; one still arriving is cut, nothing of it done.
+   */
   closeAll(): void {
-    for (const connection of [...this.open]) this.cut(connection);
+    this.stopping = true;
+    for (const connection of [...this.open]) {
+      if (connection.stage === 'answering') connection.endWhenAnswered = true;
+      else this.cut(connection);
+    }
   }
 
   private accept(raw: Socket): void {
+    if (this.stopping) {
+      raw.destroy();
+      return;
+    }
     if (this.open.size >= this.limits.maxConnections) this.shedOne();
     const connection = new Connection(raw, Date.now(), peerOf(raw));
     this.open.add(connection);
@@ -179,7 +195,11 @@ export class ConnectionGuard {
     if (connection.stage === 'closing' || connection.stage === 'upgraded') return;
     const now = Date.now();
     const { limits } = this;
-    if (connection.answering > 0) {
+    if (connection.endWhenAnswered && connection.answering === 0) {
+      // Its answer is handed to the socket: ended, so it is flushed before the connection closes.
+      connection.socket.end();
+      this.enter(connection, 'closing', limits.lingerMs);
+    } else if (connection.answering > 0) {
       if (connection.stage !== 'answering') this.enter(connection, 'answering');
     } else if (connection.receiving > 0) {
       if (connection.stage !== 'receiving')

@@ -179,7 +179,8 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
-    forceCloseConnections: true,
+    // The connection guard closes them at a stop, letting answers under way be written first.
+    forceCloseConnections: false,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     clientErrorHandler: answerUnparsableRequest,
