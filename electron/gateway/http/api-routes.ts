@@ -256,7 +256,7 @@ export function registerApiRoutes(
       receipt = await withinReadLimit(receipts.render(id, copy, { width }));
     } catch (error) {
       if (error instanceof ReceiptNotFoundError) {
-        throw new ApiProblem(404, 'not_found', `No transaction has id ${id}.`);
+        throw problems.noTransaction(id);
       }
       if (error instanceof NotATabError) throw new ApiProblem(409, 'not_a_tab', error.message);
       throw error;
@@ -276,12 +276,11 @@ export function registerApiRoutes(
     const png = await engine.signatures.png(id);
     if (png) return reply.code(200).type(getSignature.image.mediaType).send(png);
     const transaction = await withinReadLimit(engine.reads.transaction(id));
+    if (!transaction) throw problems.noTransaction(id);
     throw new ApiProblem(
       404,
       'not_found',
-      transaction
-        ? `Transaction ${id} has no signature: the customer did not sign for it on screen.`
-        : `No transaction has id ${id}.`,
+      `Transaction ${id} has no signature: the customer did not sign for it on screen.`,
     );
   });
 

@@ -4,7 +4,7 @@
  */
 import Negotiator from 'negotiator';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ApiProblem, problems } from './problems';
+import { ApiProblem, problems, quoted } from './problems';
 
 export type Format = 'json' | 'xml';
 
@@ -87,7 +87,7 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, conte
     throw new ApiProblem(
       415,
       'unsupported_media_type',
-      `Content-Encoding "${contentEncoding}" is not read: send the body uncompressed, without Content-Encoding.`,
+      `Content-Encoding "${quoted(contentEncoding)}" is not read: send the body uncompressed, without Content-Encoding.`,
     );
   }
   const charset = charsetOf(contentType);
@@ -104,7 +104,7 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined, conte
     throw new ApiProblem(
       415,
       'unsupported_media_type',
-      `Content-Type "${contentType ?? ''}" names the charset ${charset}. Send the body as UTF-8 ` +
+      `Content-Type "${quoted(contentType ?? '')}" names the charset ${quoted(charset)}. Send the body as UTF-8 ` +
         '(charset=utf-8, or no charset); US-ASCII (charset=us-ascii) is read as the part of UTF-8 it is.',
     );
   }

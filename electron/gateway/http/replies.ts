@@ -1,7 +1,7 @@
 /** Answers in the format the request asked for: JSON, XML, or text where a route offers it. */
 import type { FastifyReply } from 'fastify';
 import { contentTypeOf, serialize } from './formats';
-import type { ApiProblem } from './problems';
+import { answerable, type ApiProblem } from './problems';
 
 export const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
@@ -22,7 +22,8 @@ export function send(
     .send(serialize(reply.request.format, root, payload, item));
 }
 
-export function sendProblem(reply: FastifyReply, problem: ApiProblem) {
+export function sendProblem(reply: FastifyReply, refused: ApiProblem) {
+  const problem = answerable(refused);
   for (const [name, value] of Object.entries(problem.extra.headers ?? {})) reply.header(name, value);
   return send(reply, problem.status, 'error', {
     status: String(problem.status),

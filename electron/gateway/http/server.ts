@@ -184,6 +184,22 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     clientErrorHandler: answerUnparsableRequest,
+    // A URL the router cannot read (a % not starting UTF-8 written as %XX) gets the engine's error
+    // body rather than the framework's, which repeats the URL and whatever it holds.
+    frameworkErrors: (error, request, reply) => {
+      // No hook has run: the answer's format is read from Accept here.
+      request.answerType = responseMediaType(request.headers) ?? 'application/json';
+      request.format = formatOfMediaType(request.answerType);
+      request.plainText = false;
+      return sendProblem(
+        reply,
+        error.code === 'FST_ERR_BAD_URL'
+          ? problems.badRequest(
+              'The URL could not be read: each % in it must start a byte written as %XX, and the bytes must be UTF-8.',
+            )
+          : new ApiProblem(error.statusCode ?? 400, 'bad_request', error.message),
+      );
+    },
   });
   app.server.headersTimeout = limits.headersTimeoutMs;
   connections.watch(app.server);
@@ -225,8 +241,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     if (!hosts.has(host)) throw problems.misdirected(request.headers.host ?? '');
     const origin = request.headers.origin;
     if (origin !== undefined) {
-      if (!origins.has(origin))
-        throw problems.forbidden(`Requests from the web origin ${origin} are not allowed.`);
+      if (!origins.has(origin)) throw problems.foreignOrigin(origin);
       reply
         .header('access-control-allow-origin', origin)
         .header('access-control-expose-headers', 'idempotent-replayed')
