@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_MEANINGS, RESULT_CODE_MEANINGS } from '../../electron/gateway/domain/codes';
+import { holdsCardNumber } from '../../electron/gateway/validation';
 
 const apiGuide = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
 
@@ -27,4 +28,32 @@ it("the API guide's code catalogue names every result code", () => {
   const line = /^`result_code`: (.+?)\n\n/ms.exec(apiGuide)?.[1] ?? '';
   const named = [...line.matchAll(/\b(\d{4})\b/g)].map((match) => match[1]);
   expect(named.sort()).toEqual(Object.keys(RESULT_CODE_MEANINGS).sort());
+});
+
+describe('the meaning of 8032', () => {
+  const meaning = ERROR_CODE_MEANINGS['8032'];
+  /** Punctuation a person might type between groups of digits, spaces and dashes aside. */
+  const MARKS = [...'./_,+:;|\\*#~=!?\'"()[]{}<>@$%&^`'];
+  const written = (mark: string) => ['4111', '1111', '1111', '1111'].join(mark);
+
+  it('names exactly the marks between groups that the detector reads as one card number', () => {
+    const read = MARKS.filter((mark) => holdsCardNumber(written(mark)));
+    const named = [...meaning.matchAll(/`([^\s\p{L}\d`])`/gu)].map((match) => match[1]);
+    expect(named.sort()).toEqual(read.sort());
+  });
+
+  it('says that digits of any script count, as the detector reads them', () => {
+    expect(holdsCardNumber('٤١١١١١١١١١١١١١١١')).toBe(true);
+    expect(meaning).toMatch(/any script's digits/);
+  });
+
+  it('says spaces and dashes join groups, and that other marks join groups of 3-6 digits only', () => {
+    expect(holdsCardNumber('4111 1111 1111 1111')).toBe(true);
+    expect(holdsCardNumber('4111-1111-1111-1111')).toBe(true);
+    // Groups of two joined by a dot are not read together; by a space they are.
+    expect(holdsCardNumber('41.11.11.11.11.11.11.11')).toBe(false);
+    expect(holdsCardNumber('41 11 11 11 11 11 11 11')).toBe(true);
+    expect(meaning).toMatch(/spaces or dashes/);
+    expect(meaning).toMatch(/groups of 3-6 digits joined by one same mark/);
+  });
 });

@@ -85,7 +85,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8030':
     'The AUTH has expired: older than `auth_expiry_days` (default 7), it can no longer be captured; void it or run a new sale.',
   '8032':
-    'A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits (spaces and dashes ignored) passing the Luhn check.',
+    "A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits passing the Luhn check, in any script's digits, side by side, in groups joined by spaces or dashes, or in groups of 3-6 digits joined by one same mark (`.` `/` `_` `,` `+` `:`).",
   '8033':
     'Possible duplicate: the same card and amount (tip included) as an approved, unvoided SALE, AUTH or FORCED SALE within `duplicate_window_minutes` (default 2). `duplicate_of` and `display_message` name the earlier one; send `duplicate_override` `true` to charge again.',
   '9000': 'The processor could not complete the request (result Error); try again.',
