@@ -10,7 +10,9 @@ import {
   CARD_FIELDS,
   FIELDS_BY_TYPE,
   LIMITED_FIELDS,
+  MATCHED_REFUND_IN_WORDS,
   refusalWords,
+  takesField,
   type CardRule,
   type LimitedField,
   type RequestField,
@@ -287,7 +289,7 @@ export function validateTransactionRequest(
   } else {
     const stray = CARD_FIELDS.find((field) => request[field] !== undefined);
     if (stray) {
-      const which = type === 'REFUND' ? 'a REFUND of an earlier transaction (id)' : type;
+      const which = type === 'REFUND' ? MATCHED_REFUND_IN_WORDS : type;
       throw new Rejection(
         ERROR_CODES.FIELD_NOT_APPLICABLE,
         `${FIELD_VALIDATION}${stray} does not apply to ${which}`,
@@ -295,11 +297,12 @@ export function validateTransactionRequest(
     }
   }
   const limitedFields: readonly LimitedField[] = LIMITED_FIELDS;
+  const hasId = request.id !== undefined;
   for (const limited of limitedFields) {
     if (request[limited.field] === undefined) continue;
     const code = REFUSAL_CODES[limited.field] ?? ERROR_CODES.FIELD_NOT_APPLICABLE;
-    if (!limited.takenBy.includes(type)) {
-      throw new Rejection(code, `${FIELD_VALIDATION}${limited.field} ${refusalWords(limited, type)}`);
+    if (!takesField(limited, type, hasId)) {
+      throw new Rejection(code, `${FIELD_VALIDATION}${limited.field} ${refusalWords(limited, type, hasId)}`);
     }
     if (limited.onlyWhenSetting === 'tips_enabled' && !options.tipsEnabled) {
       throw new Rejection(

@@ -44,6 +44,11 @@ export interface LimitedField {
   refusal: { says: 'does not apply'; because?: string } | { says: 'applies only' };
   /** Taken only when this engine setting is on, even by the types above. */
   onlyWhenSetting?: 'tips_enabled';
+  /**
+   * Taken by a REFUND only when it takes a card, without id (unmatched): one with an id keeps what
+   * its original had.
+   */
+  onRefund?: 'without id';
 }
 
 /** Checked in this order, after the required fields and the card. */
@@ -76,13 +81,46 @@ export const LIMITED_FIELDS = [
     takenBy: ['SALE', 'AUTH', 'FORCED SALE'],
     refusal: { says: 'applies only' },
   },
+  {
+    // A refund or a void keeps the server of what it refunds or voids; one sent there would be lost.
+    field: 'server_id',
+    takenBy: ['SALE', 'FORCED SALE', 'AUTH', 'CAPTURE'],
+    refusal: { says: 'applies only' },
+  },
+  {
+    // The cardholder of a follow-up is its original's; a card-taking request reads billing for AVS.
+    field: 'billing',
+    takenBy: ['SALE', 'FORCED SALE', 'AUTH', 'REFUND'],
+    refusal: { says: 'does not apply' },
+    onRefund: 'without id',
+  },
+  {
+    field: 'shipping',
+    takenBy: ['SALE', 'FORCED SALE', 'AUTH'],
+    refusal: { says: 'applies only' },
+  },
+  {
+    field: 'billing_is_shipping',
+    takenBy: ['SALE', 'FORCED SALE', 'AUTH'],
+    refusal: { says: 'applies only' },
+  },
 ] as const satisfies readonly LimitedField[];
 
+/** A REFUND with an id refunds an earlier transaction, as a refusal names it. */
+export const MATCHED_REFUND_IN_WORDS = 'a REFUND of an earlier transaction (id)';
+
+/** Whether a request of `type`, with an id or without, takes the field. */
+export function takesField(limited: LimitedField, type: TransactionType, hasId: boolean): boolean {
+  if (!limited.takenBy.includes(type)) return false;
+  return !(type === 'REFUND' && limited.onRefund === 'without id' && hasId);
+}
+
 /** The words after the field's name when `type` sends a field it does not take. */
-export function refusalWords(limited: LimitedField, type: TransactionType): string {
+export function refusalWords(limited: LimitedField, type: TransactionType, hasId = false): string {
   if (limited.refusal.says === 'applies only') return `applies to ${limited.takenBy.join(' and ')} only`;
   const because = limited.refusal.because === undefined ? '' : `: ${limited.refusal.because}`;
-  return `does not apply to ${type}${because}`;
+  const which = type === 'REFUND' && hasId ? MATCHED_REFUND_IN_WORDS : type;
+  return `does not apply to ${which}${because}`;
 }
 
 function inWords(items: readonly string[]): string {
@@ -97,10 +135,17 @@ function typeInWords(type: TransactionType): string {
   const limited: readonly LimitedField[] = LIMITED_FIELDS;
   // A REFUND's id is described with its card rule, since it decides between the two refunds.
   const describedWithCard: readonly RequestField[] = card === 'required without id' ? ['id'] : [];
+  // Fields a REFUND takes only without id are described with its card rule too.
+  const unmatchedOnly = limited
+    .filter((each) => card === 'required without id' && each.onRefund === 'without id')
+    .map(({ field }) => field);
   const accepts = limited
     .filter(
       ({ field, takenBy }) =>
-        takenBy.includes(type) && !requires.includes(field) && !describedWithCard.includes(field),
+        takenBy.includes(type) &&
+        !requires.includes(field) &&
+        !describedWithCard.includes(field) &&
+        !unmatchedOnly.includes(field),
     )
     .map(({ field }) => field);
   const refuses = limited
@@ -113,8 +158,11 @@ function typeInWords(type: TransactionType): string {
   const required = card === 'required' ? [...requires, CARD_IN_WORDS] : [...requires];
   if (card === 'refused') refuses.unshift('card data');
   const parts = [`requires ${inWords(required)}`];
-  if (card === 'required without id')
-    parts.push('with id (matched) refuses card data, without id (unmatched) requires a card');
+  if (card === 'required without id') {
+    const refused = inWords(['card data', ...unmatchedOnly]);
+    const accepted = unmatchedOnly.length > 0 ? ` and accepts ${inWords(unmatchedOnly)}` : '';
+    parts.push(`with id (matched) refuses ${refused}, without id (unmatched) requires a card${accepted}`);
+  }
   if (accepts.length > 0) parts.push(`accepts ${inWords(accepts)}`);
   if (refuses.length > 0) parts.push(`refuses ${inWords(refuses)}`);
   return `${type} ${parts.join('; ')}.`;
