@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { postgresBinDir, startPostgresServer } from '../support/postgres-server';
 import { allApproved, type BenchRow, type LoadReport } from './stats';
+import { wrkSales } from './wrk';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
@@ -130,11 +131,10 @@ export function runLoad(options: Record<string, unknown>): Promise<LoadReport> {
   );
 }
 
-/** SALE at concurrency 16 for a fixed time against one counter, from a load process of its own. */
+/** SALE at concurrency 16 for a fixed time against one counter, sent by wrk (wrk.ts). */
 export function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<LoadReport> {
-  return runLoad({
+  return wrkSales({
     url: `${counter.api}/transactions`,
-    method: 'POST',
     headers: { api_key: counter.key, accept: 'application/json', 'content-type': 'application/json' },
     bodies: Array.from({ length: DISTINCT_SALES }, (_, index) =>
       JSON.stringify({
@@ -144,11 +144,8 @@ export function saleLoad(counter: Counter, durationMs = DURATION_MS): Promise<Lo
         exp_date: '1230',
       }),
     ),
-    caFile: counter.caFile,
     concurrency: CONCURRENCY,
     durationMs,
-    warmupRequests: 64,
-    warmupPath: '/rest/v1/batches/open',
   });
 }
 
