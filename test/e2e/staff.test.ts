@@ -95,12 +95,7 @@ describe('the lock', () => {
 
 describe('the screens of a locked counter', () => {
   it('ask only what the lock screen needs, even reloaded, and read again once someone signs in', async () => {
-    const sale = await counter.screens.client.createTransaction({
-      type: 'SALE',
-      amount: '7.77',
-      card: '4111111111111111',
-      exp_date: '1230',
-    });
+    const sale = await keyedSale('7.77');
     expect(sale.result).toBe('Approved');
     const cashier = await counter.open('staff');
     const { page } = cashier;
@@ -241,6 +236,16 @@ describe('Staff settings', () => {
   });
 });
 
+/** A keyed SALE made with the screens' own key, before the test opens them. */
+function keyedSale(amount: string) {
+  return counter.screens.client.createTransaction({
+    type: 'SALE',
+    amount,
+    card: '4111111111111111',
+    exp_date: '1230',
+  });
+}
+
 /** A sale at the counter for whoever is signed in there, sent as the screens send it. */
 async function saleAtCounter(amount: string, pin: string): Promise<string> {
   await counter.reader.bridge.invoke('staff:sign-in', { pin });
@@ -300,12 +305,7 @@ describe('tabs', () => {
 
 describe("a manager's approval at the counter", () => {
   it('a cashier voids a sale once a manager enters their PIN in the dialog naming it', async () => {
-    const sale = await counter.screens.client.createTransaction({
-      type: 'SALE',
-      amount: '18.40',
-      card: '4111111111111111',
-      exp_date: '1230',
-    });
+    const sale = await keyedSale('18.40');
     await counter.reader.bridge.invoke('staff:sign-in', { pin: CASHIER.pin });
     const cashier = await counter.open('staff');
     const { page } = cashier;
