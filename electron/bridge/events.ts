@@ -6,7 +6,13 @@ import { eventChannels, type EventName, type EventPayload } from '../../shared/i
 
 export type BridgeEventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
-export class BridgeEventHub {
+/** What a page's transport follows: events, in order, until it unsubscribes. */
+export interface BridgeEvents {
+  /** Every event this follower is sent, in order; returns the unsubscribe function. */
+  subscribe(listener: BridgeEventListener): () => void;
+}
+
+export class BridgeEventHub implements BridgeEvents {
   readonly #listeners = new Set<BridgeEventListener>();
 
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void {

@@ -4,7 +4,8 @@
  * browser always sends one; a client that sends none is not a page of ours). Its first message then
  * pairs a new page by its ticket, or presents a paired page's credential (screens-pairing.ts); only
  * then does it receive events and may it make requests. A customer's screen receives only its own
- * view and may make only its few requests; every other channel is refused to it.
+ * view and may make only its few requests; every other channel is refused to it. While the counter
+ * is locked, a cashier's page receives only what the lock screen shows (locked-counter.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,10 +20,9 @@ import {
   type ClientMessage,
   type ServerMessage,
 } from '../../shared/ipc/socket-protocol';
-import { CUSTOMER_SCREEN_EVENTS } from '../../shared/ipc/customer-contract';
 import { allowedHosts, requestedHost, servedOrigin } from '../gateway/http/loopback';
 import { dispatchInvoke, type BridgeHandlers } from './dispatch';
-import type { BridgeEventHub } from './events';
+import type { BridgeEvents } from './events';
 import type { ScreensPairing } from './screens-pairing';
 
 export interface BridgeHost {
@@ -30,7 +30,10 @@ export interface BridgeHost {
   handlers: BridgeHandlers;
   /** The only requests a customer's screen may make. */
   customerHandlers: Partial<BridgeHandlers>;
-  events: BridgeEventHub;
+  /** What a cashier's page is sent. */
+  cashierEvents: BridgeEvents;
+  /** What a customer's page is sent. */
+  customerEvents: BridgeEvents;
   /** A customer's screen connected; returns what to call when it goes. */
   attachCustomerScreen(): () => void;
 }
@@ -134,15 +137,17 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
         if (page.role === 'customer') {
           handlers = host.customerHandlers;
           const detach = host.attachCustomerScreen();
-          const events = host.events.subscribe((event, payload) => {
-            if (CUSTOMER_SCREEN_EVENTS.includes(event)) send({ type: 'event', event, payload });
-          });
+          const events = host.customerEvents.subscribe((event, payload) =>
+            send({ type: 'event', event, payload }),
+          );
           unsubscribe = () => {
             events();
             detach();
           };
         } else {
-          unsubscribe = host.events.subscribe((event, payload) => send({ type: 'event', event, payload }));
+          unsubscribe = host.cashierEvents.subscribe((event, payload) =>
+            send({ type: 'event', event, payload }),
+          );
         }
         return send(message.type === 'pair' ? { type: 'ready', credential } : { type: 'ready' });
       }

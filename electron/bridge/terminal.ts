@@ -15,10 +15,11 @@ import { CounterAdmin, type ScreensDocuments } from './counter-admin';
 import { CounterPreferences } from './counter-preferences';
 import { CounterStaff } from './counter-staff';
 import { CustomerDisplay, type CustomerTimers } from './customer-display';
-import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
+import { CUSTOMER_SCREEN_EVENTS, type CustomerScreenChannel } from '../../shared/ipc/customer-contract';
+import type { ProcessorLine } from '../../shared/ipc/processor-contract';
 import { BridgeError, type BridgeHandlers } from './dispatch';
-import { BridgeEventHub } from './events';
-import { counterLockedRefusal, openWhileLocked } from './locked-counter';
+import { BridgeEventHub, type BridgeEvents } from './events';
+import { cashierPageEvents, counterLockedRefusal, openWhileLocked } from './locked-counter';
 import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
 import { receiptHandlers } from './receipts';
 import { storeServerHandlers, type RunningStore } from './store-server-setting';
@@ -118,7 +119,12 @@ function publicIdOf(key: string): string {
 export type CustomerScreenHandlers = Pick<BridgeHandlers, CustomerScreenChannel>;
 
 export class Terminal {
+  /** Everything the host's parts tell each other and the screens, as it happens. */
   readonly events = new BridgeEventHub();
+  /** What a cashier's page is sent of `events`: only what the lock screen shows while locked. */
+  readonly cashierEvents: BridgeEvents;
+  /** What a customer's page is sent: its own view. */
+  readonly customerEvents: BridgeEvents;
   /** Every request of the cashier's screens. */
   readonly handlers: BridgeHandlers;
   /** The customer's screen: what it shows, and the few requests it may make. */
@@ -133,11 +139,15 @@ export class Terminal {
   readonly #staff: CounterStaff;
   readonly #journal: AttemptJournal;
   readonly #processorLine: ProcessorLineWatch;
+  readonly #keyRecordId: number;
+  /** The processor's line as the screens were last told it. */
+  #lastLine: ProcessorLine | undefined;
   #lastStatus: string;
   #stopped = false;
 
   private constructor(options: TerminalOptions, issued: { key: string; info: ApiKeyInfo }) {
     this.#options = options;
+    this.#keyRecordId = issued.info.recordId;
     this.#admin = new CounterAdmin({
       engine: options.gateway.engine,
       engineUrl: options.gateway.url,
@@ -170,9 +180,10 @@ export class Terminal {
       keyRecordId: (publicId) =>
         options.gateway.engine.keys.list().find((key) => key.id === publicId)?.recordId,
     });
-    this.#processorLine = new ProcessorLineWatch(options.gateway.engine, (line) =>
-      this.events.emit('processor:line-changed', line),
-    );
+    this.#processorLine = new ProcessorLineWatch(options.gateway.engine, (line) => {
+      this.#lastLine = line;
+      this.events.emit('processor:line-changed', line);
+    });
     this.#simulator =
       options.reader.kind === 'simulator'
         ? new SwipeSimulator({ initialKsn: randomSimulatorInitialKsn() })
@@ -192,13 +203,29 @@ export class Terminal {
       ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
     });
-    // The switch in Settings shows or hides the customer's screen at once.
     this.events.subscribe((event) => {
+      // The switch in Settings shows or hides the customer's screen at once.
       if (event === 'settings:changed') this.customer.refresh();
     });
+    this.cashierEvents = cashierPageEvents(this.events, () => this.#counterLocked(), {
+      'settings:changed': () => this.#admin.settings(),
+      'processor:line-changed': () => this.#lastLine,
+      'customer:changed': () => this.customer.view(),
+    });
+    this.customerEvents = {
+      subscribe: (listener) =>
+        this.events.subscribe((event, payload) => {
+          if (CUSTOMER_SCREEN_EVENTS.includes(event)) listener(event, payload);
+        }),
+    };
     // A customer's taps are not the staff's use of the counter: they never hold off its lock.
     this.customerHandlers = this.customer.screenHandlers();
-    this.handlers = this.#usedByTheCounter(this.#createHandlers(), issued.info.recordId);
+    this.handlers = this.#usedByTheCounter(this.#createHandlers());
+  }
+
+  /** Whether nobody is signed in at the counter now, the idle lock applied. */
+  #counterLocked(): boolean {
+    return this.#options.gateway.engine.staff.signedInAt(this.#keyRecordId) === undefined;
   }
 
   /**
@@ -206,15 +233,14 @@ export class Terminal {
    * checked first, so a page that comes back after the counter went unused finds it locked. While it
    * is locked only what the lock screen and the sign-in need is answered (locked-counter.ts).
    */
-  #usedByTheCounter(handlers: BridgeHandlers, keyRecordId: number): BridgeHandlers {
+  #usedByTheCounter(handlers: BridgeHandlers): BridgeHandlers {
     const staff = this.#options.gateway.engine.staff;
     const wrapped: Record<string, (input: never) => unknown> = {};
     for (const [channel, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
       const open = openWhileLocked(channel);
       wrapped[channel] = (input) => {
-        const signedIn = staff.signedInAt(keyRecordId);
-        if (!signedIn && !open) throw counterLockedRefusal();
-        staff.noteUse(keyRecordId);
+        if (this.#counterLocked() && !open) throw counterLockedRefusal();
+        staff.noteUse(this.#keyRecordId);
         return handler(input);
       };
     }

@@ -175,9 +175,9 @@ async function start(): Promise<void> {
     },
     terminal.customerHandlers,
   );
-  forwardBridgeEvents(terminal.events, () => mainWindow?.webContents, screensOrigins);
+  forwardBridgeEvents(terminal.cashierEvents, () => mainWindow?.webContents, screensOrigins);
   forwardBridgeEvents(
-    terminal.events,
+    terminal.customerEvents,
     () => customerWindow?.webContents,
     screensOrigins,
     CUSTOMER_SCREEN_EVENTS,

@@ -7,7 +7,7 @@
  */
 import { invokeChannels, type InvokeChannel } from '../../shared/ipc/contract';
 import { bridgeFailure, dispatchInvoke, type BridgeHandlers } from '../bridge/dispatch';
-import type { BridgeEventHub } from '../bridge/events';
+import type { BridgeEvents } from '../bridge/events';
 
 /** The parts of an IPC event the sender check reads (a subset of IpcMainInvokeEvent). */
 export interface IpcSender {
@@ -100,7 +100,7 @@ export function registerBridgeIpc(
  * those events (the customer's window gets its own view and nothing of the counter's).
  */
 export function forwardBridgeEvents(
-  events: BridgeEventHub,
+  events: BridgeEvents,
   target: () => EventTarget | undefined,
   trustedOrigins: readonly string[],
   only?: readonly string[],

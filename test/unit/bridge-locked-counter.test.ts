@@ -5,9 +5,13 @@
  * signs in. The engine refuses the screens' key its reads too (test/api/locked-counter.test.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { invokeChannels, type InvokeChannel } from '../../shared/ipc/contract';
+import { eventChannels, invokeChannels, type InvokeChannel } from '../../shared/ipc/contract';
 import { BridgeError, dispatchInvoke } from '../../electron/bridge/dispatch';
-import { CLOSED_WHILE_LOCKED, OPEN_WHILE_LOCKED } from '../../electron/bridge/locked-counter';
+import {
+  CLOSED_WHILE_LOCKED,
+  EVENTS_WHILE_LOCKED,
+  OPEN_WHILE_LOCKED,
+} from '../../electron/bridge/locked-counter';
 import type { Terminal } from '../../electron/bridge/terminal';
 import { MoneyMoveRefused } from '../../electron/gateway/money-moves';
 import { startTerminal } from '../support/terminal';
@@ -83,6 +87,17 @@ describe('the channels open while the counter is locked', () => {
     expect([...open, ...closed].sort()).toEqual(Object.keys(invokeChannels).sort());
     expect(open.filter((channel) => closed.includes(channel))).toEqual([]);
     expect(open.sort()).toEqual([...LOCK_SCREEN_CHANNELS].sort());
+  });
+});
+
+describe('the events a locked counter’s pages are sent', () => {
+  it('are decided for every event of the contract, and only the lock screen’s are sent while locked', () => {
+    expect(Object.keys(EVENTS_WHILE_LOCKED).sort()).toEqual(Object.keys(eventChannels).sort());
+    const sent = Object.entries(EVENTS_WHILE_LOCKED)
+      .filter(([, rule]) => rule.whileLocked === 'sent')
+      .map(([event]) => event);
+    expect(sent.sort()).toEqual(['reader:status-changed', 'staff:session-changed']);
+    expect(EVENTS_WHILE_LOCKED['reader:swipe'].whileLocked).toBe('dropped');
   });
 });
 
