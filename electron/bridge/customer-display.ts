@@ -41,8 +41,13 @@ export const THANKS_MS = 6_000;
  */
 export const UNATTENDED_STEP_MS = 120_000;
 
-/** Steps where the customer acts alone on a charge already made: these end when left unattended. */
-const AFTER_THE_CHARGE: ReadonlySet<CustomerStep['step']> = new Set([
+/**
+ * Steps from the moment the card is charged: the lock takes these off the customer's screen. A
+ * charge on its way when the counter locks is answered to the cashier's page, which finishes that
+ * sale on its own screen once someone signs in.
+ */
+const CARD_TAKEN: ReadonlySet<CustomerStep['step']> = new Set([
+  'processing',
   'approved',
   'signature',
   'receipt',
@@ -72,6 +77,8 @@ export interface CustomerDisplayOptions {
   timers?: CustomerTimers;
   /** In a browser: the address that pairs one more customer's page (a ticket of its own each time). */
   pairingAddress?: () => string;
+  /** Whether nobody is signed in at the counter now (the idle lock applied). */
+  counterLocked: () => boolean;
 }
 
 /** The sale on the customer's screen: what it comes to, once the tip is known. */
@@ -123,15 +130,22 @@ export class CustomerDisplay {
     this.#options = options;
   }
 
+  /** What both screens show; while the counter is locked, the welcome and nothing of a sale. */
   view(): CustomerView {
     const settings = this.#options.settings();
-    return {
+    const shown = {
       sequence: this.#sequence,
-      ...(this.#saleSequence !== undefined && { saleSequence: this.#saleSequence }),
       merchantName: this.#options.engine.settings.get('merchant_name'),
+      screen: { connected: this.#screens > 0, enabled: settings.customerScreen },
+    };
+    if (this.#options.counterLocked()) {
+      return { ...shown, step: { step: 'idle' }, choices: { receiptNotices: [] } };
+    }
+    return {
+      ...shown,
+      ...(this.#saleSequence !== undefined && { saleSequence: this.#saleSequence }),
       step: this.#step,
       choices: this.#choices,
-      screen: { connected: this.#screens > 0, enabled: settings.customerScreen },
     };
   }
 
@@ -158,12 +172,14 @@ export class CustomerDisplay {
   }
 
   /**
-   * The counter was locked: a sale past its charge (the signature, the receipt, Thank you) leaves the
-   * customer's screen as New sale would, so nobody at a locked counter can sign for it or send its
-   * receipt. A sale still waiting for its card stays: it waits for the cashier, behind the lock.
+   * The counter was locked, or someone signed in: both screens are told. At the lock, a sale whose
+   * card was charged (or is being charged) leaves the customer's screen as New sale would, so nobody
+   * at a locked counter can sign for it or send its receipt, and it is not back at the next sign-in.
+   * A sale still waiting for its card stays, behind the welcome, for its cashier's sign-in.
    */
-  counterLocked(): void {
-    if (AFTER_THE_CHARGE.has(this.#step.step)) this.#leave();
+  lockChanged(): void {
+    if (this.#options.counterLocked() && CARD_TAKEN.has(this.#step.step)) this.#leave();
+    else this.#announce();
   }
 
   /** What the customer's screen may ask: to see its step, and to answer it. */

@@ -3,7 +3,8 @@
  * Lock, the idle lock, or at start): only what the lock screen and the sign-in need. Every other
  * request is refused by the host, as a money move is at a locked counter, so that a page left on the
  * lock screen (or its developer tools) reads nothing of the counter's and does nothing. The same
- * goes for what the host sends them: a swipe, the customer's screen, the settings.
+ * goes for what the host sends them (a swipe, the customer's screen, the settings), and for the
+ * customer's screen, which shows its welcome and takes no answer while the counter is locked.
  *
  * The channels answered while locked are an allow-list, here and nowhere else: a channel missing
  * from it is refused while the counter is locked. Every channel of the contract is also named in one
@@ -16,6 +17,7 @@ import {
   type EventPayload,
   type InvokeChannel,
 } from '../../shared/ipc/contract';
+import type { CustomerScreenChannel } from '../../shared/ipc/customer-contract';
 import { COUNTER_LOCKED_MESSAGE } from '../gateway/staff/staff';
 import { BridgeError } from './dispatch';
 import type { BridgeEventListener, BridgeEvents } from './events';
@@ -110,6 +112,48 @@ export function openWhileLocked(channel: string): boolean {
 /** The refusal of a request at a locked counter: the words a money move is refused with there. */
 export function counterLockedRefusal(): BridgeError {
   return new BridgeError('refused', COUNTER_LOCKED_MESSAGE);
+}
+
+/** What the customer's screen may still ask while the counter is locked, each with why. */
+export const OPEN_TO_THE_CUSTOMER_WHILE_LOCKED = {
+  'customer:view':
+    'the welcome it shows while the counter is locked: the merchant’s name, nothing of a sale ' +
+    '(CustomerDisplay.view)',
+} as const satisfies Partial<Record<CustomerScreenChannel, string>>;
+
+/**
+ * The customer's answers, refused while the counter is locked: a tip, a signature or a receipt is
+ * never taken for a sale whose cashier is not there, nor sent anywhere by whoever stands at the
+ * customer's screen then.
+ */
+export const CLOSED_TO_THE_CUSTOMER_WHILE_LOCKED = [
+  'customer:choose-tip',
+  'customer:sign',
+  'customer:choose-receipt',
+  'customer:still-here',
+] as const satisfies readonly CustomerScreenChannel[];
+
+// Fails to compile when the customer's screen gains a channel neither list names.
+const everyCustomerChannelDecided: [
+  Exclude<
+    CustomerScreenChannel,
+    keyof typeof OPEN_TO_THE_CUSTOMER_WHILE_LOCKED | (typeof CLOSED_TO_THE_CUSTOMER_WHILE_LOCKED)[number]
+  >,
+] extends [never]
+  ? true
+  : false = true;
+void everyCustomerChannelDecided;
+
+/** Whether the host answers the customer's screen `channel` while nobody is signed in at the counter. */
+export function openToTheCustomerWhileLocked(channel: string): boolean {
+  return Object.hasOwn(OPEN_TO_THE_CUSTOMER_WHILE_LOCKED, channel);
+}
+
+/** What the customer reads when they answer a step at a locked counter. */
+export const CUSTOMER_WAITS_MESSAGE = 'The counter is locked. Please wait for the cashier.';
+
+export function customerLockedRefusal(): BridgeError {
+  return new BridgeError('refused', CUSTOMER_WAITS_MESSAGE);
 }
 
 /**

@@ -19,7 +19,13 @@ import { CUSTOMER_SCREEN_EVENTS, type CustomerScreenChannel } from '../../shared
 import type { ProcessorLine } from '../../shared/ipc/processor-contract';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 import { BridgeEventHub, type BridgeEvents } from './events';
-import { cashierPageEvents, counterLockedRefusal, openWhileLocked } from './locked-counter';
+import {
+  cashierPageEvents,
+  counterLockedRefusal,
+  customerLockedRefusal,
+  openToTheCustomerWhileLocked,
+  openWhileLocked,
+} from './locked-counter';
 import { paymentProcessorHandlers, ProcessorLineWatch } from './payment-processor';
 import { receiptHandlers } from './receipts';
 import { storeServerHandlers, type RunningStore } from './store-server-setting';
@@ -123,7 +129,7 @@ export class Terminal {
   readonly events = new BridgeEventHub();
   /** What a cashier's page is sent of `events`: only what the lock screen shows while locked. */
   readonly cashierEvents: BridgeEvents;
-  /** What a customer's page is sent: its own view. */
+  /** What a customer's page is sent: its own view, which is the welcome while the counter is locked. */
   readonly customerEvents: BridgeEvents;
   /** Every request of the cashier's screens. */
   readonly handlers: BridgeHandlers;
@@ -142,6 +148,8 @@ export class Terminal {
   readonly #keyRecordId: number;
   /** The processor's line as the screens were last told it. */
   #lastLine: ProcessorLine | undefined;
+  /** Whether the counter was locked when the host last looked; nobody is signed in at start. */
+  #locked = true;
   #lastStatus: string;
   #stopped = false;
 
@@ -202,10 +210,12 @@ export class Terminal {
       ...(options.customerThanksMs !== undefined && { thanksMs: options.customerThanksMs }),
       ...(options.customerTimers && { timers: options.customerTimers }),
       ...(options.customerScreenAddress && { pairingAddress: options.customerScreenAddress }),
+      counterLocked: () => this.#counterLocked(),
     });
     this.events.subscribe((event) => {
       // The switch in Settings shows or hides the customer's screen at once.
       if (event === 'settings:changed') this.customer.refresh();
+      if (event === 'staff:session-changed') this.#counterLocked();
     });
     this.cashierEvents = cashierPageEvents(this.events, () => this.#counterLocked(), {
       'settings:changed': () => this.#admin.settings(),
@@ -218,14 +228,41 @@ export class Terminal {
           if (CUSTOMER_SCREEN_EVENTS.includes(event)) listener(event, payload);
         }),
     };
-    // A customer's taps are not the staff's use of the counter: they never hold off its lock.
-    this.customerHandlers = this.customer.screenHandlers();
+    this.customerHandlers = this.#answeredToTheCustomer(this.customer.screenHandlers());
     this.handlers = this.#usedByTheCounter(this.#createHandlers());
   }
 
-  /** Whether nobody is signed in at the counter now, the idle lock applied. */
+  /**
+   * Whether nobody is signed in at the counter now, the idle lock applied. A change since the host
+   * last looked, whatever made it (Lock, the idle lock, a sign-in), is told to the customer's screen
+   * once the event or request that found it is done, so that the pages hear of the lock first.
+   */
   #counterLocked(): boolean {
-    return this.#options.gateway.engine.staff.signedInAt(this.#keyRecordId) === undefined;
+    const locked = this.#options.gateway.engine.staff.signedInAt(this.#keyRecordId) === undefined;
+    if (locked !== this.#locked) {
+      this.#locked = locked;
+      queueMicrotask(() => {
+        if (!this.#stopped) this.customer.lockChanged();
+      });
+    }
+    return locked;
+  }
+
+  /**
+   * The customer's screen while the counter is locked shows its welcome and takes no answer. A
+   * customer's taps are not the staff's use of the counter: they never hold off its lock.
+   */
+  #answeredToTheCustomer(handlers: CustomerScreenHandlers): CustomerScreenHandlers {
+    const wrapped: Record<string, (input: never) => unknown> = {};
+    for (const [channel, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
+      const open = openToTheCustomerWhileLocked(channel);
+      wrapped[channel] = (input) => {
+        if (!open && this.#counterLocked()) throw customerLockedRefusal();
+        return handler(input);
+      };
+    }
+    // Each handler keeps its own channel's type; a map over the channels cannot say so.
+    return wrapped as unknown as CustomerScreenHandlers;
   }
 
   /**
@@ -335,20 +372,6 @@ export class Terminal {
     return { simulator: this.#simulator, readers: this.#readers };
   }
 
-  /** The people at the counter; locking it also takes a finished sale off the customer's screen. */
-  #staffHandlers(): ReturnType<CounterStaff['handlers']> {
-    const handlers = this.#staff.handlers();
-    const lock = handlers['staff:lock'];
-    return {
-      ...handlers,
-      'staff:lock': async (input) => {
-        const session = await lock(input);
-        this.customer.counterLocked();
-        return session;
-      },
-    };
-  }
-
   #createHandlers(): BridgeHandlers {
     return {
       'terminal:session': () => ({
@@ -375,7 +398,7 @@ export class Terminal {
           this.#admin.announceSettings();
         },
       }),
-      ...this.#staffHandlers(),
+      ...this.#staff.handlers(),
       ...this.#journal.handlers(),
       ...this.customer.screenHandlers(),
       ...this.customer.cashierHandlers(),

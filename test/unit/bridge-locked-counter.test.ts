@@ -6,10 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventChannels, invokeChannels, type InvokeChannel } from '../../shared/ipc/contract';
+import { customerScreenChannels, type CustomerView } from '../../shared/ipc/customer-contract';
 import { BridgeError, dispatchInvoke } from '../../electron/bridge/dispatch';
 import {
+  CLOSED_TO_THE_CUSTOMER_WHILE_LOCKED,
   CLOSED_WHILE_LOCKED,
+  CUSTOMER_WAITS_MESSAGE,
   EVENTS_WHILE_LOCKED,
+  OPEN_TO_THE_CUSTOMER_WHILE_LOCKED,
   OPEN_WHILE_LOCKED,
 } from '../../electron/bridge/locked-counter';
 import type { Terminal } from '../../electron/bridge/terminal';
@@ -98,6 +102,68 @@ describe('the events a locked counter’s pages are sent', () => {
       .map(([event]) => event);
     expect(sent.sort()).toEqual(['reader:status-changed', 'staff:session-changed']);
     expect(EVENTS_WHILE_LOCKED['reader:swipe'].whileLocked).toBe('dropped');
+  });
+});
+
+describe('the customer’s screen of a locked counter', () => {
+  it('may only read its welcome: every answer to a step is decided, and refused', () => {
+    const open = Object.keys(OPEN_TO_THE_CUSTOMER_WHILE_LOCKED);
+    const closed: readonly string[] = CLOSED_TO_THE_CUSTOMER_WHILE_LOCKED;
+    expect([...open, ...closed].sort()).toEqual(Object.keys(customerScreenChannels).sort());
+    expect(open).toEqual(['customer:view']);
+  });
+
+  it('shows its welcome once the idle lock has fallen, and takes no tip until someone signs in', async () => {
+    let now = Date.now();
+    const idle = await startTestGateway({ engine: { now: () => now } });
+    try {
+      const { engine } = idle.gateway;
+      await engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+      await engine.settings.setFromText('lock_after_minutes', '1');
+      await engine.settings.setFromText('tips_enabled', 'true');
+      await engine.settings.setFromText('counter_tips', 'true');
+      const terminal = await start(idle);
+      const customer = async (channel: string, input?: unknown) => {
+        const result = await dispatchInvoke(terminal.customerHandlers, channel, input);
+        if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+        return result.value as CustomerView;
+      };
+      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
+      const tip = (await invoke(terminal, 'customer:start', {
+        amountCents: 2200,
+        askTip: true,
+      })) as CustomerView;
+      expect(tip.step.step).toBe('tip');
+      const welcome = new Promise<CustomerView>((resolve) => {
+        const off = terminal.customerEvents.subscribe((event, payload) => {
+          if (event !== 'customer:changed' || (payload as CustomerView).step.step !== 'idle') return;
+          off();
+          resolve(payload as CustomerView);
+        });
+      });
+      // Nobody touches the cashier's screen; the customer takes their time over the tip.
+      now += 61_000;
+      await expect(
+        customer('customer:choose-tip', { sequence: tip.sequence, tipCents: 440, confirmed: false }),
+      ).rejects.toMatchObject({ code: 'refused', message: CUSTOMER_WAITS_MESSAGE });
+      expect((await welcome).saleSequence).toBeUndefined();
+      expect(await customer('customer:view')).toMatchObject({
+        step: { step: 'idle' },
+        choices: { receiptNotices: [] },
+      });
+      expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
+
+      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
+      const chosen = await customer('customer:choose-tip', {
+        sequence: tip.sequence,
+        tipCents: 440,
+        confirmed: false,
+      });
+      expect(chosen.step).toMatchObject({ step: 'swipe', totalCents: 2640 });
+    } finally {
+      await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
+      await idle.close();
+    }
   });
 });
 

@@ -2,7 +2,8 @@
  * A locked counter's pages over the bridge socket, as a browser holds them. The cashier's page is
  * sent only what the lock screen shows: a card swiped at the locked counter reaches it neither then
  * nor after the next sign-in, and what was held back (the customer's screen) is sent as it is at the
- * sign-in. The reader is a simulated one the test swipes itself, since the screens' test swipes are
+ * sign-in. The customer's page shows its welcome, and its answers are refused, until someone signs
+ * in. The reader is a simulated one the test swipes itself, since the screens' test swipes are
  * refused while the counter is locked.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, TenderBridge } from '../../shared/ipc/contract';
 import { eventChannels } from '../../shared/ipc/contract';
+import { CUSTOMER_WAITS_MESSAGE } from '../../electron/bridge/locked-counter';
 import { simulatedSwipePlan } from '../../electron/bridge/simulated-cards';
 import { randomSimulatorInitialKsn, SwipeSimulator } from '../../electron/reader/simulator';
 import { startTestScreens, type TestScreens } from '../support/screens';
@@ -130,5 +132,39 @@ describe('a cashier’s page at a locked counter', () => {
 
     await cashier.invoke('customer:finish', { saleSequence: started.saleSequence ?? 0 });
     customer.transport.close();
+  });
+});
+
+describe('the customer’s page at a locked counter', () => {
+  it('shows its welcome and takes no answer until someone signs in, then the sale waiting for its card', async () => {
+    const cashier = (await screens.connectBridge()).bridge;
+    const customer = (await screens.connectBridge({ ticket: screens.running.issueTicket('customer') }))
+      .bridge;
+    await cashier.invoke('staff:sign-in', { pin: PIN });
+    const tip = heard(customer, 'customer:changed', (view) => view.step.step === 'tip');
+    await cashier.invoke('customer:start', { amountCents: 4000, askTip: true });
+    const onScreen = await tip;
+
+    const welcome = heard(customer, 'customer:changed', (view) => view.step.step === 'idle');
+    await cashier.invoke('staff:lock');
+    const shown = await welcome;
+    expect(shown.saleSequence).toBeUndefined();
+    expect(shown.choices).toEqual({ receiptNotices: [] });
+    expect(JSON.stringify(shown)).not.toContain('4000');
+    expect(await customer.invoke('customer:view')).toEqual(shown);
+    await expect(
+      customer.invoke('customer:choose-tip', { sequence: onScreen.sequence, tipCents: 0, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused', message: CUSTOMER_WAITS_MESSAGE });
+
+    const back = heard(customer, 'customer:changed', (view) => view.step.step === 'tip');
+    await cashier.invoke('staff:sign-in', { pin: PIN });
+    expect((await back).saleSequence).toBe(onScreen.saleSequence);
+    const swipeStep = await customer.invoke('customer:choose-tip', {
+      sequence: onScreen.sequence,
+      tipCents: 0,
+      confirmed: false,
+    });
+    expect(swipeStep.step).toMatchObject({ step: 'swipe', totalCents: 4000 });
+    await cashier.invoke('customer:finish', { saleSequence: onScreen.saleSequence ?? 0 });
   });
 });

@@ -770,12 +770,33 @@ describe('a finished sale left on the customer’s screen of an unattended or lo
     await cashier('staff:sign-in', { pin: PIN });
   });
 
-  it('locking the counter leaves a sale still waiting for its card with the cashier, and it never times out', async () => {
+  it('locking the counter leaves a sale still waiting for its card with the cashier, behind the welcome, and it never times out', async () => {
     const start = await cashier('customer:start', { amountCents: 900, askTip: true });
     await cashier('staff:lock');
     clock.advance(UNATTENDED_STEP_MS * 10);
-    expect((await customer('customer:view')).step).toMatchObject({ step: 'tip', amountCents: 900 });
-    expect((await customer('customer:view')).saleSequence).toBe(start.saleSequence);
+    const locked = await customer('customer:view');
+    expect(locked.step).toEqual({ step: 'idle' });
+    expect(locked.saleSequence).toBeUndefined();
     await cashier('staff:sign-in', { pin: PIN });
+    const back = await customer('customer:view');
+    expect(back.step).toMatchObject({ step: 'tip', amountCents: 900 });
+    expect(back.saleSequence).toBe(start.saleSequence);
+  });
+
+  it('locking the counter while the card is being charged takes the sale off the customer’s screen for good', async () => {
+    const start = await cashier('customer:start', { amountCents: 1500, askTip: false });
+    const saleSequence = start.saleSequence ?? 0;
+    expect((await cashier('customer:charging', { saleSequence })).step.step).toBe('processing');
+    await cashier('staff:lock');
+    expect((await customer('customer:view')).step).toEqual({ step: 'idle' });
+    // The charge is answered to the cashier's page, behind the lock; at the sign-in the page finishes
+    // the sale on its own screen, and the customer's screen is not left saying it is processing.
+    await cashier('staff:sign-in', { pin: PIN });
+    const after = await customer('customer:view');
+    expect(after.step).toEqual({ step: 'idle' });
+    expect(after.saleSequence).toBeUndefined();
+    await expect(
+      cashier('customer:answered', { saleSequence, outcome: 'approved', transactionId: 1, totalCents: 1500 }),
+    ).rejects.toMatchObject({ code: 'refused' });
   });
 });
