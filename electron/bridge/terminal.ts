@@ -72,7 +72,16 @@ export interface TerminalOptions {
   customerTimers?: CustomerTimers;
   /** In a browser: the address that pairs one more customer's page. */
   customerScreenAddress?: () => string;
+  /** How often the host looks for the idle lock when nothing else asked; IDLE_LOCK_CHECK_MS by default. */
+  idleLockCheckMs?: number;
 }
+
+/**
+ * The idle lock falls when a request or an event finds the counter unused for lock_after_minutes.
+ * With its page gone (closed, crashed, a browser left on another tab) nothing may ask: the host
+ * looks this often, so the customer's screen leaves a sale and the pages hear of the lock anyway.
+ */
+export const IDLE_LOCK_CHECK_MS = 15_000;
 
 /**
  * The screens' API key is named after their shell. Each start revokes the keys the previous run of
@@ -152,6 +161,7 @@ export class Terminal {
   #locked = true;
   #lastStatus: string;
   #stopped = false;
+  #idleLockCheck: NodeJS.Timeout | undefined;
 
   private constructor(options: TerminalOptions, issued: { key: string; info: ApiKeyInfo }) {
     this.#options = options;
@@ -293,7 +303,18 @@ export class Terminal {
     await terminal.#staff.start();
     await terminal.#startReader();
     terminal.#processorLine.start();
+    terminal.#idleLockCheck = setInterval(
+      () => terminal.#lookForIdleLock(),
+      options.idleLockCheckMs ?? IDLE_LOCK_CHECK_MS,
+    );
+    terminal.#idleLockCheck.unref();
     return terminal;
+  }
+
+  /** Finds an idle lock that nothing else has found, and tells the pages, as a Lock would. */
+  #lookForIdleLock(): void {
+    if (this.#stopped || this.#locked) return;
+    if (this.#counterLocked()) this.events.emit('staff:session-changed', this.#staff.session());
   }
 
   /** A customer's screen connected (a page, or the desktop app's second window); returns what to call when it goes. */
@@ -309,6 +330,7 @@ export class Terminal {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    clearInterval(this.#idleLockCheck);
     this.#processorLine.stop();
     this.customer.stop();
     await this.#readers?.stop();

@@ -167,6 +167,47 @@ describe('the customer’s screen of a locked counter', () => {
   });
 });
 
+describe('the idle lock with nothing asking', () => {
+  it('is found by the host itself: the pages hear of it, and the customer screen leaves the sale', async () => {
+    let now = Date.now();
+    const idle = await startTestGateway({ engine: { now: () => now } });
+    try {
+      const { engine } = idle.gateway;
+      await engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+      await engine.settings.setFromText('lock_after_minutes', '1');
+      const terminal = await startTerminal(idle, { reader: { kind: 'simulator' }, idleLockCheckMs: 20 });
+      running.push(terminal);
+      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
+      const waiting = (await invoke(terminal, 'customer:start', {
+        amountCents: 1800,
+        askTip: false,
+      })) as CustomerView;
+      expect(waiting.step.step).not.toBe('idle');
+      const pagesHear = new Promise<unknown>((resolve) => {
+        const off = terminal.cashierEvents.subscribe((event, payload) => {
+          if (event !== 'staff:session-changed') return;
+          off();
+          resolve(payload);
+        });
+      });
+      const welcome = new Promise<CustomerView>((resolve) => {
+        const off = terminal.customerEvents.subscribe((event, payload) => {
+          if (event !== 'customer:changed' || (payload as CustomerView).step.step !== 'idle') return;
+          off();
+          resolve(payload as CustomerView);
+        });
+      });
+      // The cashier's page has gone; nobody and nothing asks the host anything from here on.
+      now += 61_000;
+      expect(await pagesHear).toMatchObject({ signedIn: null });
+      expect((await welcome).saleSequence).toBeUndefined();
+    } finally {
+      await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
+      await idle.close();
+    }
+  });
+});
+
 describe('a locked counter', () => {
   it('refuses what the page asked for after Lock: the audit log, the keys, any receipt, printing and email', async () => {
     const terminal = await start();
