@@ -64,7 +64,7 @@ describe('the duplicate prompt', () => {
     await expect
       .poll(() => cashier.page.getByTestId('duplicate-question').textContent())
       .toMatch(/^Possible duplicate: \$33\.33 on Visa 1111 at \d{1,2}:\d{2}\s?[AP]M\. Charge again\?$/);
-    expect(await dialog.textContent()).toContain(`#${first?.id}`);
+    await expect.poll(() => dialog.textContent()).toContain(`(sale #${first?.id})`);
     await cashier.check('01-possible-duplicate');
     // Enter, pressed by a cashier who has not read the question, answers it the safe way.
     const dontCharge = dialog.getByRole('button', { name: "Don't charge" });
@@ -165,7 +165,7 @@ describe('the duplicate prompt beyond a plain sale', () => {
     expect(audit).toMatchObject({ action: 'duplicate_override', subject: `transaction ${rows[0]?.id}` });
   });
 
-  it('a sale tipped at the counter names the total it would charge again, and the earlier one as a sale', async () => {
+  it('a sale tipped at the counter names the total it would charge again, and the earlier sale by the number its approval gave', async () => {
     const settings = counter.screens.running.gateway.engine.settings;
     await settings.setFromText('duplicate_window_minutes', '2');
     await settings.setFromText('tips_enabled', 'true');
@@ -175,7 +175,9 @@ describe('the duplicate prompt beyond a plain sale', () => {
     try {
       await cashier.ringTippedSale('4000');
       await cashier.expectApproved();
-      const [auth] = await counter.screens.client.listTransactions({ type: 'auth', page_size: 1 });
+      const [sale] = await counter.screens.client.listTransactions({ type: 'capture', page_size: 1 });
+      expect(sale).toMatchObject({ counter_sale: 'true', amount: '48.00' });
+      expect(await cashier.result.textContent()).toContain(`#${sale?.id}`);
       await cashier.stepSettled();
       await page.getByRole('button', { name: 'New sale' }).click();
 
@@ -185,13 +187,16 @@ describe('the duplicate prompt beyond a plain sale', () => {
       await expect
         .poll(() => page.getByTestId('duplicate-question').textContent())
         .toMatch(/^Possible duplicate: \$48\.00 on Visa 1111 at \d/);
+      // The engine finds the sale's hold; the cashier was given the sale's own number, and sees it again.
+      await expect.poll(() => dialog.textContent()).toContain(`(sale #${sale?.id})`);
+      expect(await dialog.textContent()).not.toContain(`#${sale?.original_id}`);
       await cashier.check('05-duplicate-tipped');
       await cashier.stepSettled();
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'detached' });
       await expect
         .poll(() => page.getByTestId('result-message').textContent())
-        .toMatch(new RegExp(`^Visa 1111 already paid \\$48\\.00 at .* \\(sale #${auth?.id}\\)`));
+        .toMatch(new RegExp(`^Visa 1111 already paid \\$48\\.00 at .* \\(sale #${sale?.id}\\)`));
     } finally {
       await settings.setFromText('counter_tips', 'false');
     }

@@ -7,58 +7,69 @@
  * with duplicate_override after a manager approves when one is needed.
  */
 import { useEffect, useState } from 'react';
-import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
-import { loadTransaction } from '../transactions/queries';
 import { centsOf, clockLabel } from '../transactions/present';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import type { ChargedCard } from './card-payment';
 import { cardName } from './card-text';
+import { loadEarlierCharge } from './earlier-charge';
 
 /** The earlier charge a duplicate was refused for, as the screen names it. */
-interface EarlierCharge {
+interface NamedCharge {
+  /** The number the cashier was given for it: a tipped counter sale's capture, not its hold. */
+  id: string;
   /** "3:36 PM" */
   at: string;
   /** "$33.33" */
   amount: string;
-  /** "sale", "tab" or "forced sale" */
+  /** "sale", "tab", "forced sale" or "sale hold" */
   kind: string;
 }
 
-const KINDS: Record<string, string> = { Sale: 'sale', Auth: 'tab', 'Forced Sale': 'forced sale' };
-
-/** An AUTH is a tab, or the first half of a sale tipped at the counter. */
-function kindOf(item: TransactionListItem): string {
-  if (item.type === 'Auth') return item.counter_sale === 'true' ? 'sale' : 'tab';
-  return KINDS[item.type] ?? 'charge';
-}
-
 /**
- * The earlier charge, once read; without it the screens still name it by its number. Undefined
- * when none is named.
+ * The earlier charge, once read. Until then no number is shown, so that a tipped sale is never
+ * named by its hold for a moment; a charge that cannot be read is named by the engine's number.
  */
-function useEarlierCharge(duplicateOf: string | undefined): EarlierCharge | undefined {
+function useEarlierCharge(duplicateOf: string | undefined): {
+  earlier?: NamedCharge;
+  number?: string;
+} {
   const { client } = useTerminal();
-  const [earlier, setEarlier] = useState<EarlierCharge>();
+  const [read, setRead] = useState<{ of: string; earlier?: NamedCharge }>();
   useEffect(() => {
     if (duplicateOf === undefined) return;
     let current = true;
-    loadTransaction(client, duplicateOf)
-      .then((item) => {
-        if (!current || !item) return;
-        setEarlier({
-          at: clockLabel(item.created),
-          amount: displayMoney(centsOf(item.amount)),
-          kind: kindOf(item),
+    loadEarlierCharge(client, duplicateOf)
+      .then((charge) => {
+        if (!current) return;
+        setRead({
+          of: duplicateOf,
+          ...(charge && {
+            earlier: {
+              id: charge.id,
+              at: clockLabel(charge.created),
+              amount: displayMoney(centsOf(charge.amount)),
+              kind: charge.kind,
+            },
+          }),
         });
       })
-      .catch(() => undefined);
+      .catch(() => {
+        if (current) setRead({ of: duplicateOf });
+      });
     return () => {
       current = false;
     };
   }, [client, duplicateOf]);
-  return earlier;
+  if (duplicateOf === undefined || read?.of !== duplicateOf) return {};
+  return read.earlier ? { earlier: read.earlier, number: read.earlier.id } : { number: duplicateOf };
+}
+
+/** " (sale #42)", " (transaction #42)" when it could not be read, or nothing while it is read. */
+function named(earlier: NamedCharge | undefined, number: string | undefined): string {
+  if (earlier) return ` (${earlier.kind} #${earlier.id})`;
+  return number ? ` (transaction #${number})` : '';
 }
 
 type Props = {
@@ -73,7 +84,7 @@ type Props = {
 };
 
 export function DuplicatePrompt({ duplicateOf, cents, card, busy = false, onChargeAgain, onCancel }: Props) {
-  const earlier = useEarlierCharge(duplicateOf);
+  const { earlier, number } = useEarlierCharge(duplicateOf);
   return (
     <ConfirmDialog
       title="Possible duplicate"
@@ -93,7 +104,7 @@ export function DuplicatePrompt({ duplicateOf, cents, card, busy = false, onChar
       <p className="note">
         {duplicateOf === undefined
           ? "The merchant's gateway says the same card was charged the same amount moments ago, in a charge this counter has no record of."
-          : `The same card was charged the same amount moments ago (transaction #${duplicateOf}).`}{' '}
+          : `The same card was charged the same amount moments ago${named(earlier, number)}.`}{' '}
         Charge again only if the customer means to pay twice.
       </p>
     </ConfirmDialog>
@@ -108,15 +119,15 @@ export function DuplicateRefusal({
   duplicateOf: string | undefined;
   card: ChargedCard;
 }) {
-  const earlier = useEarlierCharge(duplicateOf);
+  const { earlier, number } = useEarlierCharge(duplicateOf);
   const name = cardName(card).replace(' •••• ', ' ');
   return (
     <p className="result-message" data-testid="result-message">
       {duplicateOf === undefined
         ? `The merchant's gateway says ${name} already paid this amount moments ago, so this charge was not sent again.`
         : earlier
-          ? `${name} already paid ${earlier.amount} at ${earlier.at} (${earlier.kind} #${duplicateOf}), so this charge was not sent again.`
-          : `${name} already paid this amount moments ago (transaction #${duplicateOf}), so this charge was not sent again.`}
+          ? `${name} already paid ${earlier.amount} at ${earlier.at} (${earlier.kind} #${earlier.id}), so this charge was not sent again.`
+          : `${name} already paid this amount moments ago${named(earlier, number)}, so this charge was not sent again.`}
     </p>
   );
 }
