@@ -14,12 +14,14 @@ import { ArrowLeftIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
 import { transactionsCsv } from './csv';
+import { readHistoryPage } from './history-pages';
 import {
   filterProblem,
   historyQuery,
   NEWEST_FIRST,
   NO_FILTERS,
   PAGE_SIZE,
+  typeFilter,
   type HistoryFilters,
   type HistorySort,
 } from './history-query';
@@ -79,13 +81,14 @@ export function HistoryScreen() {
 
   const rows = useLoad(
     async () => {
-      const query = historyQuery(filters, sort);
-      const [items, next] = await Promise.all([
-        client.listTransactions({ ...query, page_size: PAGE_SIZE, page }),
-        // One row past this page says whether there is a next one.
-        client.listTransactions({ ...query, page_size: 1, page: page * PAGE_SIZE + 1 }),
-      ]);
-      return { items, more: next.length > 0 };
+      const list = (query: Parameters<typeof client.listTransactions>[0]) => client.listTransactions(query);
+      return readHistoryPage(
+        list,
+        historyQuery(filters, sort),
+        page,
+        PAGE_SIZE,
+        typeFilter(filters.type).keep,
+      );
     },
     [client, filters, sort, page, active],
     active,
@@ -112,7 +115,9 @@ export function HistoryScreen() {
     if (exporting === 'busy') return;
     setExporting('busy');
     try {
-      const { items, complete } = await listEvery(client, historyQuery(filters, sort));
+      const { items: listed, complete } = await listEvery(client, historyQuery(filters, sort));
+      const keep = typeFilter(filters.type).keep;
+      const items = keep ? listed.filter(keep) : listed;
       download(transactionsCsv(items), `tender-transactions-${today()}.csv`);
       setExporting(
         complete

@@ -1,5 +1,6 @@
 /** The history screen's filters and sort, as the list API's query. */
-import type { TransactionOrderField } from '../../../shared/api/schemas';
+import type { TransactionListItem, TransactionOrderField } from '../../../shared/api/schemas';
+import { TYPE_LABELS } from '../../../shared/api/transaction-types';
 import { startOfDay } from '../transactions/queries';
 
 export interface HistoryFilters {
@@ -40,13 +41,35 @@ export function filterProblem(filters: HistoryFilters): string | undefined {
   return undefined;
 }
 
+/** Whether `item` is the capture of a sale tipped at the counter: a Capture to the engine, a Sale here. */
+function isCounterSale(item: TransactionListItem): boolean {
+  return item.type === TYPE_LABELS.CAPTURE && item.counter_sale === 'true';
+}
+
+/**
+ * The Type filter as the engine is asked for it, and which of its rows the screen keeps. The screens
+ * call the capture of a sale tipped at the counter a Sale (the engine's type is Capture, and the list
+ * API filters by one type), so Sale asks for every type and keeps the sales and those captures, in
+ * the engine's order; Capture keeps only the captured tabs. The others are the engine's types.
+ */
+export function typeFilter(type: string): {
+  type?: string;
+  keep?: (item: TransactionListItem) => boolean;
+} {
+  if (type === TYPE_LABELS.SALE)
+    return { keep: (item) => item.type === TYPE_LABELS.SALE || isCounterSale(item) };
+  if (type === TYPE_LABELS.CAPTURE) return { type, keep: (item) => !isCounterSale(item) };
+  return type ? { type } : {};
+}
+
 export function historyQuery(filters: HistoryFilters, sort: HistorySort) {
   const start = startOfDay(filters.from);
   const end = startOfDay(filters.to, 1);
+  const { type } = typeFilter(filters.type);
   return {
     order_by: sort.field,
     descending: sort.descending,
-    ...(filters.type && { type: filters.type }),
+    ...(type && { type }),
     ...(filters.result && { result: filters.result }),
     ...(start && { start_date: start }),
     ...(end && { end_date: end }),
