@@ -1,7 +1,7 @@
 /**
  * In Debian's Chromium against a real engine: a sale tipped at the counter, recorded as an AUTH of
  * the total captured at once with the tip, is one Sale with one number on every screen: its answer,
- * History and its Type filter. The API keeps the interface's types.
+ * History and its Type filter, and the batch report. The API keeps the interface's types.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
@@ -51,6 +51,14 @@ async function filterByType(cashier: CounterPage, type: string, firstRow: string
   return historyIds(cashier);
 }
 
+/** The row of transaction `id` in the transactions of a batch report. */
+function reportRow(cashier: CounterPage, id: string) {
+  return cashier.page
+    .getByTestId('report-transactions')
+    .locator('tbody tr')
+    .filter({ has: cashier.page.locator('td:first-child', { hasText: new RegExp(`^${id}$`) }) });
+}
+
 describe('a sale tipped at the counter', () => {
   let sale: TransactionListItem | undefined;
 
@@ -83,5 +91,37 @@ describe('a sale tipped at the counter', () => {
 
     expect(await filterByType(cashier, 'Capture', others.tabCaptureId)).toEqual([others.tabCaptureId]);
     expect(await filterByType(cashier, 'Auth', holdId)).toEqual([holdId, others.tabId]);
+  });
+
+  it('is a Sale with the same number on the report of its batch, open and closed', async () => {
+    const cashier = await counter.open('counter-sale-names');
+    const { page } = cashier;
+    await cashier.goTo('End of day');
+    await page.getByRole('button', { name: 'Print report' }).click();
+    const row = reportRow(cashier, sale?.id ?? '');
+    await row.waitFor();
+    expect(await row.locator('td').nth(2).textContent()).toBe('Sale');
+    await cashier.check('03-open-batch-report');
+
+    const closed = await counter.screens.client.closeOpenBatch();
+    await page.reload();
+    await cashier.readerBadge('Card reader ready').waitFor();
+    await cashier.goTo('End of day');
+    await page.getByTestId(`batch-${closed?.id}`).click();
+    await page.getByRole('heading', { name: `Batch #${closed?.id}` }).waitFor();
+    const closedRow = reportRow(cashier, sale?.id ?? '');
+    await closedRow.waitFor();
+    expect(await closedRow.locator('td').nth(2).textContent()).toBe('Sale');
+    const types = await page
+      .getByTestId('report-transactions')
+      .locator('tbody tr td:nth-child(3)')
+      .allTextContents();
+    expect(types).not.toContain('Auth');
+    expect(types.filter((type) => type === 'Capture')).toHaveLength(1);
+    await closedRow.scrollIntoViewIfNeeded();
+    await cashier.check('04-closed-batch-report');
+    await page.setViewportSize({ width: 800, height: 600 });
+    await closedRow.scrollIntoViewIfNeeded();
+    await cashier.check('05-closed-batch-report-800');
   });
 });

@@ -11,7 +11,7 @@ import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney } from '../../../shared/money';
 import { useTerminal } from '../terminal/terminal-context';
 import { listEvery, loadBatchExceptions, type BatchExceptions } from '../transactions/queries';
-import { cardLabel, centsOf, clockLabel, statusOf, timeLabel } from '../transactions/present';
+import { cardLabel, centsOf, clockLabel, kindOf, statusOf, timeLabel } from '../transactions/present';
 import { ArrowLeftIcon, CheckIcon, Spinner } from '../ui/icons';
 import { problemText, useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
@@ -327,7 +327,8 @@ export function BatchReport({
                 <tr key={item.id} className={summary.counted.includes(item) ? undefined : 'row-muted'}>
                   <td className="mono">{item.id}</td>
                   <td className="nowrap">{clockLabel(item.created)}</td>
-                  <td>{item.type}</td>
+                  {/* The screens' name: a sale tipped at the counter is a Sale, as in History and the lines above. */}
+                  <td>{kindOf(item)}</td>
                   <td className="nowrap">{cardLabel(item)}</td>
                   <td className="mono">{item.authorization_code || '—'}</td>
                   <td>{item.server_id || '—'}</td>
