@@ -386,6 +386,7 @@ async function inViewUncovered(inner: Locator, outer: string): Promise<string | 
 
 describe('the way on and what it says, in view and uncovered', () => {
   let settledId = '';
+  let capturedTabId = '';
 
   beforeAll(async () => {
     const { client } = counter.screens;
@@ -398,10 +399,28 @@ describe('the way on and what it says, in view and uncovered', () => {
     });
     await client.closeOpenBatch();
     settledId = settled.id ?? '';
+    // A tab captured in the open batch, whose tip can still be adjusted.
+    const tab = await client.createTransaction({
+      type: 'AUTH',
+      amount: '40.00',
+      card: '4111111111111111',
+      exp_date: '1230',
+    });
+    capturedTabId = tab.id ?? '';
+    const { settings } = counter.screens.running.gateway.engine;
+    await settings.setFromText('tips_enabled', 'true');
+    const capture = await client.createTransaction({
+      type: 'CAPTURE',
+      id: capturedTabId,
+      amount: '40.00',
+      tip_amount: '8.00',
+    });
+    await settings.setFromText('tips_enabled', 'false');
+    expect(capture.result).toBe('Approved');
   });
 
   for (const size of SIZES) {
-    it(`at ${size.width}x${size.height}: a refund, starting a tab, a refund without a sale, a sale's answer`, async () => {
+    it(`at ${size.width}x${size.height}: a refund, starting a tab, adjusting a tip, a refund without a sale, a sale's answer`, async () => {
       await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true, counterTips: true });
       const cashier = await counter.open('sizes');
       const { page } = cashier;
@@ -421,13 +440,12 @@ describe('the way on and what it says, in view and uncovered', () => {
         await refund.waitFor();
         await check('refund', page.getByTestId('refund-amount'));
         await check('refund', refund);
-        if (size.height < 700) {
-          for (const key of await page
-            .getByRole('group', { name: 'Refund amount keys' })
-            .getByRole('button')
-            .all())
-            await check('refund keys', key);
-        }
+        for (const key of await page
+          .getByRole('group', { name: 'Refund amount keys' })
+          .getByRole('button')
+          .all())
+          await check('refund keys', key);
+        await page.screenshot({ path: `test-results/sizes-${size.width}-refund-keys.png` });
         await page.getByTestId('refund-amount').fill('25.00');
         // Enter, as a cashier would press it: nothing is sent either way.
         await page.getByTestId('refund-amount').press('Enter');
@@ -463,6 +481,15 @@ describe('the way on and what it says, in view and uncovered', () => {
         await check('start a tab, no amount', page.getByText('Enter the check amount.'));
         await page.screenshot({ path: `test-results/sizes-${size.width}-start-tab-empty.png` });
         await page.keyboard.press('Escape');
+
+        // Adjust tip: what it does, said above its button, and the button.
+        await page.getByTestId(`captured-${capturedTabId}`).getByRole('button').click();
+        const adjust = page.getByTestId('adjust-tip');
+        await adjust.getByTestId('tip-amount').waitFor();
+        await check('adjust tip', adjust.getByText(/^The capture is voided and the tab captured again/));
+        await check('adjust tip', adjust.getByRole('button', { name: 'Adjust tip to $8.00' }));
+        await page.screenshot({ path: `test-results/sizes-${size.width}-adjust-tip.png` });
+        await adjust.getByRole('button', { name: 'Close' }).click();
 
         // A large amount on one line, inside its box.
         await cashier.goTo('Sale');

@@ -1,5 +1,5 @@
 /** One transaction: what it was, what was refunded, and the void or refund the engine would accept. */
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
@@ -127,6 +127,15 @@ function Details({
   const [showProblem, setShowProblem] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
+  // A side panel too short for the whole transaction opens scrolled to its end: the refund amount and
+  // every key in view above Refund, the transaction still named at the panel's top. Once the keys say
+  // where they type, their panel has its full height.
+  const refundForm = useRef<HTMLFormElement>(null);
+  const keysLabelled = typingInto !== undefined;
+  useLayoutEffect(() => {
+    const panel = refundForm.current && scrollingAncestor(refundForm.current);
+    if (panel && keysLabelled) panel.scrollTop = panel.scrollHeight;
+  }, [keysLabelled]);
   const status = statusOf(item);
   const holder = holderOf(item);
   const card = cardLabel(item);
@@ -379,6 +388,7 @@ function Details({
           </div>
         ) : (
           <form
+            ref={refundForm}
             className="remedy"
             noValidate
             onSubmit={(event) => {
@@ -514,4 +524,13 @@ function Details({
       )}
     </section>
   );
+}
+
+/** The nearest element around `element` that can scroll it vertically (the side panel), if any. */
+function scrollingAncestor(element: HTMLElement): HTMLElement | undefined {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const { overflowY } = getComputedStyle(parent);
+    if (overflowY === 'auto' || overflowY === 'scroll') return parent;
+  }
+  return undefined;
 }

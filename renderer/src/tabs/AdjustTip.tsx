@@ -177,6 +177,12 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
           <p className="panel-subtitle">
             Captured as #{capture.id}: {displayMoney(checkCents)} + {displayMoney(oldTip)} tip
           </p>
+          {holdExpiredAt === undefined && (
+            // In the panel's head, which stays in view however far the tip's keys scroll.
+            <p className="panel-subtitle">
+              The capture is voided and the tab captured again: the card is not needed.
+            </p>
+          )}
         </div>
         <button
           type="button"
@@ -195,17 +201,14 @@ export function AdjustTip({ capture, onSettled, onClose }: Props) {
           the batch closes, part of it can be refunded.
         </p>
       ) : (
-        <>
-          <TipEntry
-            checkCents={checkCents}
-            tipCents={tipCents}
-            onTip={setTipCents}
-            percentages={settings.tipPercentages}
-            onEnter={ask}
-            autoFocus
-          />
-          <p className="note">The capture is voided and the tab captured again: the card is not needed.</p>
-        </>
+        <TipEntry
+          checkCents={checkCents}
+          tipCents={tipCents}
+          onTip={setTipCents}
+          percentages={settings.tipPercentages}
+          onEnter={ask}
+          autoFocus
+        />
       )}
 
       <div className="side-actions side-actions-row">
