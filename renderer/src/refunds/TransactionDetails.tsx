@@ -275,7 +275,7 @@ function Details({
       </header>
       <ProblemNotice problem={problem} />
 
-      <div className="details-body">
+      <div className="details-body side-halves">
         <div className="details-about">
           <p className="details-amount">
             {displayMoney(amountCents)}

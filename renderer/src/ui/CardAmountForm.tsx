@@ -55,7 +55,7 @@ export function CardAmountForm({
       <form
         ref={padPanel}
         onFocus={onPadFocus}
-        className="new-tab"
+        className="new-tab side-halves"
         aria-labelledby={titleId}
         noValidate
         onSubmit={(event) => {
