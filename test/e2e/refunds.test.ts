@@ -80,6 +80,9 @@ describe('a sale in the open batch', () => {
     await dialog.getByRole('button', { name: 'Void it' }).click();
     await approvedOutcome(cashier).waitFor();
     expect(await approvedOutcome(cashier).textContent()).toContain('Voided');
+    // The list beside the answer says so at once, before Done.
+    const row = page.getByTestId(`transaction-${id}`);
+    await expect.poll(() => row.locator('.pill').textContent()).toBe('Voided');
     await cashier.check('04-voided');
     await page.getByRole('button', { name: 'Done' }).click();
     await details.getByText('It has been voided already').waitFor();

@@ -1,5 +1,5 @@
 /** One transaction: what it was, what was refunded, and the void or refund the engine would accept. */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
@@ -89,6 +89,7 @@ export function TransactionDetails({
       openBatchId={openBatchId}
       refunds={refunds}
       problem={loaded.problem}
+      onSettled={onChanged}
       onDone={() => {
         setRefresh((count) => count + 1);
         onChanged();
@@ -105,6 +106,7 @@ function Details({
   openBatchId,
   refunds,
   problem,
+  onSettled,
   onDone,
   onClose,
 }: {
@@ -114,6 +116,12 @@ function Details({
   openBatchId: string | undefined;
   refunds: TransactionListItem[];
   problem: string | undefined;
+  /**
+   * A void or refund has its answer: the list beside it is read again at once, so it shows what the
+   * transaction is now while the answer is still on screen.
+   */
+  onSettled: () => void;
+  /** The answer is put away: the transaction is read again. */
   onDone: () => void;
   onClose: () => void;
 }) {
@@ -123,6 +131,13 @@ function Details({
   const runner = useTransactionRunner(move);
   const saleVoid = useSaleVoid(sale);
   const sending = runner.state.phase === 'sending' || saleVoid.state.phase === 'sending';
+  const settled = useRef(onSettled);
+  useEffect(() => {
+    settled.current = onSettled;
+  });
+  useEffect(() => {
+    if (runner.state.phase === 'done' || saleVoid.state.phase === 'done') settled.current();
+  }, [runner.state, saleVoid.state]);
   const [refundCents, setRefundCents] = useState(remedy.kind === 'refund' ? remedy.remainingCents : 0);
   const [showProblem, setShowProblem] = useState(false);
   const [confirming, setConfirming] = useState(false);
