@@ -126,7 +126,7 @@ describe('after a sale', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('a printer that refuses is said in words, and the sale stands', async () => {
+  it('a printer that refuses is said in words, Esc puts that away, and the sale stands', async () => {
     const port = await refusedPort();
     await counter.reader.bridge.invoke('receipts:update-settings', { printer: `tcp://127.0.0.1:${port}` });
     try {
@@ -142,6 +142,14 @@ describe('after a sale', () => {
       await cashier.check('05-printer-refused');
       const [sale] = await counter.screens.client.listTransactions({ page_size: 1 });
       expect(sale).toMatchObject({ result: 'Approved', amount: '15.00', voided: 'false' });
+
+      // Esc puts the problem away and nothing else: the approved answer stays, with its buttons.
+      await cashier.stepSettled();
+      await cashier.page.keyboard.press('Escape');
+      await problem.waitFor({ state: 'detached' });
+      expect(await cashier.result.and(cashier.page.locator('[data-outcome="approved"]')).count()).toBe(1);
+      expect(await actions.getByRole('button', { name: 'Print receipt' }).count()).toBe(1);
+      expect(await cashier.result.getByRole('button', { name: /^New sale/ }).count()).toBe(1);
     } finally {
       await counter.reader.bridge.invoke('receipts:update-settings', { printer: printer.address });
     }

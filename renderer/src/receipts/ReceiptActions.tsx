@@ -40,6 +40,23 @@ export function ReceiptActions({
   const [offer, setOffer] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const previewed = useRef(false);
+  const failed = automatic?.ok === false || delivery?.ok === false;
+
+  // Esc puts away what the printer or the mail server said went wrong, and nothing else: the answer
+  // it was said on stays, with its buttons. Heard before the answer's own keys (where Esc leaves it).
+  useEffect(() => {
+    if (!failed || previewing) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey)
+        return;
+      event.preventDefault();
+      event.stopPropagation();
+      setAutomatic((shown) => (shown?.ok === false ? undefined : shown));
+      setDelivery((shown) => (shown?.ok === false ? undefined : shown));
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [failed, previewing]);
 
   // Closing the preview hands the keyboard to the answer's way on (New sale, Done), not back to
   // Preview, where the next Enter would open it again. Runs after the dialog gave focus back.
