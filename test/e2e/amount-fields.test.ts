@@ -134,6 +134,57 @@ describe('an amount field', () => {
   });
 });
 
+describe("the sale's tip at the counter", () => {
+  it('is typed as the amount is: the keyboard wherever the focus is, the keypad beside it, Enter adds it', async () => {
+    await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true, counterTips: true });
+    try {
+      const cashier = await counter.open('amount-fields');
+      const { page } = cashier;
+      await cashier.tapAmount('4000');
+      await page.getByRole('button', { name: 'Charge $40.00' }).click();
+      const tip = page.getByTestId('counter-tip');
+      const other = tip.getByTestId('other-tip');
+      await other.waitFor();
+
+      // The keyboard types the tip as soon as it is asked for.
+      await page.keyboard.type('500');
+      await expect.poll(() => other.inputValue()).toBe('$5.00');
+      await page.keyboard.press('Backspace');
+      await expect.poll(() => other.inputValue()).toBe('$0.50');
+
+      // The keypad beside it, after a tap on it that selects the amount, replaces it.
+      await other.click();
+      expect(await page.getByTestId('pad-target').textContent()).toBe('Keys type into Other tip');
+      await tapKeys(page, 'Tip keys', ['6', '00']);
+      await expect.poll(() => other.inputValue()).toBe('$6.00');
+      await tip.getByRole('button', { name: 'Add $6.00' }).waitFor();
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1024, height: 768 },
+        { width: 800, height: 600 },
+      ]) {
+        await page.setViewportSize(size);
+        await cashier.check(`04-counter-tip-${size.width}`);
+      }
+
+      // Typed with the focus elsewhere, the keys still go to the tip, as they go to the amount.
+      await page.getByRole('heading', { name: 'New sale' }).click();
+      await expect.poll(() => other.evaluate((field) => field === document.activeElement)).toBe(false);
+      await page.keyboard.type('7');
+      await expect.poll(() => other.inputValue()).toBe('$0.07');
+      await page.keyboard.type('00');
+      await expect.poll(() => other.inputValue()).toBe('$7.00');
+
+      await page.keyboard.press('Enter');
+      await page.getByTestId('waiting-for-swipe').waitFor();
+      expect(await page.getByTestId('sale-tip').textContent()).toContain('$7.00');
+      expect(await page.getByTestId('sale-total').textContent()).toBe('$47.00');
+    } finally {
+      await counter.reader.bridge.invoke('settings:update', { counterTips: false });
+    }
+  });
+});
+
 describe("a tab's Other percentage", () => {
   it('above 100 is the tip it says, confirmed before Capture; cleared, it leaves no tip', async () => {
     const tabId = await openTab(counter, '40.00');

@@ -3,13 +3,29 @@
  * screen: the same suggestions the customer's screen would show (percentages with their dollars, or
  * fixed dollars below the smart tip amount), a custom amount, and No tip. A tip above the merchant's
  * share is confirmed first.
+ *
+ * The custom amount is typed as the sale's amount is: on the keypad beside it, or on the keyboard
+ * wherever the focus is (digits, Backspace), and Enter adds it.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { displayMoney, MAX_AMOUNT_CENTS } from '../../../shared/money';
 import { needsTipConfirm, percentOfCheck, tipSuggestions } from '../../../shared/tips';
 import type { AppSettings } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { DigitPad, type PadKey } from '../ui/DigitPad';
 import { MoneyInput } from '../ui/MoneyInput';
+import { usePadTarget } from '../ui/pad-target';
+import { useScreenActiveRef } from '../ui/screen-active';
+
+/** A key typed outside any field that the tip takes, as the sale's amount would. */
+function tipKey(event: KeyboardEvent): PadKey | undefined {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return undefined;
+  const { target } = event;
+  if (target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable="true"]'))
+    return undefined;
+  if (/^\d$/.test(event.key)) return event.key as PadKey;
+  return event.key === 'Backspace' ? 'back' : undefined;
+}
 
 export interface ChosenTip {
   tipCents: number;
@@ -40,6 +56,19 @@ export function CounterTip({
     else onTip(tip);
   };
   const tooLarge = amountCents + custom > MAX_AMOUNT_CENTS;
+  const { attach: padPanel, onFocus: onPadFocus, typingInto, press: pressPadKey } = usePadTarget();
+  const active = useScreenActiveRef();
+  useEffect(() => {
+    if (confirming) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      const key = active.current ? tipKey(event) : undefined;
+      if (!key) return;
+      event.preventDefault();
+      pressPadKey(key);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [active, confirming, pressPadKey]);
 
   return (
     <div className="card-panel counter-tip" data-testid="counter-tip">
@@ -65,19 +94,32 @@ export function CounterTip({
         })}
       </div>
       <form
+        ref={padPanel}
+        onFocus={onPadFocus}
         className="counter-tip-custom"
         onSubmit={(event) => {
           event.preventDefault();
           if (custom > 0 && !tooLarge) choose({ tipCents: custom, label: 'Custom' });
         }}
       >
-        <label className="field">
-          <span className="field-label">Other tip</span>
-          <MoneyInput cents={custom} onChange={setCustom} invalid={tooLarge} padField="Other tip" />
-        </label>
-        <button type="submit" className="button button-secondary" disabled={custom === 0 || tooLarge}>
-          Add tip
-        </button>
+        <div className="counter-tip-fields">
+          <label className="field">
+            <span className="field-label">Other tip</span>
+            <MoneyInput
+              cents={custom}
+              onChange={setCustom}
+              invalid={tooLarge}
+              className="input-money-large"
+              autoFocus
+              testId="other-tip"
+              padField="Other tip"
+            />
+          </label>
+          <button type="submit" className="button button-secondary" disabled={custom === 0 || tooLarge}>
+            {custom === 0 ? 'Add tip' : `Add ${displayMoney(custom)}`}
+          </button>
+        </div>
+        <DigitPad label="Tip keys" variant="money" compact typingInto={typingInto} onKey={pressPadKey} />
       </form>
       <div className="card-panel-actions">
         <button

@@ -20,6 +20,11 @@ const AMOUNT_SHORTCUTS = [
   ['Esc', 'clear'],
   ['Enter', 'charge'],
 ] as const;
+const TIP_SHORTCUTS = [
+  ['0-9', 'other tip'],
+  ['Enter', 'add it'],
+  ['Esc', 'change the amount'],
+] as const;
 const SWIPE_SHORTCUTS = [
   ['K', 'key in the card'],
   ['Esc', 'change the amount'],
@@ -40,11 +45,13 @@ export function AmountPanel({ state, act, customerScreen = false }: Props) {
   const shortcuts =
     state.step === 'amount'
       ? AMOUNT_SHORTCUTS
-      : state.step === 'card' && state.mode === 'keyed'
-        ? KEYED_SHORTCUTS
-        : state.step === 'card'
-          ? SWIPE_SHORTCUTS
-          : [];
+      : state.step === 'tip' && !customerScreen
+        ? TIP_SHORTCUTS
+        : state.step === 'card' && state.mode === 'keyed'
+          ? KEYED_SHORTCUTS
+          : state.step === 'card'
+            ? SWIPE_SHORTCUTS
+            : [];
   const submitOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== 'Enter') return;
     event.preventDefault();
