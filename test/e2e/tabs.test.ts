@@ -209,7 +209,7 @@ describe('an expired tab', () => {
     await afterTime(counter, cashier, 8 * 86_400_000);
     await cashier.goTo('Tabs');
     await page.getByText('No open tabs').waitFor();
-    await page.getByText('1 expired tab: older than 7 days, they can only be voided').click();
+    await page.getByText('1 expired tab: older than 7 days, it can only be voided').click();
     await page.getByTestId(`tab-${id}`).getByRole('button').click();
     await page.getByText('can no longer be captured').waitFor();
     expect(await page.getByRole('button', { name: /^Capture \$/ }).count()).toBe(0);
@@ -223,6 +223,19 @@ describe('an expired tab', () => {
 });
 
 describe('the end of a shift', () => {
+  it('captures one chosen tab as 1 tab, never 1 tabs', async () => {
+    await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
+    const id = await openTab('18.00', '03');
+    const cashier = await tabsScreen();
+    const { page } = cashier;
+    await page.getByLabel(`Select tab #${id} for capture`).check();
+    await page.getByRole('button', { name: 'Capture selected (1)' }).click();
+    await page.getByRole('heading', { name: 'Capture 1 tab', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Capture 1 tab · $18.00', exact: true }).click();
+    await page.getByRole('button', { name: 'Done' }).waitFor();
+    await cashier.check('09b-capture-one-tab');
+  });
+
   it('captures the chosen tabs, each with its tip, and sends one that got no answer again with its key', async () => {
     await counter.reader.bridge.invoke('settings:update', { tipsEnabled: true });
     const first = await openTab('20.00', '02');

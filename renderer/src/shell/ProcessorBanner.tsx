@@ -9,11 +9,9 @@ import { displayMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
 import { useCounterOpen } from '../ui/counter-open';
-import { timeLabel } from '../transactions/present';
+import { counted, timeLabel } from '../transactions/present';
 import { AlertIcon } from '../ui/icons';
 import { problemText } from '../ui/use-load';
-
-const sales = (count: number) => `${count} ${count === 1 ? 'sale' : 'sales'}`;
 
 export function ProcessorBanner() {
   const { bridge } = useTerminal();
@@ -36,7 +34,9 @@ export function ProcessorBanner() {
   if (!line) return null;
   const { waiting } = line;
   const queued =
-    waiting.count > 0 ? `${sales(waiting.count)}, ${displayMoney(waiting.cents)}, waiting to be sent.` : '';
+    waiting.count > 0
+      ? `${counted(waiting.count, 'sale')}, ${displayMoney(waiting.cents)}, waiting to be sent.`
+      : '';
   return (
     <>
       {line.processor === 'upstream' && line.line === 'offline' && (

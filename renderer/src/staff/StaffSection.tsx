@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DigitsInput } from '../ui/DigitsInput';
 import { LoadProblem } from '../ui/LoadProblem';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { counted } from '../transactions/present';
 import { useLoad } from '../ui/use-load';
 import { useCounterPerson } from './counter-session';
 import { pinProblem } from './pin-rules';
@@ -147,7 +148,7 @@ export function StaffSection() {
             (pin) => bridge.invoke('staff:set-lock-minutes', { minutes: value, ...(pin && { pin }) }),
             value === 0
               ? 'The counter locks only when someone locks it.'
-              : `The counter locks after ${value} ${value === 1 ? 'minute' : 'minutes'} untouched.`,
+              : `The counter locks after ${counted(value, 'minute')} untouched.`,
           );
         }}
       >

@@ -8,7 +8,7 @@ import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import type { SaleOutcome } from '../payment/outcome';
 import { useTerminal } from '../terminal/terminal-context';
-import { cardLabel, centsOf, holderOf } from '../transactions/present';
+import { cardLabel, centsOf, counted, holderOf } from '../transactions/present';
 import { prepareTransaction, useKeyedIdempotentSender } from '../payment/run-transaction';
 import { ArrowLeftIcon, Spinner } from '../ui/icons';
 import { MoneyInput } from '../ui/MoneyInput';
@@ -92,7 +92,7 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
       <section className="panel" aria-labelledby="capture-many-title">
         <header className="panel-head">
           <div>
-            <h1 id="capture-many-title">Capture {tabs.length} tabs</h1>
+            <h1 id="capture-many-title">Capture {counted(tabs.length, 'tab')}</h1>
             <p className="panel-subtitle">
               {tips
                 ? 'Enter each tip, or give every tab the same percentage, then capture them all.'
@@ -205,8 +205,8 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
               busy={running}
             >
               {attempted
-                ? `Capture the ${left.length} ${left.length === 1 ? 'tab' : 'tabs'} left`
-                : `Capture ${left.length} ${left.length === 1 ? 'tab' : 'tabs'} · ${displayMoney(checkTotal + tipTotal)}`}
+                ? `Capture the ${counted(left.length, 'tab')} left`
+                : `Capture ${counted(left.length, 'tab')} · ${displayMoney(checkTotal + tipTotal)}`}
             </BusyButton>
           )}
           {allCaptured && (
@@ -220,7 +220,7 @@ export function CaptureMany({ tabs, onDone }: { tabs: TransactionListItem[]; onD
         <LargeTipConfirm
           tips={confirmTips}
           warnPercent={settings.tipWarnPercent}
-          confirmLabel={`Capture ${left.length} ${left.length === 1 ? 'tab' : 'tabs'}`}
+          confirmLabel={`Capture ${counted(left.length, 'tab')}`}
           onConfirm={() => void captureAll()}
           onCancel={() => setConfirmTips(undefined)}
         />

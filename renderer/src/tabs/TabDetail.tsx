@@ -4,7 +4,7 @@ import type { TransactionListItem } from '../../../shared/api/schemas';
 import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval } from '../manager/manager-approval';
 import { useTerminal } from '../terminal/terminal-context';
-import { cardLabel, centsOf, holderOf, timeLabel, untilLabel } from '../transactions/present';
+import { cardLabel, centsOf, counted, holderOf, timeLabel, untilLabel } from '../transactions/present';
 import { useTransactionRunner } from '../payment/run-transaction';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { DoneOrBackActions } from '../ui/DoneOrBackActions';
@@ -160,8 +160,8 @@ export function TabDetail({ tab, now, expired, onClose, onSettled }: Props) {
 
       {expired ? (
         <p className="notice notice-bad">
-          This tab is older than {settings.authExpiryDays} days and can no longer be captured. Void it to
-          release the hold, and run a new sale for the check.
+          This tab is older than {counted(settings.authExpiryDays, 'day')} and can no longer be captured. Void
+          it to release the hold, and run a new sale for the check.
         </p>
       ) : tips ? (
         <TipEntry

@@ -9,7 +9,7 @@ import { displayMoney } from '../../../shared/money';
 import { useScreenActive } from '../ui/screen-active';
 import { useTerminal } from '../terminal/terminal-context';
 import { loadAdjustableCaptures, loadTabs, type Tabs } from '../transactions/queries';
-import { ageLabel, cardLabel, centsOf, holderOf, untilLabel } from '../transactions/present';
+import { ageLabel, cardLabel, centsOf, counted, holderOf, untilLabel } from '../transactions/present';
 import { LoadProblem } from '../ui/LoadProblem';
 import { useLoad } from '../ui/use-load';
 import { AlertIcon, Spinner } from '../ui/icons';
@@ -205,8 +205,8 @@ export function TabsScreen() {
           <details className="expired-tabs">
             <summary>
               <AlertIcon className="inline-icon" />
-              {expired.length} expired {expired.length === 1 ? 'tab' : 'tabs'}: older than{' '}
-              {settings.authExpiryDays} days, they can only be voided
+              {counted(expired.length, 'expired tab')}: older than {counted(settings.authExpiryDays, 'day')},{' '}
+              {expired.length === 1 ? 'it' : 'they'} can only be voided
             </summary>
             <ul className="tab-rows" aria-label="Expired tabs">
               {expired.map((tab) => (

@@ -54,7 +54,7 @@ export function ageLabel(iso: string, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
   const days = Math.floor(hours / 24);
-  return `${days} ${days === 1 ? 'day' : 'days'}`;
+  return counted(days, 'day');
 }
 
 /**
@@ -66,7 +66,7 @@ export function untilLabel(iso: string, now: number): string {
   if (minutes < 60) return `in ${Math.max(minutes, 0)} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `in ${hours} h`;
-  return `in ${Math.round(minutes / 1440)} days`;
+  return `in ${counted(Math.round(minutes / 1440), 'day')}`;
 }
 
 /**
