@@ -314,7 +314,7 @@ describe('email', () => {
     try {
       const error = await service.email(saleId).catch((e: unknown) => e);
       expect((error as Error).message).toBe(
-        `The mail server 127.0.0.1:${port} refused the user name or password. Check them in Settings → Receipts.`,
+        `The mail server 127.0.0.1:${port} refused the user name or password. Check them in Settings → Receipts & printer.`,
       );
       expect(settings.display('smtp_password')).toBe('set (hidden)');
     } finally {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionListItem } from '../../shared/api/schemas';
 import { listItem } from '../support/list-items';
-import { agreesWith, summarize } from '../../renderer/src/batch/batch-summary';
+import { agreesWith, countAndNet, summarize } from '../../renderer/src/batch/batch-summary';
 import { csvCell, transactionsCsv } from '../../renderer/src/history/csv';
 import {
   filterProblem,
@@ -172,6 +172,11 @@ describe('the batch report', () => {
     };
     expect(agreesWith(summarize(rows), batch)).toBe(true);
     expect(agreesWith(summarize(rows), { ...batch, tip_total: '12.00' })).toBe(false);
+  });
+
+  it('says its size and net as a sentence does, one transaction as one', () => {
+    expect(countAndNet({ total_count: '6', net_amount: '112.00' })).toBe('6 transactions for $112.00 net');
+    expect(countAndNet({ total_count: '1', net_amount: '12.50' })).toBe('1 transaction for $12.50 net');
   });
 });
 

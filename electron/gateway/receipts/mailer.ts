@@ -42,10 +42,10 @@ export async function sendReceiptMail(
 ): Promise<string> {
   if (!server.host) {
     throw new MailError(
-      'No mail server is set. Set the SMTP server in Settings → Receipts to email receipts.',
+      'No mail server is set. Set the SMTP server in Settings → Receipts & printer to email receipts.',
     );
   }
-  if (!server.from) throw new MailError('No sender address is set. Set it in Settings → Receipts.');
+  if (!server.from) throw new MailError('No sender address is set. Set it in Settings → Receipts & printer.');
   if (!isEmailAddress(mail.to)) {
     throw new MailError(NOT_AN_ADDRESS);
   }
@@ -86,16 +86,16 @@ export async function sendReceiptMail(
 
 function mailProblem(where: string, error: NodeJS.ErrnoException & { responseCode?: number }): string {
   if (error.code === 'EAUTH') {
-    return `The mail server ${where} refused the user name or password. Check them in Settings → Receipts.`;
+    return `The mail server ${where} refused the user name or password. Check them in Settings → Receipts & printer.`;
   }
   if (error.code === 'ECONNREFUSED' || /ECONNREFUSED/.test(error.message)) {
-    return `The mail server ${where} refused the connection. Check its address and port in Settings → Receipts.`;
+    return `The mail server ${where} refused the connection. Check its address and port in Settings → Receipts & printer.`;
   }
   if (error.code === 'ETIMEDOUT' || error.code === 'ETIMEOUT') {
     return `The mail server ${where} did not answer in time. Check the network, then send again.`;
   }
   if (error.code === 'EDNS' || error.code === 'ENOTFOUND') {
-    return `No mail server is known by the name ${where.split(':')[0]}. Check it in Settings → Receipts.`;
+    return `No mail server is known by the name ${where.split(':')[0]}. Check it in Settings → Receipts & printer.`;
   }
   if (error.code === 'EENVELOPE' || (error.responseCode !== undefined && error.responseCode >= 500)) {
     return `The mail server ${where} refused the email (${error.responseCode ?? error.code}). Check the address, then send again.`;

@@ -43,7 +43,7 @@ export async function sendToPrinter(
 ): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 4_000;
   if (printer.trim() === '') {
-    throw new PrinterError('No receipt printer is set. Choose one in Settings → Receipts.');
+    throw new PrinterError('No receipt printer is set. Choose one in Settings → Receipts & printer.');
   }
   const network = networkPrinter(printer);
   if (network) {

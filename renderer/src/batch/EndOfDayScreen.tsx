@@ -20,7 +20,7 @@ import { AlertIcon, ArrowRightIcon, Spinner } from '../ui/icons';
 import { LoadProblem } from '../ui/LoadProblem';
 import { problemText, useLoad } from '../ui/use-load';
 import { ProblemNotice } from '../ui/ProblemNotice';
-import { summarize } from './batch-summary';
+import { countAndNet, summarize } from './batch-summary';
 import { BatchTotals, ServerTable, TypeTable } from './BatchFigures';
 import { BatchReport } from './BatchReport';
 import { BrandTable } from './BrandTable';
@@ -66,8 +66,8 @@ export function EndOfDayScreen() {
 class BatchChanged extends Error {
   constructor(readonly now: Batch) {
     super(
-      `Batch #${now.id} changed after you looked at it: it now has ${now.total_count} transactions for ` +
-        `${displayMoney(centsOf(now.net_amount))} net. Nothing was closed. Look at the figures again, then close it.`,
+      `Batch #${now.id} changed after you looked at it: it now has ${countAndNet(now)}. Nothing was closed. ` +
+        'Look at the figures again, then close it.',
     );
   }
 }
@@ -148,10 +148,7 @@ function OpenBatchPanel({
   const [problem, setProblem] = useState<string>();
 
   const close = async (batch: Batch) => {
-    const approval = await approve(
-      'batch-close',
-      `#${batch.id}, ${batch.total_count} transactions, ${displayMoney(centsOf(batch.net_amount))} net`,
-    );
+    const approval = await approve('batch-close', `#${batch.id}, ${countAndNet(batch)}`);
     if (approval === null) return;
     setClosing(true);
     setProblem(undefined);

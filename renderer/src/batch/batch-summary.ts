@@ -5,7 +5,8 @@
  */
 import type { Batch, TransactionListItem } from '../../../shared/api/schemas';
 import { TYPE_LABELS } from '../../../shared/api/transaction-types';
-import { centsOf } from '../transactions/present';
+import { displayMoney } from '../../../shared/money';
+import { centsOf, counted } from '../transactions/present';
 
 export const REPORT_TYPES = [
   TYPE_LABELS.SALE,
@@ -112,4 +113,9 @@ export function agreesWith(summary: BatchSummary, batch: Batch): boolean {
     summary.refundCents === centsOf(batch.refund_total) &&
     summary.tipCents === centsOf(batch.tip_total)
   );
+}
+
+/** A batch's size and net as a sentence says them: "1 transaction for $12.00 net". */
+export function countAndNet(batch: Pick<Batch, 'total_count' | 'net_amount'>): string {
+  return `${counted(batch.total_count, 'transaction')} for ${displayMoney(centsOf(batch.net_amount))} net`;
 }
