@@ -59,6 +59,17 @@ async function invoke(terminal: Terminal, channel: string, input?: unknown) {
   return result.value;
 }
 
+/** Resolves with the customer's screen once it is sent its welcome. */
+function customerWelcome(terminal: Terminal): Promise<CustomerView> {
+  return new Promise((resolve) => {
+    const off = terminal.customerEvents.subscribe((event, payload) => {
+      if (event !== 'customer:changed' || (payload as CustomerView).step.step !== 'idle') return;
+      off();
+      resolve(payload as CustomerView);
+    });
+  });
+}
+
 /** What a money move of the counter's own key is refused with while nobody is signed in there. */
 async function lockedMoneyMove(terminal: Terminal): Promise<{ code: string; message: string }> {
   const { apiKey } = (await invoke(terminal, 'terminal:session')) as { apiKey: string };
@@ -134,13 +145,7 @@ describe('the customer’s screen of a locked counter', () => {
         askTip: true,
       })) as CustomerView;
       expect(tip.step.step).toBe('tip');
-      const welcome = new Promise<CustomerView>((resolve) => {
-        const off = terminal.customerEvents.subscribe((event, payload) => {
-          if (event !== 'customer:changed' || (payload as CustomerView).step.step !== 'idle') return;
-          off();
-          resolve(payload as CustomerView);
-        });
-      });
+      const welcome = customerWelcome(terminal);
       // Nobody touches the cashier's screen; the customer takes their time over the tip.
       now += 61_000;
       await expect(
@@ -190,13 +195,7 @@ describe('the idle lock with nothing asking', () => {
           resolve(payload);
         });
       });
-      const welcome = new Promise<CustomerView>((resolve) => {
-        const off = terminal.customerEvents.subscribe((event, payload) => {
-          if (event !== 'customer:changed' || (payload as CustomerView).step.step !== 'idle') return;
-          off();
-          resolve(payload as CustomerView);
-        });
-      });
+      const welcome = customerWelcome(terminal);
       // The cashier's page has gone; nobody and nothing asks the host anything from here on.
       now += 61_000;
       expect(await pagesHear).toMatchObject({ signedIn: null });
