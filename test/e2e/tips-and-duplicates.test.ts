@@ -146,6 +146,14 @@ describe('the duplicate prompt beyond a plain sale', () => {
     // The customer's card holds the first tab: what Enter does next is give this one up.
     const cancel = page.getByRole('button', { name: 'Cancel the tab' });
     await expect.poll(() => cancel.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Another card would hold the customer twice: giving up is the one way on, as on the sale screen.
+    expect(await page.getByRole('button', { name: 'Try another card' }).count()).toBe(0);
+    // Said as the sale screen says it: the card, and the earlier charge by the name it was given.
+    expect(await page.getByTestId('result-message').textContent()).toMatch(
+      new RegExp(
+        `^Visa 1111 already paid \\$20\\.00 at .* \\(tab #${first}\\), so this charge was not sent again\\.$`,
+      ),
+    );
     let rows = await counter.screens.client.listTransactions({ page_size: 2 });
     expect(rows.map((row) => [row.type, row.result, row.error_code])).toEqual([
       ['Auth', 'Rejected', '8033'],
@@ -191,6 +199,23 @@ describe('the duplicate prompt beyond a plain sale', () => {
       await expect.poll(() => dialog.textContent()).toContain(`(sale #${sale?.id})`);
       expect(await dialog.textContent()).not.toContain(`#${sale?.original_id}`);
       await cashier.check('05-duplicate-tipped');
+      await cashier.stepSettled();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => page.getByTestId('result-message').textContent())
+        .toMatch(new RegExp(`^Visa 1111 already paid \\$48\\.00 at .* \\(sale #${sale?.id}\\)`));
+
+      // A tab for the same card and total finds the same sale, and names it by the same number.
+      await page.getByRole('button', { name: 'New sale' }).click();
+      await cashier.goTo('Tabs');
+      await page.getByRole('button', { name: 'Start a tab' }).click();
+      await page.getByTestId('tab-amount').fill('48.00');
+      await page.getByRole('button', { name: 'Take the card for $48.00' }).click();
+      await page.getByTestId('waiting-for-swipe').waitFor();
+      await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+      await dialog.waitFor();
+      await expect.poll(() => dialog.textContent()).toContain(`(sale #${sale?.id})`);
       await cashier.stepSettled();
       await page.keyboard.press('Enter');
       await dialog.waitFor({ state: 'detached' });

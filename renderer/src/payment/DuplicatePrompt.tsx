@@ -115,14 +115,17 @@ export function DuplicatePrompt({ duplicateOf, cents, card, busy = false, onChar
 export function DuplicateRefusal({
   duplicateOf,
   card,
+  className = 'result-message',
 }: {
   duplicateOf: string | undefined;
   card: ChargedCard;
+  /** The answer's own style for its message: the sale screen's by default, a side panel's there. */
+  className?: string;
 }) {
   const { earlier, number } = useEarlierCharge(duplicateOf);
   const name = cardName(card).replace(' •••• ', ' ');
   return (
-    <p className="result-message" data-testid="result-message">
+    <p className={className} data-testid="result-message">
       {duplicateOf === undefined
         ? `The merchant's gateway says ${name} already paid this amount moments ago, so this charge was not sent again.`
         : earlier

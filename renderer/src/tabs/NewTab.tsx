@@ -9,7 +9,7 @@ import { displayMoney, formatMoney } from '../../../shared/money';
 import { useManagerApproval, type Approval } from '../manager/manager-approval';
 import type { CardPayment, ChargedCard } from '../payment/card-payment';
 import { cardWithHolder } from '../payment/card-text';
-import { DuplicatePrompt } from '../payment/DuplicatePrompt';
+import { DuplicatePrompt, DuplicateRefusal } from '../payment/DuplicatePrompt';
 import { isPossibleDuplicate } from '../payment/outcome';
 import { useTransactionRunner } from '../payment/run-transaction';
 import { useCounterPerson } from '../staff/counter-session';
@@ -141,6 +141,15 @@ export function NewTab({
             void runner.checkAgain().then((again) => {
               if (again?.kind === 'approved') onOpened();
             })
+          }
+          message={
+            isPossibleDuplicate(outcome) ? (
+              <DuplicateRefusal
+                duplicateOf={outcome.duplicateOf}
+                card={step.card}
+                className="outcome-message"
+              />
+            ) : undefined
           }
         >
           {outcome.kind === 'approved' && <ReceiptActions transactionId={outcome.transactionId} isTab />}

@@ -1,11 +1,11 @@
 /**
  * What a cashier can do once a card transaction of a dialog has its answer: finish, or after a
  * refusal try again (the same card, when the card was not the problem) or another card, or give up.
- * After a charge refused as a possible duplicate the customer has paid already, so giving up is what
- * Enter does. Nothing is offered while the answer is unknown: the outcome panel's Check again is the
+ * After a charge refused as a possible duplicate the customer has paid already, so giving up is all
+ * there is. Nothing is offered while the answer is unknown: the outcome panel's Check again is the
  * only safe step then.
  */
-import { isPossibleDuplicate, nextAction, type SaleOutcome } from '../payment/outcome';
+import { nextAction, offersAnotherTry, type SaleOutcome } from '../payment/outcome';
 import { useStepPause } from './step-pause';
 
 export function CardOutcomeActions({
@@ -41,25 +41,38 @@ export function CardOutcomeActions({
     act: onTryAnotherCard,
   };
   const giveUp = { label: cancelLabel, act: onCancel };
-  const [first, second] = isPossibleDuplicate(outcome) ? [giveUp, anotherCard] : [anotherCard, giveUp];
+  // After a possible duplicate the customer has paid, or holds a tab, on this card already: another
+  // card would charge them twice. Giving up is the one way on, as on the sale screen.
+  if (!offersAnotherTry(outcome))
+    return (
+      <button
+        type="button"
+        className="button button-primary"
+        aria-disabled={paused || undefined}
+        onClick={guard(giveUp.act)}
+        autoFocus
+      >
+        {giveUp.label}
+      </button>
+    );
   return (
     <>
       <button
         type="button"
         className="button button-primary"
         aria-disabled={paused || undefined}
-        onClick={guard(first.act)}
+        onClick={guard(anotherCard.act)}
         autoFocus
       >
-        {first.label}
+        {anotherCard.label}
       </button>
       <button
         type="button"
         className="button button-quiet"
         aria-disabled={paused || undefined}
-        onClick={guard(second.act)}
+        onClick={guard(giveUp.act)}
       >
-        {second.label}
+        {giveUp.label}
       </button>
     </>
   );

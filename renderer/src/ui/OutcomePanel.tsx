@@ -22,6 +22,7 @@ export function OutcomePanel({
   note,
   facts,
   onCheckAgain,
+  message,
   children,
 }: {
   outcome: SaleOutcome;
@@ -32,6 +33,8 @@ export function OutcomePanel({
   note?: string | undefined;
   facts?: ReactNode;
   onCheckAgain?: () => void;
+  /** What the answer says in the cashier's words, in place of the outcome's own message. */
+  message?: ReactNode;
   /** The way on: Done, Try another card. */
   children: ReactNode;
 }) {
@@ -60,9 +63,11 @@ export function OutcomePanel({
         facts
       ) : (
         <div className="outcome-explanation">
-          <p className="outcome-message" data-testid="outcome-message">
-            {outcome.message}
-          </p>
+          {message ?? (
+            <p className="outcome-message" data-testid="outcome-message">
+              {outcome.message}
+            </p>
+          )}
           {outcome.nextStep && (
             <p className="outcome-next">
               <strong>What to do: </strong>
