@@ -179,7 +179,8 @@ describe('receipts of a transaction', () => {
       ok: false,
       error: {
         code: 'unavailable',
-        message: 'No mail server is set. Set the SMTP server in Settings → Receipts & printer to email receipts.',
+        message:
+          'No mail server is set. Set the SMTP server in Settings → Receipts & printer to email receipts.',
       },
     });
   });
