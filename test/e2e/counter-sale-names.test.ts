@@ -123,5 +123,13 @@ describe('a sale tipped at the counter', () => {
     await page.setViewportSize({ width: 800, height: 600 });
     await closedRow.scrollIntoViewIfNeeded();
     await cashier.check('05-closed-batch-report-800');
+    // Every column fits the report at 800 px, Status included: nothing runs past its edge.
+    const overflow = await page.getByTestId('report-transactions').evaluate((table) => {
+      const report = table.closest('.report');
+      if (!report) return 'no report';
+      const right = Math.round(table.getBoundingClientRect().right - report.getBoundingClientRect().right);
+      return right > 0 ? `the table runs ${right} px past the report` : 'fits';
+    });
+    expect(overflow).toBe('fits');
   });
 });

@@ -329,7 +329,7 @@ export function BatchReport({
                   <td className="nowrap">{clockLabel(item.created)}</td>
                   {/* The screens' name: a sale tipped at the counter is a Sale, as in History and the lines above. */}
                   <td>{kindOf(item)}</td>
-                  <td className="nowrap">{cardLabel(item)}</td>
+                  <td className="report-card">{cardLabel(item)}</td>
                   <td className="mono">{item.authorization_code || '—'}</td>
                   <td>{item.server_id || '—'}</td>
                   <td className="numeric">
