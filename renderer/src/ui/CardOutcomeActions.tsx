@@ -43,37 +43,29 @@ export function CardOutcomeActions({
   const giveUp = { label: cancelLabel, act: onCancel };
   // After a possible duplicate the customer has paid, or holds a tab, on this card already: another
   // card would charge them twice. Giving up is the one way on, as on the sale screen.
-  if (!offersAnotherTry(outcome))
-    return (
-      <button
-        type="button"
-        className="button button-primary"
-        aria-disabled={paused || undefined}
-        onClick={guard(giveUp.act)}
-        autoFocus
-      >
-        {giveUp.label}
-      </button>
-    );
+  const another = offersAnotherTry(outcome);
+  const first = another ? anotherCard : giveUp;
   return (
     <>
       <button
         type="button"
         className="button button-primary"
         aria-disabled={paused || undefined}
-        onClick={guard(anotherCard.act)}
+        onClick={guard(first.act)}
         autoFocus
       >
-        {anotherCard.label}
+        {first.label}
       </button>
-      <button
-        type="button"
-        className="button button-quiet"
-        aria-disabled={paused || undefined}
-        onClick={guard(giveUp.act)}
-      >
-        {giveUp.label}
-      </button>
+      {another && (
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-disabled={paused || undefined}
+          onClick={guard(giveUp.act)}
+        >
+          {giveUp.label}
+        </button>
+      )}
     </>
   );
 }
