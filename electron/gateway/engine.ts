@@ -76,7 +76,6 @@ export class Engine {
     this.onStoreServer = store.shared;
     this.keys = new ApiKeys(this.admin, now);
     this.settings = new Settings(this.admin, now, {
-      waitingForwards: async () => (await this.ledger.forwards.summary()).count,
       onBdkErased: () => this.forwarder.swipesDeleted(),
     });
     this.staff = new StaffService(this.admin, now, () => this.settings.get('lock_after_minutes'));

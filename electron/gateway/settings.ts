@@ -488,17 +488,11 @@ const BDK_NOT_HELD =
 
 /** What the settings ask of the rest of the engine. */
 export interface SettingsOptions {
-  /**
-   * How many transactions made offline wait to be forwarded to the merchant's gateway (store-wide on
-   * a store server): their swipes are kept encrypted for the gateway alone.
-   */
-  waitingForwards?: () => Promise<number>;
   /** A BDK was erased from the store: what is left of it in the store's files is erased next. */
   onBdkErased?: () => void;
 }
 
 export class Settings {
-  readonly #waitingForwards: () => Promise<number>;
   readonly #onBdkErased: () => void;
 
   constructor(
@@ -506,7 +500,6 @@ export class Settings {
     private readonly now: () => number = Date.now,
     options: SettingsOptions = {},
   ) {
-    this.#waitingForwards = options.waitingForwards ?? (() => Promise.resolve(0));
     this.#onBdkErased = options.onBdkErased ?? (() => undefined);
   }
 
@@ -634,15 +627,18 @@ export class Settings {
     const processor = checked.find(({ name }) => name === 'processor')?.value as ProcessorChoice | undefined;
     const leavesGateway = processor !== undefined && processor !== 'upstream' && !this.holdsBdk();
     const setsBdk = checked.some(({ name }) => name === 'swipe_bdk');
-    if (leavesGateway || setsBdk) {
-      const waiting = await this.#waitingForwards();
-      if (waiting > 0)
-        throw new UnknownSettingError(waitingRefusal(waiting, setsBdk ? 'swipe_bdk' : 'processor'));
-    }
     const erasesBdk = processor === 'upstream';
     if (checked.length === 0 && also === undefined) return;
     let erased = false;
     await this.store.write(async (tx) => {
+      // Counted inside the write, under the lock an offline approval holds to its commit: a sale
+      // approved offline meanwhile is either counted here, or finds the processor changed and is not
+      // approved offline (operations/forwarding.ts).
+      if (leavesGateway || setsBdk) {
+        const waiting = await tx.waitingForwards();
+        if (waiting > 0)
+          throw new UnknownSettingError(waitingRefusal(waiting, setsBdk ? 'swipe_bdk' : 'processor'));
+      }
       // The merchant's gateway gets swipes as the reader encrypted them: the engine keeps no BDK that
       // could decrypt one kept to be forwarded. Erased in the same write that chooses the gateway.
       if (erasesBdk) erased = await this.#eraseBdk(tx, actor);

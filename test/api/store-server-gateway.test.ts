@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionResponse } from '../../shared/api/schemas';
+import { LOCKS } from '../../electron/gateway/store/postgres/ledger-sql';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server';
 import { TRANSACTION_POSTS } from '../support/fault-proxy';
@@ -238,5 +239,61 @@ describe('a store relaying to the gateway', () => {
       'forwarded',
       'forwarded',
     ]);
+  });
+});
+
+/**
+ * Holds the store's lock of what waits to be forwarded from a session of the test's own, as an
+ * offline approval does from its first read of the total to its commit; resolves with its release.
+ */
+async function holdWhatWaits(): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: storeUrl });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCKS.offlineTotal]);
+  return async () => {
+    await client.query('COMMIT');
+    await client.end();
+  };
+}
+
+describe('a change of processor while another counter sells offline', () => {
+  it('an offline approval under way when the processor changes is counted, and the change is refused', async () => {
+    const [front, bar] = await store();
+    await upstream.proxy.line('refuse');
+    const release = await holdWhatWaits();
+    const sale = offlineSale(bar, '5.00');
+    await expect.poll(() => waitingFor(LOCKS.offlineTotal)).toBe(1);
+    let settled = false;
+    const change = front.gateway.engine.settings.setFromText('processor', 'simulator').finally(() => {
+      settled = true;
+    });
+    change.catch(() => undefined);
+    // The change counts what waits behind the approval under way, not before it.
+    await expect.poll(async () => settled || (await waitingFor(LOCKS.offlineTotal)) === 2).toBe(true);
+    expect(settled).toBe(false);
+    await release();
+    expect(await sale).toMatchObject({ result: 'Approved', offline: 'true' });
+    await expect(change).rejects.toThrow(
+      /^processor cannot leave upstream while 1 transaction made offline still waits to be forwarded/,
+    );
+    expect(front.gateway.engine.settings.get('processor')).toBe('upstream');
+  });
+
+  it('a sale that reaches its offline approval after the processor changed is not approved offline', async () => {
+    const [front, bar] = await store();
+    await upstream.proxy.line('refuse');
+    const release = await holdWhatWaits();
+    const change = front.gateway.engine.settings.setFromText('processor', 'simulator');
+    await expect.poll(() => waitingFor(LOCKS.offlineTotal)).toBe(1);
+    const sale = offlineSale(bar, '5.00');
+    await expect.poll(() => waitingFor(LOCKS.offlineTotal)).toBe(2);
+    await release();
+    await change;
+    const answer = await sale;
+    expect(answer.result).toBe('Error');
+    expect(answer.offline).not.toBe('true');
+    expect((await front.gateway.engine.ledger.forwards.summary()).count).toBe(0);
+    await expect.poll(() => bar.gateway.engine.settings.get('processor')).toBe('simulator');
   });
 });

@@ -111,8 +111,12 @@ async function approveOffline(
   { refusalStands }: { refusalStands: boolean },
 ): Promise<TransactionResponse | undefined> {
   const now = run.now();
+  // Read under the lock a change of processor counts what waits under (store-wide on a store
+  // server): a change that committed first took the processor from the gateway, and then nothing
+  // may wait for it.
+  const waiting = await ledger.forwards.summary();
+  if ((await ledger.forwards.storedProcessor()) !== 'upstream') return undefined;
   if (intent.kind === 'charge') {
-    const waiting = await ledger.forwards.summary();
     const verdict = offlineVerdict(
       intent.check,
       {

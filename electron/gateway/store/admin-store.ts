@@ -101,6 +101,11 @@ export interface AdminWrite {
   /** The stored text of a setting as this write sees it, locked until the write ends. */
   setting(name: string): Promise<string | undefined>;
   setSetting(name: string, value: string): Promise<void>;
+  /**
+   * How many transactions made offline wait to be forwarded, as this write sees them; on a store
+   * server under the lock an offline approval holds to its commit, held to this write's end.
+   */
+  waitingForwards(): Promise<number>;
   /** Everyone, the live first by name, as this write sees them; other staff writes wait for it to end. */
   staff(): Promise<StaffRecord[]>;
   insertStaff(member: Omit<StaffRecord, 'id' | 'retiredAt'>): Promise<StaffRecord>;

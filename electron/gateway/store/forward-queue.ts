@@ -77,6 +77,12 @@ export interface ForwardQueueWrite {
    */
   summary(): Promise<ForwardSummary>;
   /**
+   * The processor setting as stored, read after `summary` (on a store server, under its lock): an
+   * offline approval stands only while the processor is still the merchant's gateway, since a change
+   * of processor counts what waits under the same lock, inside its own write.
+   */
+  storedProcessor(): Promise<string | undefined>;
+  /**
    * Marks an entry as sent, before it is sent, with the latest its send can end (its time limit
    * from now: a crash ends it sooner); false when it no longer waits (a void cancelled it
    * meanwhile), and then it must not be sent.

@@ -28,6 +28,7 @@ import { StoreUnreachableError } from '../store-errors';
 import { adoptDataDir } from './admin-adopt';
 import { ADMIN_CHANNEL, ADMIN_PARTS, ADMIN_SQL, STAFF_LOCK, type AdminPart } from './admin-sql';
 import { openPool, type PostgresConnectionOptions } from './connection';
+import { waitingUnderLock } from './forward-queue';
 import { asStoreError, inTransaction } from './transaction';
 
 /** How soon a counter that lost the server tries again to listen. */
@@ -352,6 +353,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
       await client.query(ADMIN_SQL.setSetting([name, value]));
       changed.add('settings');
     },
+    waitingForwards: () => waitingUnderLock((text, values) => client.query(text, values)),
     staff: async () => {
       await lockStaff();
       return (await client.query<StaffRow>(ADMIN_SQL.staff())).rows.map(staffFromRow).sort(byStaffOrder);

@@ -79,6 +79,21 @@ const q = Object.fromEntries(
 
 type Query = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
 
+/**
+ * Takes the store-wide lock of what waits to be forwarded (LOCKS.offlineTotal), held until the
+ * transaction ends: an offline approval takes it before it reads the total, and a change of
+ * processor or swipe key before it counts what waits.
+ */
+async function lockWaiting(query: Query): Promise<void> {
+  await query(`SELECT pg_advisory_xact_lock(${LOCKS.offlineTotal}, 0)`, []);
+}
+
+/** How many entries wait, counted in the caller's transaction under the lock of what waits. */
+export async function waitingUnderLock(query: Query): Promise<number> {
+  await lockWaiting(query);
+  return Number((await query<{ count: string }>(q.waitingCount, [])).rows[0]?.count ?? 0);
+}
+
 /** The queue inside one write, through the write's own connection and its statement order. */
 export function forwardQueueWrite(query: Query): ForwardQueueWrite {
   /** Settles the entry `entry` finds, with its transaction and swipe; false when it finds none. */
@@ -95,9 +110,10 @@ export function forwardQueueWrite(query: Query): ForwardQueueWrite {
       if (swipe !== null) await query(q.keepSwipe, [transactionId, swipe]);
     },
     summary: async () => {
-      await query(`SELECT pg_advisory_xact_lock(${LOCKS.offlineTotal}, 0)`, []);
+      await lockWaiting(query);
       return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
     },
+    storedProcessor: async () => (await query<{ value: string }>(q.storedProcessor, [])).rows[0]?.value,
     noteAttempt: async (transactionId, endsBy) =>
       (await query(q.noteAttempt, [endsBy, transactionId])).rowCount === 1,
     noteNotSent: async (transactionId, lastAttemptAt) => {

@@ -13,6 +13,7 @@ import {
   type PinGateState,
 } from '../admin-store';
 import type { ApiKeyRecord } from '../key-rows';
+import { FORWARD_QUEUE_SQL } from '../sql/forward-queue-sql';
 import type { StaffRecord } from '../staff-rows';
 import type { AuditLog } from './audit-log';
 import type { Connection } from './database';
@@ -50,11 +51,13 @@ export class SqliteAdminStore implements AdminStore {
     this.gates = new PinGateStore(db);
     const keys = this.keyStore;
     const staff = this.staffStore;
+    const waitingCount = db.prepare<[], { count: number }>(FORWARD_QUEUE_SQL.waitingCount);
     this.inWrite = {
       insertKey: async (key) => keys.insert(key),
       revokeKey: async (publicId, at) => keys.revoke(publicId, at),
       setting: async (name) => this.settingsStore.get(name),
       setSetting: async (name, value) => this.settingsStore.set(name, value),
+      waitingForwards: async () => waitingCount.get()?.count ?? 0,
       staff: async () => staff.list(),
       insertStaff: async (member) => staff.insert(member),
       updateStaff: async (id, current, change) => staff.update(id, current, change),
