@@ -36,6 +36,8 @@ const LOCK_SCREEN_CHANNELS = [
 
 let t: TestGateway;
 const running: Terminal[] = [];
+/** The idle-lock tests' own gateways, closed after each test once its terminals have stopped. */
+const idleGateways: TestGateway[] = [];
 
 beforeAll(async () => {
   t = await startTestGateway();
@@ -43,14 +45,36 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
+  await Promise.all(idleGateways.splice(0).map((gateway) => gateway.close()));
   await t.gateway.engine.settings.setFromText('lock_after_minutes', '0');
 });
 afterAll(() => t.close());
 
-async function start(gateway: TestGateway = t): Promise<Terminal> {
-  const terminal = await startTerminal(gateway, { reader: { kind: 'simulator' } });
+async function start(
+  gateway: TestGateway = t,
+  options: { idleLockCheckMs?: number } = {},
+): Promise<Terminal> {
+  const terminal = await startTerminal(gateway, { reader: { kind: 'simulator' }, ...options });
   running.push(terminal);
   return terminal;
+}
+
+/** A counter of its own that locks after a minute idle, its manager signed in; `clock.now` is its engine's time. */
+async function idleCounter(
+  options: { settings?: Record<string, string>; idleLockCheckMs?: number } = {},
+): Promise<{ terminal: Terminal; clock: { now: number } }> {
+  const clock = { now: Date.now() };
+  const idle = await startTestGateway({ engine: { now: () => clock.now } });
+  idleGateways.push(idle);
+  const { engine } = idle.gateway;
+  await engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+  await engine.settings.setFromText('lock_after_minutes', '1');
+  for (const [name, value] of Object.entries(options.settings ?? {})) {
+    await engine.settings.setFromText(name, value);
+  }
+  const terminal = await start(idle, { idleLockCheckMs: options.idleLockCheckMs });
+  await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
+  return { terminal, clock };
 }
 
 async function invoke(terminal: Terminal, channel: string, input?: unknown) {
@@ -125,85 +149,62 @@ describe('the customer’s screen of a locked counter', () => {
   });
 
   it('shows its welcome once the idle lock has fallen, and takes no tip until someone signs in', async () => {
-    let now = Date.now();
-    const idle = await startTestGateway({ engine: { now: () => now } });
-    try {
-      const { engine } = idle.gateway;
-      await engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
-      await engine.settings.setFromText('lock_after_minutes', '1');
-      await engine.settings.setFromText('tips_enabled', 'true');
-      await engine.settings.setFromText('counter_tips', 'true');
-      const terminal = await start(idle);
-      const customer = async (channel: string, input?: unknown) => {
-        const result = await dispatchInvoke(terminal.customerHandlers, channel, input);
-        if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
-        return result.value as CustomerView;
-      };
-      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
-      const tip = (await invoke(terminal, 'customer:start', {
-        amountCents: 2200,
-        askTip: true,
-      })) as CustomerView;
-      expect(tip.step.step).toBe('tip');
-      const welcome = customerWelcome(terminal);
-      // Nobody touches the cashier's screen; the customer takes their time over the tip.
-      now += 61_000;
-      await expect(
-        customer('customer:choose-tip', { sequence: tip.sequence, tipCents: 440, confirmed: false }),
-      ).rejects.toMatchObject({ code: 'refused', message: CUSTOMER_WAITS_MESSAGE });
-      expect((await welcome).saleSequence).toBeUndefined();
-      expect(await customer('customer:view')).toMatchObject({
-        step: { step: 'idle' },
-        choices: { receiptNotices: [] },
-      });
-      expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
+    const { terminal, clock } = await idleCounter({
+      settings: { tips_enabled: 'true', counter_tips: 'true' },
+    });
+    const customer = async (channel: string, input?: unknown) => {
+      const result = await dispatchInvoke(terminal.customerHandlers, channel, input);
+      if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code });
+      return result.value as CustomerView;
+    };
+    const tip = (await invoke(terminal, 'customer:start', {
+      amountCents: 2200,
+      askTip: true,
+    })) as CustomerView;
+    expect(tip.step.step).toBe('tip');
+    const welcome = customerWelcome(terminal);
+    // Nobody touches the cashier's screen; the customer takes their time over the tip.
+    clock.now += 61_000;
+    await expect(
+      customer('customer:choose-tip', { sequence: tip.sequence, tipCents: 440, confirmed: false }),
+    ).rejects.toMatchObject({ code: 'refused', message: CUSTOMER_WAITS_MESSAGE });
+    expect((await welcome).saleSequence).toBeUndefined();
+    expect(await customer('customer:view')).toMatchObject({
+      step: { step: 'idle' },
+      choices: { receiptNotices: [] },
+    });
+    expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
 
-      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
-      const chosen = await customer('customer:choose-tip', {
-        sequence: tip.sequence,
-        tipCents: 440,
-        confirmed: false,
-      });
-      expect(chosen.step).toMatchObject({ step: 'swipe', totalCents: 2640 });
-    } finally {
-      await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
-      await idle.close();
-    }
+    await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
+    const chosen = await customer('customer:choose-tip', {
+      sequence: tip.sequence,
+      tipCents: 440,
+      confirmed: false,
+    });
+    expect(chosen.step).toMatchObject({ step: 'swipe', totalCents: 2640 });
   });
 });
 
 describe('the idle lock with nothing asking', () => {
   it('is found by the host itself: the pages hear of it, and the customer screen leaves the sale', async () => {
-    let now = Date.now();
-    const idle = await startTestGateway({ engine: { now: () => now } });
-    try {
-      const { engine } = idle.gateway;
-      await engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
-      await engine.settings.setFromText('lock_after_minutes', '1');
-      const terminal = await startTerminal(idle, { reader: { kind: 'simulator' }, idleLockCheckMs: 20 });
-      running.push(terminal);
-      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
-      const waiting = (await invoke(terminal, 'customer:start', {
-        amountCents: 1800,
-        askTip: false,
-      })) as CustomerView;
-      expect(waiting.step.step).not.toBe('idle');
-      const pagesHear = new Promise<unknown>((resolve) => {
-        const off = terminal.cashierEvents.subscribe((event, payload) => {
-          if (event !== 'staff:session-changed') return;
-          off();
-          resolve(payload);
-        });
+    const { terminal, clock } = await idleCounter({ idleLockCheckMs: 20 });
+    const waiting = (await invoke(terminal, 'customer:start', {
+      amountCents: 1800,
+      askTip: false,
+    })) as CustomerView;
+    expect(waiting.step.step).not.toBe('idle');
+    const pagesHear = new Promise<unknown>((resolve) => {
+      const off = terminal.cashierEvents.subscribe((event, payload) => {
+        if (event !== 'staff:session-changed') return;
+        off();
+        resolve(payload);
       });
-      const welcome = customerWelcome(terminal);
-      // The cashier's page has gone; nobody and nothing asks the host anything from here on.
-      now += 61_000;
-      expect(await pagesHear).toMatchObject({ signedIn: null });
-      expect((await welcome).saleSequence).toBeUndefined();
-    } finally {
-      await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
-      await idle.close();
-    }
+    });
+    const welcome = customerWelcome(terminal);
+    // The cashier's page has gone; nobody and nothing asks the host anything from here on.
+    clock.now += 61_000;
+    expect(await pagesHear).toMatchObject({ signedIn: null });
+    expect((await welcome).saleSequence).toBeUndefined();
   });
 });
 
@@ -272,24 +273,14 @@ describe('a locked counter', () => {
   });
 
   it('is locked for the bridge once the idle lock has signed its person out, whatever the page does', async () => {
-    let now = Date.now();
-    const idle = await startTestGateway({ engine: { now: () => now } });
-    try {
-      await idle.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
-      await idle.gateway.engine.settings.setFromText('lock_after_minutes', '1');
-      const terminal = await start(idle);
-      await invoke(terminal, 'staff:sign-in', { pin: MANAGER_PIN });
-      await expect(invoke(terminal, 'audit:recent', { limit: 5, offset: 0 })).resolves.toBeDefined();
-      now += 61_000;
-      // The page, left alone, asks for the log: the lock comes first.
-      await expect(invoke(terminal, 'audit:recent', { limit: 5, offset: 0 })).rejects.toMatchObject({
-        code: 'refused',
-        message: 'The counter is locked. Sign in with your PIN.',
-      });
-      expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
-    } finally {
-      await Promise.all(running.splice(0).map((terminal) => terminal.stop()));
-      await idle.close();
-    }
+    const { terminal, clock } = await idleCounter();
+    await expect(invoke(terminal, 'audit:recent', { limit: 5, offset: 0 })).resolves.toBeDefined();
+    clock.now += 61_000;
+    // The page, left alone, asks for the log: the lock comes first.
+    await expect(invoke(terminal, 'audit:recent', { limit: 5, offset: 0 })).rejects.toMatchObject({
+      code: 'refused',
+      message: 'The counter is locked. Sign in with your PIN.',
+    });
+    expect(await invoke(terminal, 'staff:session')).toMatchObject({ signedIn: null });
   });
 });
