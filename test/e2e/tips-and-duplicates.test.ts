@@ -29,6 +29,17 @@ async function keyedSale(cashier: CounterPage, digits: string): Promise<void> {
   await cashier.submitCard();
 }
 
+/** Starts a tab for `amount` on the Tabs screen, and swipes the simulator's approved Visa for it. */
+async function startTab(cashier: CounterPage, amount: string): Promise<void> {
+  const { page } = cashier;
+  await cashier.goTo('Tabs');
+  await page.getByRole('button', { name: 'Start a tab' }).click();
+  await page.getByTestId('tab-amount').fill(amount);
+  await page.getByRole('button', { name: `Take the card for $${amount}` }).click();
+  await page.getByTestId('waiting-for-swipe').waitFor();
+  await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+}
+
 async function openTab(amount: string): Promise<string> {
   const auth = await counter.screens.client.createTransaction({ type: 'AUTH', amount, ...VISA });
   expect(auth.result).toBe('Approved');
@@ -123,16 +134,7 @@ describe('the duplicate prompt beyond a plain sale', () => {
     const first = await openTab('20.00');
     const cashier = await counter.open('duplicate-tab');
     const { page } = cashier;
-    const startTab = async () => {
-      await cashier.goTo('Tabs');
-      await page.getByRole('button', { name: 'Start a tab' }).click();
-      await page.getByTestId('tab-amount').fill('20.00');
-      await page.getByRole('button', { name: 'Take the card for $20.00' }).click();
-      await page.getByTestId('waiting-for-swipe').waitFor();
-      await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
-    };
-
-    await startTab();
+    await startTab(cashier, '20.00');
     const dialog = page.getByTestId('confirm-dialog');
     await dialog.waitFor();
     await expect
@@ -162,7 +164,7 @@ describe('the duplicate prompt beyond a plain sale', () => {
     await cashier.check('04-duplicate-tab-not-held');
     await cancel.click();
 
-    await startTab();
+    await startTab(cashier, '20.00');
     await dialog.waitFor();
     await cashier.stepSettled();
     await dialog.getByRole('button', { name: 'Charge again' }).click();
@@ -208,12 +210,7 @@ describe('the duplicate prompt beyond a plain sale', () => {
 
       // A tab for the same card and total finds the same sale, and names it by the same number.
       await page.getByRole('button', { name: 'New sale' }).click();
-      await cashier.goTo('Tabs');
-      await page.getByRole('button', { name: 'Start a tab' }).click();
-      await page.getByTestId('tab-amount').fill('48.00');
-      await page.getByRole('button', { name: 'Take the card for $48.00' }).click();
-      await page.getByTestId('waiting-for-swipe').waitFor();
-      await counter.reader.bridge.invoke('simulator:swipe', { card: 'approved-visa' });
+      await startTab(cashier, '48.00');
       await dialog.waitFor();
       await expect.poll(() => dialog.textContent()).toContain(`(sale #${sale?.id})`);
       await cashier.stepSettled();
