@@ -546,13 +546,7 @@ export class Settings {
   togetherRefusal(changes: ReadonlyMap<SettingName, unknown>): string | undefined {
     const after = <K extends SettingName>(name: K): SettingValues[K] =>
       (changes.has(name) ? changes.get(name) : this.get(name)) as SettingValues[K];
-    if (changes.has('swipe_bdk') && after('processor') === 'upstream') {
-      return (
-        "swipe_bdk cannot be set while processor is upstream: swipes go to the merchant's gateway as the " +
-        'reader encrypted them, and Tender holds no BDK, so that nothing on the counter or the store server ' +
-        'can decrypt a swipe it keeps. Nothing was changed.'
-      );
-    }
+    if (changes.has('swipe_bdk') && after('processor') === 'upstream') return NO_BDK_BESIDE_GATEWAY;
     if (after('processor') === 'upstream') {
       const missing = (['upstream_url', 'upstream_api_key'] as const).filter((name) => after(name) === '');
       if (missing.length > 0) {
@@ -625,20 +619,12 @@ export class Settings {
     );
     if (together !== undefined) throw new UnknownSettingError(together);
     const processor = checked.find(({ name }) => name === 'processor')?.value as ProcessorChoice | undefined;
-    const leavesGateway = processor !== undefined && processor !== 'upstream' && !this.holdsBdk();
     const setsBdk = checked.some(({ name }) => name === 'swipe_bdk');
     const erasesBdk = processor === 'upstream';
     if (checked.length === 0 && also === undefined) return;
     let erased = false;
     await this.store.write(async (tx) => {
-      // Counted inside the write, under the lock an offline approval holds to its commit: a sale
-      // approved offline meanwhile is either counted here, or finds the processor changed and is not
-      // approved offline (operations/forwarding.ts).
-      if (leavesGateway || setsBdk) {
-        const waiting = await tx.waitingForwards();
-        if (waiting > 0)
-          throw new UnknownSettingError(waitingRefusal(waiting, setsBdk ? 'swipe_bdk' : 'processor'));
-      }
+      if (processor !== undefined || setsBdk) await refuseWhileSwipesKept(tx, processor, setsBdk);
       // The merchant's gateway gets swipes as the reader encrypted them: the engine keeps no BDK that
       // could decrypt one kept to be forwarded. Erased in the same write that chooses the gateway.
       if (erasesBdk) erased = await this.#eraseBdk(tx, actor);
@@ -688,6 +674,33 @@ export class Settings {
     });
     return true;
   }
+}
+
+const NO_BDK_BESIDE_GATEWAY =
+  "swipe_bdk cannot be set while processor is upstream: swipes go to the merchant's gateway as the " +
+  'reader encrypted them, and Tender holds no BDK, so that nothing on the counter or the store server ' +
+  'can decrypt a swipe it keeps. Nothing was changed.';
+
+/**
+ * Inside a settings write that changes the processor to `processor` or sets a BDK: refuses a BDK
+ * beside the merchant's gateway, and either change while anything made offline waits to be
+ * forwarded. Decided from the processor as stored, locked by this write (another counter of the
+ * store may have changed it since this one heard), and from what waits counted under the lock an
+ * offline approval holds to its commit: a sale approved offline meanwhile is either counted here,
+ * or finds the processor changed and is not approved offline (operations/forwarding.ts).
+ */
+async function refuseWhileSwipesKept(
+  tx: AdminWrite,
+  processor: ProcessorChoice | undefined,
+  setsBdk: boolean,
+): Promise<void> {
+  const stored = valueOf(definitionOf('processor'), await tx.setting('processor')) as ProcessorChoice;
+  if (setsBdk && (processor ?? stored) === 'upstream') throw new UnknownSettingError(NO_BDK_BESIDE_GATEWAY);
+  const leavesGateway = processor !== undefined && processor !== 'upstream' && stored === 'upstream';
+  if (!leavesGateway && !setsBdk) return;
+  const waiting = await tx.waitingForwards();
+  if (waiting > 0)
+    throw new UnknownSettingError(waitingRefusal(waiting, setsBdk ? 'swipe_bdk' : 'processor'));
 }
 
 /** Why `name` cannot be changed while `waiting` transactions made offline wait to be forwarded. */

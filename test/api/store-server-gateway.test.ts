@@ -209,6 +209,30 @@ describe('a store relaying to the gateway', () => {
     expect((await front.gateway.engine.ledger.forwards.summary()).offlineSalesCents).toBe(1000);
   });
 
+  it("takes an offline sale the gateway declined out of its own counter's share, whichever counter forwarded it", async () => {
+    const [front, bar] = await store();
+    await front.gateway.engine.forwarder.stop();
+    await upstream.proxy.line('refuse');
+    expect((await offlineSale(front, '3.00')).offline).toBe('true');
+    const refused = await front.client.createTransaction({
+      type: 'SALE',
+      amount: '5.00',
+      ...swipe({ pan: '4000000000000002', expMmyy: '1230' }),
+    });
+    expect(refused.offline).toBe('true');
+    await upstream.proxy.line('up');
+    expect((await bar.gateway.engine.forwarder.drain()).waiting).toBe(0);
+    expect((await front.client.listTransactions({ id: refused.id ?? '' }))[0]?.forward_state).toBe(
+      'declined',
+    );
+    const shares = (await front.client.openBatch())?.lanes?.map((share) => [
+      share.lane,
+      share.sales_count,
+      share.sales_total,
+    ]);
+    expect(shares).toEqual([['front', '1', '3.00']]);
+  });
+
   it("forwards the store's one queue, one counter at a time, each entry once", async () => {
     const [front, bar] = await store();
     await upstream.proxy.line('refuse');
@@ -295,5 +319,42 @@ describe('a change of processor while another counter sells offline', () => {
     expect(answer.offline).not.toBe('true');
     expect((await front.gateway.engine.ledger.forwards.summary()).count).toBe(0);
     await expect.poll(() => bar.gateway.engine.settings.get('processor')).toBe('simulator');
+  });
+});
+
+describe('a counter that has not heard of a change of processor yet', () => {
+  it('decides from the stored processor: what waits is counted, and no swipe key is taken beside the gateway', async () => {
+    const [front, bar] = await store();
+    await upstream.proxy.line('refuse');
+    expect((await offlineSale(bar, '5.00')).offline).toBe('true');
+    // The counters hear that the processor is the simulator; it is then the gateway again, and the
+    // counters have not heard it yet.
+    const session = new pg.Client({ connectionString: storeUrl });
+    await session.connect();
+    try {
+      await session.query("UPDATE settings SET value = 'simulator' WHERE key = 'processor'");
+      await session.query("SELECT pg_notify('tender_admin', 'settings')");
+      await expect.poll(() => front.gateway.engine.settings.get('processor')).toBe('simulator');
+      await session.query("UPDATE settings SET value = 'upstream' WHERE key = 'processor'");
+    } finally {
+      await session.end();
+    }
+    const { settings } = front.gateway.engine;
+    await expect(settings.setFromText('processor', 'simulator')).rejects.toThrow(
+      /^processor cannot leave upstream while 1 transaction made offline still waits to be forwarded/,
+    );
+    await expect(settings.setFromText('swipe_bdk', '00112233445566778899AABBCCDDEEFF')).rejects.toThrow(
+      /^swipe_bdk cannot be set while processor is upstream/,
+    );
+    const stored = new pg.Client({ connectionString: storeUrl });
+    await stored.connect();
+    try {
+      const { rows } = await stored.query<{ key: string; value: string }>(
+        "SELECT key, value FROM settings WHERE key IN ('processor', 'swipe_bdk') ORDER BY key",
+      );
+      expect(rows.filter((row) => row.value !== '')).toEqual([{ key: 'processor', value: 'upstream' }]);
+    } finally {
+      await stored.end();
+    }
   });
 });

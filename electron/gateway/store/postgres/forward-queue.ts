@@ -94,13 +94,25 @@ export async function waitingUnderLock(query: Query): Promise<number> {
   return Number((await query<{ count: string }>(q.waitingCount, [])).rows[0]?.count ?? 0);
 }
 
-/** The queue inside one write, through the write's own connection and its statement order. */
-export function forwardQueueWrite(query: Query): ForwardQueueWrite {
+/** A settled transaction's lane comes back with it: see `forwardQueueWrite`'s `settledLane`. */
+const SETTLE_TRANSACTION = `${q.settleTransaction} RETURNING lane`;
+
+/**
+ * The queue inside one write, through the write's own connection and its statement order.
+ * `settledLane` hears the lane of each transaction settled: a declined one leaves its batch from the
+ * share of the counter that made it, whichever counter forwarded it.
+ */
+export function forwardQueueWrite(query: Query, settledLane: (lane: string) => void): ForwardQueueWrite {
   /** Settles the entry `entry` finds, with its transaction and swipe; false when it finds none. */
   const settled = async (entry: string, transactionId: number, settlement: ForwardSettlement) => {
     const { rowCount } = await query(entry, [settlement.at, settlement.answer, transactionId]);
     if (rowCount !== 1) return false;
-    await query(q.settleTransaction, [settlement.state, settlement.upstreamId, transactionId]);
+    const { rows } = await query<{ lane: string }>(SETTLE_TRANSACTION, [
+      settlement.state,
+      settlement.upstreamId,
+      transactionId,
+    ]);
+    if (rows[0]) settledLane(rows[0].lane);
     await query(q.deleteSwipe, [transactionId]);
     return true;
   };

@@ -188,7 +188,8 @@ export class WriteTransaction implements LedgerWrite {
    * The lane whose share of the batch the next delta changes: that of the transaction it is about.
    * The operations apply a batch delta right after inserting the row that joins the batch, or right
    * after voiding the row that leaves it (domain/effects.ts), so a void takes a sale back from the
-   * share of the counter that made it, whichever counter voids it.
+   * share of the counter that made it, whichever counter voids it; the forwarder, right after
+   * settling an offline transaction the gateway declined, which leaves its batch the same way.
    */
   private deltaLane: string;
   /** The open batch as the writes before this one left it: what undoing this one puts back. */
@@ -208,10 +209,15 @@ export class WriteTransaction implements LedgerWrite {
    * transactions are few, and rarely grouped), and count as changes: a write that fails after one is
    * undone by its savepoint.
    */
-  readonly forwards = forwardQueueWrite((text, values) => {
-    this.changed = true;
-    return this.read({ text, values });
-  });
+  readonly forwards = forwardQueueWrite(
+    (text, values) => {
+      this.changed = true;
+      return this.read({ text, values });
+    },
+    (lane) => {
+      this.deltaLane = lane;
+    },
+  );
 
   private constructor(
     private readonly client: pg.ClientBase,
