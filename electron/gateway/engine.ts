@@ -29,6 +29,7 @@ import type { CustomerRecords } from './store/customer-records';
 
 export interface EngineOptions {
   now?: () => number;
+  /** Stands in for the simulator: what `processor` `simulator` sends transactions to. */
   processor?: Processor;
   swipes?: SwipeDecoder;
 }
@@ -101,8 +102,9 @@ export class Engine {
     this.transactions = new TransactionService(
       this.ledger,
       this.settings,
-      options.processor ??
-        new ProcessorBySetting(new SimulatedProcessor(), this.upstream, () => settings.get('processor')),
+      new ProcessorBySetting(options.processor ?? new SimulatedProcessor(), this.upstream, () =>
+        settings.get('processor'),
+      ),
       swipes,
       store.cardHashKey,
       now,

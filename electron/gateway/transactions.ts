@@ -22,6 +22,7 @@ import { blankRow } from './operations/recording';
 import { unmatchedRefund } from './operations/unmatched-refund';
 import { voidTransaction } from './operations/void';
 import { rejectedAnswer, storeErrorAnswer } from './presenters';
+import type { ProcessorBySetting } from './processor/by-setting';
 import type { Processor } from './processor/processor';
 import type { Settings } from './settings';
 import type { LedgerStore, LedgerWrite, StoredAnswer } from './store/ledger-store';
@@ -46,7 +47,7 @@ export class TransactionService {
   constructor(
     private readonly ledger: LedgerStore,
     private readonly settings: Settings,
-    private readonly processor: Processor,
+    private readonly processors: Pick<ProcessorBySetting, 'forRequest'>,
     swipes: SwipeDecoder,
     /** The data dir's (or the store's) key for hashes of requests that may carry card data. */
     private readonly cardHashKey: Buffer,
@@ -133,10 +134,11 @@ export class TransactionService {
    */
   async submit(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
     try {
-      return await this.besideCloses(async () => {
+      const { viaGateway, processor } = this.processors.forRequest();
+      return await this.besideCloses(viaGateway, async () => {
         const leave = await this.closeGate.enter();
         try {
-          return await this.submitToLedger(body, context);
+          return await this.submitToLedger(body, context, processor);
         } finally {
           leave();
         }
@@ -152,8 +154,8 @@ export class TransactionService {
    * (the store's lock first, then this counter's gate, in the order a close takes them); with the
    * simulator, a close goes straight into its write, which orders it among the others.
    */
-  private besideCloses<T>(work: () => Promise<T>): Promise<T> {
-    return this.settings.get('processor') === 'upstream' ? this.ledger.shareClose(work) : work();
+  private besideCloses<T>(viaGateway: boolean, work: () => Promise<T>): Promise<T> {
+    return viaGateway ? this.ledger.shareClose(work) : work();
   }
 
   /**
@@ -169,15 +171,19 @@ export class TransactionService {
     }
   }
 
-  private async submitToLedger(body: unknown, context: SubmitContext): Promise<TransactionResponse> {
+  private async submitToLedger(
+    body: unknown,
+    context: SubmitContext,
+    processor: Processor,
+  ): Promise<TransactionResponse> {
     try {
       const command = validateTransactionRequest(body, {
         tipsEnabled: this.settings.get('tips_enabled'),
       });
       const clientIp = command.request.client_ip;
-      const screened = this.processor.screen(clientIp === undefined ? {} : { clientIp });
+      const screened = processor.screen(clientIp === undefined ? {} : { clientIp });
       if (screened?.outcome === 'rejected') throw new Rejection(screened.errorCode, screened.message);
-      return await this.perform(command, this.operationRun(context));
+      return await this.perform(command, this.operationRun(context, processor));
     } catch (error) {
       if (!(error instanceof Rejection)) throw error;
       return await this.recordRejection(error, body, context);
@@ -200,14 +206,14 @@ export class TransactionService {
     }
   }
 
-  private operationRun(context: SubmitContext): OperationRun {
+  private operationRun(context: SubmitContext, processor: Processor): OperationRun {
     // What a write did to the queue is told once it is committed, not while it may still be undone.
     let deletedSwipes = false;
     let queued = false;
     return {
       ledger: this.ledger,
       settings: this.settings,
-      processor: this.processor,
+      processor,
       cards: this.cards,
       now: this.now,
       context,

@@ -38,6 +38,21 @@ describe('the processor by setting', () => {
     expect(codeOf(await processor.credit({ amountCents: 100, card }))).toBe('GATEWAY');
   });
 
+  it('keeps a request with the processor the setting named when it began, and says whether that is the gateway', async () => {
+    let choice: ProcessorChoice = 'simulator';
+    const processors = new ProcessorBySetting(named('SIM'), named('GATEWAY'), () => choice);
+    const underWay = processors.forRequest();
+    expect(underWay.viaGateway).toBe(false);
+    // The gateway is chosen while the request waits (its card's turn, the counter's close): it
+    // holds nothing for the gateway, so it must not go there.
+    choice = 'upstream';
+    expect(codeOf(await underWay.processor.authorize({ kind: 'sale', amountCents: 100, card }))).toBe('SIM');
+    expect(codeOf(await underWay.processor.credit({ amountCents: 100, card }))).toBe('SIM');
+    const next = processors.forRequest();
+    expect(next.viaGateway).toBe(true);
+    expect(codeOf(await next.processor.authorize({ kind: 'sale', amountCents: 100, card }))).toBe('GATEWAY');
+  });
+
   it('sends a follow-up to whichever decided its original, whatever the setting says now', async () => {
     for (const choice of ['simulator', 'upstream'] as const) {
       const processor = new ProcessorBySetting(named('SIM'), named('GATEWAY'), () => choice);

@@ -19,6 +19,19 @@ export class ProcessorBySetting implements Processor {
     return this.choice() === 'upstream' ? this.upstream : this.simulator;
   }
 
+  /**
+   * The setting read once, for one request: the processor it goes to (follow-ups still to whichever
+   * decided their original), and whether that is the merchant's gateway, so that what the request
+   * holds for the gateway and where it goes cannot disagree when the setting changes meanwhile.
+   */
+  forRequest(): { viaGateway: boolean; processor: Processor } {
+    const choice = this.choice();
+    return {
+      viaGateway: choice === 'upstream',
+      processor: new ProcessorBySetting(this.simulator, this.upstream, () => choice),
+    };
+  }
+
   screen(request: Parameters<Processor['screen']>[0]) {
     return this.current().screen(request);
   }
