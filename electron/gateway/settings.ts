@@ -470,6 +470,11 @@ export function parseSetting<K extends SettingName>(name: K, text: string): Sett
   return value as SettingValues[K];
 }
 
+/** The value of setting `name` that its stored text stands for (see valueOf). */
+export function storedValue<K extends SettingName>(name: K, stored: string | undefined): SettingValues[K] {
+  return valueOf(definitionOf(name), stored) as SettingValues[K];
+}
+
 /** The value a stored text stands for: the default when there is none, or none that parses. */
 function valueOf(definition: SettingDefinition<unknown>, stored: string | undefined): unknown {
   return (stored === undefined ? undefined : definition.parse(stored)) ?? definition.defaultValue;
@@ -694,7 +699,7 @@ async function refuseWhileSwipesKept(
   processor: ProcessorChoice | undefined,
   setsBdk: boolean,
 ): Promise<void> {
-  const stored = valueOf(definitionOf('processor'), await tx.setting('processor')) as ProcessorChoice;
+  const stored = storedValue('processor', await tx.setting('processor'));
   if (setsBdk && (processor ?? stored) === 'upstream') throw new UnknownSettingError(NO_BDK_BESIDE_GATEWAY);
   const leavesGateway = processor !== undefined && processor !== 'upstream' && stored === 'upstream';
   if (!leavesGateway && !setsBdk) return;

@@ -322,7 +322,30 @@ describe('a change of processor while another counter sells offline', () => {
   });
 });
 
-describe('a counter that has not heard of a change of processor yet', () => {
+describe('a counter that has not heard of a change of settings yet', () => {
+  it('approves offline within the limits as stored', async () => {
+    const [, bar] = await store([
+      ['offline_max_amount', '10.00'],
+      ['offline_max_total', '10.00'],
+    ]);
+    await upstream.proxy.line('refuse');
+    // The limits are lowered; the counter has not heard it yet.
+    const session = new pg.Client({ connectionString: storeUrl });
+    await session.connect();
+    try {
+      await session.query(
+        "UPDATE settings SET value = '4.00' WHERE key IN ('offline_max_amount', 'offline_max_total')",
+      );
+    } finally {
+      await session.end();
+    }
+    expect(bar.gateway.engine.settings.get('offline_max_total')).toBe(1000);
+    const refused = await offlineSale(bar, '6.00');
+    expect(refused.result).toBe('Error');
+    expect(refused.offline).not.toBe('true');
+    expect((await offlineSale(bar, '4.00')).offline).toBe('true');
+  });
+
   it('decides from the stored processor: what waits is counted, and no swipe key is taken beside the gateway', async () => {
     const [front, bar] = await store();
     await upstream.proxy.line('refuse');

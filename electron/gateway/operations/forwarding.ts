@@ -11,6 +11,7 @@ import { ERROR_CODES, RESULT_CODES } from '../domain/codes';
 import { offlineAuthorizationCode, offlineVerdict, type OfflineRequest } from '../domain/offline';
 import type { Forwarding, ProcessorDecision } from '../processor/processor';
 import { newReference, queuedForm, type UpstreamRequest } from '../processor/upstream-forms';
+import { storedValue, type SettingName } from '../settings';
 import type { LedgerWrite } from '../store/ledger-store';
 import { gatewayDuplicate } from './duplicates';
 import type { OperationRun } from './operation';
@@ -112,17 +113,20 @@ async function approveOffline(
 ): Promise<TransactionResponse | undefined> {
   const now = run.now();
   // Read under the lock a change of processor counts what waits under (store-wide on a store
-  // server): a change that committed first took the processor from the gateway, and then nothing
-  // may wait for it.
+  // server), with the settings as stored, not as this counter last heard them: a change that
+  // committed first took the processor from the gateway (then nothing may wait for it), or changed
+  // the limits, which hold from then on.
   const waiting = await ledger.forwards.summary();
-  if ((await ledger.forwards.storedProcessor()) !== 'upstream') return undefined;
+  const stored = async <K extends SettingName>(name: K) =>
+    storedValue(name, await ledger.forwards.storedSetting(name));
+  if ((await stored('processor')) !== 'upstream' || !(await stored('offline_enabled'))) return undefined;
   if (intent.kind === 'charge') {
     const verdict = offlineVerdict(
       intent.check,
       {
-        maxAmountCents: run.settings.get('offline_max_amount'),
-        maxTotalCents: run.settings.get('offline_max_total'),
-        maxHours: run.settings.get('offline_max_hours'),
+        maxAmountCents: await stored('offline_max_amount'),
+        maxTotalCents: await stored('offline_max_total'),
+        maxHours: await stored('offline_max_hours'),
       },
       { waitingTotalCents: waiting.offlineSalesCents, oldestWaitingAt: waiting.oldestAt },
       now,

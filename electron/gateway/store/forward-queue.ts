@@ -77,11 +77,11 @@ export interface ForwardQueueWrite {
    */
   summary(): Promise<ForwardSummary>;
   /**
-   * The processor setting as stored, read after `summary` (on a store server, under its lock): an
-   * offline approval stands only while the processor is still the merchant's gateway, since a change
-   * of processor counts what waits under the same lock, inside its own write.
+   * A setting's text as stored, read after `summary` (on a store server, under its lock): an offline
+   * approval takes the processor and its limits as they are, not as this counter last heard them
+   * (a change of processor counts what waits under the same lock, inside its own write).
    */
-  storedProcessor(): Promise<string | undefined>;
+  storedSetting(name: string): Promise<string | undefined>;
   /**
    * Marks an entry as sent, before it is sent, with the latest its send can end (its time limit
    * from now: a crash ends it sooner); false when it no longer waits (a void cancelled it

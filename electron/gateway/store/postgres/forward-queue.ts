@@ -125,7 +125,7 @@ export function forwardQueueWrite(query: Query, settledLane: (lane: string) => v
       await lockWaiting(query);
       return toSummary((await query<SummaryRow>(q.summary, [])).rows[0]);
     },
-    storedProcessor: async () => (await query<{ value: string }>(q.storedProcessor, [])).rows[0]?.value,
+    storedSetting: async (name) => (await query<{ value: string }>(q.storedSetting, [name])).rows[0]?.value,
     noteAttempt: async (transactionId, endsBy) =>
       (await query(q.noteAttempt, [endsBy, transactionId])).rowCount === 1,
     noteNotSent: async (transactionId, lastAttemptAt) => {

@@ -13,8 +13,8 @@ export const FORWARD_QUEUE_SQL = {
     WHERE q.settled_at IS NULL`,
   /** How many entries wait, for a change of processor or swipe key to count inside its write. */
   waitingCount: 'SELECT count(*) AS count FROM forward_queue WHERE settled_at IS NULL',
-  /** The processor as stored (none: the default, the simulator), for an offline approval to check in its write. */
-  storedProcessor: "SELECT value FROM settings WHERE key = 'processor'",
+  /** A setting as stored (none: its default), for an offline approval to check in its write. */
+  storedSetting: 'SELECT value FROM settings WHERE key = ?',
   noteAttempt: `
     UPDATE forward_queue SET attempts = attempts + 1, last_attempt_at = ?
     WHERE transaction_id = ? AND settled_at IS NULL`,

@@ -40,7 +40,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
       queue: db.prepare<[number, number, string, number]>(q.queue),
       keepSwipe: db.prepare<[number, string]>(q.keepSwipe),
       summary: db.prepare<[], SummaryRow>(q.summary),
-      storedProcessor: db.prepare<[], { value: string }>(q.storedProcessor),
+      storedSetting: db.prepare<[string], { value: string }>(q.storedSetting),
       noteAttempt: db.prepare<[number, number]>(q.noteAttempt),
       noteNotSent: db.prepare<[number | null, number]>(q.noteNotSent),
       noteSendEnded: db.prepare<[number, number]>(q.noteSendEnded),
@@ -77,7 +77,7 @@ export class SqliteForwardQueue implements ForwardQueueReads {
         if (swipe !== null) sql.keepSwipe.run(transactionId, swipe);
       },
       summary: async () => toSummary(sql.summary.get()),
-      storedProcessor: async () => sql.storedProcessor.get()?.value,
+      storedSetting: async (name) => sql.storedSetting.get(name)?.value,
       noteAttempt: async (transactionId, endsBy) => sql.noteAttempt.run(endsBy, transactionId).changes === 1,
       noteNotSent: async (transactionId, lastAttemptAt) => {
         sql.noteNotSent.run(lastAttemptAt, transactionId);
