@@ -13,6 +13,7 @@ import type { BridgeErrorCode } from '../../shared/ipc/contract';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
 import { approvedActor } from '../gateway/staff/actors';
+import { normalizeFields } from '../gateway/request-fields';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../gateway/money-moves';
 import { ReadTimeoutError } from '../gateway/store/store-errors';
 import {
@@ -233,17 +234,18 @@ export class CounterStaff {
       },
       'counter:approved-transaction': async (input) => {
         // Anything else the screens send themselves, with their own key.
-        if (!needsManager(input.request)) {
+        const request = normalizeFields(input.request);
+        if (!needsManager(request)) {
           throw new BridgeError(
             'refused',
             'Only refunds, voids and charges past a possible duplicate come this way.',
           );
         }
         this.#signedIn();
-        const manager = await this.approve(input.pin, describeRequest(input.request));
+        const manager = await this.approve(input.pin, describeRequest(request));
         try {
           const { response } = await engine.transact(
-            input.request,
+            request,
             { key, approvedBy: manager },
             input.idempotencyKey,
           );

@@ -26,6 +26,7 @@ import type { LedgerReadPort } from './store/read-port';
 import { ReadTimeoutError } from './store/store-errors';
 import type { TransactionService } from './transactions';
 import { cardNumberInText, holdsCardNumber } from './validation';
+import { normalizeFields } from './request-fields';
 
 /** Who asks for a money move. */
 export interface Requester {
@@ -96,7 +97,8 @@ export class MoneyMoves {
     requester: Requester,
     idempotencyKey?: string,
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
-    return this.track(() => this.transactionNow(body, requester, idempotencyKey));
+    // The API's bodies come so already; the counter's approved requests are made so here.
+    return this.track(() => this.transactionNow(normalizeFields(body), requester, idempotencyKey));
   }
 
   /**

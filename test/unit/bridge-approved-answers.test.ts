@@ -175,6 +175,19 @@ describe('an idempotency key used for another request', () => {
   });
 });
 
+describe('a request with blank or padded fields', () => {
+  it('is read the same over the bridge as over HTTP: blank fields absent, text trimmed', async () => {
+    const voidWith = async (send: (pending: PendingTransaction) => ReturnType<typeof sendTransaction>) => {
+      const body = { type: 'VOID', id: await openSale('7.10'), invoice: null, comments: '  counted twice  ' };
+      return send(prepareTransaction(body as unknown as TransactionRequestBody, { pin: MANAGER_PIN }));
+    };
+    const http = await voidWith((pending) => sendTransaction(t.client, pending, 'void'));
+    const approved = await voidWith((pending) => sendTransaction(screens, pending, 'void', { bridge }));
+    expect(http).toMatchObject({ kind: 'approved' });
+    expect(approved).toMatchObject({ kind: 'approved' });
+  });
+});
+
 describe('a refusal of the approval', () => {
   it('is still "Nothing was done", and the attempt is resolved', async () => {
     const pending = prepareTransaction({

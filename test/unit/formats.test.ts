@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeFields, parseBody, responseFormat, serialize } from '../../electron/gateway/http/formats';
+import { parseBody, responseFormat, serialize } from '../../electron/gateway/http/formats';
+import { normalizeFields } from '../../electron/gateway/request-fields';
 import { problemOf } from '../support/api-problems';
 
 describe('choosing the answer format', () => {

@@ -28,7 +28,8 @@ import { NotATabError, ReceiptNotFoundError } from '../receipts/receipt-service'
 import type { BatchRecord } from '../store/batch-rows';
 import { COUNTER_LOCKED_MESSAGE } from '../staff/staff';
 import { isStoreError } from '../store/store-errors';
-import { formatOfContentType, normalizeFields, parseBody } from './formats';
+import { normalizeFields } from '../request-fields';
+import { formatOfContentType, parseBody } from './formats';
 import {
   readBatchListQuery,
   readCloseBatchQuery,
