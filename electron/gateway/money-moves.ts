@@ -97,7 +97,8 @@ export class MoneyMoves {
     requester: Requester,
     idempotencyKey?: string,
   ): Promise<{ response: TransactionResponse; replayed: boolean }> {
-    // The API's bodies come so already; the counter's approved requests are made so here.
+    // Both callers read the body in this form before they call (for its permissions, or whether it
+    // needs a manager); made so here as well, so that no caller's body is read in another form.
     return this.track(() => this.transactionNow(normalizeFields(body), requester, idempotencyKey));
   }
 
