@@ -122,7 +122,7 @@ export async function issueTerminalKey(
   for (const key of engine.keys.list()) {
     if (replaced.has(key.name) && key.revoked === null) await engine.keys.revoke(key.id, CASHIER_APP);
   }
-  return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP);
+  return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP, { counterScreens: true });
 }
 
 /** The public id inside a key `tender_<id>_<secret>`, which names the key in lists. */

@@ -29,6 +29,11 @@ export interface ApiKeyInfo {
   created: number;
   lastUsed: number | null;
   revoked: number | null;
+  /**
+   * Made for a counter's own screens: it acts only for whoever is signed in at the counter whose
+   * engine made it, and for no one at any other counter of the store.
+   */
+  counterScreens: boolean;
 }
 
 export class InvalidKeyRequestError extends Error {}
@@ -60,6 +65,7 @@ function toInfo(record: ApiKeyRecord): ApiKeyInfo {
     created: record.createdAt,
     lastUsed: record.lastUsedAt,
     revoked: record.revokedAt,
+    counterScreens: record.counterScreens,
   };
 }
 
@@ -69,11 +75,15 @@ export class ApiKeys {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Creates a key and returns it in full, once committed: the only time it can be seen. */
+  /**
+   * Creates a key and returns it in full, once committed: the only time it can be seen. A counter's
+   * screens key is made only by the engine that hosts those screens (bridge/terminal.ts).
+   */
   async create(
     name: string,
     permissions: readonly Permission[] = PERMISSIONS,
     actor: string = LOCAL_ADMINISTRATOR,
+    { counterScreens = false }: { counterScreens?: boolean } = {},
   ): Promise<{ key: string; info: ApiKeyInfo }> {
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 100 || hasControlCharacter(trimmed) || NOT_CHARACTERS.test(trimmed))
@@ -89,13 +99,16 @@ export class ApiKeys {
         name: trimmed,
         permissions,
         createdAt: this.now(),
+        counterScreens,
       });
       await tx.appendAudit({
         at: inserted.createdAt,
         actor,
         action: 'key_create',
         subject: `key ${publicId} "${trimmed}"`,
-        detail: permissions.join(', '),
+        detail: counterScreens
+          ? `${permissions.join(', ')}; a counter's screens key`
+          : permissions.join(', '),
       });
       return inserted;
     });

@@ -20,7 +20,7 @@ import { IdempotencyConflict } from './idempotency';
 import type { SubmitContext } from './operations/operation';
 import { presentBatch } from './presenters';
 import { approvedActor, staffActor } from './staff/actors';
-import { COUNTER_LOCKED_MESSAGE, type StaffMember, type StaffService } from './staff/staff';
+import { type CounterKeyFacts, type StaffMember, type StaffService } from './staff/staff';
 import type { BatchRecord } from './store/batch-rows';
 import type { LedgerReadPort } from './store/read-port';
 import { ReadTimeoutError } from './store/store-errors';
@@ -31,7 +31,7 @@ import { normalizeFields } from './request-fields';
 /** Who asks for a money move. */
 export interface Requester {
   /** The API key the request came with: another program's, or the counter screens' own. */
-  key: { recordId: number; id: string; name: string; permissions: readonly Permission[] };
+  key: CounterKeyFacts & { id: string; name: string; permissions: readonly Permission[] };
   /**
    * The manager who allowed this one request at the counter (by PIN, or signed in), in place of a
    * power the counter's key does not hold: a refund, a void, a charge past a possible duplicate, the
@@ -184,10 +184,11 @@ export class MoneyMoves {
    * with the manager who approved; for another program, its key.
    */
   private contextOf({ key, approvedBy }: Requester): SubmitContext & { apiKeyId: number; actor: string } {
-    if (!this.staff.isCounterKey(key.recordId))
+    const acting = this.staff.actingFor(key);
+    if (!acting)
       return { apiKeyId: key.recordId, actor: `API key ${key.id} "${key.name}"`, cashier: key.name };
-    const member = this.staff.signedInAt(key.recordId);
-    if (!member) throw new MoneyMoveRefused('counter_locked', COUNTER_LOCKED_MESSAGE);
+    if ('refusal' in acting) throw new MoneyMoveRefused('counter_locked', acting.refusal);
+    const { member } = acting;
     return {
       apiKeyId: key.recordId,
       actor: approvedBy ? approvedActor(member.name, approvedBy.name, key) : staffActor(member.name, key),

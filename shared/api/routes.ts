@@ -67,7 +67,8 @@ export interface ApiRoute {
 /** Why a read may answer 403 with a key that holds its permission. */
 const COUNTER_LOCKED_READ =
   "error counter_locked: the key is a counter's own (the cashier screens') and nobody is signed in at " +
-  'that counter; it reads again once someone signs in there. Other keys are not affected.';
+  'that counter, or it was sent to an engine other than its counter; it reads again once someone ' +
+  'signs in at its counter. Other keys are not affected.';
 
 /** Each route under its OpenAPI operationId, in the order the document lists them. */
 export const API_ROUTES = {
@@ -86,7 +87,7 @@ export const API_ROUTES = {
       'gets 403 forbidden and nothing is recorded.',
     forbidden:
       "error counter_locked: the key is a counter's own (the cashier screens') and nobody is signed in " +
-      'at that counter. Nothing is recorded.',
+      'at that counter, or it was sent to an engine other than its counter. Nothing is recorded.',
     body: { schema: transactionRequestSchema, xmlRoot: 'transaction' },
     answer: {
       schema: transactionResponseSchema,

@@ -6,7 +6,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchInvoke } from '../../electron/bridge/dispatch';
-import type { Terminal } from '../../electron/bridge/terminal';
+import { issueTerminalKey, type Terminal } from '../../electron/bridge/terminal';
 import { startTerminal } from '../support/terminal';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 
@@ -105,6 +105,34 @@ describe("the counter screens' key while the counter is locked", () => {
       expect((await read(other, path)).status, path).not.toBe(403);
     }
     expect((await read(other, `transactions?id=${saleId}`)).body).toContain('INV-2041');
+  });
+});
+
+describe('a screens key whose screens this engine does not host', () => {
+  it('reads nothing and sells nothing, in no one’s name', async () => {
+    // Issued for a counter's screens and left live (its host ended without revoking it): a gateway
+    // started on the same data dir on its own has no one signed in for it.
+    const { key } = await issueTerminalKey(t.gateway.engine, 'desktop');
+    const refusal = {
+      error: 'counter_locked',
+      message:
+        "This key is a counter's own, not this counter's: it works only at its counter, for whoever is signed in there.",
+    };
+    for (const format of ['json', 'xml'] as const) {
+      const refused = await read(key, 'transactions', format);
+      expect(refused.status, format).toBe(403);
+      expect(refused.fields, format).toMatchObject(refusal);
+    }
+    const before = await t.gateway.engine.reads.transaction(Number(saleId) + 1);
+    const sale = await t.request('transactions', {
+      method: 'POST',
+      headers: { api_key: key, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ type: 'SALE', amount: '5.00', ...VISA }),
+    });
+    expect(sale.status).toBe(403);
+    expect(sale.json()).toMatchObject(refusal);
+    expect(before).toBeUndefined();
+    expect(await t.gateway.engine.reads.transaction(Number(saleId) + 1)).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
  * the store brings its keys along, and a store server that stops refuses changes while the counters
  * keep answering from what they last read (keys and staff for a few seconds at most).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +70,22 @@ async function status(t: TestGateway, key: string): Promise<number> {
   return answered === 204 ? 200 : answered;
 }
 
+/** A SALE with `key` at `t`. */
+async function sale(t: TestGateway, key: string) {
+  return t.request('transactions', {
+    method: 'POST',
+    headers: { api_key: key, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ type: 'SALE', amount: '4.20', card: '4111111111111111', exp_date: '1230' }),
+  });
+}
+
+/** A key of the form Tender gives, with the row a store keeps of it (the secret's SHA-256). */
+function rawKey(publicId: string) {
+  const secret = randomBytes(32).toString('base64url');
+  const secretHash = createHash('sha256').update(secret).digest();
+  return { publicId, secretHash, key: `tender_${publicId}_${secret}` };
+}
+
 const wrongPin = (engine: Engine, pin: string) =>
   engine.staff.identify(pin, 'sign-in', 'test', engine.lane).then(
     () => 'accepted',
@@ -122,6 +139,64 @@ describe('the store’s API keys', () => {
       .map((key) => key.id);
     expect(live.sort()).toEqual([again.info.id, other.info.id].sort());
     expect(live).not.toContain(brought.info.id);
+  });
+
+  it('another counter’s screens key acts for no one at this counter, and one made before the mark carries it too', async () => {
+    // A store of the schema before screens keys were marked, holding a screens key named as Tender
+    // named them, and another program's key.
+    const url = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: url });
+    const earlier = rawKey('0123456789abcdef');
+    const program = rawKey('fedcba9876543210');
+    try {
+      await migrateStore(
+        pool,
+        POSTGRES_MIGRATIONS.filter((step) => step.version < 15),
+      );
+      for (const [key, name] of [
+        [earlier, `${TERMINAL_KEY_NAMES.browser} (lane-c)`],
+        [program, 'till script'],
+      ] as const) {
+        await pool.query(
+          'INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES ($1, $2, $3, $4, $5)',
+          [key.publicId, key.secretHash, name, 'transactions:sale,transactions:read,batches:read', 1],
+        );
+      }
+    } finally {
+      await pool.end();
+    }
+    const [a, b] = (await counters(['lane-a', 'lane-b'], url)) as [TestGateway, TestGateway];
+    const marked = (id: string) => a.gateway.engine.keys.list().find((key) => key.id === id)?.counterScreens;
+    expect([marked(earlier.publicId), marked(program.publicId)]).toEqual([true, false]);
+
+    // Counter b's screens, with someone signed in there.
+    await b.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: '4826' }, 'test');
+    const screens = await issueTerminalKey(b.gateway.engine, 'desktop');
+    b.gateway.engine.staff.registerCounter(screens.info.recordId);
+    await b.gateway.engine.staff.signIn(
+      screens.info.recordId,
+      await b.gateway.engine.staff.identify('4826', 'sign in', 'test', 'lane-b'),
+      'test',
+    );
+    expect((await sale(b, screens.key)).status).toBe(200);
+    await eventually(() => marked(screens.info.id) === true);
+
+    // Sent to counter a, b's key reads nothing and sells nothing, in no one's name.
+    for (const key of [screens.key, earlier.key]) {
+      const refused = await sale(a, key);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        error: 'counter_locked',
+        message: expect.stringContaining("a counter's own, not this counter's"),
+      });
+      const read = await a.request('transactions', { headers: { api_key: key, accept: 'application/json' } });
+      expect(read.status).toBe(403);
+    }
+    expect((await a.gateway.engine.reads.transaction(1))?.cashier).toBe('Maya');
+    expect(await a.gateway.engine.reads.transaction(2)).toBeUndefined();
+    // Another program's key is not a counter's: it sells at any counter in its own name.
+    expect((await sale(a, program.key)).status).toBe(200);
+    expect((await a.gateway.engine.reads.transaction(2))?.cashier).toBe('till script');
   });
 });
 

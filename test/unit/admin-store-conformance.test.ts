@@ -69,6 +69,7 @@ const KEY = {
   name: 'kitchen display',
   permissions: ['transactions:read'],
   createdAt: 1_700_000_000_000,
+  counterScreens: false,
 };
 const ENTRY = {
   at: 1_700_000_000_000,
@@ -99,6 +100,20 @@ describe.each(Object.keys(STORES))('the %s keys, settings and staff', (storeName
     expect((await admin.write((tx) => tx.revokeKey(KEY.publicId, 5)))?.revokedAt).toBe(5);
     expect(admin.findKey(KEY.publicId)?.revokedAt).toBe(5);
     expect(await admin.write((tx) => tx.revokeKey(KEY.publicId, 6))).toBeUndefined();
+  });
+
+  it('keeps whether a key is a counter’s screens key', async () => {
+    const screens = { ...KEY, publicId: 'fedcba9876543210', name: 'counter screens', counterScreens: true };
+    await admin.write(async (tx) => {
+      await tx.insertKey(KEY);
+      await tx.insertKey(screens);
+    });
+    expect(admin.findKey(KEY.publicId)?.counterScreens).toBe(false);
+    expect(admin.findKey(screens.publicId)?.counterScreens).toBe(true);
+    expect(admin.keys().map((key) => [key.publicId, key.counterScreens])).toEqual([
+      [KEY.publicId, false],
+      [screens.publicId, true],
+    ]);
   });
 
   it('keeps nothing of a write that throws, its audit entry included', async () => {

@@ -26,7 +26,6 @@ import { presentBatch, presentReceipt, presentTransaction, storeErrorAnswer } fr
 import { trackGatewayTiming } from '../processor/gateway-timing';
 import { NotATabError, ReceiptNotFoundError } from '../receipts/receipt-service';
 import type { BatchRecord } from '../store/batch-rows';
-import { COUNTER_LOCKED_MESSAGE } from '../staff/staff';
 import { isStoreError } from '../store/store-errors';
 import { normalizeFields } from '../request-fields';
 import { formatOfContentType, parseBody } from './formats';
@@ -145,8 +144,8 @@ export function registerApiRoutes(
    */
   const readingKey = (request: FastifyRequest, permission: Permission): ApiKeyInfo => {
     const key = authenticate(request, permission);
-    if (engine.staff.counterLocked(key.recordId))
-      throw new ApiProblem(403, 'counter_locked', COUNTER_LOCKED_MESSAGE);
+    const lockedOut = engine.staff.lockedOut(key);
+    if (lockedOut !== undefined) throw new ApiProblem(403, 'counter_locked', lockedOut);
     return key;
   };
 

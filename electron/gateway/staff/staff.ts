@@ -43,6 +43,19 @@ export const THIS_COUNTER = 'this counter';
 
 /** What a counter's own key is told while nobody is signed in there, whatever it asked. */
 export const COUNTER_LOCKED_MESSAGE = 'The counter is locked. Sign in with your PIN.';
+
+/**
+ * What a counter's screens key is told at an engine that does not host those screens (another
+ * counter of the store, or a gateway started on its own), whatever it asked.
+ */
+export const ANOTHER_COUNTERS_KEY_MESSAGE =
+  "This key is a counter's own, not this counter's: it works only at its counter, for whoever is signed in there.";
+
+/** A key as the counter's rules read it: its row id, and whether it was made for a counter's screens. */
+export interface CounterKeyFacts {
+  recordId: number;
+  counterScreens?: boolean;
+}
 export {
   InvalidStaffRequestError,
   PinRefusedError,
@@ -298,17 +311,30 @@ export class StaffService {
     if (this.#counters.has(keyRecordId)) this.#lastUsed.set(keyRecordId, this.now());
   }
 
-  /** Whether the key is a counter's own, whose transactions need someone signed in. */
-  isCounterKey(keyRecordId: number): boolean {
-    return this.#registered.has(keyRecordId);
+  /**
+   * Whether the key is a counter's own, whose transactions need someone signed in: this counter's
+   * (registered by its host), or one the store marks as made for a counter's screens.
+   */
+  isCounterKey(key: CounterKeyFacts): boolean {
+    return this.#registered.has(key.recordId) || key.counterScreens === true;
   }
 
   /**
-   * Whether the key is a counter's own and nobody is signed in at that counter (the idle lock
-   * applied first): such a key reads nothing and moves no money.
+   * Whom a counter's key acts for now: the staff member signed in at this counter (the idle lock
+   * applied first), or, when it may do nothing, why: nobody is signed in here, or it is another
+   * counter's key, for which nobody can sign in here. Undefined for another program's key.
    */
-  counterLocked(keyRecordId: number): boolean {
-    return this.isCounterKey(keyRecordId) && this.signedInAt(keyRecordId) === undefined;
+  actingFor(key: CounterKeyFacts): { member: StaffMember } | { refusal: string } | undefined {
+    if (!this.isCounterKey(key)) return undefined;
+    if (!this.#registered.has(key.recordId)) return { refusal: ANOTHER_COUNTERS_KEY_MESSAGE };
+    const member = this.signedInAt(key.recordId);
+    return member ? { member } : { refusal: COUNTER_LOCKED_MESSAGE };
+  }
+
+  /** Why a key may do nothing now (actingFor), or undefined when it may act. */
+  lockedOut(key: CounterKeyFacts): string | undefined {
+    const acting = this.actingFor(key);
+    return acting && 'refusal' in acting ? acting.refusal : undefined;
   }
 
   /** Marks a key as a counter's own: it acts for whoever signs in there, and for no one while locked. */

@@ -15,6 +15,8 @@ export interface NewApiKey {
   name: string;
   permissions: readonly string[];
   createdAt: number;
+  /** Made for a counter's own screens (issueTerminalKey), not for another program. */
+  counterScreens: boolean;
 }
 
 /** What a data dir's file holds of keys, settings and staff, for a store server to take over. */

@@ -9,6 +9,8 @@ export interface ApiKeyRecord {
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
+  /** Made for a counter's own screens: it acts only for whoever is signed in at that counter. */
+  counterScreens: boolean;
 }
 
 /** An API key's row, as either store returns it. */
@@ -21,6 +23,8 @@ export interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** 0 or 1 on SQLite, a boolean on PostgreSQL. */
+  counter_screens: number | boolean;
 }
 
 export function keyFromRow(row: ApiKeyRow): ApiKeyRecord {
@@ -33,5 +37,6 @@ export function keyFromRow(row: ApiKeyRow): ApiKeyRecord {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    counterScreens: Boolean(row.counter_screens),
   };
 }

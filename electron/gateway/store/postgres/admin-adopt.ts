@@ -13,10 +13,12 @@ import { statement } from './ledger-sql';
 const SQL = {
   enterKey: statement(
     'adopt_key',
-    `INSERT INTO api_keys AS store (public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO api_keys AS store
+       (public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at, counter_screens)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (public_id) DO UPDATE SET
        revoked_at = COALESCE(store.revoked_at, excluded.revoked_at),
+       counter_screens = store.counter_screens OR excluded.counter_screens,
        awaiting_counter = false`,
   ),
   enterSetting: statement(
@@ -42,6 +44,7 @@ export async function adoptDataDir(client: pg.ClientBase, local: DataDirAdmin): 
         key.createdAt,
         key.lastUsedAt,
         key.revokedAt,
+        key.counterScreens,
       ]),
     );
   }

@@ -337,6 +337,7 @@ function writeSide(client: pg.ClientBase, changed: Set<AdminPart>): AdminWrite {
           key.name,
           key.permissions.join(','),
           key.createdAt,
+          key.counterScreens,
         ]),
       );
       changed.add('keys');

@@ -7,7 +7,8 @@ import { inDialect, type SqlDialect } from './dialect';
 import { APPEND_AUDIT_SQL } from './ledger-sql';
 
 /** An API key's columns, as key-rows.ts maps them. */
-const KEY_COLUMNS = 'id, public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at';
+const KEY_COLUMNS =
+  'id, public_id, secret_hash, name, permissions, created_at, last_used_at, revoked_at, counter_screens';
 
 /**
  * Parameters in the order written; `touchKey` takes the time, the key's id, and the time again (a
@@ -18,7 +19,8 @@ export function adminStatements(dialect: SqlDialect) {
     keys: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE ${dialect.keyInUse} ORDER BY id`,
     keyByPublicId: `SELECT ${KEY_COLUMNS} FROM api_keys WHERE public_id = ? AND ${dialect.keyInUse}`,
     insertKey: `
-      INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at, counter_screens)
+      VALUES (?, ?, ?, ?, ?, ?)
       RETURNING ${KEY_COLUMNS}`,
     revokeKey: `
       UPDATE api_keys SET revoked_at = ?

@@ -1,4 +1,5 @@
 /** The API keys table of a data dir's SQLite file. */
+import type { NewApiKey } from '../admin-store';
 import { keyFromRow, type ApiKeyRecord, type ApiKeyRow } from '../key-rows';
 import { adminStatements } from '../sql/admin-sql';
 import { SQLITE_DIALECT } from '../sql/dialect';
@@ -14,7 +15,7 @@ export class KeyStore {
     this.byPublicId = new ReadCache(db);
     const sql = adminStatements(SQLITE_DIALECT);
     this.statements = {
-      insert: db.prepare<[string, Buffer, string, string, number], ApiKeyRow>(sql.insertKey),
+      insert: db.prepare<[string, Buffer, string, string, number, number], ApiKeyRow>(sql.insertKey),
       byPublicId: db.prepare<[string], ApiKeyRow>(sql.keyByPublicId),
       all: db.prepare<[], ApiKeyRow>(sql.keys),
       revoke: db.prepare<[number, string], ApiKeyRow>(sql.revokeKey),
@@ -22,13 +23,7 @@ export class KeyStore {
     };
   }
 
-  insert(key: {
-    publicId: string;
-    secretHash: Buffer;
-    name: string;
-    permissions: readonly string[];
-    createdAt: number;
-  }) {
+  insert(key: NewApiKey) {
     this.byPublicId.clear();
     return keyFromRow(
       this.statements.insert.get(
@@ -37,6 +32,7 @@ export class KeyStore {
         key.name,
         key.permissions.join(','),
         key.createdAt,
+        key.counterScreens ? 1 : 0,
       ) as ApiKeyRow,
     );
   }

@@ -17,6 +17,7 @@ import { locksPerRule } from './0011-locks-per-rule';
 import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 import { gateway } from './0013-gateway';
 import { noCardBin } from './0014-no-card-bin';
+import { counterScreensKeys } from './0015-counter-screens-keys';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   ledger,
@@ -33,6 +34,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   signaturesAndReceiptEmails,
   gateway,
   noCardBin,
+  counterScreensKeys,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;

@@ -17,6 +17,7 @@ import { locksPerRule } from './0011-locks-per-rule';
 import { signaturesAndReceiptEmails } from './0012-signatures-and-receipt-emails';
 import { gateway } from './0013-gateway';
 import { noCardBin } from './0014-no-card-bin';
+import { counterScreensKeys } from './0015-counter-screens-keys';
 
 export type { Migration } from '../../migration';
 
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signaturesAndReceiptEmails,
   gateway,
   noCardBin,
+  counterScreensKeys,
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
