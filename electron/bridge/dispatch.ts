@@ -12,7 +12,14 @@ import {
   type InvokeOutput,
   type InvokeResult,
 } from '../../shared/ipc/contract';
-import { isStoreError } from '../gateway/store/store-errors';
+import { isStoreError, KeyRevokedError } from '../gateway/store/store-errors';
+
+/**
+ * What the screens are told when the key their host acts with was revoked (from another counter of
+ * the store, or from the command line): nothing was done, and a start issues a new key.
+ */
+export const SCREENS_KEY_REVOKED_MESSAGE =
+  "This counter's own API key was revoked, so nothing was done. Restart Tender to give the counter a new key.";
 
 /** What the host does for each request, given its validated input. */
 export type BridgeHandlers = {
@@ -71,6 +78,7 @@ export async function dispatchInvoke(
     if (error instanceof BridgeError) return bridgeFailure(error.code, error.message);
     // The store server is down or busy: said as it is, since the counter resumes by itself.
     if (isStoreError(error)) return bridgeFailure('unavailable', error.message);
+    if (error instanceof KeyRevokedError) return bridgeFailure('refused', SCREENS_KEY_REVOKED_MESSAGE);
     (options.onUnexpectedError ?? reportUnexpected)(channel, error);
     return bridgeFailure(
       'failed',

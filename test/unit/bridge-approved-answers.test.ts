@@ -11,7 +11,7 @@ import type { TenderClient } from '../../shared/api/client';
 import type { TransactionRequestBody } from '../../shared/api/schemas';
 import type { InvokeChannel, TenderBridge } from '../../shared/ipc/contract';
 import { createBridge } from '../../shared/ipc/facade';
-import { dispatchInvoke } from '../../electron/bridge/dispatch';
+import { dispatchInvoke, SCREENS_KEY_REVOKED_MESSAGE } from '../../electron/bridge/dispatch';
 import type { Terminal } from '../../electron/bridge/terminal';
 import { startTerminal } from '../support/terminal';
 import { ReadTimeoutError } from '../../electron/gateway/store/store-errors';
@@ -229,5 +229,45 @@ describe('a close whose shares by lane take too long to read once it has closed'
     // Listed, the closed batch has its shares.
     const [listed] = await t.client.listBatches({ id: open.id, page_size: 1 });
     expect(listed?.lanes).toHaveLength(1);
+  });
+});
+
+describe('a screens key revoked while the counter runs', () => {
+  it('is refused as such over the bridge, as over HTTP, and nothing is done', async () => {
+    const own = await startTestGateway();
+    const counter = await startTerminal(own, { shell: 'desktop' });
+    try {
+      await own.gateway.engine.staff.create({ name: 'Maya', role: 'manager', pin: MANAGER_PIN }, 'test');
+      const call = (channel: InvokeChannel, input?: unknown) =>
+        dispatchInvoke(counter.handlers, channel, input, { onUnexpectedError: unexpected });
+      const unexpected = vi.fn();
+      expect(await call('staff:sign-in', { pin: MANAGER_PIN })).toMatchObject({ ok: true });
+      const sale = await own.client.createTransaction({ type: 'SALE', amount: '8.10', ...VISA });
+      const session = await call('terminal:session');
+      if (!session.ok) throw new Error(session.error.message);
+      const { apiKey } = session.value as { apiKey: string };
+      // Revoked from elsewhere (another counter of the store, or the command line).
+      await own.gateway.engine.keys.revoke(apiKey, 'test');
+
+      const refused = await call('counter:approved-transaction', {
+        request: { type: 'VOID', id: sale.id },
+        idempotencyKey: 'void-after-revocation',
+      });
+      expect(refused).toEqual({
+        ok: false,
+        error: { code: 'refused', message: SCREENS_KEY_REVOKED_MESSAGE },
+      });
+      expect(unexpected).not.toHaveBeenCalled();
+      const [kept] = await own.client.listTransactions({ id: sale.id });
+      expect(kept).toMatchObject({ type: 'Sale', result: 'Approved' });
+      expect(await own.client.listTransactions({ type: 'VOID' })).toEqual([]);
+      const overHttp = await own.request('transactions', {
+        headers: { api_key: apiKey, accept: 'application/json' },
+      });
+      expect(overHttp.status).toBe(401);
+    } finally {
+      await counter.stop();
+      await own.close();
+    }
   });
 });
