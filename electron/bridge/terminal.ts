@@ -114,13 +114,15 @@ export async function issueTerminalKey(
   shell: TerminalShell,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   // On a store server the keys are the store's: each counter replaces its own screens' key only,
-  // and a screens' key its data dir brought from before it joined the store.
+  // and a screens' key its data dir brought from before it joined the store. Another program's key
+  // given the same name is not a screens key, and is left alone.
   const name = engine.onStoreServer
     ? `${TERMINAL_KEY_NAMES[shell]} (${engine.lane})`
     : TERMINAL_KEY_NAMES[shell];
   const replaced = new Set([name, TERMINAL_KEY_NAMES[shell]]);
   for (const key of engine.keys.list()) {
-    if (replaced.has(key.name) && key.revoked === null) await engine.keys.revoke(key.id, CASHIER_APP);
+    if (key.counterScreens && replaced.has(key.name) && key.revoked === null)
+      await engine.keys.revoke(key.id, CASHIER_APP);
   }
   return engine.keys.create(name, SCREENS_PERMISSIONS, CASHIER_APP, { counterScreens: true });
 }

@@ -124,7 +124,11 @@ describe('the store’s API keys', () => {
   it('each counter’s start replaces its own screens’ key, and not another counter’s', async () => {
     const [a, b] = (await counters(['lane-a', 'lane-b'])) as [TestGateway, TestGateway];
     // A screens' key named as a single counter names it, brought by a data dir joining the store.
-    const brought = await a.gateway.engine.keys.create(TERMINAL_KEY_NAMES.desktop);
+    const brought = await a.gateway.engine.keys.create(TERMINAL_KEY_NAMES.desktop, undefined, 'test', {
+      counterScreens: true,
+    });
+    // Another program's key that happens to carry the name is not a screens key.
+    const namesake = await a.gateway.engine.keys.create(`${TERMINAL_KEY_NAMES.desktop} (lane-a)`);
     const first = await issueTerminalKey(a.gateway.engine, 'desktop');
     const other = await issueTerminalKey(b.gateway.engine, 'desktop');
     expect([first.info.name, other.info.name]).toEqual([
@@ -137,7 +141,7 @@ describe('the store’s API keys', () => {
       .list()
       .filter((key) => key.revoked === null && key.name.startsWith(TERMINAL_KEY_NAMES.desktop))
       .map((key) => key.id);
-    expect(live.sort()).toEqual([again.info.id, other.info.id].sort());
+    expect(live.sort()).toEqual([again.info.id, other.info.id, namesake.info.id].sort());
     expect(live).not.toContain(brought.info.id);
   });
 
