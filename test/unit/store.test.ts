@@ -52,6 +52,35 @@ describe('opening the ledger', () => {
     db.close();
   });
 
+  it('marks the screens keys made before step 15 by the names Tender gave them, and no other key', () => {
+    const db = new Database(join(dir, 'keys.db'));
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 15),
+    );
+    const names = [
+      'Tender desktop app',
+      'Tender browser screens',
+      'Tender desktop app (front)',
+      'till script',
+      'Tender desktop app backup',
+    ];
+    names.forEach((name, index) =>
+      db
+        .prepare(
+          "INSERT INTO api_keys (public_id, secret_hash, name, permissions, created_at) VALUES (?, x'00', ?, '', 1)",
+        )
+        .run(`k${index}`, name),
+    );
+    migrate(db);
+    const marked = db
+      .prepare('SELECT name FROM api_keys WHERE counter_screens = 1 ORDER BY id')
+      .pluck()
+      .all();
+    expect(marked).toEqual(names.slice(0, 3));
+    db.close();
+  });
+
   it('a ledger from a newer Tender is refused rather than changed', () => {
     const file = join(dir, 'newer.db');
     const db = new Database(file);
