@@ -78,6 +78,7 @@ function shownKey(key: ApiKeyInfo, ownKeyId: string): ApiKeyShown {
     lastUsed: key.lastUsed === null ? null : instant(key.lastUsed),
     revoked: key.revoked === null ? null : instant(key.revoked),
     current: key.id === ownKeyId,
+    counterScreens: key.counterScreens,
   };
 }
 

@@ -172,6 +172,11 @@ export const apiKeyInfoSchema = z.object({
   revoked: instant.nullable(),
   /** The key these screens use themselves: revoking it would cut them off. */
   current: z.boolean(),
+  /**
+   * Made for a counter's screens (these, or another counter's of the store): revoking another
+   * counter's stops that counter until Tender restarts there.
+   */
+  counterScreens: z.boolean(),
 });
 export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
 

@@ -99,3 +99,60 @@ describe('the end of day of a store', () => {
     }
   });
 });
+
+describe('the keys of a store', () => {
+  it('lists another counter’s screens key as such, and says what revoking it stops', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+    });
+    try {
+      const cashier = new CounterPage(await context.newPage(), 'lanes');
+      await cashier.page.goto(front.running.pairingAddress());
+      await cashier.readerBadge('Card reader ready').waitFor();
+      await cashier.goTo('Settings');
+      await cashier.page
+        .getByRole('navigation', { name: 'Settings' })
+        .getByRole('button', { name: 'API keys' })
+        .click();
+      const barKey = cashier.page.getByRole('row', { name: /Tender browser screens \(bar\)/ });
+      await barKey.waitFor();
+      expect(await barKey.textContent()).toContain('Cashier screens');
+      const ownKey = cashier.page.getByRole('row', { name: /Tender browser screens \(front\)/ });
+      expect(await ownKey.textContent()).toContain('These screens');
+      expect(await ownKey.textContent()).not.toContain('Cashier screens');
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1024, height: 768 },
+        { width: 800, height: 600 },
+      ]) {
+        await cashier.page.setViewportSize(size);
+        await barKey.scrollIntoViewIfNeeded();
+        await cashier.check(`02-keys-${size.width}x${size.height}`);
+        // Neither the page nor the screen beneath the menu bar scrolls sideways.
+        const sideways = await cashier.page.evaluate(() =>
+          [document.documentElement, document.querySelector('main')].map((element) =>
+            element ? element.scrollWidth - element.clientWidth : 0,
+          ),
+        );
+        expect(sideways, `sideways at ${size.width}x${size.height}`).toEqual([0, 0]);
+      }
+
+      await barKey.getByRole('button', { name: 'Revoke Tender browser screens (bar)' }).click();
+      const confirm = cashier.page.getByTestId('confirm-dialog');
+      await confirm.waitFor();
+      expect(await confirm.textContent()).toContain(
+        'another counter’s screens: that counter takes no payment and reads nothing from now on',
+      );
+      await cashier.check('03-revoke-another-counter');
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      // Nothing was revoked: the bar still sells.
+      expect((await bar.client.createTransaction({ type: 'SALE', amount: '3.10', ...CARD })).result).toBe(
+        'Approved',
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -611,6 +611,7 @@ describe('API keys for other programs', () => {
       name: 'Kitchen display',
       permissions: ['transactions:read'],
       current: false,
+      counterScreens: false,
     });
     expect(created.key).toContain(created.info.id);
 
@@ -632,10 +633,10 @@ describe('API keys for other programs', () => {
   it('list the screens’ own key as theirs, and refuse to revoke it', async () => {
     const terminal = await start();
     const list = (await invoke(terminal, 'keys:list')) as {
-      active: { id: string; name: string; current: boolean }[];
+      active: { id: string; name: string; current: boolean; counterScreens: boolean }[];
     };
     const own = list.active.filter((key) => key.current);
-    expect(own.map((key) => key.name)).toEqual(['Tender browser screens']);
+    expect(own.map((key) => [key.name, key.counterScreens])).toEqual([['Tender browser screens', true]]);
     expect(await refusal(terminal, 'keys:revoke', { id: own[0]?.id })).toMatchObject({ code: 'refused' });
   });
 

@@ -100,6 +100,7 @@ const KEY_INFO = {
   lastUsed: null,
   revoked: null,
   current: false,
+  counterScreens: false,
 };
 
 const COUNTER_SESSION = {

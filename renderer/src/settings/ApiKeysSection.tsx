@@ -101,7 +101,9 @@ export function ApiKeysSection() {
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Permissions</th>
-            <th scope="col">Created</th>
+            <th scope="col" className="column-created">
+              Created
+            </th>
             <th scope="col">Last used</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
@@ -114,11 +116,12 @@ export function ApiKeysSection() {
               <th scope="row">
                 <span className="cell-main">{key.name}</span>
                 <span className="cell-sub mono">{key.id}</span>
+                {key.counterScreens && !key.current && <span className="cell-sub">Cashier screens</span>}
               </th>
               <td>
                 <PermissionList permissions={key.permissions} />
               </td>
-              <td className="nowrap">{timeLabel(key.created)}</td>
+              <td className="nowrap column-created">{timeLabel(key.created)}</td>
               <td className="nowrap">{key.lastUsed ? timeLabel(key.lastUsed) : 'Never'}</td>
               <td className="actions">
                 {key.current ? (
@@ -240,9 +243,17 @@ export function ApiKeysSection() {
           onConfirm={() => void revoke(revoking)}
           onCancel={() => setRevoking(undefined)}
         >
-          <p>
-            The program using this key is refused from now on. This cannot be undone: it would need a new key.
-          </p>
+          {revoking.counterScreens ? (
+            <p>
+              These are another counter’s screens: that counter takes no payment and reads nothing from now
+              on, until Tender is restarted there, which gives it a new key.
+            </p>
+          ) : (
+            <p>
+              The program using this key is refused from now on. This cannot be undone: it would need a new
+              key.
+            </p>
+          )}
         </ConfirmDialog>
       )}
     </section>
