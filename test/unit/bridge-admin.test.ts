@@ -441,6 +441,44 @@ describe('the PIN gate', () => {
     expect(await said(signIn('0000', 'front', 'keypad-2'))).toBe('Wrong PIN. 3 more tries before a pause.');
   });
 
+  it('takes back two slips an hour at a counter, so slips typed on purpose before one’s own PIN are counted', async () => {
+    // A cashier guessing at PINs one digit from their own (1470), each pair followed by their own PIN.
+    const outcomes: string[] = [];
+    const guesses = ['1471', '1472', '1473', '1474', '1475', '1476', '1477'];
+    for (let pair = 0; pair * 2 < guesses.length; pair += 1) {
+      const prompt = `keypad-${pair}`;
+      for (const guess of guesses.slice(pair * 2, pair * 2 + 2)) {
+        outcomes.push(await reason(signIn(guess, 'front', prompt)));
+        now += 2_000;
+      }
+      outcomes.push(await reason(signIn(CASHIER_PIN, 'front', prompt)));
+      now += 2_000;
+    }
+    // The first pair is taken back; the next four guesses count, and the fifth wrong PIN pauses.
+    expect(outcomes).toEqual([
+      ...['wrong', 'wrong', 'accepted'],
+      ...['wrong', 'wrong', 'accepted'],
+      ...['wrong', 'wrong', 'accepted'],
+      ...['locked', 'locked'],
+    ]);
+  });
+
+  it('takes slips back again an hour after the last two', async () => {
+    const pair = async (prompt: string) => {
+      for (const slip of ['1471', '1407']) {
+        expect(await reason(signIn(slip, 'front', prompt))).toBe('wrong');
+        now += 2_000;
+      }
+      expect((await signIn(CASHIER_PIN, 'front', prompt)).name).toBe('Cal');
+      now += 2_000;
+      return (await engine.admin.pinGate('sign-in at front')).failures;
+    };
+    expect(await pair('keypad-1')).toBe(0);
+    expect(await pair('keypad-2')).toBe(2);
+    now += 3_600_000;
+    expect(await pair('keypad-3')).toBe(2);
+  });
+
   it('tells a guess near the manager’s PIN from one far from it in nothing the guesser sees next', async () => {
     // The same steps at two counters: a guess near the manager's PIN (2589, one digit from 2580) at
     // the bar, one far from it (9999) at the front. The manager then comes over and types their PIN,

@@ -6,9 +6,11 @@
  * counter and nobody else; and a PIN typed right for one target never forgives guesses at the other.
  * No correct PIN forgives another's wrong ones: the only wrong PINs a correct one takes back are its
  * own typing slips (one digit wrong, two swapped, one missing or extra) typed just before it on the
- * same sign-in keypad, in one go, which stay in memory for a moment and nowhere else. Whether a wrong
- * PIN was near someone's PIN must change nothing that anyone else can see later (the tries left, when
- * the pause comes), or each wrong PIN would test some forty PINs at once.
+ * same sign-in keypad, in one go, which stay in memory for a moment and nowhere else, and no more
+ * than two an hour at one counter, or slips typed on purpose before one's own PIN would test its
+ * neighbours for free. Whether a wrong PIN was near someone's PIN must change nothing that anyone
+ * else can see later (the tries left, when the pause comes), or each wrong PIN would test some forty
+ * PINs at once.
  */
 import type { AuditEntry } from '../store/audit';
 
@@ -26,6 +28,13 @@ const RETYPE_MS = 30_000;
 /** Slips kept per scope, and forgiven by one correct PIN, at most. */
 const SLIPS_KEPT = 4;
 const SLIPS_FORGIVEN = 2;
+/**
+ * Slips taken back per scope within an hour, by all correct PINs together. Without a bound, someone
+ * could type two guesses one digit from their own PIN, then their own PIN, and again, testing every
+ * PIN near theirs (a colleague's, handed out in sequence) without ever counting one.
+ */
+const SLIPS_FORGIVEN_PER_HOUR = 2;
+const HOUR_MS = 3_600_000;
 
 /** Whether `wrong` is `right` with one typing slip: a digit changed, two neighbours swapped, one dropped or doubled. */
 export function isSlipOf(wrong: string, right: string): boolean {
@@ -52,6 +61,8 @@ export function isSlipOf(wrong: string, right: string): boolean {
  */
 export function pinSlips() {
   const recent = new Map<string, { prompt: string; pin: string; at: number }[]>();
+  /** When each slip taken back in the last hour was taken back, by scope. */
+  const forgiven = new Map<string, number[]>();
   return {
     wrong(scope: string, prompt: string | undefined, pin: string, at: number): void {
       const kept = (recent.get(scope) ?? []).filter((slip) => at - slip.at < SLIP_MS);
@@ -61,10 +72,11 @@ export function pinSlips() {
     /**
      * How many wrong PINs `pin`, typed right at `at` in `prompt`, takes back: of those typed in the
      * scope just before it, one after another in this same prompt, each within moments of the next,
-     * the ones that are slips of it, two at most. The scope's wrong PINs are then all forgotten. A
-     * wrong PIN typed in another prompt, or before a pause long enough to hand the keypad over, is
-     * never taken back, whatever it was: so a guess near someone's PIN, followed by them typing it,
-     * leaves the count exactly as a guess far from it would.
+     * the ones that are slips of it, two at most, and no more in the scope within an hour than
+     * SLIPS_FORGIVEN_PER_HOUR. The scope's wrong PINs are then all forgotten. A wrong PIN typed in
+     * another prompt, or before a pause long enough to hand the keypad over, is never taken back,
+     * whatever it was: so a guess near someone's PIN, followed by them typing it, leaves the count
+     * exactly as a guess far from it would.
      */
     typedRight(scope: string, prompt: string | undefined, pin: string, at: number): number {
       const kept = recent.get(scope) ?? [];
@@ -77,7 +89,11 @@ export function pinSlips() {
         run.push(slip.pin);
         next = slip.at;
       }
-      return Math.min(run.filter((wrong) => isSlipOf(wrong, pin)).length, SLIPS_FORGIVEN);
+      const lately = (forgiven.get(scope) ?? []).filter((when) => at - when < HOUR_MS);
+      const left = Math.max(0, SLIPS_FORGIVEN_PER_HOUR - lately.length);
+      const taken = Math.min(run.filter((wrong) => isSlipOf(wrong, pin)).length, SLIPS_FORGIVEN, left);
+      forgiven.set(scope, [...lately, ...Array<number>(taken).fill(at)]);
+      return taken;
     },
   };
 }
