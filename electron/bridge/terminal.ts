@@ -93,6 +93,11 @@ export const CASHIER_APP = 'cashier app';
 /** The attempt journal in the data dir: the screens' payments whose answer is not known yet. */
 export const ATTEMPT_JOURNAL_FILE = 'unanswered-payments.json';
 
+/** The customer's own answers, asked of the cashier's page. */
+function notTheCustomer(): never {
+  throw new BridgeError('forbidden', "Only the customer's screen answers this.");
+}
+
 export const TERMINAL_KEY_NAMES: Record<TerminalShell, string> = {
   desktop: 'Tender desktop app',
   browser: 'Tender browser screens',
@@ -424,7 +429,13 @@ export class Terminal {
       }),
       ...this.#staff.handlers(),
       ...this.#journal.handlers(),
-      ...this.customer.screenHandlers(),
+      // The cashier's page follows the customer's screen, but never answers for the customer: a tip,
+      // a signature or a receipt address given from it would be the cashier's, kept as the customer's.
+      'customer:view': () => this.customer.view(),
+      'customer:choose-tip': notTheCustomer,
+      'customer:sign': notTheCustomer,
+      'customer:choose-receipt': notTheCustomer,
+      'customer:still-here': notTheCustomer,
       ...this.customer.cashierHandlers(),
       ...receiptHandlers({
         engine: this.#options.gateway.engine,

@@ -487,6 +487,32 @@ describe('the signature and the receipt', () => {
   });
 });
 
+describe('the cashier’s page', () => {
+  it('follows the customer’s screen but never answers for the customer', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '50.00');
+    const { id, view } = await approved(6000);
+    expect(view.step).toEqual({ step: 'signature', totalCents: 6000 });
+    expect((await cashier('customer:view')).step).toEqual(view.step);
+    const asked: [string, unknown][] = [
+      ['customer:sign', { sequence: view.sequence, strokes: sampleSignature() }],
+      ['customer:choose-receipt', { sequence: view.sequence, choice: 'email', email: 'who@example.com' }],
+      ['customer:choose-tip', { sequence: view.sequence, tipCents: 100, confirmed: true }],
+      ['customer:still-here', { sequence: view.sequence }],
+    ];
+    for (const [channel, input] of asked) {
+      await expect(cashier(channel, input), channel).rejects.toMatchObject({
+        code: 'forbidden',
+        message: "Only the customer's screen answers this.",
+      });
+    }
+    expect(await t.gateway.engine.signatures.strokes(id)).toBeUndefined();
+    // The customer's own screen still signs.
+    const signed = await customer('customer:sign', { sequence: view.sequence, strokes: sampleSignature() });
+    expect(signed.choices.signed).toBe(true);
+    await customer('customer:choose-receipt', { sequence: signed.sequence, choice: 'none' });
+  });
+});
+
 describe('New sale on one of the counter’s pages', () => {
   it('takes only its own sale off the customer’s screen, never one another page started since', async () => {
     const first = await cashier('customer:start', { amountCents: 1200, askTip: false });
