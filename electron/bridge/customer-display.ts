@@ -93,6 +93,9 @@ const COPY_WORDS: Record<ReceiptCopy, string> = {
   check: 'Check',
 };
 
+/** The transactions a customer pays by: what a signature and a receipt at the counter are for. */
+const CHARGES: ReadonlySet<string> = new Set(['Sale', 'Capture', 'Forced Sale']);
+
 /** Steps before the card was read, from which the cashier may call the sale off. */
 const CANCELLABLE: ReadonlySet<CustomerStep['step']> = new Set(['tip', 'swipe', 'declined', 'see-cashier']);
 
@@ -361,7 +364,7 @@ export class CustomerDisplay {
         }
         return this.view();
       },
-      'customer:answered': (input) => {
+      'customer:answered': async (input) => {
         this.#expectSale(input.saleSequence);
         const sale = this.#sale;
         if (!sale || this.#step.step !== 'processing') return this.view();
@@ -369,6 +372,9 @@ export class CustomerDisplay {
         if (input.outcome === 'declined') this.#show({ step: 'declined', totalCents });
         else if (input.outcome === 'other') this.#show({ step: 'see-cashier', totalCents });
         else {
+          await this.#requireCharged(input.transactionId, input.totalCents);
+          // The sale may have left the screen while the ledger was read.
+          if (this.#sale !== sale || this.#step.step !== 'processing') return this.view();
           this.#choices = { ...this.#choices, transactionId: input.transactionId };
           const above = this.#options.settings().signatureAboveCents;
           if (above !== null && input.totalCents >= above && this.#screens > 0) {
@@ -436,6 +442,27 @@ export class CustomerDisplay {
       tipCents: sale.tipCents,
       totalCents: sale.amountCents + sale.tipCents,
     });
+  }
+
+  /**
+   * Refuses an approval the ledger does not bear out: the customer signs and chooses a receipt for
+   * the transaction named, so it must be an approved charge, not voided, of the total the customer is
+   * shown. Otherwise the cashier's page could show one amount and have the signature kept on another
+   * charge.
+   */
+  async #requireCharged(transactionId: number, totalCents: number): Promise<void> {
+    const charged = await this.#options.engine.reads.transaction(transactionId);
+    const bornOut =
+      charged !== undefined &&
+      charged.result === 'Approved' &&
+      charged.voidedBy === null &&
+      CHARGES.has(charged.type ?? '') &&
+      charged.amount === totalCents;
+    if (!bornOut)
+      throw new BridgeError(
+        'refused',
+        `Transaction #${transactionId} is not an approved charge of this total.`,
+      );
   }
 
   /**

@@ -511,6 +511,36 @@ describe('the cashier’s page', () => {
     expect(signed.choices.signed).toBe(true);
     await customer('customer:choose-receipt', { sequence: signed.sequence, choice: 'none' });
   });
+
+  it('cannot have the customer sign for one amount and keep the signature on another charge', async () => {
+    await t.gateway.engine.settings.setFromText('signature_above', '0.01');
+    // A charge made elsewhere, not the sale on the customer's screen.
+    const other = await approvedSale('321.00');
+    const { saleSequence } = await cashier('customer:start', { amountCents: 100, askTip: false });
+    await cashier('customer:charging', { saleSequence });
+    for (const answer of [
+      { transactionId: other, totalCents: 100 },
+      { transactionId: 999_999, totalCents: 100 },
+    ]) {
+      await expect(
+        cashier('customer:answered', { saleSequence, outcome: 'approved', ...answer }),
+      ).rejects.toMatchObject({ code: 'refused' });
+    }
+    // Still waiting for the answer; no signature is asked for and none is kept.
+    expect((await customer('customer:view')).step.step).toBe('processing');
+    expect(await t.gateway.engine.signatures.strokes(other)).toBeUndefined();
+    // The real charge of the sale on screen is taken.
+    const charged = await approvedSale('1.00');
+    const view = await cashier('customer:answered', {
+      saleSequence,
+      outcome: 'approved',
+      transactionId: charged,
+      totalCents: 100,
+    });
+    expect(view.step).toEqual({ step: 'signature', totalCents: 100 });
+    await cashier('customer:skip', { sequence: view.sequence });
+    await finish();
+  });
 });
 
 describe('New sale on one of the counter’s pages', () => {
