@@ -53,6 +53,26 @@ afterAll(async () => {
 
 const CARD = { card: '4111111111111111', exp_date: '1230' } as const;
 
+/** The counter screens every view is looked at on. */
+const COUNTER_SCREENS = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 768 },
+  { width: 800, height: 600 },
+];
+
+/** Runs `work` on the front counter's cashier page, opened paired at 1280x800 in a context of its own. */
+async function atTheFront(work: (cashier: CounterPage) => Promise<void>): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  try {
+    const cashier = new CounterPage(await context.newPage(), 'lanes');
+    await cashier.page.goto(front.running.pairingAddress());
+    await cashier.readerBadge('Card reader ready').waitFor();
+    await work(cashier);
+  } finally {
+    await context.close();
+  }
+}
+
 describe('the end of day of a store', () => {
   it('shows the one open batch of the store with each counter’s share', async () => {
     expect((await front.client.createTransaction({ type: 'SALE', amount: '20.00', ...CARD })).result).toBe(
@@ -66,14 +86,7 @@ describe('the end of day of a store', () => {
       'Approved',
     );
 
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      deviceScaleFactor: 1,
-    });
-    try {
-      const cashier = new CounterPage(await context.newPage(), 'lanes');
-      await cashier.page.goto(front.running.pairingAddress());
-      await cashier.readerBadge('Card reader ready').waitFor();
+    await atTheFront(async (cashier) => {
       await cashier.goTo('End of day');
       const lanes = cashier.screen.getByTestId('by-lane');
       await lanes.waitFor();
@@ -85,31 +98,18 @@ describe('the end of day of a store', () => {
       expect(await row('bar')).toEqual(['bar', '2', '$7.50', '−$4.00', '$0.00', '$3.50']);
       // The store's batch is the sum of its counters' shares.
       await expect.poll(() => cashier.screen.getByTestId('batch-net').textContent()).toContain('$23.50');
-      for (const size of [
-        { width: 1280, height: 800 },
-        { width: 1024, height: 768 },
-        { width: 800, height: 600 },
-      ]) {
+      for (const size of COUNTER_SCREENS) {
         await cashier.page.setViewportSize(size);
         await lanes.scrollIntoViewIfNeeded();
         await cashier.check(`01-by-counter-${size.width}x${size.height}`);
       }
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 describe('the keys of a store', () => {
   it('lists another counter’s screens key as such, and says what revoking it stops', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      deviceScaleFactor: 1,
-    });
-    try {
-      const cashier = new CounterPage(await context.newPage(), 'lanes');
-      await cashier.page.goto(front.running.pairingAddress());
-      await cashier.readerBadge('Card reader ready').waitFor();
+    await atTheFront(async (cashier) => {
       await cashier.goTo('Settings');
       await cashier.page
         .getByRole('navigation', { name: 'Settings' })
@@ -121,11 +121,7 @@ describe('the keys of a store', () => {
       const ownKey = cashier.page.getByRole('row', { name: /Tender browser screens \(front\)/ });
       expect(await ownKey.textContent()).toContain('These screens');
       expect(await ownKey.textContent()).not.toContain('Cashier screens');
-      for (const size of [
-        { width: 1280, height: 800 },
-        { width: 1024, height: 768 },
-        { width: 800, height: 600 },
-      ]) {
+      for (const size of COUNTER_SCREENS) {
         await cashier.page.setViewportSize(size);
         await barKey.scrollIntoViewIfNeeded();
         await cashier.check(`02-keys-${size.width}x${size.height}`);
@@ -151,8 +147,6 @@ describe('the keys of a store', () => {
       expect((await bar.client.createTransaction({ type: 'SALE', amount: '3.10', ...CARD })).result).toBe(
         'Approved',
       );
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
