@@ -7,6 +7,7 @@
  * engine. The state lives here, not in either page, so a customer's screen that reconnects (or a
  * reload) finds the sale where it was.
  */
+import { TYPE_LABELS, type TransactionTypeLabel } from '../../shared/api/transaction-types';
 import { displayMoney, MAX_AMOUNT_CENTS } from '../../shared/money';
 import type { AppSettings, InvokeChannel } from '../../shared/ipc/contract';
 import type {
@@ -94,7 +95,11 @@ const COPY_WORDS: Record<ReceiptCopy, string> = {
 };
 
 /** The transactions a customer pays by: what a signature and a receipt at the counter are for. */
-const CHARGES: ReadonlySet<string> = new Set(['Sale', 'Capture', 'Forced Sale']);
+const CHARGES: ReadonlySet<TransactionTypeLabel | null> = new Set([
+  TYPE_LABELS.SALE,
+  TYPE_LABELS.CAPTURE,
+  TYPE_LABELS['FORCED SALE'],
+]);
 
 /** Steps before the card was read, from which the cashier may call the sale off. */
 const CANCELLABLE: ReadonlySet<CustomerStep['step']> = new Set(['tip', 'swipe', 'declined', 'see-cashier']);
@@ -456,7 +461,7 @@ export class CustomerDisplay {
       charged !== undefined &&
       charged.result === 'Approved' &&
       charged.voidedBy === null &&
-      CHARGES.has(charged.type ?? '') &&
+      CHARGES.has(charged.type) &&
       charged.amount === totalCents;
     if (!bornOut)
       throw new BridgeError(
