@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { voidEffects } from '../../electron/gateway/domain/effects';
 import { applyEffects } from '../../electron/gateway/operations/recording';
 import {
@@ -436,6 +436,40 @@ describe('counters racing on one store', () => {
     const client = await inspect(url);
     expect(await count(client, 'SELECT sales_count AS n FROM batch_totals')).toBe(19);
     expect(await count(client, 'SELECT count(*) AS n FROM transactions WHERE amount = 105')).toBe(0);
+    await expectCountedBlocks(client);
+  });
+
+  it('the sales of one group reach the server in one statement, their rows and their share of the batch together', async () => {
+    const url = await server.createDatabase();
+    const ledger = await openLedger(url, 'lane-1');
+    // The first sale opens the batch, which the next group then begins with.
+    await ledger.write((write) => addRow(write, { amount: 100 }));
+    const groupsBefore = ledger.committed.groups;
+    const sent: string[] = [];
+    const original = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const [config] = args as [string | { name?: string; text: string }];
+      sent.push(typeof config === 'string' ? config : (config.name ?? config.text));
+      return (original as (...each: unknown[]) => unknown).apply(this, args) as never;
+    });
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => ledger.write((write) => addRow(write, { amount: 200 + i }))),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(ledger.committed.groups - groupsBefore).toBe(1);
+    expect(sent.filter((name) => name === 'tender_write_held')).toHaveLength(1);
+    // Nothing is sent for each sale: the group's statements are its own, however many sales it holds.
+    expect(sent.length).toBeLessThan(20);
+    const client = await inspect(url);
+    expect(await count(client, 'SELECT count(*) AS n FROM transactions')).toBe(21);
+    expect(await count(client, 'SELECT sales_count AS n FROM batch_totals')).toBe(21);
+    expect(await count(client, 'SELECT sales_total AS n FROM batch_totals')).toBe(100 + 20 * 200 + 190);
     await expectCountedBlocks(client);
   });
 

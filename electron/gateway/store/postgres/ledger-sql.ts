@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { SameCardCharge } from '../ledger-store';
 import { ID_BLOCK, POSTGRES_DIALECT } from '../sql/dialect';
-import { ledgerStatements } from '../sql/ledger-sql';
+import { ADD_TO_SHARE, COUNTERS, counterType, INSERTED_COLUMNS, ledgerStatements } from '../sql/ledger-sql';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 
 /**
@@ -58,12 +58,6 @@ export const LOCKS = {
   close: 8,
 } as const;
 
-/** A statement's `$n` parameters renumbered to follow those of `before`, to run in one statement with it. */
-function numberedAfter(text: string, before: string): string {
-  const offset = Math.max(0, ...[...before.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
-  return text.replace(/\$(\d+)/g, (_, position: string) => `$${Number(position) + offset}`);
-}
-
 /**
  * The SQLSTATEs `tender_expect` fails a statement with (schema step 11), for what a write took for
  * granted: the open batch its group began with, the API key it is made with.
@@ -82,16 +76,30 @@ export function lockKey(text: string): number {
 
 const LEDGER = ledgerStatements(POSTGRES_DIALECT);
 
+/** The columns of a new row on the store server, as `insertParams` gives them, then its lane. */
+export const HELD_ROW_COLUMNS = [...INSERTED_COLUMNS, 'lane'];
+
 export const SQL = {
   ...named('ledger', LEDGER),
   /**
-   * A new row and its share of the batch in one statement, as a sale writes them one after the other:
-   * the insert's parameters, then the delta's. Each is the ledger's own statement; PostgreSQL runs the
-   * insert of a WITH whether or not the rest reads it.
+   * What a group's writes kept back (write-transaction.ts, HeldChanges), in one statement: the new
+   * rows ($1, a JSON array of objects keyed by `HELD_ROW_COLUMNS`), then the shares of open batches
+   * ($2, a JSON array of one delta for each batch, lane and writer, summed). A share of a batch that is
+   * not open changes nothing, so its writer counts the shares changed. PostgreSQL runs the insert of a
+   * WITH whether or not the rest reads it.
    */
-  insertCounted: statement(
-    'insert_counted',
-    `WITH inserted AS (${LEDGER.insert}) ${numberedAfter(LEDGER.applyDelta, LEDGER.insert)}`,
+  writeHeld: statement(
+    'write_held',
+    `WITH inserted AS (
+       INSERT INTO transactions (${HELD_ROW_COLUMNS.join(', ')})
+       SELECT ${HELD_ROW_COLUMNS.join(', ')} FROM json_populate_recordset(NULL::transactions, $1::json))
+     INSERT INTO batch_lanes AS share (${COUNTERS.join(', ')}, lane, writer, batch_id)
+     SELECT ${COUNTERS.map((column) => `delta.${column}`).join(', ')}, delta.lane, delta.writer, batches.id
+     FROM json_to_recordset($2::json)
+       AS delta (${COUNTERS.map((column) => `${column} ${counterType(column)}`).join(', ')},
+                 lane text, writer text, batch_id bigint)
+     JOIN batches ON batches.id = delta.batch_id AND batches.status = 'OPEN'
+     ${ADD_TO_SHARE}`,
   ),
   /** Ids for a group's writes, taken together with its BEGIN: most writes insert one row. */
   takeIds: statement('take_ids', "SELECT nextval('transaction_ids') AS id FROM generate_series(1, $1)"),

@@ -34,7 +34,7 @@ import { PostgresForwardQueue } from './forward-queue';
 import { migrateStore } from './migrate';
 import { asStoreError, asStoreRequest, inTransaction } from './transaction';
 import { CommitAtOnceFailedError, runGroup } from './write-group';
-import { GroupBatch, GroupIds, GuessedBatchClosedError } from './write-transaction';
+import { GroupBatch, GroupIds, GuessedBatchClosedError, HeldChanges } from './write-transaction';
 
 /** A counter's name in the store: 1 to 16 letters, digits or hyphens. */
 export const LANE_NAME = /^[A-Za-z0-9-]{1,16}$/;
@@ -368,7 +368,15 @@ export class PostgresLedger implements LedgerStore {
             await commit();
           }
         : undefined;
-      const place = { lane: this.lane, writer, ids, batch, savepoints: !atOnce, liveKeys: new Set<number>() };
+      const place = {
+        lane: this.lane,
+        writer,
+        ids,
+        batch,
+        savepoints: !atOnce,
+        held: new HeldChanges(),
+        liveKeys: new Set<number>(),
+      };
       const group = await runGroup(client, place, works, commitAtOnce);
       if (!group.committed) finish(group.inserted);
       held = batch.open;

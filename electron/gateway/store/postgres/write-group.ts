@@ -22,7 +22,7 @@ import { isConnectionFailure, isRetryable } from './connection';
 import { EXPECTED } from './ledger-sql';
 import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
 import { asStoreError } from './transaction';
-import { GuessedBatchClosedError, WriteTransaction, type WritePlace } from './write-transaction';
+import { GuessedBatchClosedError, sendHeld, WriteTransaction, type WritePlace } from './write-transaction';
 
 type Work = (ledger: LedgerWrite) => Promise<unknown>;
 
@@ -138,6 +138,8 @@ async function runAtOnce(
     }
   }
   const inserted = runs.flatMap((run) => (run.thrown ? [] : run.write.inserted));
+  // What the writes kept back goes first: a statement of it that fails turns the COMMIT into ROLLBACK.
+  sendHeld(client, place.held);
   try {
     await commitAtOnce(inserted);
   } catch (error) {

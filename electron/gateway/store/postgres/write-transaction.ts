@@ -36,7 +36,7 @@ import {
 } from '../transaction-rows';
 import { isConnectionFailure, sendTogether } from './connection';
 import { forwardQueueWrite } from './forward-queue';
-import { LOCKS, lockKey, SQL } from './ledger-sql';
+import { HELD_ROW_COLUMNS, LOCKS, lockKey, SQL } from './ledger-sql';
 
 /**
  * The transaction ids a group's writes take: those its slot reserved at its last commit, then fetched
@@ -89,6 +89,108 @@ export class GroupIds {
     }
     this.free.sort((a, b) => a - b);
   }
+}
+
+/** A lane's share of a batch, as a delta changes it. */
+interface Share {
+  batch_id: number;
+  lane: string;
+  writer: string;
+  sales_count: number;
+  sales_total: number;
+  refund_count: number;
+  refund_total: number;
+  tip_total: number;
+}
+
+/**
+ * The new rows and shares of open batches that a group's writes keep back, to send in one statement
+ * (`SQL.writeHeld`): a sale then costs the server one row and no statement of its own, and the
+ * group's sales one change of each share, however many they are. What is held is sent before any
+ * other statement of the group, so every read and change sees it; at the end of each write in a group
+ * with savepoints, so that its savepoint holds it; and before the group's COMMIT.
+ */
+export class HeldChanges {
+  private rows: { mark: number; row: Record<string, unknown> }[] = [];
+  private shares: { mark: number; share: Share }[] = [];
+  private added = 0;
+
+  /** Where the held changes stand: what `dropSince` goes back to. */
+  get mark(): number {
+    return this.added;
+  }
+
+  /**
+   * A new row: its values as `insertParams` gives them, then its lane. Its text is whole characters
+   * (the API's schemas refuse a lone surrogate), which JSON carries as a parameter would.
+   */
+  keepRow(values: readonly unknown[]): void {
+    const row = Object.fromEntries(HELD_ROW_COLUMNS.map((column, index) => [column, values[index]]));
+    this.rows.push({ mark: this.added++, row });
+  }
+
+  keepShare(batchId: number, lane: string, writer: string, delta: BatchDelta): void {
+    const share: Share = {
+      batch_id: batchId,
+      lane,
+      writer,
+      sales_count: delta.salesCount,
+      sales_total: delta.salesTotal,
+      refund_count: delta.refundCount,
+      refund_total: delta.refundTotal,
+      tip_total: delta.tipTotal,
+    };
+    this.shares.push({ mark: this.added++, share });
+  }
+
+  /** Drops what was kept since `mark` and not sent: the changes of a write being undone. */
+  dropSince(mark: number): void {
+    this.rows = this.rows.filter((held) => held.mark < mark);
+    this.shares = this.shares.filter((held) => held.mark < mark);
+  }
+
+  /**
+   * The statement that writes what is held, and how many shares it must change (each share of a
+   * batch, lane and writer once, its deltas summed); none when nothing is held. What it returns is no
+   * longer held.
+   */
+  take(): { query: pg.QueryConfig; shares: number } | undefined {
+    if (this.rows.length === 0 && this.shares.length === 0) return undefined;
+    const summed = new Map<string, Share>();
+    for (const { share } of this.shares) {
+      const key = `${share.batch_id} ${share.lane} ${share.writer}`;
+      const same = summed.get(key);
+      if (!same) {
+        summed.set(key, { ...share });
+        continue;
+      }
+      same.sales_count += share.sales_count;
+      same.sales_total += share.sales_total;
+      same.refund_count += share.refund_count;
+      same.refund_total += share.refund_total;
+      same.tip_total += share.tip_total;
+    }
+    const rows = JSON.stringify(this.rows.map((held) => held.row));
+    this.rows = [];
+    this.shares = [];
+    return { query: SQL.writeHeld([rows, JSON.stringify([...summed.values()])]), shares: summed.size };
+  }
+}
+
+/**
+ * Sends what the group holds (HeldChanges), without waiting for it; the answer fails when a share
+ * changed no batch, which the group's shared lock on each batch it counts into rules out. Undefined
+ * when nothing is held.
+ */
+export function sendHeld(client: pg.ClientBase, held: HeldChanges): Promise<void> | undefined {
+  const taken = held.take();
+  if (!taken) return undefined;
+  sendTogether(client);
+  const answered = client.query(taken.query).then(({ rowCount }) => {
+    if (rowCount !== taken.shares) throw new Error('a share was kept for a batch that is not open');
+  });
+  answered.catch(() => undefined);
+  return answered;
 }
 
 /**
@@ -164,6 +266,8 @@ export interface WritePlace {
   writer: string;
   ids: GroupIds;
   batch: GroupBatch;
+  /** The new rows and batch shares the group's writes keep back, to send together. */
+  held: HeldChanges;
   /**
    * The API keys checked live in this group's transaction so far, in a group without savepoints:
    * nothing of it is undone alone there, so one check of a key stands for every write after it.
@@ -176,11 +280,8 @@ export class WriteTransaction implements LedgerWrite {
   private sent: Promise<unknown>[] = [];
   /** The id this write took for its next insert, if it has not inserted it yet. */
   private nextId: number | undefined;
-  /**
-   * An insert not sent yet: a sale's row goes in one statement with its share of the batch, which the
-   * operations apply right after it. Anything else sends it first.
-   */
-  private pendingInsert: unknown[] | undefined;
+  /** Where the group's held changes stood when this write began: undoing it drops what it kept since. */
+  private readonly heldMark: number;
   /** Every id this write took; the ids it inserted. */
   private readonly ids: number[] = [];
   readonly inserted: number[] = [];
@@ -225,6 +326,7 @@ export class WriteTransaction implements LedgerWrite {
     private readonly savepoint: string,
   ) {
     this.deltaLane = place.lane;
+    this.heldMark = place.held.mark;
     this.batchBefore = place.batch.open;
     this.sharedBefore = new Set(place.batch.shared);
   }
@@ -241,17 +343,15 @@ export class WriteTransaction implements LedgerWrite {
   }
 
   /**
-   * Sends what the write still keeps back (its row, held to go with the batch delta that usually
-   * follows): once its work has returned, before the next write's statements or the commit, so that
-   * every row is written inside its own write and commit, whatever follows it.
+   * Once its work has returned: in a group with savepoints, sends what the write kept back, so that
+   * its savepoint holds it. A group that commits at once keeps it for its next statement or its COMMIT.
    */
   flush(): void {
-    this.sendPendingInsert();
+    if (this.place.savepoints) this.sendHeld();
   }
 
   /** Waits for every statement sent; the error of the first that failed, if one did. */
   async failure(): Promise<unknown> {
-    this.sendPendingInsert();
     const outcomes = await Promise.allSettled(this.sent.splice(0));
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     return failed?.reason;
@@ -278,7 +378,7 @@ export class WriteTransaction implements LedgerWrite {
    * that changed nothing in the ledger or is being undone.
    */
   forget(): void {
-    this.pendingInsert = undefined;
+    this.place.held.dropSince(this.heldMark);
     this.place.batch.open = this.batchBefore;
     this.place.batch.shared = new Set(this.sharedBefore);
     this.place.ids.giveBack(this.ids);
@@ -287,7 +387,7 @@ export class WriteTransaction implements LedgerWrite {
 
   /** Gives back every id this write took: it was undone with a write before it. */
   abandon(): void {
-    this.pendingInsert = undefined;
+    this.place.held.dropSince(this.heldMark);
     this.place.ids.giveBack(this.ids);
     this.inserted.length = 0;
     this.nextId = undefined;
@@ -299,20 +399,19 @@ export class WriteTransaction implements LedgerWrite {
     this.nextId = undefined;
   }
 
-  private sendPendingInsert(): void {
-    const params = this.pendingInsert;
-    if (params === undefined) return;
-    this.pendingInsert = undefined;
-    this.changed = true;
-    this.send(SQL.insert(params));
+  /** Sends what the group holds, as one of this write's statements. */
+  private sendHeld(): void {
+    const answered = sendHeld(this.client, this.place.held);
+    if (answered) this.sent.push(answered);
   }
 
   /**
-   * Sends a statement without waiting for it; `check` throws when its answer fails the write. A check
-   * that is not `safe` (guaranteed by a lock this write's group holds) makes the write risky.
+   * Sends a statement without waiting for it, after what the group holds; `check` throws when its
+   * answer fails the write. A check that is not `safe` (guaranteed by a lock this write's group holds)
+   * makes the write risky.
    */
   private send(query: string | pg.QueryConfig, check?: (result: pg.QueryResult) => void, safe = false): void {
-    if (this.pendingInsert !== undefined) this.sendPendingInsert();
+    this.sendHeld();
     if (check && !safe) this.risky = true;
     sendTogether(this.client);
     const answered = this.client.query(query).then((result) => check?.(result));
@@ -326,7 +425,7 @@ export class WriteTransaction implements LedgerWrite {
    * fails with "current transaction is aborted": the earlier failure is the write's error.
    */
   private async read<Row extends pg.QueryResultRow>(query: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
-    this.sendPendingInsert();
+    this.sendHeld();
     sendTogether(this.client);
     try {
       return await this.client.query<Row>(query);
@@ -344,7 +443,7 @@ export class WriteTransaction implements LedgerWrite {
   private async readTogether(
     ...queries: [pg.QueryConfig, pg.QueryConfig]
   ): Promise<[pg.QueryResult, pg.QueryResult]> {
-    this.sendPendingInsert();
+    this.sendHeld();
     sendTogether(this.client);
     const answers = await Promise.allSettled(queries.map((query) => this.client.query(query)));
     const failed = answers.find((answer) => answer.status === 'rejected');
@@ -419,8 +518,8 @@ export class WriteTransaction implements LedgerWrite {
       throw new Error(
         `transaction ${transaction.id} was not the id this write took (${this.nextId ?? 'none'})`,
       );
-    this.sendPendingInsert();
-    this.pendingInsert = [...insertParams(transaction), this.place.lane];
+    this.changed = true;
+    this.place.held.keepRow([...insertParams(transaction), this.place.lane]);
     this.inserted.push(transaction.id);
     this.nextId = undefined;
     this.deltaLane = this.place.lane;
@@ -513,8 +612,17 @@ export class WriteTransaction implements LedgerWrite {
     }
   }
 
-  /** The share of the lane of the transaction the delta is about, in this writer's own row. */
+  /**
+   * The share of the lane of the transaction the delta is about, in this writer's own row: kept back
+   * with the group's new rows while the group holds the batch shared, so that no close comes before
+   * its commit; sent at once, and checked, otherwise.
+   */
   async applyBatchDelta(batchId: number, delta: BatchDelta): Promise<void> {
+    this.changed = true;
+    if (this.place.batch.shared.has(batchId)) {
+      this.place.held.keepShare(batchId, this.deltaLane, this.place.writer, delta);
+      return;
+    }
     const share = [
       delta.salesCount,
       delta.salesTotal,
@@ -525,17 +633,9 @@ export class WriteTransaction implements LedgerWrite {
       this.place.writer,
       batchId,
     ];
-    const inserted = this.pendingInsert;
-    this.pendingInsert = undefined;
-    this.changed = true;
-    this.send(
-      inserted ? SQL.insertCounted([...inserted, ...share]) : SQL.applyDelta(share),
-      ({ rowCount }) => {
-        if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
-      },
-      // Safe once the group holds the batch shared: no close comes before the group's commit.
-      this.place.batch.shared.has(batchId),
-    );
+    this.send(SQL.applyDelta(share), ({ rowCount }) => {
+      if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
+    });
   }
 
   async closeBatch(

@@ -13,7 +13,7 @@ export const APPEND_AUDIT_SQL =
   'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)';
 
 /** Every column a new transaction sets, in the order of `insertParams` (transaction-rows.ts). */
-const INSERTED_COLUMNS = [
+export const INSERTED_COLUMNS = [
   ...Object.values(TRANSACTION_COLUMNS)
     .filter((column) => !('inserted' in column))
     .map((column) => column.name),
@@ -21,7 +21,17 @@ const INSERTED_COLUMNS = [
 ];
 
 /** The columns of the counters a batch and each of its lanes' shares keep, in the order of a delta's values. */
-const COUNTERS = ['sales_count', 'sales_total', 'refund_count', 'refund_total', 'tip_total'] as const;
+export const COUNTERS = ['sales_count', 'sales_total', 'refund_count', 'refund_total', 'tip_total'] as const;
+
+/** The SQL type of a batch counter: counts are integers, totals are cents. */
+export function counterType(column: (typeof COUNTERS)[number]): 'integer' | 'bigint' {
+  return column.endsWith('count') ? 'integer' : 'bigint';
+}
+
+/** A lane's share of a batch met again: the delta added to it. */
+export const ADD_TO_SHARE = `ON CONFLICT (batch_id, lane, writer) DO UPDATE SET ${COUNTERS.map(
+  (column) => `${column} = share.${column} + excluded.${column}`,
+).join(', ')}`;
 
 /**
  * The ledger's statements in one store's SQL. Parameters, in order:
@@ -73,12 +83,10 @@ export function ledgerStatements(dialect: SqlDialect) {
     // to its own row and never waits for another writer's.
     applyDelta: dialect.keepsLanes
       ? `INSERT INTO batch_lanes AS share (${COUNTERS.join(', ')}, lane, writer, batch_id)
-         SELECT ${COUNTERS.map((column) => `CAST(? AS ${column.endsWith('count') ? 'integer' : 'bigint'})`).join(', ')},
+         SELECT ${COUNTERS.map((column) => `CAST(? AS ${counterType(column)})`).join(', ')},
                 CAST(? AS text), CAST(? AS text), id
          FROM batches WHERE id = ? AND status = 'OPEN'${dialect.beforeUpsert}
-         ON CONFLICT (batch_id, lane, writer) DO UPDATE SET ${COUNTERS.map(
-           (column) => `${column} = share.${column} + excluded.${column}`,
-         ).join(', ')}`
+         ${ADD_TO_SHARE}`
       : `UPDATE batches SET ${counted} WHERE id = ? AND status = 'OPEN'`,
     // With lanes, the close writes the sum of the shares into the batch's own row.
     closeBatch: dialect.keepsLanes
