@@ -30,6 +30,7 @@ import { openEngine, type StoreServerOptions } from './gateway/open-store';
 import { readDataDirAudit } from './gateway/store/sqlite/open';
 import { backupLedger, BackupError, restoreLedger } from './gateway/backup';
 import { DataDirInUseError } from './gateway/data-dir';
+import { LaneInUseError } from './gateway/store/store-errors';
 import { LedgerDamagedError, startGateway, type LedgerCheck } from './gateway/gateway';
 import { keepEngineHeapSmall } from './gateway/heap';
 import { formatTimestamp } from './gateway/http/dates';
@@ -829,6 +830,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (
     error instanceof BackupError ||
     error instanceof DataDirInUseError ||
+    error instanceof LaneInUseError ||
     error instanceof LedgerDamagedError ||
     error instanceof InvalidStaffRequestError
   ) {

@@ -146,7 +146,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   );
   let opened: { engine: Engine; ledgerCheck: LedgerCheck };
   try {
-    opened = await openCheckedLedger(options.dataDir, claim.lastStop, options.engine);
+    // One engine serves a lane of a store server: a second one given the same lane is refused.
+    opened = await openCheckedLedger(options.dataDir, claim.lastStop, {
+      ...options.engine,
+      servesLane: true,
+    });
   } catch (error) {
     claim.release(claim.lastStop);
     throw error;

@@ -29,6 +29,12 @@ export interface StoreOptions {
    * in it. Without it, the ledger is the data dir's SQLite file.
    */
   store?: StoreServerOptions;
+  /**
+   * Set by the engine that serves requests: on a store server it claims its lane first, and is
+   * refused (LaneInUseError) when another engine serves that lane. Commands that only read or
+   * administer the store leave it unset.
+   */
+  servesLane?: boolean;
 }
 
 /**
@@ -44,6 +50,7 @@ export function openStore(dataDir: string, options: StoreOptions = {}): Promise<
     return openPostgresStore({
       ...options.store,
       dataDir: readDataDirAdmin(layout.database, native),
+      ...(options.servesLane && { servesLane: true }),
     });
   }
   return Promise.resolve(

@@ -187,6 +187,35 @@ describe('serve --database and --lane', () => {
           JSON.stringify({ type: 'SALE', amount: '12.00', card: '4111111111111111', exp_date: '1230' }),
         );
         expect(JSON.parse(sale.body)).toMatchObject({ result: 'Approved' });
+        // A second counter given the lane this one serves is refused, and says what to do.
+        const other = mkdtempSync(join(tmpdir(), 'tender-store-cli-'));
+        try {
+          // Bounded: a second engine that did start would serve until stopped.
+          const second = spawnSync(
+            process.execPath,
+            [
+              ...CLI,
+              'serve',
+              '--port',
+              String(await freePort()),
+              '--database',
+              url,
+              '--lane',
+              'front',
+              '--data-dir',
+              other,
+            ],
+            { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+          );
+          expect(second.error).toBeUndefined();
+          expect(second.status).toBe(1);
+          expect(second.stderr).toContain(
+            'Another counter is serving the lane "front" on this store server.',
+          );
+          expect(second.stderr).toContain('Give this counter a lane of its own');
+        } finally {
+          rmSync(other, { recursive: true, force: true });
+        }
         const list = await call(port, key, 'GET', 'transactions?lane=front');
         const items = JSON.parse(list.body) as TransactionListItem[];
         expect(items.map((item) => [item.amount, item.lane, item.cashier])).toEqual([

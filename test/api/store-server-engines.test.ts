@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, TransactionListItem, TransactionResponse } from '../../shared/api/schemas';
 import { ERROR_CODES } from '../../electron/gateway/domain/codes';
-import { StoreUnreachableError } from '../../electron/gateway/store/store-errors';
+import { LaneInUseError, StoreUnreachableError } from '../../electron/gateway/store/store-errors';
 import { simulatedSwipeString } from '../../electron/reader/simulator';
 import { startTestGateway, VISA, type TestGateway } from '../support/gateway';
 import { auditBatches, expectedTotals, listAll, rowProblems, type GetJson } from '../support/ledger-audit';
@@ -172,6 +172,32 @@ describe('several counters on one store server', () => {
       headers: { api_key: front.key, accept: 'application/json' },
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('a second engine given a lane another engine serves is refused, and the lane is free again once that one stops', async () => {
+    const url = await server.createDatabase();
+    const [front] = await countersOn(url, ['front']);
+    if (!front) throw new Error('no counter started');
+    const refused = startTestGateway({ engine: { store: { url, lane: 'front' } } });
+    await expect(refused).rejects.toBeInstanceOf(LaneInUseError);
+    await expect(refused).rejects.toThrow(
+      'Another counter is serving the lane "front" on this store server.',
+    );
+    // Another lane of the same store starts beside it.
+    const [bar] = await countersOn(url, ['bar']);
+    expect(await post(bar as TestGateway, { type: 'SALE', amount: '4.00', ...VISA })).toMatchObject({
+      result: 'Approved',
+    });
+    // The first keeps serving its lane, then lets it go when it stops.
+    expect(await post(front, { type: 'SALE', amount: '5.00', ...VISA })).toMatchObject({
+      result: 'Approved',
+    });
+    running.splice(running.indexOf(front), 1);
+    await front.close();
+    const [again] = await countersOn(url, ['front']);
+    expect(await post(again as TestGateway, { type: 'SALE', amount: '6.00', ...VISA })).toMatchObject({
+      result: 'Approved',
+    });
   });
 
   it('a void from another counter takes the sale back from the share of the counter that made it', async () => {

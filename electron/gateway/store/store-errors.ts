@@ -40,6 +40,21 @@ export function isStoreError(error: unknown): error is StoreError {
 }
 
 /**
+ * Another engine already serves this counter's lane on the store server. Two engines on one lane
+ * would share its PIN pauses and its share of each batch, and each would revoke the other's screens
+ * key when it starts, so the second is refused.
+ */
+export class LaneInUseError extends Error {
+  readonly code = 'lane_in_use';
+  constructor(readonly lane: string) {
+    super(
+      `Another counter is serving the lane "${lane}" on this store server. ` +
+        'Give this counter a lane of its own (--lane, or Settings → Store server), or stop the other one first.',
+    );
+  }
+}
+
+/**
  * The API key a write is made with was revoked: checked inside the write, since a counter's copy of
  * the store's keys may be a moment behind (a revocation made at another counter). Nothing is kept.
  */

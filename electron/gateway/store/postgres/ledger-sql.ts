@@ -56,6 +56,8 @@ export const LOCKS = {
    * and shared by each request that may go to the gateway, across its own.
    */
   close: 8,
+  /** A counter's lane, held by the engine serving it for as long as it runs (ledger.ts, `claimLane`). */
+  lane: 9,
 } as const;
 
 /**

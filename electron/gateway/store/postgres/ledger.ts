@@ -29,7 +29,7 @@ import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
 import { isRetryable, openPool, sendTogether, type PostgresConnectionOptions } from './connection';
 import { LOCKS, lockKey, SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { KeyedQueue, Slots } from '../../keyed-queue';
-import { AnswerHeldElsewhereError } from '../store-errors';
+import { AnswerHeldElsewhereError, LaneInUseError } from '../store-errors';
 import { PostgresForwardQueue } from './forward-queue';
 import { migrateStore } from './migrate';
 import { asStoreError, asStoreRequest, inTransaction } from './transaction';
@@ -66,6 +66,9 @@ const HOLD_CONNECTIONS = { subject: 8, answer: 4, share: 8 } as const;
 /** The longest a request waits for a subject another holds: two gateway time limits and more. */
 const HOLD_WAIT_MS = 300_000;
 
+/** How often a serving counter whose lane's connection broke tries to hold the lane again. */
+const LANE_RECLAIM_MS = 5000;
+
 /**
  * The groups of one counter that may run at once, each on a connection of its own. More let a
  * counter's writes go on while a group waits for the server; each is a connection the server keeps.
@@ -97,6 +100,9 @@ export class PostgresLedger implements LedgerStore {
   readonly forwards: PostgresForwardQueue;
   /** Requests of this counter for one original take turns here first, so they hold one connection. */
   private readonly originals = new KeyedQueue();
+  /** The lane's claim while an engine serves it (claimLane): its connection, and a retry after a break. */
+  private laneClaim:
+    { pool: pg.Pool; client?: pg.PoolClient; retry?: NodeJS.Timeout; closed: boolean } | undefined;
   private readonly holdSlots = {
     subject: new Slots(HOLD_CONNECTIONS.subject),
     answer: new Slots(HOLD_CONNECTIONS.answer),
@@ -108,6 +114,7 @@ export class PostgresLedger implements LedgerStore {
     /** Connections that hold subjects across a request's outside calls, apart from the writes'. */
     private readonly holds: pg.Pool,
     readonly lane: string,
+    private readonly connection: PostgresConnectionOptions,
   ) {
     this.forwards = new PostgresForwardQueue(pool);
     this.queue = new WriteQueue<Work>((works, slot) => this.runGroup(works, slot), {
@@ -144,11 +151,90 @@ export class PostgresLedger implements LedgerStore {
       max: HOLD_CONNECTIONS.subject + HOLD_CONNECTIONS.answer + HOLD_CONNECTIONS.share,
       statementTimeoutMs: HOLD_WAIT_MS,
     });
-    return new PostgresLedger(pool, holds, options.lane);
+    return new PostgresLedger(pool, holds, options.lane, options);
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.holds.end()]);
+    const claim = this.laneClaim;
+    if (claim) {
+      claim.closed = true;
+      clearTimeout(claim.retry);
+      claim.client?.release(true);
+    }
+    await Promise.all([this.pool.end(), this.holds.end(), claim?.pool.end()]);
+  }
+
+  /**
+   * Claims this counter's lane for the engine that serves it, until the ledger closes: a session lock
+   * on a connection of its own, which the server lets go when the engine stops or dies. A second
+   * engine given the same lane is refused with a LaneInUseError. Should the connection break (the
+   * server restarted), the counter goes on and holds the lane again as soon as it can.
+   */
+  async claimLane(): Promise<void> {
+    if (this.laneClaim) return;
+    const claim: NonNullable<PostgresLedger['laneClaim']> = {
+      pool: openPool({ ...this.connection, max: 1 }),
+      closed: false,
+    };
+    this.laneClaim = claim;
+    if (!(await this.holdLane(claim))) {
+      this.laneClaim = undefined;
+      await claim.pool.end();
+      throw new LaneInUseError(this.lane);
+    }
+  }
+
+  /** Takes the lane's lock on the claim's connection: false when another engine holds it. */
+  private async holdLane(claim: NonNullable<PostgresLedger['laneClaim']>): Promise<boolean> {
+    let client: pg.PoolClient;
+    try {
+      client = await claim.pool.connect();
+    } catch (error) {
+      throw asStoreError(error);
+    }
+    let held = false;
+    try {
+      const taken = await client.query<{ held: boolean }>(
+        SQL.tryHold([LOCKS.lane, lockKey(`lane ${this.lane}`)]),
+      );
+      held = taken.rows[0]?.held === true;
+    } catch (error) {
+      client.release(true);
+      throw asStoreError(error);
+    }
+    if (!held) {
+      client.release(true);
+      return false;
+    }
+    if (claim.closed) {
+      client.release(true);
+      return true;
+    }
+    claim.client = client;
+    let lost = false;
+    // Kept listening after the first: a second event unheard would end the process.
+    client.on('error', () => {
+      if (lost) return;
+      lost = true;
+      claim.client = undefined;
+      client.release(true);
+      this.reclaimLane(claim);
+    });
+    return true;
+  }
+
+  /** After the claim's connection broke: tries again until the lane is held, or the ledger closes. */
+  private reclaimLane(claim: NonNullable<PostgresLedger['laneClaim']>): void {
+    if (claim.closed) return;
+    claim.retry = setTimeout(() => {
+      this.holdLane(claim).then(
+        (held) => {
+          if (!held) this.reclaimLane(claim);
+        },
+        () => this.reclaimLane(claim),
+      );
+    }, LANE_RECLAIM_MS);
+    claim.retry.unref();
   }
 
   /**

@@ -19,6 +19,11 @@ export interface PostgresStoreOptions {
   lane: string;
   /** What this counter's data dir brings to the store (see admin-adopt.ts). */
   dataDir?: DataDirAdmin;
+  /**
+   * Whether this store is opened for the engine that serves the lane: the lane is then claimed
+   * before anything else is done (a LaneInUseError when another engine serves it).
+   */
+  servesLane?: boolean;
 }
 
 /** Fails within seconds, with nothing left open, when the store server cannot be reached. */
@@ -30,6 +35,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const customerRecords = new PostgresCustomerRecords({ url: options.url, applicationName });
   let admin: PostgresAdminStore | undefined;
   try {
+    if (options.servesLane) await ledger.claimLane();
     const cardHashKey = await ledger.cardHashKey();
     admin = await PostgresAdminStore.open({ url: options.url, applicationName });
     if (options.dataDir) await admin.adopt(options.dataDir);
