@@ -323,12 +323,17 @@ describe('the store’s staff', () => {
     expect(await wrongPin(a.gateway.engine, '4826')).toBe('locked');
     expect(await wrongPin(b.gateway.engine, '4826')).toBe('accepted');
     // The pause is the store's record of that counter, whichever engine serves it next.
+    running.splice(running.indexOf(a), 1);
+    await a.close();
     const again = (await counters(['lane-a'], url)) as [TestGateway];
     expect(await wrongPin(again[0].gateway.engine, '4826')).toBe('locked');
-    const failures = (await a.gateway.engine.reads.recentAudit(20)).filter(
+    const failures = (await again[0].gateway.engine.reads.recentAudit(20)).filter(
       (entry) => entry.action === 'pin_failed',
     );
-    expect(failures).toHaveLength(6);
+    // Five wrong PINs at lane-a and one at lane-b, and the PIN lane-a refused while paused, summed up
+    // when its first engine stopped.
+    expect(failures).toHaveLength(7);
+    expect(failures[0]?.detail).toMatch(/^1 PIN refused at lane-a while PIN entry there was paused/);
     expect(auditWords(failures)).not.toMatch(/\b(1111|2222|4826)\b/);
   });
 });
