@@ -439,6 +439,21 @@ describe('counters racing on one store', () => {
     await expectCountedBlocks(client);
   });
 
+  it('a lane claimed by a ledger that has closed takes no notice of its connection ending', async () => {
+    const url = await server.createDatabase();
+    const ledger = await PostgresLedger.open({ url, lane: 'lane-1' });
+    await ledger.claimLane();
+    const { client } = (ledger as unknown as { laneClaim: { client: pg.PoolClient } }).laneClaim;
+    await ledger.close();
+    // As the server reports a connection it ends (a database dropped, a server stopping) after the
+    // ledger let it go.
+    expect(() =>
+      client.emit('error', new Error('terminating connection due to administrator command')),
+    ).not.toThrow();
+    const again = await openLedger(url, 'lane-1');
+    await expect(again.claimLane()).resolves.toBeUndefined();
+  });
+
   it('the sales of one group reach the server in one statement, their rows and their share of the batch together', async () => {
     const url = await server.createDatabase();
     const ledger = await openLedger(url, 'lane-1');

@@ -157,9 +157,12 @@ export class PostgresLedger implements LedgerStore {
   async close(): Promise<void> {
     const claim = this.laneClaim;
     if (claim) {
+      // Closed first: an error the connection reports while it ends is then no break to mend.
       claim.closed = true;
       clearTimeout(claim.retry);
-      claim.client?.release(true);
+      const client = claim.client;
+      claim.client = undefined;
+      client?.release(true);
     }
     await Promise.all([this.pool.end(), this.holds.end(), claim?.pool.end()]);
   }
@@ -214,7 +217,7 @@ export class PostgresLedger implements LedgerStore {
     let lost = false;
     // Kept listening after the first: a second event unheard would end the process.
     client.on('error', () => {
-      if (lost) return;
+      if (lost || claim.closed) return;
       lost = true;
       claim.client = undefined;
       client.release(true);
