@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { toBatch, type BatchRecord, type BatchRowShape } from '../batch-rows';
 import type { SameCardCharge } from '../ledger-store';
 import { ID_BLOCK, POSTGRES_DIALECT } from '../sql/dialect';
-import { ADD_TO_SHARE, COUNTERS, counterType, INSERTED_COLUMNS, ledgerStatements } from '../sql/ledger-sql';
+import { ADD_TO_SHARE, COUNTERS, counterType, insertedColumns, ledgerStatements } from '../sql/ledger-sql';
 import { toTransaction, type LedgerTransaction, type TransactionRowShape } from '../transaction-rows';
 
 /**
@@ -79,7 +79,7 @@ export function lockKey(text: string): number {
 const LEDGER = ledgerStatements(POSTGRES_DIALECT);
 
 /** The columns of a new row on the store server, as `insertParams` gives them, then its lane. */
-export const HELD_ROW_COLUMNS = [...INSERTED_COLUMNS, 'lane'];
+export const HELD_ROW_COLUMNS = insertedColumns(POSTGRES_DIALECT);
 
 export const SQL = {
   ...named('ledger', LEDGER),

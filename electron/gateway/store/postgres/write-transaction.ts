@@ -27,6 +27,7 @@ import {
   type UpstreamBatch,
 } from '../batch-rows';
 import type { LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
+import { COUNTERS, deltaValues, type Counter } from '../sql/ledger-sql';
 import {
   insertParams,
   toTransaction,
@@ -91,17 +92,8 @@ export class GroupIds {
   }
 }
 
-/** A lane's share of a batch, as a delta changes it. */
-interface Share {
-  batch_id: number;
-  lane: string;
-  writer: string;
-  sales_count: number;
-  sales_total: number;
-  refund_count: number;
-  refund_total: number;
-  tip_total: number;
-}
+/** A lane's share of a batch, as a delta changes it: what `SQL.writeHeld` reads of each. */
+type Share = { batch_id: number; lane: string; writer: string } & Record<Counter, number>;
 
 /**
  * The new rows and shares of open batches that a group's writes keep back, to send in one statement
@@ -130,16 +122,9 @@ export class HeldChanges {
   }
 
   keepShare(batchId: number, lane: string, writer: string, delta: BatchDelta): void {
-    const share: Share = {
-      batch_id: batchId,
-      lane,
-      writer,
-      sales_count: delta.salesCount,
-      sales_total: delta.salesTotal,
-      refund_count: delta.refundCount,
-      refund_total: delta.refundTotal,
-      tip_total: delta.tipTotal,
-    };
+    const values = deltaValues(delta);
+    const counters = Object.fromEntries(COUNTERS.map((column, index) => [column, values[index]]));
+    const share = { batch_id: batchId, lane, writer, ...counters } as Share;
     this.shares.push({ mark: this.added++, share });
   }
 
@@ -164,11 +149,7 @@ export class HeldChanges {
         summed.set(key, { ...share });
         continue;
       }
-      same.sales_count += share.sales_count;
-      same.sales_total += share.sales_total;
-      same.refund_count += share.refund_count;
-      same.refund_total += share.refund_total;
-      same.tip_total += share.tip_total;
+      for (const column of COUNTERS) same[column] += share[column];
     }
     const rows = JSON.stringify(this.rows.map((held) => held.row));
     this.rows = [];
@@ -623,16 +604,7 @@ export class WriteTransaction implements LedgerWrite {
       this.place.held.keepShare(batchId, this.deltaLane, this.place.writer, delta);
       return;
     }
-    const share = [
-      delta.salesCount,
-      delta.salesTotal,
-      delta.refundCount,
-      delta.refundTotal,
-      delta.tipTotal,
-      this.deltaLane,
-      this.place.writer,
-      batchId,
-    ];
+    const share = [...deltaValues(delta), this.deltaLane, this.place.writer, batchId];
     this.send(SQL.applyDelta(share), ({ rowCount }) => {
       if (rowCount !== 1) throw new Error(`batch ${batchId} is not open`);
     });

@@ -4,6 +4,7 @@
  * answers kept under Idempotency-Keys, and the audit log. Each store's ledger runs them with the
  * parameters in the order written here.
  */
+import type { BatchDelta } from '../../domain/batch';
 import { NAME_KEY_COLUMNS, TRANSACTION_COLUMNS } from '../transaction-rows';
 import { inDialect, type SqlDialect } from './dialect';
 import { openBatchSql } from './list-sql';
@@ -13,18 +14,39 @@ export const APPEND_AUDIT_SQL =
   'INSERT INTO audit_log (at, actor, action, subject, detail) VALUES (?, ?, ?, ?, ?)';
 
 /** Every column a new transaction sets, in the order of `insertParams` (transaction-rows.ts). */
-export const INSERTED_COLUMNS = [
+const INSERTED_COLUMNS = [
   ...Object.values(TRANSACTION_COLUMNS)
     .filter((column) => !('inserted' in column))
     .map((column) => column.name),
   ...Object.values(NAME_KEY_COLUMNS),
 ];
 
-/** The columns of the counters a batch and each of its lanes' shares keep, in the order of a delta's values. */
-export const COUNTERS = ['sales_count', 'sales_total', 'refund_count', 'refund_total', 'tip_total'] as const;
+/** The columns a new transaction's insert names: `insertParams`' order, then its lane where the store keeps lanes. */
+export function insertedColumns(dialect: SqlDialect): string[] {
+  return dialect.keepsLanes ? [...INSERTED_COLUMNS, 'lane'] : INSERTED_COLUMNS;
+}
+
+/** Each counter a batch and each of its lanes' shares keep: its column, and the field of a delta that changes it. */
+const COUNTER_FIELDS = {
+  sales_count: 'salesCount',
+  sales_total: 'salesTotal',
+  refund_count: 'refundCount',
+  refund_total: 'refundTotal',
+  tip_total: 'tipTotal',
+} as const satisfies Record<string, keyof BatchDelta>;
+
+export type Counter = keyof typeof COUNTER_FIELDS;
+
+/** The counters' columns, in the order of a delta's values (`deltaValues`). */
+export const COUNTERS = Object.keys(COUNTER_FIELDS) as Counter[];
+
+/** What a delta adds to each counter, in the order of `COUNTERS`. */
+export function deltaValues(delta: BatchDelta): number[] {
+  return COUNTERS.map((column) => delta[COUNTER_FIELDS[column]]);
+}
 
 /** The SQL type of a batch counter: counts are integers, totals are cents. */
-export function counterType(column: (typeof COUNTERS)[number]): 'integer' | 'bigint' {
+export function counterType(column: Counter): 'integer' | 'bigint' {
   return column.endsWith('count') ? 'integer' : 'bigint';
 }
 
@@ -36,14 +58,14 @@ export const ADD_TO_SHARE = `ON CONFLICT (batch_id, lane, writer) DO UPDATE SET 
 /**
  * The ledger's statements in one store's SQL. Parameters, in order:
  * - `insert`: `insertParams(transaction)`, then the lane where the store keeps lanes;
- * - `applyDelta`: the five counters of the delta, then, where the store keeps lanes, the lane whose
+ * - `applyDelta`: `deltaValues(delta)`, then, where the store keeps lanes, the lane whose
  *   share it is and the writer's name, then the batch id;
  * - `markVoided`: the void's id, the voided transaction's id; it returns the voided row's lane;
  * - `closeBatch`: when it was settled, the confirmation code, `upstreamColumns(upstream)` (the
  *   gateway's batch, or nulls), then the batch id.
  */
 export function ledgerStatements(dialect: SqlDialect) {
-  const columns = dialect.keepsLanes ? [...INSERTED_COLUMNS, 'lane'] : INSERTED_COLUMNS;
+  const columns = insertedColumns(dialect);
   const counted = COUNTERS.map((column) => `${column} = ${column} + ?`).join(', ');
   return inDialect(dialect, {
     find: 'SELECT * FROM transactions WHERE id = ?',

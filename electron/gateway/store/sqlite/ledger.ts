@@ -13,7 +13,7 @@ import { SqliteForwardQueue } from './forward-queue';
 import { GroupCommit } from './group-commit';
 import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
 import { SQLITE_DIALECT } from '../sql/dialect';
-import { ledgerStatements } from '../sql/ledger-sql';
+import { deltaValues, ledgerStatements } from '../sql/ledger-sql';
 import { AnswerStoredMeanwhileError, KeyRevokedError } from '../store-errors';
 import {
   insertParams,
@@ -58,7 +58,7 @@ export class SqliteLedger implements LedgerStore {
       openBatch: db.prepare<[], BatchRowShape>(sql.openBatch),
       findBatch: db.prepare<[number], BatchRowShape>(sql.findBatch),
       createBatch: db.prepare<[number], BatchRowShape>(sql.createBatch),
-      applyDelta: db.prepare<[number, number, number, number, number, number]>(sql.applyDelta),
+      applyDelta: db.prepare<number[]>(sql.applyDelta),
       reopenCapture: db.prepare<[number, number]>(sql.reopenCapture),
       closeBatch: db.prepare<
         [number, string, string | null, string | null, number | null, number],
@@ -173,14 +173,7 @@ export class SqliteLedger implements LedgerStore {
         this.openBatchNow() ?? toBatch(sql.createBatch.get(now) as BatchRowShape),
       applyBatchDelta: async (batchId: number, delta: BatchDelta) =>
         changedOne(
-          sql.applyDelta.run(
-            delta.salesCount,
-            delta.salesTotal,
-            delta.refundCount,
-            delta.refundTotal,
-            delta.tipTotal,
-            batchId,
-          ).changes,
+          sql.applyDelta.run(...deltaValues(delta), batchId).changes,
           `batch ${batchId} is not open`,
         ),
       closeBatch: async (batchId, settledAt, confirmationCode, upstream) =>
