@@ -640,9 +640,9 @@ async function main(): Promise<void> {
     }
 
     console.log('Measuring SALE on the store server...');
-    rows.push(...(await measureStoreServerSales()));
+    rows.push(...(await measureStoreServerSales([...ENGINE_FLAGS, CLI_BUNDLE])));
     console.log('Measuring the lists of a million-row store server ledger...');
-    const store = await measureStoreServerLists();
+    const store = await measureStoreServerLists([...ENGINE_FLAGS, CLI_BUNDLE]);
     rows.push(...store.rows);
 
     report(seedSeconds, store.seedSeconds);

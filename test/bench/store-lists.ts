@@ -77,7 +77,10 @@ async function timeSql(
 const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 
 /** Seeds a million-row store ledger and measures every list query on it; also how long seeding took. */
-export async function measureStoreServerLists(): Promise<{ rows: BenchRow[]; seedSeconds: number }> {
+/** `cli` runs the headless command line, as `startCounter` (store-server.ts) takes it. */
+export async function measureStoreServerLists(
+  cli?: readonly string[],
+): Promise<{ rows: BenchRow[]; seedSeconds: number }> {
   const server = await startPostgresServer();
   try {
     const url = await server.createDatabase();
@@ -86,7 +89,7 @@ export async function measureStoreServerLists(): Promise<{ rows: BenchRow[]; see
     await seedStore(url, { settledTransactions: SETTLED, openTransactions: OPEN, endAt, days: DAYS });
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     console.log(`Seeded the store server in ${seedSeconds.toFixed(1)} s.`);
-    const counter = await startCounter({ url, lane: 'front' });
+    const counter = await startCounter({ url, lane: 'front' }, cli);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     const readPool = new PostgresReadPool({ url });

@@ -22,6 +22,10 @@ import { allApproved, type BenchRow, type LoadReport } from './stats';
 import { wrkSales } from './wrk';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/**
+ * The headless command line as run alone: tsx and cli.ts. `npm run bench` passes the bundle it builds
+ * instead, with the flags the engine ships with, as it runs its other engines.
+ */
 const CLI = ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts')];
 const CONCURRENCY = 16;
 const DURATION_MS = 8000;
@@ -55,14 +59,17 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startCounter(store?: { url: string; lane: string }): Promise<Counter> {
+export async function startCounter(
+  store?: { url: string; lane: string },
+  cli: readonly string[] = CLI,
+): Promise<Counter> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tender-bench-store-'));
   // A store's keys and settings are kept on its server, beside its ledger.
   const storeArgs = store ? ['--database', store.url, '--lane', store.lane] : [];
   const created = spawnSync(
     process.execPath,
     [
-      ...CLI,
+      ...cli,
       'keys',
       'create',
       '--name',
@@ -78,14 +85,14 @@ export async function startCounter(store?: { url: string; lane: string }): Promi
   // The same card and amount again and again: the duplicate check would refuse all but the first.
   const window = spawnSync(
     process.execPath,
-    [...CLI, 'settings', 'set', 'duplicate_window_minutes', '0', '--data-dir', dataDir, ...storeArgs],
+    [...cli, 'settings', 'set', 'duplicate_window_minutes', '0', '--data-dir', dataDir, ...storeArgs],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (window.status !== 0) throw new Error(`settings set failed: ${window.stderr}`);
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...CLI, 'serve', '--data-dir', dataDir, '--port', String(port), ...storeArgs],
+    [...cli, 'serve', '--data-dir', dataDir, '--port', String(port), ...storeArgs],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -216,12 +223,13 @@ export async function startDelayProxy(
  */
 async function salesByEngineCount(
   url: string,
+  cli: readonly string[],
 ): Promise<{ engines: number; together: number; worstP99: number }[]> {
   const counters: Counter[] = [];
   const measured: { engines: number; together: number; worstP99: number }[] = [];
   try {
     for (const lane of LANES) {
-      const counter = await startCounter({ url, lane });
+      const counter = await startCounter({ url, lane }, cli);
       counters.push(counter);
       await saleLoad(counter, WARMUP_MS);
       const runs = await Promise.all(counters.map((each) => saleLoad(each)));
@@ -244,8 +252,8 @@ const engineCount = (count: number) => `${count} engine${count > 1 ? 's' : ''}`;
  * SALE throughput on SQLite, then on the store server with one to four engines, straight to the
  * database and then across a network's delay.
  */
-export async function measureStoreServerSales(): Promise<BenchRow[]> {
-  const sqlite = await startCounter();
+export async function measureStoreServerSales(cli: readonly string[] = CLI): Promise<BenchRow[]> {
+  const sqlite = await startCounter(undefined, cli);
   let alone: LoadReport;
   try {
     await saleLoad(sqlite, WARMUP_MS);
@@ -260,7 +268,7 @@ export async function measureStoreServerSales(): Promise<BenchRow[]> {
   try {
     const ceiling = commitCeiling(await server.createDatabase());
     const rows: BenchRow[] = [];
-    const direct = await salesByEngineCount(await server.createDatabase());
+    const direct = await salesByEngineCount(await server.createDatabase(), cli);
     const [one] = direct;
     if (one)
       rows.push({
@@ -284,7 +292,7 @@ export async function measureStoreServerSales(): Promise<BenchRow[]> {
 
     const proxy = await startDelayProxy(await server.createDatabase(), NETWORK_DELAY_MS);
     try {
-      const across = await salesByEngineCount(proxy.url);
+      const across = await salesByEngineCount(proxy.url, cli);
       const first = across[0];
       for (const run of across) {
         if (!first) break;
