@@ -13,6 +13,7 @@ import type { BridgeErrorCode } from '../../shared/ipc/contract';
 import type { ApprovedClose, CounterSession, StaffMemberShown } from '../../shared/ipc/staff-contract';
 import type { Engine } from '../gateway/engine';
 import { approvedActor } from '../gateway/staff/actors';
+import { checkedName } from '../gateway/staff/staff-rules';
 import { normalizeFields } from '../gateway/request-fields';
 import { MoneyMoveRefused, type MoneyMoveRefusal } from '../gateway/money-moves';
 import { ReadTimeoutError } from '../gateway/store/store-errors';
@@ -197,9 +198,11 @@ export class CounterStaff {
       'staff:list': () => ({ staff: staff.list().map(shown) }),
       'staff:create': (input) =>
         changing(async () => {
-          const manager = await this.approve(input.pin, `add ${input.name} as ${input.role}`);
+          // The name is checked before the PIN: a refused approval writes it to the audit log.
+          const name = checkedName(input.name);
+          const manager = await this.approve(input.pin, `add ${name} as ${input.role}`);
           const member = await staff.create(
-            { name: input.name, role: input.role, pin: input.newPin, serverId: input.serverId ?? null },
+            { name, role: input.role, pin: input.newPin, serverId: input.serverId ?? null },
             this.#by(manager),
           );
           return shown(member);

@@ -7,6 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
 import { hasControlCharacter, NOT_CHARACTERS } from '../../shared/api/schemas';
 import type { AdminStore } from './store/admin-store';
+import { holdsCardNumber } from './validation';
 import type { ApiKeyRecord } from './store/key-rows';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
@@ -89,6 +90,11 @@ export class ApiKeys {
     if (!trimmed || trimmed.length > 100 || hasControlCharacter(trimmed) || NOT_CHARACTERS.test(trimmed))
       throw new InvalidKeyRequestError(
         'A key needs a name of 1 to 100 characters, without control characters.',
+      );
+    // The name is listed, shown and kept in the audit log: never a card number.
+    if (holdsCardNumber(trimmed))
+      throw new InvalidKeyRequestError(
+        "A key's name must not hold a card number (13 to 19 digits that pass the card number check).",
       );
     const publicId = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');

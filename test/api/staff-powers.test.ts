@@ -446,6 +446,27 @@ describe('staff accounts at the counter', () => {
     expect((await recentAudit(t, 1))[0]?.id).toBe(before);
   });
 
+  it('a name holding a card number is refused before any PIN is checked, and is written nowhere', async () => {
+    const before = (await recentAudit(t, 1))[0]?.id;
+    const staffBefore = t.gateway.engine.staff.list().length;
+    for (const name of ['Ann 4111 1111 1111 1111', 'Till 4111-1111-1111-1111 x']) {
+      for (const pin of ['0000', MANAGER_PIN]) {
+        expect(
+          await bridgeRefusal('staff:create', { name, role: 'cashier', newPin: '5555', pin }),
+        ).toMatchObject({ code: 'invalid-input', message: expect.stringContaining('card number') });
+      }
+      await expect(
+        t.gateway.engine.staff.create({ name, role: 'cashier', pin: '5556' }, 'test'),
+      ).rejects.toThrow(/card number/);
+      await expect(t.gateway.engine.staff.change('Cole', { name }, 'test')).rejects.toThrow(/card number/);
+      await expect(t.gateway.engine.keys.create(name)).rejects.toThrow(/card number/);
+    }
+    // No wrong PIN was counted for it, and nothing else was written: no audit entry holds the number.
+    expect((await recentAudit(t, 1))[0]?.id).toBe(before);
+    expect(t.gateway.engine.staff.list()).toHaveLength(staffBefore);
+    expect(t.gateway.engine.staff.list().map((member) => member.name)).toContain('Cole');
+  });
+
   it('a cashier adds, changes or retires no one without a manager; the manager can, and it is audited', async () => {
     await bridge('staff:sign-in', { pin: CASHIER_PIN });
     const person = { name: 'Nia', role: 'cashier', newPin: '3692' };

@@ -1,6 +1,7 @@
 /** The checks staff accounts pass, and the shape they are shown in: shared by both stores. */
 import { hasControlCharacter } from '../../../shared/api/schemas';
 import { foldCase, type StaffRecord, type StaffRole } from '../store/staff-rows';
+import { holdsCardNumber } from '../validation';
 import { isStoredPin, pinMatches, type StoredPin } from './pins';
 
 export interface StaffMember {
@@ -59,6 +60,12 @@ export function checkedName(name: string): string {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 40 || hasControlCharacter(trimmed)) {
     throw new InvalidStaffRequestError('A name has 1 to 40 characters.');
+  }
+  // A name is shown on screens and receipts and kept in the audit log: never a card number.
+  if (holdsCardNumber(trimmed)) {
+    throw new InvalidStaffRequestError(
+      'A name must not hold a card number (13 to 19 digits that pass the card number check).',
+    );
   }
   // Staff are named by id or name wherever one person is meant; digits alone are read as the id.
   if (/^\d+$/.test(trimmed)) {
