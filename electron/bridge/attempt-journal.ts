@@ -17,6 +17,7 @@ import {
 } from '../../shared/ipc/attempts-contract';
 import { writeFileAtomically } from '../gateway/atomic-file';
 import type { LedgerStore } from '../gateway/store/ledger-store';
+import { holdsCardNumber } from '../gateway/validation';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 
 /** Payments waiting for their answer, at most: the journal is written whole at every change. */
@@ -88,6 +89,13 @@ export class AttemptJournal {
   }
 
   begin(attempt: Attempt): void {
+    // The engine refuses such a key too (money-moves.ts), but the journal is written before it is asked.
+    if (holdsCardNumber(attempt.idempotencyKey)) {
+      throw new BridgeError(
+        'invalid-input',
+        'The Idempotency-Key holds a card number, and card numbers are never kept. Make a new key.',
+      );
+    }
     const others = this.#entries.filter((entry) => entry.idempotencyKey !== attempt.idempotencyKey);
     if (others.length >= ATTEMPTS_KEPT) {
       throw new BridgeError(

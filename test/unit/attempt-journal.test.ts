@@ -146,4 +146,15 @@ describe('the attempt journal', () => {
     expect(attemptSchema.safeParse({ ...sale('with space'), card: 'Visa' }).success).toBe(false);
     expect(attemptSchema.safeParse({ ...sale('k'), encrypted_track_data: 'x' }).success).toBe(false);
   });
+
+  it('refuses a key that holds a card number, and writes nothing', () => {
+    const journal = openJournal(7);
+    journal.begin(sale('k1'));
+    for (const key of ['4111111111111111', 'sale-4111-1111-1111-1111', 'x5555555555554444y']) {
+      expect(() => journal.begin(sale(key))).toThrow(/card number/);
+    }
+    const written = readFileSync(file, 'utf8');
+    expect(written).toContain('k1');
+    expect(written).not.toMatch(/4111|5555555555554444/);
+  });
 });
