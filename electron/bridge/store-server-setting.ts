@@ -1,7 +1,8 @@
 /**
  * The store-server setting for the screens: which ledger this counter uses, and a manager's change
- * of it for the next start. A server is saved only once it answers, so a typing mistake is caught at
- * the counter rather than at the next morning's start. The change is in the audit log.
+ * of it for the next start. A server is saved only once it answers, and a lane only while no other
+ * counter is serving it there, so a typing mistake or a lane given twice is caught at the counter
+ * rather than at the next morning's start. The change is in the audit log.
  */
 import type { StoreServerState } from '../../shared/ipc/store-server-contract';
 import type { Engine } from '../gateway/engine';
@@ -32,8 +33,11 @@ export interface StoreServerSettingOptions {
   running: RunningStore | undefined;
   /** Passes when a manager allows the change, with who the audit log names for it. */
   requirePin: (pin: string | undefined) => Promise<string>;
-  /** Checks that a server answers before it is saved; the real server by default. */
-  probe?: (url: string) => Promise<void>;
+  /**
+   * Checks that a server answers before it is saved, and with `lane`, that no engine serves that lane
+   * there now; the real server by default.
+   */
+  probe?: (url: string, lane?: string) => Promise<void>;
 }
 
 const shown = (store: StoreServerOptions | undefined) =>
@@ -81,8 +85,11 @@ export function storeServerHandlers(
         throw error;
       }
       if (!store) throw new BridgeError('invalid-input', 'Give the store server and this counter’s name.');
+      // This counter's own engine holds the lane it runs on: saving that again is no clash.
+      const running = options.running?.options;
+      const ownLane = running?.url === store.url && running.lane === store.lane;
       try {
-        await probe(store.url);
+        await probe(store.url, ownLane ? undefined : store.lane);
       } catch (error) {
         throw new BridgeError('refused', `${(error as Error).message} Nothing was saved.`);
       }

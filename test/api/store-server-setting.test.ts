@@ -129,6 +129,50 @@ describe('the store-server setting', () => {
     );
   });
 
+  it('refuses a lane another counter is serving now, and saves it once that counter stops', async () => {
+    const url = await server.createDatabase();
+    const barDir = mkdtempSync(join(tmpdir(), 'tender-store-setting-bar-'));
+    const bar = await openEngine(barDir, { store: { url, lane: 'bar' }, servesLane: true });
+    try {
+      const refused = await invoke('store-server:set', { database: url, lane: 'bar', pin: MANAGER_PIN });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'refused' } });
+      expect(JSON.stringify(refused)).toMatch(/serving the lane \\"bar\\".*Nothing was saved/);
+      expect(existsSync(file())).toBe(false);
+      expect(
+        (await engine.reads.recentAudit(10)).filter((entry) => entry.subject === 'store_server'),
+      ).toEqual([]);
+      // Looking did not take the lane from the counter serving it.
+      const secondDir = mkdtempSync(join(tmpdir(), 'tender-store-setting-bar-'));
+      await expect(
+        openEngine(secondDir, { store: { url, lane: 'bar' }, servesLane: true }).finally(() =>
+          rmSync(secondDir, { recursive: true, force: true }),
+        ),
+      ).rejects.toThrow(/serving the lane "bar"/);
+
+      // The counter serving the lane saves its own setting again.
+      const own = storeServerHandlers({
+        dataDir: barDir,
+        engine: bar,
+        running: { options: { url, lane: 'bar' } },
+        requirePin: async () => 'Maya',
+      }) as BridgeHandlers;
+      expect(
+        await dispatchInvoke(own, 'store-server:set', { database: url, lane: 'bar', pin: MANAGER_PIN }),
+      ).toMatchObject({ ok: true, value: { saved: { lane: 'bar' } } });
+
+      expect(
+        await invoke('store-server:set', { database: url, lane: 'patio', pin: MANAGER_PIN }),
+      ).toMatchObject({ ok: true, value: { saved: { lane: 'patio' } } });
+    } finally {
+      await bar.close();
+      rmSync(barDir, { recursive: true, force: true });
+    }
+    expect(await invoke('store-server:set', { database: url, lane: 'bar', pin: MANAGER_PIN })).toMatchObject({
+      ok: true,
+      value: { saved: { lane: 'bar' } },
+    });
+  });
+
   it('says a damaged setting file is damaged rather than guessing', async () => {
     writeFileSync(file(), '{"version":1,"datab');
     expect(await invoke('store-server:get')).toMatchObject({ ok: false, error: { code: 'unavailable' } });

@@ -66,6 +66,11 @@ export const LOCKS = {
  */
 export const EXPECTED = { openBatch: 'TD001', liveKey: 'TD002' } as const;
 
+/** The two-part key of the lock an engine holds on its lane while it serves it. */
+export function laneLock(lane: string): [number, number] {
+  return [LOCKS.lane, lockKey(`lane ${lane}`)];
+}
+
 /** A 32-bit key for a lock on text (a hash's first eight hex digits, or a hash of the text). */
 export function lockKey(text: string): number {
   if (/^[0-9a-f]{8}/.test(text)) return Number.parseInt(text.slice(0, 8), 16) | 0;

@@ -27,7 +27,7 @@ import type { LedgerStore, LedgerWrite, SameCardCharge, StoredAnswer } from '../
 import { type LedgerTransaction } from '../transaction-rows';
 import { WriteQueue, type WriteOutcome } from '../sql/write-queue';
 import { isRetryable, openPool, sendTogether, type PostgresConnectionOptions } from './connection';
-import { LOCKS, lockKey, SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
+import { laneLock, LOCKS, lockKey, SQL, findBatch, findSameCardCharge, findTransaction } from './ledger-sql';
 import { KeyedQueue, Slots } from '../../keyed-queue';
 import { AnswerHeldElsewhereError, LaneInUseError } from '../store-errors';
 import { PostgresForwardQueue } from './forward-queue';
@@ -197,9 +197,7 @@ export class PostgresLedger implements LedgerStore {
     }
     let held = false;
     try {
-      const taken = await client.query<{ held: boolean }>(
-        SQL.tryHold([LOCKS.lane, lockKey(`lane ${this.lane}`)]),
-      );
+      const taken = await client.query<{ held: boolean }>(SQL.tryHold(laneLock(this.lane)));
       held = taken.rows[0]?.held === true;
     } catch (error) {
       client.release(true);
