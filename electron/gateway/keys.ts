@@ -7,8 +7,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/permissions';
 import { hasControlCharacter, NOT_CHARACTERS } from '../../shared/api/schemas';
 import type { AdminStore } from './store/admin-store';
-import { holdsCardNumber } from './validation';
 import type { ApiKeyRecord } from './store/key-rows';
+import { holdsCardNumber } from './validation';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
 export const LOCAL_ADMINISTRATOR = 'local administrator';

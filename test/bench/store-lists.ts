@@ -76,8 +76,10 @@ async function timeSql(
 
 const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 
-/** Seeds a million-row store ledger and measures every list query on it; also how long seeding took. */
-/** `cli` runs the headless command line, as `startCounter` (store-server.ts) takes it. */
+/**
+ * Seeds a million-row store ledger and measures every list query on it; also how long seeding took.
+ * `cli` runs the headless command line, as `startCounter` (store-server.ts) takes it.
+ */
 export async function measureStoreServerLists(
   cli?: readonly string[],
 ): Promise<{ rows: BenchRow[]; seedSeconds: number }> {
