@@ -33,7 +33,7 @@ import {
 } from '../sql/forward-queue-sql';
 import { POSTGRES_DIALECT } from '../sql/dialect';
 import { LOCKS } from './ledger-sql';
-import { asStoreError, asStoreRequest } from './transaction';
+import { asStoreError, asStoreRequest, withConnection } from './transaction';
 
 /**
  * The longest one erasure waits for the transactions that may still see the deleted swipes to end;
@@ -202,32 +202,22 @@ export class PostgresForwardQueue implements ForwardQueueReads {
    * table to itself: while another session holds it (a transaction that read the queue and is still
    * open), it waits up to ERASURE_WAITS_FOR_MS and answers false, rather than stall the round.
    */
-  async #rewrite(): Promise<boolean> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    // A server lost during the rewrite is reported as an event too, which unheard would end the process.
-    const onLost = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onLost);
-    try {
-      await client.query(`SET lock_timeout = ${ERASURE_WAITS_FOR_MS}`);
+  #rewrite(): Promise<boolean> {
+    return withConnection(this.pool, async (lease) => {
+      await lease.client.query(`SET lock_timeout = ${ERASURE_WAITS_FOR_MS}`);
       try {
-        await client.query('VACUUM FULL forward_swipes');
+        await lease.client.query('VACUUM FULL forward_swipes');
         return true;
       } catch (error) {
         if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return false;
         throw error;
       } finally {
-        await client.query('RESET lock_timeout').catch((error: unknown) => {
+        await lease.client.query('RESET lock_timeout').catch((error: unknown) => {
           // A connection whose setting cannot be put back is closed rather than lent again.
-          broken = error as Error;
+          lease.broken = error as Error;
         });
       }
-    } finally {
-      client.off('error', onLost);
-      client.release(broken);
-    }
+    });
   }
 
   /** Waits, up to ERASURE_WAITS_FOR_MS, until nothing can see a row deleted before `next`. */
@@ -241,34 +231,26 @@ export class PostgresForwardQueue implements ForwardQueueReads {
     }
   }
 
-  async asOnlyForwarder<T>(work: () => Promise<T>): Promise<T | undefined> {
-    const client = await asStoreRequest(() => this.pool.connect());
-    let broken: Error | undefined;
-    // The lock is held across the round's sends to the gateway: a server lost meanwhile is reported
-    // as an event, which unheard would end the process; the round's next statement fails instead.
-    const onLost = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', onLost);
-    try {
-      const taken = await client
+  /** Under the store's forwarder lock, held across the round's sends to the gateway on a connection of its own. */
+  asOnlyForwarder<T>(work: () => Promise<T>): Promise<T | undefined> {
+    return withConnection(this.pool, async (lease) => {
+      const taken = await lease.client
         .query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCKS.forwarder}, 0) AS locked`)
         .catch((error: unknown) => {
-          broken = error as Error;
+          lease.broken = error as Error;
           throw asStoreError(error);
         });
       if (!taken.rows[0]?.locked) return undefined;
       try {
         return await work();
       } finally {
-        await client.query(`SELECT pg_advisory_unlock(${LOCKS.forwarder}, 0)`).catch((error: unknown) => {
-          // A connection that cannot unlock is closed, which lets the lock go.
-          broken = error as Error;
-        });
+        await lease.client
+          .query(`SELECT pg_advisory_unlock(${LOCKS.forwarder}, 0)`)
+          .catch((error: unknown) => {
+            // A connection that cannot unlock is closed, which lets the lock go.
+            lease.broken = error as Error;
+          });
       }
-    } finally {
-      client.off('error', onLost);
-      client.release(broken);
-    }
+    });
   }
 }

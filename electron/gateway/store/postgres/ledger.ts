@@ -32,7 +32,7 @@ import { KeyedQueue, Slots } from '../../keyed-queue';
 import { AnswerHeldElsewhereError, LaneInUseError } from '../store-errors';
 import { PostgresForwardQueue } from './forward-queue';
 import { migrateStore } from './migrate';
-import { asStoreError, asStoreRequest, inTransaction } from './transaction';
+import { asStoreError, asStoreRequest, inTransaction, withConnection } from './transaction';
 import { CommitAtOnceFailedError, runGroup } from './write-group';
 import { GroupBatch, GroupIds, GuessedBatchClosedError, HeldChanges } from './write-transaction';
 
@@ -309,33 +309,25 @@ export class PostgresLedger implements LedgerStore {
   ): Promise<T> {
     const leave = await this.holdSlots[kind].enter();
     try {
-      let client: pg.PoolClient;
-      try {
-        client = await this.holds.connect();
-      } catch (error) {
-        throw asStoreError(error);
-      }
-      let broken: Error | undefined;
-      const onLost = (error: Error) => {
-        broken = error;
-      };
-      client.on('error', onLost);
-      try {
+      return await withConnection(this.holds, async (lease) => {
         let taken: boolean;
         try {
-          taken = await take(client);
+          taken = await take(lease.client);
         } catch (error) {
-          broken = error as Error;
+          lease.broken = error as Error;
           throw asStoreError(error);
         }
-        if (!taken) throw new AnswerHeldElsewhereError();
-        return await work();
-      } finally {
-        if (!broken) await client.query(SQL.release()).catch((error: unknown) => (broken = error as Error));
-        client.off('error', onLost);
-        // A connection whose lock could not be let go is closed, which lets it go.
-        client.release(broken);
-      }
+        try {
+          if (!taken) throw new AnswerHeldElsewhereError();
+          return await work();
+        } finally {
+          // A connection whose lock could not be let go is closed, which lets it go.
+          if (!lease.broken)
+            await lease.client
+              .query(SQL.release())
+              .catch((error: unknown) => (lease.broken = error as Error));
+        }
+      });
     } finally {
       leave();
     }

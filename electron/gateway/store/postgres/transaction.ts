@@ -35,6 +35,33 @@ export class NotCommittedError extends Error {
   }
 }
 
+/** A connection lent by a pool, and why it is to be closed rather than lent again, if it is. */
+export interface Lease {
+  readonly client: pg.PoolClient;
+  /** Set when the connection broke, or was left in a state the next borrower must not inherit. */
+  broken: Error | undefined;
+}
+
+/**
+ * Runs `use` on a connection of `pool`, then gives the connection back, closed when the lease is
+ * broken. A connection lost between two statements is reported as an event, not by a statement;
+ * unheard, it would end the process. Heard here, it breaks the lease, and the next statement fails.
+ */
+export async function withConnection<T>(pool: pg.Pool, use: (lease: Lease) => Promise<T>): Promise<T> {
+  const client = await asStoreRequest(() => pool.connect());
+  const lease: Lease = { client, broken: undefined };
+  const onLost = (error: Error) => {
+    lease.broken = error;
+  };
+  client.on('error', onLost);
+  try {
+    return await use(lease);
+  } finally {
+    client.off('error', onLost);
+    client.release(lease.broken);
+  }
+}
+
 /**
  * Runs `work` in one transaction on a connection of `pool`, and settles once COMMIT has returned
  * (with synchronous_commit on, once the commit is durable). BEGIN is sent without waiting for it:
@@ -42,50 +69,36 @@ export class NotCommittedError extends Error {
  * commit itself (`commit`), sending COMMIT behind statements it has not waited for; otherwise the
  * transaction commits once the work returns. When the work throws, or the server cannot be reached,
  * nothing of it is kept (unless the connection broke during COMMIT, when only the server knows) and
- * the error is the store's.
+ * the error is the store's. A connection that broke is closed, not lent to the next transaction.
  */
-export async function inTransaction<T>(
+export function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient, commit: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw asStoreError(error);
-  }
-  let broken: Error | undefined;
-  // A connection lost between two statements is reported as an event, not by a statement; unheard,
-  // it would end the process. The next statement then fails and fails the transaction.
-  const onLost = (error: Error) => {
-    broken = error;
-  };
-  client.on('error', onLost);
-  let ended = false;
-  const commit = async () => {
-    ended = true;
-    sendTogether(client);
-    const committed = await client.query('COMMIT');
-    if (committed.command !== 'COMMIT') throw new NotCommittedError(committed.command);
-  };
-  try {
-    sendTogether(client);
-    const begun = client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-    begun.catch(() => undefined);
-    const value = await work(client, commit);
-    await begun;
-    if (!ended) await commit();
-    return value;
-  } catch (error) {
-    if (isConnectionFailure(error)) broken = error as Error;
-    else
-      await client.query('ROLLBACK').catch((failed: unknown) => {
-        broken = failed as Error;
-      });
-    throw asStoreError(error);
-  } finally {
-    client.off('error', onLost);
-    // A connection that broke is closed, not handed to the next transaction.
-    client.release(broken);
-  }
+  return withConnection(pool, async (lease) => {
+    const { client } = lease;
+    let ended = false;
+    const commit = async () => {
+      ended = true;
+      sendTogether(client);
+      const committed = await client.query('COMMIT');
+      if (committed.command !== 'COMMIT') throw new NotCommittedError(committed.command);
+    };
+    try {
+      sendTogether(client);
+      const begun = client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+      begun.catch(() => undefined);
+      const value = await work(client, commit);
+      await begun;
+      if (!ended) await commit();
+      return value;
+    } catch (error) {
+      if (isConnectionFailure(error)) lease.broken = error as Error;
+      else
+        await client.query('ROLLBACK').catch((failed: unknown) => {
+          lease.broken = failed as Error;
+        });
+      throw asStoreError(error);
+    }
+  });
 }
