@@ -9,6 +9,7 @@ import { displayMoney } from '../../../shared/money';
 import { BusyButton } from '../ui/BusyButton';
 import { CustomerScreenIcon } from '../ui/icons';
 import { ProblemNotice } from '../ui/ProblemNotice';
+import { ResultNotice } from '../ui/ResultNotice';
 
 const STEP_WORDS: Record<CustomerView['step']['step'], string> = {
   idle: 'Customer screen is showing the welcome',
@@ -84,13 +85,7 @@ export function CustomerProgress({
         </ul>
       )}
       {choices.receiptNotices.map((notice, index) => (
-        <p
-          key={`${index}-${notice.message}`}
-          className={`notice ${notice.ok ? 'notice-good' : 'notice-bad'}`}
-          role={notice.ok ? 'status' : 'alert'}
-        >
-          {notice.message}
-        </p>
+        <ResultNotice key={`${index}-${notice.message}`} result={notice} />
       ))}
       <ProblemNotice problem={problem} />
       {(skippable && onSkip) || onCancel ? (

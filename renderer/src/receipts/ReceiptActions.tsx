@@ -9,7 +9,9 @@ import type { ReceiptCopyName } from '../../../shared/ipc/contract';
 import { useTerminal } from '../terminal/terminal-context';
 import { useCounterOpen } from '../ui/counter-open';
 import { BusyButton } from '../ui/BusyButton';
+import { ResultNotice } from '../ui/ResultNotice';
 import { ReceiptDialog } from './ReceiptDialog';
+import { ReceiptEmailForm } from './ReceiptEmailForm';
 import { emailReceipt, firstTimeFor, messageOf, printCopies, type Delivery } from './receipt-requests';
 
 const PRINTED_WORDS: Record<ReceiptCopyName, string> = {
@@ -108,14 +110,7 @@ export function ReceiptActions({
       data-testid="receipt-actions"
       onKeyDown={(event) => event.stopPropagation()}
     >
-      {automatic && (
-        <p
-          className={`notice ${automatic.ok ? 'notice-good' : 'notice-bad'}`}
-          role={automatic.ok ? 'status' : 'alert'}
-        >
-          {automatic.message}
-        </p>
-      )}
+      <ResultNotice result={automatic} />
       {offer && !delivery && <p className="receipt-offer">Does the customer want a receipt?</p>}
       <div className="receipt-buttons">
         <BusyButton
@@ -141,41 +136,14 @@ export function ReceiptActions({
         </button>
       </div>
       {emailing && (
-        <form
-          className="receipt-email"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void email();
-          }}
-        >
-          <label className="field">
-            <span className="field-label">
-              Email address <span className="field-optional">(empty: the one sent with the sale)</span>
-            </span>
-            <input
-              className="input"
-              type="email"
-              inputMode="email"
-              autoComplete="off"
-              maxLength={254}
-              value={address}
-              onChange={(event) => setAddress(event.target.value)}
-              autoFocus
-            />
-          </label>
-          <BusyButton type="submit" className="button button-primary" busy={busy === 'email'}>
-            Send
-          </BusyButton>
-        </form>
+        <ReceiptEmailForm
+          address={address}
+          onAddress={setAddress}
+          sending={busy === 'email'}
+          onSend={() => void email()}
+        />
       )}
-      {delivery && (
-        <p
-          className={`notice ${delivery.ok ? 'notice-good' : 'notice-bad'}`}
-          role={delivery.ok ? 'status' : 'alert'}
-        >
-          {delivery.message}
-        </p>
-      )}
+      <ResultNotice result={delivery} />
       {previewing && <ReceiptDialog id={id} isTab={isTab} onClose={() => setPreviewing(false)} />}
     </div>
   );

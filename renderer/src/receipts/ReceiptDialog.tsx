@@ -8,6 +8,8 @@ import type { ReceiptCopyName, ReceiptPreview } from '../../../shared/ipc/contra
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { Dialog } from '../ui/Dialog';
+import { ResultNotice } from '../ui/ResultNotice';
+import { ReceiptEmailForm } from './ReceiptEmailForm';
 import { ReceiptPaper } from './ReceiptPreview';
 import { emailReceipt, messageOf, printCopies, type Delivery } from './receipt-requests';
 
@@ -117,41 +119,15 @@ export function ReceiptDialog({
             Preparing the receipt…
           </p>
         )}
-        {delivery && (
-          <p
-            className={`notice ${delivery.ok ? 'notice-good' : 'notice-bad'}`}
-            role={delivery.ok ? 'status' : 'alert'}
-          >
-            {delivery.message}
-          </p>
-        )}
+        <ResultNotice result={delivery} />
         {emailing && (
-          <form
-            className="receipt-email"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void email();
-            }}
-          >
-            <label className="field">
-              <span className="field-label">
-                Email address <span className="field-optional">(empty: the one sent with the sale)</span>
-              </span>
-              <input
-                className="input"
-                type="email"
-                inputMode="email"
-                autoComplete="off"
-                maxLength={254}
-                value={address}
-                onChange={(event) => setAddress(event.target.value)}
-                data-autofocus
-              />
-            </label>
-            <BusyButton type="submit" className="button button-primary" busy={busy === 'email'}>
-              Send
-            </BusyButton>
-          </form>
+          <ReceiptEmailForm
+            address={address}
+            onAddress={setAddress}
+            sending={busy === 'email'}
+            onSend={() => void email()}
+            inDialog
+          />
         )}
         <div className="dialog-actions">
           <button

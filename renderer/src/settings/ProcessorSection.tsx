@@ -10,6 +10,7 @@ import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
 import { MoneyInput } from '../ui/MoneyInput';
+import { ResultNotice } from '../ui/ResultNotice';
 import { useLoad } from '../ui/use-load';
 import { useSettingsChange } from './settings-change';
 import { SaveRow, SecretRow, SettingRow, WholeNumberRow } from './SettingRow';
@@ -251,15 +252,7 @@ function ProcessorForm({ initial }: { initial: ProcessorSettings }) {
             Test connection
           </BusyButton>
         </div>
-        {test && (
-          <p
-            className={`notice ${test.ok ? 'notice-good' : 'notice-bad'}`}
-            role={test.ok ? 'status' : 'alert'}
-            data-testid="processor-test-result"
-          >
-            {test.message}
-          </p>
-        )}
+        <ResultNotice result={test} testId="processor-test-result" />
 
         <h3>When the gateway cannot be reached</h3>
         <div className="setting-row">

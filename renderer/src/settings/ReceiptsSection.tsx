@@ -11,6 +11,7 @@ import { SaveRow, SecretRow, SettingRow } from './SettingRow';
 import { useTerminal } from '../terminal/terminal-context';
 import { BusyButton } from '../ui/BusyButton';
 import { LoadProblem } from '../ui/LoadProblem';
+import { ResultNotice } from '../ui/ResultNotice';
 import { useLoad } from '../ui/use-load';
 import { useSettingsChange } from './settings-change';
 
@@ -211,14 +212,7 @@ function ReceiptsForm({ initial }: { initial: ReceiptSettings }) {
             Test print
           </BusyButton>
         </div>
-        {testResult && (
-          <p
-            className={`notice ${testResult.ok ? 'notice-good' : 'notice-bad'}`}
-            role={testResult.ok ? 'status' : 'alert'}
-          >
-            {testResult.message}
-          </p>
-        )}
+        <ResultNotice result={testResult} />
 
         <h3>When to print</h3>
         <ChoiceRow
