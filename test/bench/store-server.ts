@@ -14,10 +14,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { postgresBinDir, startPostgresServer } from '../support/postgres-server';
+import pg from 'pg';
+import { administer, postgresBinDir, startPostgresServer } from '../support/postgres-server';
 import { allApproved, type BenchRow, type LoadReport } from './stats';
 import { wrkSales } from './wrk';
 
@@ -216,28 +217,94 @@ export async function startDelayProxy(
   };
 }
 
+/** The machine's CPU time so far, busy and in all, summed over its cores (ms). */
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus()) {
+    const all = times.user + times.nice + times.sys + times.idle + times.irq;
+    total += all;
+    busy += all - times.idle;
+  }
+  return { busy, total };
+}
+
+/** How many of PostgreSQL's sessions wait on a lock now: a row's, a transaction's, an advisory lock. */
+const LOCK_WAITS = `SELECT count(*)::integer AS waiting FROM pg_stat_activity
+                    WHERE backend_type = 'client backend' AND wait_event_type = 'Lock'`;
+const LOCK_SAMPLE_MS = 20;
+
+/**
+ * Looks at PostgreSQL's sessions every LOCK_SAMPLE_MS until the returned function is called, which
+ * answers how many sessions were waiting on a lock, on average over the looks.
+ */
+async function watchLockWaits(adminUrl: string): Promise<() => Promise<number>> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  let stopped = false;
+  let looks = 0;
+  let waiting = 0;
+  const watching = (async () => {
+    while (!stopped) {
+      const { rows } = await client.query<{ waiting: number }>(LOCK_WAITS);
+      looks += 1;
+      waiting += rows[0]?.waiting ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_SAMPLE_MS));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    try {
+      await watching;
+    } finally {
+      await client.end();
+    }
+    return looks === 0 ? 0 : waiting / looks;
+  };
+}
+
+interface EngineCountRun {
+  engines: number;
+  together: number;
+  worstP99: number;
+  /** The share of the machine's CPU time that was busy during the run: 1 when the cores were the limit. */
+  machineBusy: number;
+  /** PostgreSQL's sessions waiting on a lock during the run, on average: 0 when no counter waited for another. */
+  lockWaiting: number;
+}
+
 /**
  * SALE at concurrency 16 against one engine, then two, three and four on one database, each added
- * engine started (and warmed) before all of them run together; the sales a second of them together
- * and the worst p99, for each count.
+ * engine started (and warmed) before all of them run together; the sales a second of them together,
+ * the worst p99, how busy the machine was and how many sessions waited on a lock, for each count.
+ * Before each run the server writes out what the runs before it logged (a checkpoint, on the
+ * server's own address `adminUrl`), so that no run pays for another's writes.
  */
 async function salesByEngineCount(
   url: string,
   cli: readonly string[],
-): Promise<{ engines: number; together: number; worstP99: number }[]> {
+  adminUrl: string,
+): Promise<EngineCountRun[]> {
   const counters: Counter[] = [];
-  const measured: { engines: number; together: number; worstP99: number }[] = [];
+  const measured: EngineCountRun[] = [];
   try {
     for (const lane of LANES) {
       const counter = await startCounter({ url, lane }, cli);
       counters.push(counter);
       await saleLoad(counter, WARMUP_MS);
+      await administer(adminUrl, ['CHECKPOINT']);
+      const lockWaits = await watchLockWaits(adminUrl);
+      const before = cpuTimes();
       const runs = await Promise.all(counters.map((each) => saleLoad(each)));
+      const after = cpuTimes();
+      const lockWaiting = await lockWaits();
       runs.forEach((run) => allApproved(run, `${counters.length} engines`));
       measured.push({
         engines: counters.length,
         together: runs.reduce((sum, run) => sum + run.perSecond, 0),
         worstP99: Math.max(...runs.map((run) => run.p99)),
+        machineBusy: (after.busy - before.busy) / (after.total - before.total),
+        lockWaiting,
       });
     }
     return measured;
@@ -247,6 +314,10 @@ async function salesByEngineCount(
 }
 
 const engineCount = (count: number) => `${count} engine${count > 1 ? 's' : ''}`;
+/** A run's sales a second, its worst p99, how busy the machine was and the sessions waiting on a lock. */
+const runFigures = (run: EngineCountRun) =>
+  `${perSecond(run.together)} (${run.worstP99.toFixed(1)} ms, CPU ${(100 * run.machineBusy).toFixed(0)}% busy, ` +
+  `${run.lockWaiting.toFixed(2)} waiting on a lock)`;
 
 /**
  * SALE throughput on SQLite, then on the store server with one to four engines, straight to the
@@ -266,9 +337,10 @@ export async function measureStoreServerSales(cli: readonly string[] = CLI): Pro
   // Four engines hold up to a hundred connections between them (docs/operations.md).
   const server = await startPostgresServer({ maxConnections: 200 });
   try {
+    const adminUrl = server.url('postgres');
     const ceiling = commitCeiling(await server.createDatabase());
     const rows: BenchRow[] = [];
-    const direct = await salesByEngineCount(await server.createDatabase(), cli);
+    const direct = await salesByEngineCount(await server.createDatabase(), cli, adminUrl);
     const [one] = direct;
     if (one)
       rows.push({
@@ -282,7 +354,7 @@ export async function measureStoreServerSales(cli: readonly string[] = CLI): Pro
       const fewer = direct[index - 1];
       rows.push({
         what: `SALE c16 each, store server, ${engineCount(run.engines)} together (worst p99)`,
-        engine: `${perSecond(run.together)} (${run.worstP99.toFixed(1)} ms)`,
+        engine: runFigures(run),
         baseline: `${perSecond(ceiling)} pgbench single-row commits c16`,
         ratio: run.together / ceiling,
         target: `≥ ${CEILING_SHARE}× the commit ceiling${fewer ? `, ≥ ${engineCount(fewer.engines)}` : ''}`,
@@ -292,13 +364,13 @@ export async function measureStoreServerSales(cli: readonly string[] = CLI): Pro
 
     const proxy = await startDelayProxy(await server.createDatabase(), NETWORK_DELAY_MS);
     try {
-      const across = await salesByEngineCount(proxy.url, cli);
+      const across = await salesByEngineCount(proxy.url, cli, adminUrl);
       const first = across[0];
       for (const run of across) {
         if (!first) break;
         rows.push({
           what: `SALE c16 each, store server ${NETWORK_DELAY_MS} ms away, ${engineCount(run.engines)} together`,
-          engine: `${perSecond(run.together)} (${run.worstP99.toFixed(1)} ms)`,
+          engine: runFigures(run),
           baseline: `${perSecond(first.together)} 1 engine ${NETWORK_DELAY_MS} ms away`,
           ratio: run.together / first.together,
           ...(run.engines === LANES.length
