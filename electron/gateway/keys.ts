@@ -8,7 +8,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/per
 import { hasControlCharacter, NOT_CHARACTERS } from '../../shared/api/schemas';
 import type { AdminStore } from './store/admin-store';
 import type { ApiKeyRecord } from './store/key-rows';
-import { holdsCardNumber } from './validation';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from './validation';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
 export const LOCAL_ADMINISTRATOR = 'local administrator';
@@ -93,9 +93,7 @@ export class ApiKeys {
       );
     // The name is listed, shown and kept in the audit log: never a card number.
     if (holdsCardNumber(trimmed))
-      throw new InvalidKeyRequestError(
-        "A key's name must not hold a card number (13 to 19 digits that pass the card number check).",
-      );
+      throw new InvalidKeyRequestError(`A key's name must not hold ${CARD_NUMBER_IN_TEXT}.`);
     const publicId = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');
     const record = await this.store.write(async (tx) => {

@@ -238,11 +238,14 @@ function textFieldWithCardNumber(body: unknown): string | undefined {
   return undefined;
 }
 
+/** What counts as a card number in text, in the words of every refusal of one. */
+export const CARD_NUMBER_IN_TEXT = 'a card number (13 to 19 digits that pass the card number check)';
+
 /** The refusal of a card number in `field`, which names the field and never repeats its content. */
 export function cardNumberInText(field: string): Rejection {
   return new Rejection(
     ERROR_CODES.CARD_NUMBER_IN_TEXT,
-    `${FIELD_VALIDATION}${field} holds a card number (13 to 19 digits that pass the card number check), ` +
+    `${FIELD_VALIDATION}${field} holds ${CARD_NUMBER_IN_TEXT}, ` +
       'and card numbers are never kept in text fields. Remove it and send again; if it is not a card ' +
       'number, break the digits with a letter so that fewer than 13 stand together.',
   );

@@ -1,7 +1,7 @@
 /** The checks staff accounts pass, and the shape they are shown in: shared by both stores. */
 import { hasControlCharacter } from '../../../shared/api/schemas';
 import { foldCase, type StaffRecord, type StaffRole } from '../store/staff-rows';
-import { holdsCardNumber } from '../validation';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from '../validation';
 import { isStoredPin, pinMatches, type StoredPin } from './pins';
 
 export interface StaffMember {
@@ -63,9 +63,7 @@ export function checkedName(name: string): string {
   }
   // A name is shown on screens and receipts and kept in the audit log: never a card number.
   if (holdsCardNumber(trimmed)) {
-    throw new InvalidStaffRequestError(
-      'A name must not hold a card number (13 to 19 digits that pass the card number check).',
-    );
+    throw new InvalidStaffRequestError(`A name must not hold ${CARD_NUMBER_IN_TEXT}.`);
   }
   // Staff are named by id or name wherever one person is meant; digits alone are read as the id.
   if (/^\d+$/.test(trimmed)) {
