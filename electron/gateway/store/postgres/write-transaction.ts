@@ -27,7 +27,7 @@ import {
   type UpstreamBatch,
 } from '../batch-rows';
 import type { LedgerWrite, SameCardCharge, StoredAnswer } from '../ledger-store';
-import { COUNTERS, deltaValues, type Counter } from '../sql/ledger-sql';
+import { COUNTERS, deltaByCounter, deltaValues, type Counter } from '../sql/ledger-sql';
 import {
   insertParams,
   toTransaction,
@@ -122,9 +122,7 @@ export class HeldChanges {
   }
 
   keepShare(batchId: number, lane: string, writer: string, delta: BatchDelta): void {
-    const values = deltaValues(delta);
-    const counters = Object.fromEntries(COUNTERS.map((column, index) => [column, values[index]]));
-    const share = { batch_id: batchId, lane, writer, ...counters } as Share;
+    const share: Share = { batch_id: batchId, lane, writer, ...deltaByCounter(delta) };
     this.shares.push({ mark: this.added++, share });
   }
 

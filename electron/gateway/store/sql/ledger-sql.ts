@@ -45,6 +45,13 @@ export function deltaValues(delta: BatchDelta): number[] {
   return COUNTERS.map((column) => delta[COUNTER_FIELDS[column]]);
 }
 
+/** What a delta adds to each counter, by column. */
+export function deltaByCounter(delta: BatchDelta): Record<Counter, number> {
+  const values = {} as Record<Counter, number>;
+  for (const column of COUNTERS) values[column] = delta[COUNTER_FIELDS[column]];
+  return values;
+}
+
 /** The SQL type of a batch counter: counts are integers, totals are cents. */
 export function counterType(column: Counter): 'integer' | 'bigint' {
   return column.endsWith('count') ? 'integer' : 'bigint';
