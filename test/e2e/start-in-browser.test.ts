@@ -138,6 +138,46 @@ async function connectWhenUp(endpoint: string) {
   return connected;
 }
 
+/** The screens stopped answering the test's session: neither their text nor a script could be read. */
+class UnreadablePageError extends Error {}
+
+/** The screens' page, once it shows the card reader ready; why not, when it never does. */
+async function readyScreens(cdp: Awaited<ReturnType<typeof chromium.connectOverCDP>>, port: number) {
+  const screensPage = () =>
+    cdp
+      .contexts()
+      .flatMap((context) => context.pages())
+      .find((page) => page.url().startsWith(`https://127.0.0.1:${port}/`));
+  await expect.poll(screensPage, { timeout: 60_000, interval: 250 }).toBeDefined();
+  const page = screensPage();
+  if (!page) throw new Error('the screens did not open');
+  const said: string[] = [];
+  page.on('console', (message) => said.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => said.push(`uncaught: ${error.message}`));
+  try {
+    await page.locator('.reader-badge', { hasText: 'Card reader ready' }).waitFor({ timeout: 60_000 });
+    return page;
+  } catch (error) {
+    // What the screens show instead is the cause (a refused pairing, a start-up error).
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 10_000 })
+      .then(
+        (text) => ({ text }),
+        (unreadable: unknown) => ({ unreadable }),
+      );
+    const problem =
+      `the card reader never showed as ready at ${page.url()}; ` +
+      ('text' in shown
+        ? `the page said: ${shown.text}`
+        : `the page could not be read (${String(shown.unreadable)})`) +
+      (said.length > 0 ? `; its console said: ${said.join(' | ')}` : '');
+    throw 'text' in shown
+      ? new Error(problem, { cause: error })
+      : new UnreadablePageError(problem, { cause: error });
+  }
+}
+
 function ticketOf(launchPage: string): string {
   return /#pair=([A-Za-z0-9_-]{43})"/.exec(readFileSync(launchPage, 'utf8'))?.[1] ?? '';
 }
@@ -172,32 +212,20 @@ describe('npm start without Electron’s runtime', () => {
       expect(run.output()).toContain('the counter opens in a browser, as asked');
       expect(run.output()).toContain(`Cashier screens: https://127.0.0.1:${port}/\n`);
 
-      const cdp = await connectWhenUp(`http://127.0.0.1:${debugging}`);
+      // Should the page stop answering the test's debugging session, a second session tells a session
+      // that hangs apart from screens that hang for everyone: the test fails only on the second.
+      let cdp = await connectWhenUp(`http://127.0.0.1:${debugging}`);
       try {
-        const screensPage = async () =>
-          cdp
-            .contexts()
-            .flatMap((context) => context.pages())
-            .find((page) => page.url().startsWith(`https://127.0.0.1:${port}/`));
-        await expect.poll(screensPage, { timeout: 60_000, interval: 250 }).toBeDefined();
-        const page = await screensPage();
-        if (!page) throw new Error('the screens did not open');
-        await page
-          .locator('.reader-badge', { hasText: 'Card reader ready' })
-          .waitFor({ timeout: 60_000 })
-          .catch(async (error: unknown) => {
-            // What the screens show instead is the cause (a refused pairing, a start-up error).
-            const shown = await page
-              .locator('body')
-              .innerText()
-              .catch(() => '(unreadable)');
-            throw new Error(
-              `the card reader never showed as ready at ${page.url()}; the page said: ${shown}`,
-              {
-                cause: error,
-              },
-            );
+        const page = await readyScreens(cdp, port).catch(async (first: unknown) => {
+          if (!(first instanceof UnreadablePageError)) throw first;
+          await cdp.close();
+          cdp = await connectWhenUp(`http://127.0.0.1:${debugging}`);
+          return readyScreens(cdp, port).catch((second: unknown) => {
+            throw new Error(`${String(second)} (and before, on a first session: ${String(first)})`, {
+              cause: second,
+            });
           });
+        });
         // The ticket left the address once redeemed; the page holds a credential of its own.
         expect(new URL(page.url()).hash).toBe('');
         const credential = await page.evaluate(() =>
