@@ -146,6 +146,9 @@ const DIGIT_RUN = /\d(?:[ \t\u00a0\u2007\u202f\-\u2010-\u2015\u2212]*\d)*/g;
 
 const CARD_DIGITS = { min: 13, max: 19 } as const;
 
+/** Text with as many digits (0-9) as the shortest card number, wherever they stand. */
+const AT_LEAST_CARD_DIGITS = new RegExp(`^(?:\\D*\\d){${CARD_DIGITS.min}}`);
+
 function isCardNumber(digits: string): boolean {
   return digits.length >= CARD_DIGITS.min && digits.length <= CARD_DIGITS.max && passesLuhn(digits);
 }
@@ -194,6 +197,8 @@ function withAsciiDigits(text: string): string {
  */
 export function holdsCardNumber(text: string): boolean {
   const ascii = withAsciiDigits(text);
+  // Most text has far fewer digits than any card number; it is not searched further.
+  if (!AT_LEAST_CARD_DIGITS.test(ascii)) return false;
   for (const [run] of ascii.matchAll(MARKED_GROUPS)) {
     if (isCardNumber(run.replace(/\D/g, ''))) return true;
   }

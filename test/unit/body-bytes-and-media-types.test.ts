@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, parseBody, responseMediaType } from '../../electron/gateway/http/formats';
+import {
+  acceptsMediaType,
+  decodeBody,
+  parseBody,
+  prefersPlainText,
+  responseMediaType,
+} from '../../electron/gateway/http/formats';
 import { problemOf } from '../support/api-problems';
 import { AMOUNT_PATTERN, closeBatchQuerySchema, transactionListQuerySchema } from '../../shared/api/schemas';
 import { parseMoney } from '../../shared/money';
@@ -97,6 +103,28 @@ describe('the media type of answers', () => {
     expect(responseMediaType({ accept: 'application/xml, text/xml' })).toBe('application/xml');
     expect(responseMediaType({ accept: 'text/xml, application/xml' })).toBe('text/xml');
     expect(responseMediaType({})).toBe('application/json');
+  });
+
+  it('chooses again for each body and route, however often one Accept comes', () => {
+    for (let round = 0; round < 3; round++) {
+      expect(responseMediaType({ accept: '*/*', 'content-type': 'text/xml' })).toBe('text/xml');
+      expect(responseMediaType({ accept: '*/*', 'content-type': 'application/xml' })).toBe('application/xml');
+      expect(responseMediaType({ accept: '*/*' })).toBe('application/json');
+      expect(prefersPlainText('*/*')).toBe(false);
+      expect(prefersPlainText('text/plain, */*;q=0.1')).toBe(true);
+      expect(acceptsMediaType('image/*', 'image/png')).toBe(true);
+      expect(acceptsMediaType('image/*', 'application/pdf')).toBe(false);
+      expect(responseMediaType({ accept: 'image/*' })).toBeUndefined();
+    }
+  });
+
+  it('answers as before after many different Accept headers, short and long', () => {
+    const long = `application/xml;q=0.9, ${'x-unheard/of;q=0.1, '.repeat(40)}text/plain;q=0.1`;
+    for (let index = 0; index < 600; index++) {
+      expect(responseMediaType({ accept: `application/x-tender-${index}, text/xml;q=0.5` })).toBe('text/xml');
+      expect(responseMediaType({ accept: long })).toBe('application/xml');
+    }
+    expect(responseMediaType({ accept: 'application/json' })).toBe('application/json');
   });
 });
 

@@ -56,9 +56,7 @@ export function responseMediaType(headers: {
       : sent === 'application/xml'
         ? ['application/xml', 'text/xml', 'application/json']
         : ['application/json', 'application/xml', 'text/xml'];
-  return new Negotiator({ headers: { accept: withoutMediaParameters(headers.accept) } }).mediaType(
-    preference,
-  ) as MediaType | undefined;
+  return negotiated(headers.accept, preference) as MediaType | undefined;
 }
 
 /** The answer's format, or undefined when Accept allows neither (406). */
@@ -141,22 +139,37 @@ function charsetOf(contentType: string | undefined): string | undefined {
  */
 export function prefersPlainText(accept: string | undefined): boolean {
   if (!accept?.trim()) return false;
-  const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([
-    'application/json',
-    'application/xml',
-    'text/plain',
-    'text/xml',
-  ]);
-  return chosen === 'text/plain';
+  return negotiated(accept, PLAIN_TEXT_CHOICES) === 'text/plain';
 }
 
 /** Whether Accept allows a picture of this media type: absent, any, image/* or the type itself. */
 export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
   if (!accept?.trim()) return true;
-  return (
-    new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([mediaType]) !==
-    undefined
-  );
+  return negotiated(accept, [mediaType]) !== undefined;
+}
+
+const PLAIN_TEXT_CHOICES = ['application/json', 'application/xml', 'text/plain', 'text/xml'];
+
+/**
+ * Accept headers already negotiated, with what each chose among the types offered: a client sends
+ * the same Accept with every request. Only ordinary ones are kept, and all are forgotten at once when
+ * there are many, so that a client sending ever new ones costs a negotiation each and no more memory.
+ */
+const NEGOTIATED = new Map<string, string | undefined>();
+const NEGOTIATED_LIMIT = { entries: 256, acceptLength: 256 } as const;
+
+/** The type Accept prefers among `offered` (in the server's order of preference), or undefined. */
+function negotiated(accept: string, offered: readonly string[]): string | undefined {
+  const key = `${offered.join(',')}\n${accept}`;
+  if (NEGOTIATED.has(key)) return NEGOTIATED.get(key);
+  const chosen = new Negotiator({ headers: { accept: withoutMediaParameters(accept) } }).mediaType([
+    ...offered,
+  ]);
+  if (accept.length <= NEGOTIATED_LIMIT.acceptLength) {
+    if (NEGOTIATED.size >= NEGOTIATED_LIMIT.entries) NEGOTIATED.clear();
+    NEGOTIATED.set(key, chosen);
+  }
+  return chosen;
 }
 
 /**

@@ -117,7 +117,8 @@ export class HeldChanges {
    * (the API's schemas refuse a lone surrogate), which JSON carries as a parameter would.
    */
   keepRow(values: readonly unknown[]): void {
-    const row = Object.fromEntries(HELD_ROW_COLUMNS.map((column, index) => [column, values[index]]));
+    const row: Record<string, unknown> = {};
+    HELD_ROW_COLUMNS.forEach((column, index) => (row[column] = values[index]));
     this.rows.push({ mark: this.added++, row });
   }
 
