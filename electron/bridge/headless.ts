@@ -24,6 +24,8 @@ export interface HeadlessScreensOptions {
   engine?: OpenEngineOptions;
   /** How `engine.store` was given outside the screens ("--database and --lane"); none: the saved setting. */
   storeSetOutside?: string;
+  /** How long a new bridge socket has to pair or present its credential (socket.ts). */
+  helloTimeoutMs?: number;
 }
 
 export interface RunningHeadlessScreens {
@@ -58,7 +60,11 @@ export async function startHeadlessScreens(options: HeadlessScreensOptions): Pro
       const opened = ScreensPairing.open(options.dataDir);
       pairing = opened;
       serveScreens(app, options.rendererDir);
-      hostBridgeSocket(app, { pairing: opened, host: () => terminal });
+      hostBridgeSocket(app, {
+        pairing: opened,
+        host: () => terminal,
+        ...(options.helloTimeoutMs !== undefined && { helloTimeoutMs: options.helloTimeoutMs }),
+      });
       app.addHook('onClose', async () => opened.close());
     },
   });

@@ -48,6 +48,16 @@ export interface BridgeSocketOptions {
 
 const DEFAULT_HELLO_TIMEOUT_MS = 5_000;
 
+/**
+ * Sockets that have not yet said which screen they are, at most this many at once. A page says it as
+ * soon as its socket opens, so a newer one sends the oldest away: a program opening sockets it never
+ * pairs cannot hold the engine's connections, and a page of ours still gets in.
+ */
+const MAX_UNPAIRED_SOCKETS = 32;
+
+/** How long a socket sent away has to answer the close before the engine cuts it. */
+const CLOSE_GRACE_MS = 1_000;
+
 interface Refusal {
   status: number;
   reason: string;
@@ -81,6 +91,8 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
   /** The socket each paired page holds now: one page, one socket. */
   const pages = new Map<string, WebSocket>();
   const helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
+  /** Sockets not paired yet, oldest first. */
+  const unpaired = new Set<WebSocket>();
   const sockets = new WebSocketServer({
     noServer: true,
     maxPayload: BRIDGE_MAX_MESSAGE_BYTES,
@@ -98,7 +110,8 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
 
   // Open sockets would hold the server's close forever; they are told the engine is going away.
   app.addHook('preClose', async () => {
-    for (const client of sockets.clients) client.close(SOCKET_CLOSE_CODES.GOING_AWAY, 'Tender is stopping.');
+    for (const client of sockets.clients)
+      sendAway(client, SOCKET_CLOSE_CODES.GOING_AWAY, 'Tender is stopping.');
     await new Promise<void>((resolve) => sockets.close(() => resolve()));
   });
 
@@ -110,13 +123,20 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
     };
     let pageId: string | undefined;
     const hello = setTimeout(
-      () => ws.close(SOCKET_CLOSE_CODES.TOO_SLOW, 'The page did not say which screen it is.'),
+      () => sendAway(ws, SOCKET_CLOSE_CODES.TOO_SLOW, 'The page did not say which screen it is.'),
       helloTimeoutMs,
     );
+    unpaired.add(ws);
+    if (unpaired.size > MAX_UNPAIRED_SOCKETS) {
+      // Cut at once rather than closed: a page of ours would have said which screen it is by now.
+      const oldest = unpaired.values().next().value;
+      if (oldest) unpaired.delete(oldest);
+      oldest?.terminate();
+    }
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const message = isBinary ? undefined : readMessage(data);
-      if (!message) return ws.close(SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Not a bridge message.');
+      if (!message) return sendAway(ws, SOCKET_CLOSE_CODES.BAD_MESSAGE, 'Not a bridge message.');
       if (!unsubscribe) {
         const credential =
           message.type === 'pair'
@@ -126,9 +146,10 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
               : undefined;
         const page = credential === undefined ? undefined : pairing.pageOf(credential);
         if (page === undefined) {
-          return ws.close(SOCKET_CLOSE_CODES.UNAUTHORIZED, 'This page is not paired with the counter.');
+          return sendAway(ws, SOCKET_CLOSE_CODES.UNAUTHORIZED, 'This page is not paired with the counter.');
         }
         clearTimeout(hello);
+        unpaired.delete(ws);
         pageId = page.pageId;
         // The newest socket of a page wins: a reload's socket may arrive before the old one's close.
         const earlier = pages.get(page.pageId);
@@ -158,12 +179,22 @@ export function hostBridgeSocket(app: FastifyInstance, options: BridgeSocketOpti
     });
     ws.on('close', () => {
       clearTimeout(hello);
+      unpaired.delete(ws);
       unsubscribe?.();
       if (pageId !== undefined && pages.get(pageId) === ws) pages.delete(pageId);
     });
     // A socket error is followed by close; there is nothing else to do with it.
     ws.on('error', () => undefined);
   }
+}
+
+/**
+ * Closes a socket with the reason, and cuts it if it has not answered the close within the grace:
+ * a client that never answers would otherwise hold its connection for the WebSocket library's 30 s.
+ */
+function sendAway(ws: WebSocket, code: number, reason: string): void {
+  ws.close(code, reason);
+  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
 }
 
 function readMessage(data: RawData): ClientMessage | undefined {

@@ -71,12 +71,15 @@ export async function startTestScreens(options: {
   dataDir?: string;
   /** The loopback port; by default a free one. A restart on the same port keeps open pages' address. */
   port?: number;
+  /** How long a new bridge socket has to pair or present its credential; by default the engine's. */
+  helloTimeoutMs?: number;
 }): Promise<TestScreens> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tender-screens-'));
   const running = await startHeadlessScreens({
     dataDir,
     port: options.port ?? 0,
     rendererDir: options.rendererDir,
+    ...(options.helloTimeoutMs !== undefined && { helloTimeoutMs: options.helloTimeoutMs }),
     reader: options.reader ?? { kind: 'simulator' },
     ...(options.engine && { engine: options.engine }),
     version: '0.1.0-test',

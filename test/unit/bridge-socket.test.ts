@@ -5,6 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:tls';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,48 @@ describe('the screens on the engine’s origin', () => {
   });
 });
 
+/**
+ * A socket upgraded to the bridge by a client that then never writes again: no hello, and no answer
+ * to the close the engine sends. Resolves once the upgrade is answered 101; `closed` settles when the
+ * engine has let the connection go.
+ */
+function silentSocket(target: TestScreens): Promise<{ closed: Promise<void>; isClosed: () => boolean }> {
+  const { port, certificatePem } = target.running.gateway;
+  return new Promise((resolve, reject) => {
+    let isClosed = false;
+    const socket = connect({ host: '127.0.0.1', port, ca: certificatePem }, () =>
+      socket.write(
+        [
+          `GET ${BRIDGE_SOCKET_PATH} HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          'Upgrade: websocket',
+          'Connection: Upgrade',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          'Sec-WebSocket-Version: 13',
+          `Origin: ${target.origin}`,
+          '',
+          '',
+        ].join('\r\n'),
+      ),
+    );
+    const closed = new Promise<void>((done) =>
+      socket.once('close', () => {
+        isClosed = true;
+        done();
+      }),
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      if (answer.includes('\r\n\r\n')) return;
+      answer += chunk.toString('latin1');
+      if (!answer.includes('\r\n\r\n')) return;
+      if (answer.startsWith('HTTP/1.1 101')) resolve({ closed, isClosed: () => isClosed });
+      else reject(new Error(`the upgrade was answered ${answer.split('\r\n')[0]}`));
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
 describe('the bridge socket', () => {
   it('opens only on its path, for a loopback Host and the screens’ own origin', async () => {
     const { origin, running } = screens;
@@ -132,6 +175,36 @@ describe('the bridge socket', () => {
     );
     expect(await closeCodeAfter('not json')).toBe(SOCKET_CLOSE_CODES.BAD_MESSAGE);
     expect(await closeCodeAfter(Buffer.from([1, 2, 3]))).toBe(SOCKET_CLOSE_CODES.BAD_MESSAGE);
+  });
+
+  it('lets go of a socket that never says which screen it is, even when it never answers the close', async () => {
+    const own = await startTestScreens({ rendererDir, reader: { kind: 'none' }, helloTimeoutMs: 100 });
+    try {
+      const opened = Date.now();
+      const silent = await silentSocket(own);
+      await silent.closed;
+      // Well short of the 30 s the WebSocket library would wait for an answer to the close.
+      expect(Date.now() - opened).toBeLessThan(15_000);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('keeps few sockets waiting to pair: the oldest goes for a newer one, and a page still gets in', async () => {
+    const own = await startTestScreens({ rendererDir, reader: { kind: 'none' }, helloTimeoutMs: 600_000 });
+    try {
+      const silent = [];
+      for (let count = 0; count < 32; count++) silent.push(await silentSocket(own));
+      expect(silent.some((socket) => socket.isClosed())).toBe(false);
+      silent.push(await silentSocket(own));
+      await silent[0]?.closed;
+      expect(silent.slice(1).filter((socket) => socket.isClosed())).toHaveLength(0);
+      const page = await own.connectBridge();
+      await page.until((state) => state.state === 'ready');
+      expect(await page.bridge.invoke('reader:status')).toEqual({ state: 'off' });
+    } finally {
+      await own.close();
+    }
   });
 
   it('tells a page whose ticket was used, or a credential no engine of this data dir made, to open the screens again', async () => {
