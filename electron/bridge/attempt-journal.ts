@@ -17,7 +17,7 @@ import {
 } from '../../shared/ipc/attempts-contract';
 import { writeFileAtomically } from '../gateway/atomic-file';
 import type { LedgerStore } from '../gateway/store/ledger-store';
-import { holdsCardNumber } from '../gateway/validation';
+import { holdsCardNumber } from '../gateway/card-number-search';
 import { BridgeError, type BridgeHandlers } from './dispatch';
 
 /** Payments waiting for their answer, at most: the journal is written whole at every change. */

@@ -8,7 +8,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../../shared/api/per
 import { hasControlCharacter, NOT_CHARACTERS } from '../../shared/api/schemas';
 import type { AdminStore } from './store/admin-store';
 import type { ApiKeyRecord } from './store/key-rows';
-import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from './validation';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from './card-number-search';
 
 /** Who acts when no API key does: someone at this computer, through the command line or the app. */
 export const LOCAL_ADMINISTRATOR = 'local administrator';

@@ -25,7 +25,8 @@ import type { BatchRecord } from './store/batch-rows';
 import type { LedgerReadPort } from './store/read-port';
 import { ReadTimeoutError } from './store/store-errors';
 import type { TransactionService } from './transactions';
-import { cardNumberInText, holdsCardNumber } from './validation';
+import { cardNumberInText } from './validation';
+import { holdsCardNumber } from './card-number-search';
 import { normalizeFields } from './request-fields';
 
 /** Who asks for a money move. */

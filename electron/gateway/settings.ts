@@ -2,6 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber, mightHoldCardNumber } from './card-number-search';
 import { ANSI_TEST_BDK, isAnsiTestBdk, keyCheckValue } from './crypto/dukpt';
 import { LOCAL_ADMINISTRATOR } from './keys';
 import { formatMoney, parseMoney } from '../../shared/money';
@@ -109,6 +110,11 @@ const textSetting = (
     if (pattern && !pattern.test(value)) return undefined;
     return value;
   },
+  // Printed on receipts, sent in emails and kept in the audit log for good.
+  check: (value) =>
+    holdsCardNumber(value)
+      ? `A setting must not hold ${CARD_NUMBER_IN_TEXT}: it is printed and kept.`
+      : undefined,
   format: String,
 });
 
@@ -540,7 +546,11 @@ export class Settings {
     const definition = definitionOf(name);
     const value = definition.parse(text);
     if (value !== undefined) return definition.check?.(value);
-    const shown = definition.secret ? 'That value' : `"${definition.refused?.(text) ?? text}"`;
+    // Neither a secret nor what may be a card number is repeated: a refusal is shown and logged.
+    const shown =
+      definition.secret || mightHoldCardNumber(text)
+        ? 'That value'
+        : `"${definition.refused?.(text) ?? text}"`;
     return `${shown} is not a valid value for ${name}: ${definition.description}`;
   }
 

@@ -19,7 +19,7 @@ import {
   type TypeFields,
 } from '../../shared/api/transaction-fields';
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
-import { passesLuhn } from '../../shared/cards';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from './card-number-search';
 import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../shared/money';
 import { ERROR_CODES, type AnswerCode, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/transaction-rows';
@@ -141,83 +141,6 @@ export const UNSEARCHED_FIELDS = [
   'shipping',
 ] as const;
 
-/** Spaces and dashes that people type between groups of digits; a line break ends a run. */
-const DIGIT_RUN = /\d(?:[ \t\u00a0\u2007\u202f\-\u2010-\u2015\u2212]*\d)*/g;
-
-const CARD_DIGITS = { min: 13, max: 19 } as const;
-
-/** Text with as many digits (0-9) as the shortest card number, wherever they stand. */
-const AT_LEAST_CARD_DIGITS = new RegExp(`^(?:\\D*\\d){${CARD_DIGITS.min}}`);
-
-function isCardNumber(digits: string): boolean {
-  return digits.length >= CARD_DIGITS.min && digits.length <= CARD_DIGITS.max && passesLuhn(digits);
-}
-
-/**
- * A UUID as it is written (8-4-4-4-12 hexadecimal digits), not inside a longer word of hexadecimal
- * digits. It is an identifier, not a card number typed in groups: no group of it holds 13 digits, and
- * read across its dashes about three random UUIDs in a thousand would pass the card number check. A
- * word joined to it by a dash ("retry-…", "sale-…") leaves it a UUID; digits typed beside it still
- * run into its first or last group, and that run is searched as any other.
- */
-const UUID =
-  /(?<![\dA-Fa-f])[\dA-Fa-f]{8}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{4}-[\dA-Fa-f]{12}(?![\dA-Fa-f])/g;
-
-/**
- * Groups of three to six digits joined by one same mark other than a space or a dash, as a card number
- * is written with dots, slashes, underscores, commas, plus signs or colons ("4111.1111.1111.1111",
- * "3714/496353/98431"). Groups of one or two digits (a date, a time, an amount's cents) never make
- * one, nor does a mark that changes along the run.
- */
-const MARKED_GROUPS = /(?<!\d)\d{3,6}([./_,+:])\d{3,6}(?:\1\d{3,6}){1,4}(?!\d)/g;
-
-/**
- * The text with every decimal digit written as 0-9: fullwidth and other compatibility forms by NFKC,
- * and the digits of other scripts (Arabic-Indic, Devanagari...) by their place in their run of ten.
- */
-function withAsciiDigits(text: string): string {
-  const normalized = text.normalize('NFKC');
-  if (!/\P{ASCII}/u.test(normalized)) return normalized;
-  const isDigit = (code: number) => /^\p{Nd}$/u.test(String.fromCodePoint(code));
-  return normalized.replace(/\p{Nd}/gu, (digit) => {
-    const code = digit.codePointAt(0) ?? 0;
-    // Each script's digits are ten code points in a row from its zero.
-    let zero = code;
-    while (zero > code - 9 && isDigit(zero - 1)) zero--;
-    return String(code - zero);
-  });
-}
-
-/**
- * True when the text holds 13 to 19 digits in a row (spaces and dashes aside) that pass the Luhn
- * check, in any script's digits. A run typed in groups is also searched group by group: a card number
- * with its expiry or a table number beside it ("4111 1111 1111 1111 1230") is still a card number, and
- * so is one grouped with dots, slashes or other marks (MARKED_GROUPS). A UUID is read as the
- * identifier it is, group by group, so digits never run across its dashes.
- */
-export function holdsCardNumber(text: string): boolean {
-  const ascii = withAsciiDigits(text);
-  // Most text has far fewer digits than any card number; it is not searched further.
-  if (!AT_LEAST_CARD_DIGITS.test(ascii)) return false;
-  for (const [run] of ascii.matchAll(MARKED_GROUPS)) {
-    if (isCardNumber(run.replace(/\D/g, ''))) return true;
-  }
-  for (const [run] of ascii.replace(UUID, (uuid) => uuid.replaceAll('-', '/')).matchAll(DIGIT_RUN)) {
-    const groups = run.split(/\D+/);
-    const digits = groups.join('');
-    if (isCardNumber(digits)) return true;
-    if (groups.length < 2) continue;
-    for (let first = 0; first < groups.length; first++) {
-      let joined = '';
-      for (let last = first; last < groups.length && joined.length < CARD_DIGITS.max; last++) {
-        joined += groups[last];
-        if (isCardNumber(joined)) return true;
-      }
-    }
-  }
-  return false;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -242,9 +165,6 @@ function textFieldWithCardNumber(body: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** What counts as a card number in text, in the words of every refusal of one. */
-export const CARD_NUMBER_IN_TEXT = 'a card number (13 to 19 digits that pass the card number check)';
 
 /** The refusal of a card number in `field`, which names the field and never repeats its content. */
 export function cardNumberInText(field: string): Rejection {

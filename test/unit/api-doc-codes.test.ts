@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_MEANINGS, RESULT_CODE_MEANINGS } from '../../electron/gateway/domain/codes';
-import { holdsCardNumber } from '../../electron/gateway/validation';
+import { holdsCardNumber } from '../../electron/gateway/card-number-search';
 
 const apiGuide = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
 
@@ -36,10 +36,12 @@ describe('the meaning of 8032', () => {
   const MARKS = [...'./_,+:;|\\*#~=!?\'"()[]{}<>@$%&^`'];
   const written = (mark: string) => ['4111', '1111', '1111', '1111'].join(mark);
 
-  it('names exactly the marks between groups that the detector reads as one card number', () => {
-    const read = MARKS.filter((mark) => holdsCardNumber(written(mark)));
-    const named = [...meaning.matchAll(/`([^\s\p{L}\d`])`/gu)].map((match) => match[1]);
-    expect(named.sort()).toEqual(read.sort());
+  it('says any one same mark joins groups, as the detector reads them, and a letter never does', () => {
+    expect(MARKS.filter((mark) => !holdsCardNumber(written(mark)))).toEqual([]);
+    expect(holdsCardNumber(written('x'))).toBe(false);
+    for (const mark of meaning.matchAll(/`([^\s\p{L}\d`])`/gu)) expect(MARKS).toContain(mark[1]);
+    expect(meaning).toMatch(/one same other mark/);
+    expect(meaning).toMatch(/A letter between digits always breaks them/);
   });
 
   it('says that digits of any script count, as the detector reads them', () => {
@@ -47,13 +49,24 @@ describe('the meaning of 8032', () => {
     expect(meaning).toMatch(/any script's digits/);
   });
 
-  it('says spaces and dashes join groups, and that other marks join groups of 3-6 digits only', () => {
+  it('says spaces, dashes and line breaks join groups, and that other marks join groups of 3-8 digits', () => {
     expect(holdsCardNumber('4111 1111 1111 1111')).toBe(true);
     expect(holdsCardNumber('4111-1111-1111-1111')).toBe(true);
+    expect(holdsCardNumber('4111\n1111\n1111\n1111')).toBe(true);
     // Groups of two joined by a dot are not read together; by a space they are.
     expect(holdsCardNumber('41.11.11.11.11.11.11.11')).toBe(false);
     expect(holdsCardNumber('41 11 11 11 11 11 11 11')).toBe(true);
-    expect(meaning).toMatch(/spaces or dashes/);
-    expect(meaning).toMatch(/groups of 3-6 digits joined by one same mark/);
+    expect(holdsCardNumber('41111111.11111111')).toBe(true);
+    expect(meaning).toMatch(/spaces, dashes or line breaks/);
+    expect(meaning).toMatch(/groups of 3-8 digits joined by one same other mark/);
+  });
+
+  it("says when a card brand's first digits matter, as the detector reads them", () => {
+    expect(holdsCardNumber('4111.1111/1111-1111')).toBe(true);
+    expect(holdsCardNumber('1111.1111/1111-1117')).toBe(false);
+    expect(holdsCardNumber('41111111111111111230')).toBe(true);
+    expect(holdsCardNumber('14111111111111111')).toBe(true);
+    expect(meaning).toMatch(/begin as a card brand's numbers do/);
+    expect(meaning).toMatch(/up to 8 more digits typed right after them or 2 before/);
   });
 });

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { billingSchema, shippingSchema, transactionRequestSchema } from '../../shared/api/schemas';
 import {
   ADDRESS_TEXT_FIELDS,
-  holdsCardNumber,
   TEXT_FIELDS,
   UNSEARCHED_FIELDS,
   validateTransactionRequest,
   Rejection,
 } from '../../electron/gateway/validation';
+import { holdsCardNumber, mightHoldCardNumber } from '../../electron/gateway/card-number-search';
 
 describe('a card number in text', () => {
   it.each([
@@ -39,6 +39,22 @@ describe('a card number in text', () => {
     ['fullwidth digits in groups', '４１１１ １１１１ １１１１ １１１１'],
     ['Arabic-Indic digits', '٤١١١١١١١١١١١١١١١'],
     ['Devanagari digits with dashes', '४१११-१११११-१११११११'],
+    ['groups on lines of their own', '4111\r\n1111\r\n1111\r\n1111'],
+    ['digits on two lines', '41111111\n11111111'],
+    ['zero-width spaces between the groups', '4111\u200b1111\u200b1111\u200b1111'],
+    ['a soft hyphen inside', '41111111\u00ad11111111'],
+    ['groups with semicolons', '4111;1111;1111;1111'],
+    ['groups with bars', '4111|1111|1111|1111'],
+    ['two halves with a dot', '41111111.11111111'],
+    ['two halves with a slash', '41111111/11111111'],
+    ['groups whose mark changes along the run', '4111.1111/1111.1111'],
+    ['dashes, dots and slashes', '4111-1111.1111/1111'],
+    ['its first group in brackets', '(4111)111111111111'],
+    ['its expiry typed onto it', '41111111111111111230'],
+    ['its expiry and security code typed onto it', '41111111111111111230123'],
+    ['a digit typed after it', '41111111111111111'],
+    ['a digit typed before it', '14111111111111111'],
+    ['a charset that runs into it', 'charset=utf-84111111111111111'],
   ])('is found: %s', (_what, text) => {
     expect(holdsCardNumber(text)).toBe(true);
   });
@@ -46,16 +62,19 @@ describe('a card number in text', () => {
   it.each([
     ['12 digits that pass the Luhn check', '411111111113'],
     ['16 digits that fail it', '4111111111111112'],
-    ['20 digits', '41111111111111111111'],
+    ['20 digits that no card number begins or ends', '12345678901234567890'],
     ['digits broken by a letter', '4111111A11111111'],
-    ['groups whose mark changes along the run', '4111.1111/1111.1111'],
+    ['groups broken by letters', '4111 x 1111 x 1111 x 1111'],
+    ['marks that change, on digits no card brand begins with', '1111.1111/1111.1117'],
+    ['a date, a time and an order number', '2026-11-29 12:30 order 1234567'],
+    ['a date with dots and a reference after a slash', '2026.11.29/1234.5678'],
     ['a date and a time with dots and colons', '2026.11.20 14:05:09'],
     ['an IP address', '192.168.100.200'],
     ['amounts in a list', '12.50, 13.75, 104.00, 7.25'],
     ['a version', 'v1.2.3.4567'],
     ['fullwidth digits that fail the Luhn check', '４１１１１１１１１１１１１１１２'],
-    ['digits on two lines', '41111111\n11111111'],
     ['a phone number', '+1 (404) 555-0199'],
+    ['an international phone number', '+44 20 7946 0958'],
     ['an ISO date and time', '2026-11-20 14:05:09'],
     [
       'a UUID whose digits, read across its dashes, pass the Luhn check',
@@ -70,12 +89,30 @@ describe('a card number in text', () => {
     expect(holdsCardNumber(text)).toBe(false);
   });
 
+  it('is withheld when quoted if it may be one: any 13 digits in a row, whichever way they read', () => {
+    expect(mightHoldCardNumber('order 1234567890123')).toBe(true);
+    expect(mightHoldCardNumber('1234 5678 9012 3')).toBe(true);
+    expect(mightHoldCardNumber('41111111111111111')).toBe(true);
+    expect(mightHoldCardNumber('4111.1111/1111.1111')).toBe(true);
+    expect(mightHoldCardNumber('order 123456789012')).toBe(false);
+    expect(mightHoldCardNumber('a55e666f-8025-4162-9288-5ca6f11b9005')).toBe(false);
+  });
+
   it('takes time in proportion to the text, however it is built', () => {
     // CPU time, not the clock: another process busy beside the tests slows the clock's answer, not the
     // work done. Quadratic work on these 60,000 characters would take seconds; linear takes a few ms.
     const before = process.cpuUsage();
-    for (const text of ['1 '.repeat(30_000), '1-'.repeat(30_000), `${'9'.repeat(60_000)}x`])
+    for (const text of [
+      '1 '.repeat(30_000),
+      '1-'.repeat(30_000),
+      `${'9'.repeat(60_000)}x`,
+      '123.'.repeat(15_000),
+      '123.456/'.repeat(7_500),
+      `${'1'.repeat(12)}${'x'.repeat(60_000)}`,
+    ]) {
       holdsCardNumber(text);
+      mightHoldCardNumber(text);
+    }
     const spent = process.cpuUsage(before);
     expect((spent.user + spent.system) / 1000).toBeLessThan(500);
   });

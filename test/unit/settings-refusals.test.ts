@@ -52,3 +52,33 @@ describe('a refused gateway address', () => {
     );
   });
 });
+
+describe('a setting that holds a card number', () => {
+  it('is refused without repeating it, however it is typed, and nothing is kept', async () => {
+    const { settings } = engine;
+    const typings = [
+      ['merchant_name', 'Shop 4111111111111111'],
+      ['merchant_phone', '41111111111111111230'],
+      ['receipt_footer', 'Thanks|4111\u200b1111\u200b1111\u200b1111'],
+      ['merchant_address', '1 Main St|4111-1111.1111/1111'],
+      ['smtp_user', 'till 4111 1111 1111 1111'],
+      ['smtp_from', '4111111111111111@shop.example'],
+      ['merchant_name', `${'x'.repeat(40)} 4111111111111111`],
+    ] as const;
+    for (const [name, typed] of typings) {
+      const refusal = settings.refusal(name, typed) ?? '';
+      expect(refusal, typed).not.toBe('');
+      expect(refusal, typed).not.toMatch(/4111/);
+      const failed = await settings.setFromText(name, typed).then(
+        () => new Error('set'),
+        (error: unknown) => error as Error,
+      );
+      expect(failed.message, typed).not.toBe('set');
+      expect(failed.message, typed).not.toMatch(/4111/);
+      expect(settings.get(name), typed).toBe('');
+    }
+    expect(settings.refusal('merchant_name', 'Shop 4111111111111111')).toMatch(/must not hold a card number/);
+    await settings.setFromText('merchant_name', 'Table 12, 4 guests');
+    expect(settings.get('merchant_name')).toBe('Table 12, 4 guests');
+  });
+});

@@ -74,8 +74,9 @@ describe('a name field that holds a card number', () => {
 
   it('is a name when its digits are too few to be a card number, or are broken by letters', () => {
     expect(parseCardholderName('SMITH 3RD/JO')).toEqual({ lastName: 'SMITH 3RD', firstName: 'JO' });
-    expect(parseCardholderName('4012888888881882/X')).toEqual({
-      lastName: '4012888888881882',
+    // 16 digits that fail the Luhn check, and begin as no card brand's numbers do.
+    expect(parseCardholderName('9012888888881882/X')).toEqual({
+      lastName: '9012888888881882',
       firstName: 'X',
     });
     expect(parseCardholderName('4012 8888 A 8888 1881/X')).toMatchObject({ firstName: 'X' });

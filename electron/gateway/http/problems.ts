@@ -1,6 +1,6 @@
 /** HTTP failures, each with a stable code for programs and a sentence for people. */
 import type { Batch } from '../../../shared/api/schemas';
-import { holdsCardNumber } from '../validation';
+import { mightHoldCardNumber } from '../card-number-search';
 
 export class ApiProblem extends Error {
   constructor(
@@ -28,11 +28,12 @@ function percentDecoded(text: string): string {
 }
 
 /**
- * Whether text the client sent holds a card number (by the rule of error code 8032), as it came or
- * percent-decoded: a path or a header is never stored, but an answer that repeats it could be.
+ * Whether text the client sent might hold a card number (by the rule of error code 8032, or 13 digits
+ * in a row in any form), as it came or percent-decoded: a path or a header is never stored, but an
+ * answer that repeats it could be.
  */
 export function sentCardNumber(text: string): boolean {
-  return holdsCardNumber(text) || holdsCardNumber(percentDecoded(text));
+  return mightHoldCardNumber(text) || mightHoldCardNumber(percentDecoded(text));
 }
 
 /**

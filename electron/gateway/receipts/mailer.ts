@@ -2,7 +2,7 @@
  * Receipts by email through the merchant's own mail server (SMTP). A server that is down or refuses
  * is reported within a few seconds in words, and nothing about the transaction changes.
  */
-import { holdsCardNumber } from '../validation';
+import { holdsCardNumber } from '../card-number-search';
 
 export class MailError extends Error {}
 

@@ -1,7 +1,7 @@
 /** The checks staff accounts pass, and the shape they are shown in: shared by both stores. */
 import { hasControlCharacter } from '../../../shared/api/schemas';
 import { foldCase, type StaffRecord, type StaffRole } from '../store/staff-rows';
-import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from '../validation';
+import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from '../card-number-search';
 import { isStoredPin, pinMatches, type StoredPin } from './pins';
 
 export interface StaffMember {

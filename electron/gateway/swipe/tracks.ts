@@ -2,7 +2,7 @@
  * Payment card tracks (ISO/IEC 7813), clear or masked: account number, cardholder name and expiry.
  * Readers return each track from start to end sentinel, without the LRC.
  */
-import { holdsCardNumber } from '../validation';
+import { holdsCardNumber } from '../card-number-search';
 
 export interface TrackCard {
   /** Digits; in a masked track the hidden ones are the reader's masking characters. */
