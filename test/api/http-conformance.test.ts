@@ -325,6 +325,23 @@ describe('the batch close takes no body', () => {
     expect(await openStatus()).toBe('OPEN');
   });
 
+  it('asks for the key before it looks at the body: 401 without a good one, 403 without the permission', async () => {
+    const readOnly = await t.createKey(['transactions:read']);
+    const close = (headers: Record<string, string>) =>
+      t.request('batches/open', {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: '{}',
+      });
+    const anonymous = await close({});
+    expect(anonymous.status, anonymous.body).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBeDefined();
+    expect((await close({ api_key: 'tender_not-a-key' })).status).toBe(401);
+    const lacking = await close({ api_key: readOnly });
+    expect(lacking.status, lacking.body).toBe(403);
+    expect(await openStatus()).toBe('OPEN');
+  });
+
   it('closes with an empty body, and with the figures in the query', async () => {
     const response = await t.request('batches/open?expected_total_count=1&expected_net_amount=7.00', {
       method: 'PUT',

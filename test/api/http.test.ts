@@ -209,7 +209,7 @@ describe('authentication', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ api_key: t.key }),
     });
-    expectError(response, 400);
+    expectError(response, 401);
     expect((await t.client.openBatch())?.status).toBe('OPEN');
   });
 

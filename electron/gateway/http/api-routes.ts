@@ -104,7 +104,9 @@ export function registerApiRoutes(
 ): void {
   // The close's figures are query parameters; a body is refused before it is read, rather than
   // ignored, so that figures sent in one never let a close through that they were meant to stop.
+  // The key comes first, as on every route: a caller without one learns nothing of the route.
   const refuseCloseBody: RouteOptions['preParsing'] = async (request) => {
+    authenticate(request, closeOpenBatch.permission);
     const length = request.headers['content-length'];
     if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
       throw problems.badRequest(
