@@ -34,14 +34,14 @@ const MARKED_GROUPS = /(?<!\d)\d{3,8}([^\p{L}\p{N}\s-])\d{3,8}(?:\1\d{3,8}){0,4}
  */
 const MIXED_GROUPS = /(?<!\d)\d{3,}(?:[^\p{L}\p{N}]\d{3,})+(?!\d)/gu;
 
-/** Digits in a row, more than the shortest card number has: a card number may begin or end them. */
-const LONG_DIGITS = new RegExp(`\\d{${CARD_DIGITS.min + 1},}`, 'g');
-
 /**
- * What may be typed onto a card number with nothing between: after it, up to 8 digits (its expiry,
- * its security code or both, or a slip); before it, a slip of one or two.
+ * What may be typed right after a card number with nothing between: its expiry, its security code,
+ * or both (3 to 8 digits).
  */
-const TYPED_ON = { after: { min: 1, max: 8 }, before: { min: 1, max: 2 } } as const;
+const TYPED_ON = { min: 3, max: 8 } as const;
+
+/** Digits in a row, enough for a card number and what may be typed onto it. */
+const LONG_DIGITS = new RegExp(`\\d{${CARD_DIGITS.min + TYPED_ON.min},}`, 'g');
 
 /**
  * A UUID as it is written (8-4-4-4-12 hexadecimal digits), not inside a longer word of hexadecimal
@@ -56,8 +56,20 @@ const UUID =
 /** Characters that show nothing (zero-width spaces and joiners, soft hyphens, direction marks). */
 const INVISIBLE = /\p{Cf}/gu;
 
+/**
+ * How a payment card's number begins: with the major industry identifier of banking and finance,
+ * 2 to 6 (ISO/IEC 7812). Numbers that begin otherwise (airline, fuel, health or national cards, and a
+ * millisecond timestamp such as an Idempotency-Key made from the clock) are no card a payment takes.
+ */
+const PAYMENT_CARD_START = /^[2-6]/;
+
 function isCardNumber(digits: string): boolean {
-  return digits.length >= CARD_DIGITS.min && digits.length <= CARD_DIGITS.max && passesLuhn(digits);
+  return (
+    digits.length >= CARD_DIGITS.min &&
+    digits.length <= CARD_DIGITS.max &&
+    PAYMENT_CARD_START.test(digits) &&
+    passesLuhn(digits)
+  );
 }
 
 function isBrandCardNumber(digits: string): boolean {
@@ -99,11 +111,8 @@ function someGroupsAre(groups: readonly string[], test: (digits: string) => bool
 
 /** Whether these digits are a card number of a known brand with digits typed onto it (TYPED_ON). */
 function holdsTypedOnCardNumber(digits: string): boolean {
-  for (let after = TYPED_ON.after.min; after <= TYPED_ON.after.max; after++) {
+  for (let after = TYPED_ON.min; after <= TYPED_ON.max; after++) {
     if (isBrandCardNumber(digits.slice(0, -after))) return true;
-  }
-  for (let before = TYPED_ON.before.min; before <= TYPED_ON.before.max; before++) {
-    if (isBrandCardNumber(digits.slice(before))) return true;
   }
   return false;
 }
@@ -111,13 +120,14 @@ function holdsTypedOnCardNumber(digits: string): boolean {
 /**
  * True when the text holds a card number, in any script's digits and whatever shows nothing between
  * them:
- * - 13 to 19 digits in a row, spaces, dashes and line breaks aside, that pass the Luhn check; a run
- *   typed in groups is also searched group by group, so a card number with its expiry or a table
- *   number beside it ("4111 1111 1111 1111 1230") is still one;
+ * - 13 to 19 digits in a row, spaces, dashes and line breaks aside, that begin as a payment card's
+ *   do (PAYMENT_CARD_START) and pass the Luhn check; a run typed in groups is also searched group by
+ *   group, so a card number with its expiry or a table number beside it ("4111 1111 1111 1111 1230")
+ *   is still one;
  * - groups joined by one same other mark (MARKED_GROUPS) that pass the check;
  * - groups joined by marks that change (MIXED_GROUPS), and digits in a row that are a card number
- *   with its expiry or security code typed right after it, or a digit or two before it (TYPED_ON),
- *   when the card number passes the check and begins as a card brand's numbers do.
+ *   with its expiry or security code typed right after it (TYPED_ON), when the card number passes
+ *   the check and begins as a card brand's numbers do.
  * A UUID is read as the identifier it is, so digits never run across its dashes.
  */
 export function holdsCardNumber(text: string): boolean {

@@ -65,8 +65,8 @@ describe('the meaning of 8032', () => {
     expect(holdsCardNumber('4111.1111/1111-1111')).toBe(true);
     expect(holdsCardNumber('1111.1111/1111-1117')).toBe(false);
     expect(holdsCardNumber('41111111111111111230')).toBe(true);
-    expect(holdsCardNumber('14111111111111111')).toBe(true);
+    expect(holdsCardNumber('41111111111111111230123')).toBe(true);
     expect(meaning).toMatch(/begin as a card brand's numbers do/);
-    expect(meaning).toMatch(/up to 8 more digits typed right after them or 2 before/);
+    expect(meaning).toMatch(/with 3 to 8 more digits typed right after them/);
   });
 });

@@ -85,7 +85,7 @@ export const ERROR_CODE_MEANINGS: Record<ErrorCode, string> = {
   '8030':
     'The AUTH has expired: older than `auth_expiry_days` (default 7), it can no longer be captured; void it or run a new sale.',
   '8032':
-    "A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits passing the Luhn check, in any script's digits, with whatever shows nothing between them, side by side, in groups joined by spaces, dashes or line breaks, or in groups of 3-8 digits joined by one same other mark (such as `.` `/` `;`); and, when they begin as a card brand's numbers do, in groups of 3 or more digits joined by marks that change, or with up to 8 more digits typed right after them or 2 before. A letter between digits always breaks them.",
+    "A text field (`invoice`, names, address, ...) holds a card number: 13-19 digits beginning with 2 to 6, as payment cards' do, and passing the Luhn check, in any script's digits, with whatever shows nothing between them, side by side, in groups joined by spaces, dashes or line breaks, or in groups of 3-8 digits joined by one same other mark (such as `.` `/` `;`); and, when they begin as a card brand's numbers do, in groups of 3 or more digits joined by marks that change, or with 3 to 8 more digits typed right after them (an expiry, a security code). A letter between digits always breaks them.",
   '8033':
     'Possible duplicate: the same card and amount (tip included) as an approved, unvoided SALE, AUTH or FORCED SALE within `duplicate_window_minutes` (default 2). `duplicate_of` and `display_message` name the earlier one; send `duplicate_override` `true` to charge again.',
   '9000': 'The processor could not complete the request (result Error); try again.',
