@@ -267,6 +267,10 @@ describe('a card number typed into a text field', () => {
     ['grouped with slashes, in the invoice', { invoice: '3714/496353/98431' }],
     ['in fullwidth digits, in the type', { type: '４１１１１１１１１１１１１１１１' }],
     ['in Arabic-Indic digits, in the description', { description: '٤١١١١١١١١١١١١١١١' }],
+    ['on lines of its own, in the invoice', { invoice: '4111\r\n1111\r\n1111\r\n1111' }],
+    ['with zero-width spaces, in the comments', { comments: '4111\u200b1111\u200b1111\u200b1111' }],
+    ['with marks that change, in the comments', { comments: '4111/1111.1111/1111' }],
+    ['with its expiry and code typed on, in the description', { description: '41111111111111111230123' }],
   ])('is refused however its digits are written: %s', async (_what, fields) => {
     const answer = await saleWith(fields);
     expect(answer).toMatchObject({ result: 'Rejected', error_code: '8032' });
@@ -291,9 +295,10 @@ describe('a card number typed into a text field', () => {
   it.each([
     ['a 13-digit order number that fails the Luhn check', { order_number: '1234567890123' }],
     ['a 12-digit run that passes it', { invoice: '4111 1111 1111' }],
-    ['a 20-digit run', { description: '41111111111111111111' }],
+    ['a 20-digit run that no card number begins', { description: '12345678901234567890' }],
+    ['a millisecond timestamp that passes the Luhn check', { order_number: '1764400000014' }],
     ['digits broken by a letter', { order_number: '4111111A11111111' }],
-    ['digits whose mark changes along the run', { comments: '4111/1111.1111/1111' }],
+    ['digits whose mark changes along the run, begun as no card is', { comments: '1111/1111.1111/1117' }],
     ['amounts and times with dots and colons', { comments: 'split 12.50, 13.75 at 14:05:09' }],
     ['a phone number', { billing: { phone: '+1 (404) 555-0199' } }],
     ['a date and a time', { comments: 'picked up 2026-11-20 14:05' }],
