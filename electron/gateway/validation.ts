@@ -20,6 +20,7 @@ import {
 } from '../../shared/api/transaction-fields';
 import { parseTransactionType, TYPE_LABELS, type TransactionType } from '../../shared/api/transaction-types';
 import { CARD_NUMBER_IN_TEXT, holdsCardNumber } from './card-number-search';
+import { isAssignedForm } from './domain/purchase-order';
 import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../shared/money';
 import { ERROR_CODES, type AnswerCode, type ErrorCode } from './domain/codes';
 import type { NewTransaction } from './store/transaction-rows';
@@ -226,6 +227,14 @@ export function validateTransactionRequest(
   }
   const limitedFields: readonly LimitedField[] = LIMITED_FIELDS;
   const hasId = request.id !== undefined;
+  // A CAPTURE, REFUND or VOID may repeat the purchase order of the transaction it names.
+  if (!hasId && request.purchase_order !== undefined && isAssignedForm(request.purchase_order)) {
+    throw new Rejection(
+      ERROR_CODES.INVALID_FIELD,
+      `${FIELD_VALIDATION}purchase_order PO and ten digits is the form Tender assigns: send another, or none and ` +
+        'Tender assigns one',
+    );
+  }
   for (const limited of limitedFields) {
     if (request[limited.field] === undefined) continue;
     const code = REFUSAL_CODES[limited.field] ?? ERROR_CODES.FIELD_NOT_APPLICABLE;

@@ -36,6 +36,44 @@ describe('fields on the types they belong to', () => {
     expect((await t.client.listTransactions({ id: named.id ?? '' }))[0]?.purchase_order).toBe('PO-9');
   });
 
+  it('an assigned purchase order is unique: a new charge may not send one of its form', async () => {
+    const assigned = await t.client.createTransaction({ type: 'SALE', amount: '6.00', ...VISA });
+    const [listed] = await t.client.listTransactions({ id: assigned.id ?? '' });
+    const next = `PO${String(Number(assigned.id) + 1).padStart(10, '0')}`;
+    expect(listed?.purchase_order).toBe(`PO${String(assigned.id).padStart(10, '0')}`);
+    for (const purchase_order of [next, 'PO0000000001']) {
+      const refused = await t.client.createTransaction({
+        type: 'SALE',
+        amount: '6.01',
+        ...VISA,
+        purchase_order,
+      });
+      expect(refused).toMatchObject({ result: 'Rejected', error_code: '8004' });
+      expect(refused.display_message).toMatch(
+        /^Field Validation: purchase_order PO and ten digits is the form/,
+      );
+    }
+    // The refused attempts are listed, as every Rejected one is, without the purchase order they sent.
+    const attempts = await t.client.listTransactions({ result: 'Rejected' });
+    expect(attempts.map((each) => each.purchase_order)).not.toContain(next);
+    const own = await t.client.createTransaction({
+      type: 'SALE',
+      amount: '6.02',
+      ...VISA,
+      purchase_order: 'PO00000001',
+    });
+    expect(own.result).toBe('Approved');
+    const auth = await t.client.createTransaction({ type: 'AUTH', amount: '6.03', ...VISA });
+    const [authListed] = await t.client.listTransactions({ id: auth.id ?? '' });
+    const capture = await t.client.createTransaction({
+      type: 'CAPTURE',
+      id: auth.id ?? '',
+      amount: '6.03',
+      purchase_order: authListed?.purchase_order ?? '',
+    });
+    expect(capture.result).toBe('Approved');
+  });
+
   it('a billing that is not an object says what it must be', async () => {
     const answer = await t.client.createTransaction({
       type: 'SALE',

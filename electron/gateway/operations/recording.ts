@@ -6,6 +6,7 @@
 import type { TransactionRequest, TransactionResponse } from '../../../shared/api/schemas';
 import { TYPE_LABELS, type TransactionType } from '../../../shared/api/transaction-types';
 import { joinsBatch, type LedgerEffect } from '../domain/effects';
+import { assignedPurchaseOrder } from '../domain/purchase-order';
 import { LOCAL_ADMINISTRATOR } from '../keys';
 import { approvedAnswer, declinedAnswer, errorAnswer } from '../presenters';
 import type { ProcessorDecision } from '../processor/processor';
@@ -82,7 +83,7 @@ export async function newRow(
     type: TYPE_LABELS[type],
     invoice: request.invoice ?? null,
     orderNumber: request.order_number ?? null,
-    purchaseOrder: request.purchase_order ?? `PO${String(id).padStart(10, '0')}`,
+    purchaseOrder: request.purchase_order ?? assignedPurchaseOrder(id),
     customerId: request.customer_id ?? null,
     email: request.email ?? null,
     clientIp: request.client_ip ?? null,
