@@ -158,7 +158,10 @@ export const transactionRequestSchema = z.object({
   authorization_code: pattern(/^[A-Za-z0-9]{1,8}$/, 'must be 1 to 8 letters or digits', 8)
     .optional()
     .meta({ description: 'Required for FORCED SALE: the code the issuer gave by voice.' }),
-  purchase_order: keptText(25).optional().meta({ description: 'Assigned by the engine when absent.' }),
+  purchase_order: keptText(25).optional().meta({
+    description:
+      'Assigned by the engine when absent: PO and the transaction id in ten digits, a form a request without id may not send.',
+  }),
   email: pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address', 254)
     .refine((value) => !CONTROL_CHARACTERS.test(value), 'must be an e-mail address')
     .optional(),
