@@ -133,7 +133,11 @@ function holdsTypedOnCardNumber(digits: string): boolean {
 export function holdsCardNumber(text: string): boolean {
   const read = asRead(text);
   // Most text has far fewer digits than any card number; it is not searched further.
-  if (!AT_LEAST_CARD_DIGITS.test(read)) return false;
+  return AT_LEAST_CARD_DIGITS.test(read) && readHoldsCardNumber(read);
+}
+
+/** holdsCardNumber of text already as it reads (asRead). */
+function readHoldsCardNumber(read: string): boolean {
   for (const [run] of read.matchAll(DIGIT_RUN)) {
     if (someGroupsAre(run.split(/\D+/), isCardNumber)) return true;
   }
@@ -160,5 +164,5 @@ export function mightHoldCardNumber(text: string): boolean {
   for (const [run] of read.matchAll(DIGIT_RUN)) {
     if (run.replace(/\D/g, '').length >= CARD_DIGITS.min) return true;
   }
-  return holdsCardNumber(text);
+  return readHoldsCardNumber(read);
 }
